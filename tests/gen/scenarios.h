@@ -1,0 +1,20 @@
+/* scenarios: the profiles svgen writes, one entry point per command.
+ * NUMS holds the command's numeric arguments, already range-checked. */
+#ifndef SV_GEN_SCENARIOS_H
+#define SV_GEN_SCENARIOS_H
+
+#include <stdint.h>
+
+/* fixtures.c: every file of tests/gen/FIXTURES.md into directory DIR. */
+void scen_fixtures(const char *dir, const int64_t *nums);
+/* demo.c: the realistic MPI + asyncio + GPU demo profile. */
+void scen_demo(const char *path, const int64_t *nums);
+/* scenarios.c: large and adversarial profiles. */
+void scen_legacy(const char *path, const int64_t *nums);       /* NCALLS */
+void scen_extended(const char *path, const int64_t *nums);     /* NCALLS */
+void scen_many_regions(const char *path, const int64_t *nums); /* NREGIONS CALLS */
+void scen_deep(const char *path, const int64_t *nums);         /* LEVELS */
+void scen_cycle_long(const char *path, const int64_t *nums);   /* N */
+void scen_hostile(const char *path, const int64_t *nums);
+
+#endif
