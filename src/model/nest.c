@@ -1,0 +1,433 @@
+/* Nesting entry points and the explicit-id path (call_ids / parent_ids). */
+#include "nest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nest_internal.h"
+#include "text.h"
+
+int64_t nest_union_clipped(const int64_t *s, const int64_t *e, size_t n, int64_t lo, int64_t hi)
+{
+    int64_t covered = 0, cur_s = 0, cur_e = 0;
+    bool open = false;
+    for (size_t i = 0; i < n; i++) {
+        int64_t cs = s[i] > lo ? s[i] : lo, ce = e[i] < hi ? e[i] : hi;
+        if (ce <= cs)
+            continue;
+        if (open && cs <= cur_e) {
+            if (ce > cur_e)
+                cur_e = ce;
+            continue;
+        }
+        if (open)
+            covered += cur_e - cur_s;
+        cur_s = cs;
+        cur_e = ce;
+        open = true;
+    }
+    return open ? covered + (cur_e - cur_s) : covered;
+}
+
+static bool rank_uses_ids(const rank_data *rk)
+{
+    bool any = false;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        if (!r->has_event_data || r->n == 0)
+            continue;
+        if (!r->call_ids || !r->parent_ids)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* --- id → call index ------------------------------------------------ */
+
+typedef struct id_pair {
+    int64_t id;
+    uint32_t g;
+} id_pair;
+
+typedef struct id_map {
+    int64_t min;
+    size_t range;
+    int32_t *direct; /* dense ids: direct[id - min] */
+    id_pair *pairs;  /* sparse ids: sorted by id */
+    size_t n;
+} id_map;
+
+static int pair_cmp(const void *a, const void *b)
+{
+    int64_t x = ((const id_pair *)a)->id, y = ((const id_pair *)b)->id;
+    return (x > y) - (x < y);
+}
+
+static void id_range(const rank_data *rk, int64_t *mn, int64_t *mx)
+{
+    *mn = INT64_MAX;
+    *mx = INT64_MIN;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        for (size_t i = 0; i < r->n; i++) {
+            *mn = r->call_ids[i] < *mn ? r->call_ids[i] : *mn;
+            *mx = r->call_ids[i] > *mx ? r->call_ids[i] : *mx;
+        }
+    }
+}
+
+/* Returns false on a repeated id (the links are then meaningless). */
+static bool id_map_fill_direct(id_map *m, const rank_data *rk)
+{
+    for (size_t k = 0; k < m->range; k++)
+        m->direct[k] = -1;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        for (size_t i = 0; i < r->n; i++) {
+            int32_t *slot = &m->direct[r->call_ids[i] - m->min];
+            if (*slot >= 0)
+                return false;
+            *slot = (int32_t)(r->gidx0 + i);
+        }
+    }
+    return true;
+}
+
+static bool id_map_fill_pairs(id_map *m, const rank_data *rk)
+{
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        for (size_t i = 0; i < r->n; i++) {
+            id_pair pr = {r->call_ids[i], (uint32_t)(r->gidx0 + i)};
+            m->pairs[m->n++] = pr;
+        }
+    }
+    qsort(m->pairs, m->n, sizeof *m->pairs, pair_cmp);
+    for (size_t k = 1; k < m->n; k++)
+        if (m->pairs[k].id == m->pairs[k - 1].id)
+            return false;
+    return true;
+}
+
+/* 1 ok, 0 repeated id, -1 out of memory. */
+static int id_map_build(id_map *m, const rank_data *rk)
+{
+    memset(m, 0, sizeof *m);
+    int64_t mn, mx;
+    id_range(rk, &mn, &mx);
+    m->min = mn;
+    uint64_t span = (uint64_t)mx - (uint64_t)mn;
+    if (span < 4 * (uint64_t)rk->ncalls + 1024) {
+        m->range = (size_t)span + 1;
+        m->direct = malloc(m->range * sizeof *m->direct);
+        if (!m->direct)
+            return -1;
+        return id_map_fill_direct(m, rk) ? 1 : 0;
+    }
+    m->pairs = malloc(rk->ncalls * sizeof *m->pairs);
+    if (!m->pairs)
+        return -1;
+    return id_map_fill_pairs(m, rk) ? 1 : 0;
+}
+
+static int32_t id_map_get(const id_map *m, int64_t id)
+{
+    if (m->direct) {
+        if (id < m->min || (uint64_t)id - (uint64_t)m->min >= m->range)
+            return -1;
+        return m->direct[id - m->min];
+    }
+    id_pair key = {id, 0};
+    const id_pair *hit = bsearch(&key, m->pairs, m->n, sizeof key, pair_cmp);
+    return hit ? (int32_t)hit->g : -1;
+}
+
+static void id_map_free(id_map *m)
+{
+    free(m->direct);
+    free(m->pairs);
+}
+
+/* --- explicit parents, depths, children ------------------------------ */
+
+static void link_parents(rank_data *rk, const id_map *m, int32_t *parent)
+{
+    char name[160];
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        size_t orphans = 0;
+        for (size_t i = 0; i < r->n; i++) {
+            int64_t pid = r->parent_ids[i];
+            int32_t pg = pid == -1 ? -1 : id_map_get(m, pid);
+            orphans += pid != -1 && pg < 0;
+            parent[r->gidx0 + i] = pg;
+        }
+        if (orphans) {
+            text_escape_buf(name, sizeof name, r->name);
+            profile_warn(rk->owner,
+                         "%s: rank %d: region %s: dataset parent_ids: %zu call(s) name a parent "
+                         "id that is no call; shown as top-level",
+                         rk->owner->path, rk->rank, name, orphans);
+        }
+    }
+}
+
+#define DEPTH_UNSEEN UINT32_MAX
+#define DEPTH_ON_PATH (UINT32_MAX - 1)
+
+/* Depth of every call by walking up the parent links iteratively (chains
+ * can be 100 000 deep).  Returns false when the links form a cycle. */
+static bool compute_depths(const int32_t *parent, uint32_t *depth, size_t n, uint32_t *path)
+{
+    for (size_t g = 0; g < n; g++)
+        depth[g] = DEPTH_UNSEEN;
+    for (size_t g = 0; g < n; g++) {
+        size_t len = 0;
+        int32_t x = (int32_t)g;
+        while (x >= 0 && depth[x] == DEPTH_UNSEEN) {
+            depth[x] = DEPTH_ON_PATH;
+            path[len++] = (uint32_t)x;
+            x = parent[x];
+        }
+        if (x >= 0 && depth[x] == DEPTH_ON_PATH)
+            return false;
+        uint32_t d = x < 0 ? 0 : depth[x] + 1;
+        while (len > 0)
+            depth[path[--len]] = d++;
+    }
+    return true;
+}
+
+typedef struct child_key {
+    int64_t s, e;
+    uint32_t g;
+} child_key;
+
+static int child_cmp(const void *a, const void *b)
+{
+    const child_key *x = a, *y = b;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->e != y->e)
+        return x->e > y->e ? -1 : 1;
+    return (x->g > y->g) - (x->g < y->g);
+}
+
+static void call_interval(const rank_data *rk, uint32_t g, int64_t *s, int64_t *e)
+{
+    size_t i;
+    const region *r = rank_call_region(rk, g, &i);
+    *s = r->start_ns[i];
+    *e = r->end_ns[i];
+}
+
+/* Orders one parent's children by start; tmp has room for them. */
+static void sort_children(const rank_data *rk, uint32_t *kids, size_t n, child_key *tmp)
+{
+    bool sorted = true;
+    for (size_t k = 0; k < n; k++) {
+        call_interval(rk, kids[k], &tmp[k].s, &tmp[k].e);
+        tmp[k].g = kids[k];
+        if (k > 0 && child_cmp(&tmp[k - 1], &tmp[k]) > 0)
+            sorted = false;
+    }
+    if (sorted)
+        return;
+    qsort(tmp, n, sizeof *tmp, child_cmp);
+    for (size_t k = 0; k < n; k++)
+        kids[k] = tmp[k].g;
+}
+
+static bool build_children(const rank_data *rk, const int32_t *parent, rank_calls *c)
+{
+    size_t n = rk->ncalls;
+    c->child_off = calloc(n + 1, sizeof *c->child_off);
+    c->child = malloc((n ? n : 1) * sizeof *c->child);
+    uint32_t *cursor = malloc((n + 1) * sizeof *cursor);
+    size_t widest = 0;
+    child_key *tmp = NULL;
+    bool ok = c->child_off && c->child && cursor;
+    for (size_t g = 0; ok && g < n; g++)
+        if (parent[g] >= 0)
+            c->child_off[parent[g] + 1]++;
+    for (size_t g = 0; ok && g < n; g++) {
+        size_t w = c->child_off[g + 1];
+        widest = w > widest ? w : widest;
+        c->child_off[g + 1] += c->child_off[g];
+    }
+    if (ok) {
+        memcpy(cursor, c->child_off, (n + 1) * sizeof *cursor);
+        for (size_t g = 0; g < n; g++)
+            if (parent[g] >= 0)
+                c->child[cursor[parent[g]]++] = (uint32_t)g;
+        ok = (tmp = malloc((widest ? widest : 1) * sizeof *tmp)) != NULL;
+    }
+    for (size_t g = 0; ok && g < n; g++)
+        sort_children(rk, c->child + c->child_off[g], c->child_off[g + 1] - c->child_off[g], tmp);
+    free(tmp);
+    free(cursor);
+    return ok;
+}
+
+/* Exclusive time of every call from its (start-ordered) children. */
+static void explicit_exclusive(rank_data *rk, const rank_calls *c, int64_t *excl)
+{
+    int64_t ks[64], ke[64];
+    for (size_t j = 0; j < rk->nregions; j++) {
+        region *r = rk->regions[j];
+        for (size_t i = 0; i < r->n; i++) {
+            size_t g = r->gidx0 + i, a = c->child_off[g], b = c->child_off[g + 1];
+            int64_t s = r->start_ns[i], e = r->end_ns[i], covered = 0;
+            /* Union in batches: intervals arrive sorted, so batches chain
+             * correctly when each batch starts where the last one ended. */
+            int64_t lo = s;
+            for (size_t k = a; k < b; k += 64) {
+                size_t m = b - k < 64 ? b - k : 64;
+                for (size_t q = 0; q < m; q++)
+                    call_interval(rk, c->child[k + q], &ks[q], &ke[q]);
+                covered += nest_union_clipped(ks, ke, m, lo, e);
+                for (size_t q = 0; q < m; q++)
+                    lo = ke[q] > lo ? (ke[q] < e ? ke[q] : e) : lo;
+            }
+            int64_t x = (e - s) - covered;
+            x = x < 0 ? 0 : x;
+            r->st.exclusive_total_ns = nest_sat_add(r->st.exclusive_total_ns, x);
+            if (excl)
+                excl[g] = x;
+        }
+    }
+}
+
+/* 1 done, 0 fall back to inference (warned), -1 out of memory. */
+static int explicit_rank(rank_data *rk, nest_out *out, rank_calls *keep)
+{
+    size_t n = rk->ncalls;
+    id_map m;
+    int built = id_map_build(&m, rk);
+    if (built <= 0) {
+        id_map_free(&m);
+        if (built == 0)
+            profile_warn(rk->owner, "%s: rank %d: dataset call_ids: an id repeats; nesting inferred "
+                         "from times instead", rk->owner->path, rk->rank);
+        return built;
+    }
+    int32_t *parent = out->per_call ? out->parent : malloc((n ? n : 1) * sizeof *parent);
+    uint32_t *depth = out->per_call ? out->depth : malloc((n ? n : 1) * sizeof *depth);
+    uint32_t *path = malloc((n ? n : 1) * sizeof *path);
+    rank_calls tmp = {0};
+    rank_calls *c = keep ? keep : &tmp;
+    int rc = parent && depth && path ? 1 : -1;
+    if (rc == 1) {
+        link_parents(rk, &m, parent);
+        if (!compute_depths(parent, depth, n, path)) {
+            profile_warn(rk->owner, "%s: rank %d: dataset parent_ids: parent links form a cycle; "
+                         "nesting inferred from times instead", rk->owner->path, rk->rank);
+            rc = 0;
+        }
+    }
+    if (rc == 1 && !build_children(rk, parent, c))
+        rc = -1;
+    if (rc == 1)
+        explicit_exclusive(rk, c, out->excl);
+    if (!keep || rc != 1) {
+        free(c->child_off);
+        free(c->child);
+        c->child_off = NULL;
+        c->child = NULL;
+    }
+    if (!out->per_call) {
+        free(parent);
+        free(depth);
+    }
+    free(path);
+    id_map_free(&m);
+    return rc;
+}
+
+static void reset_totals(rank_data *rk)
+{
+    for (size_t j = 0; j < rk->nregions; j++)
+        rk->regions[j]->st.exclusive_total_ns = 0;
+}
+
+static sv_err nest_rank(rank_data *rk, nest_out *out, rank_calls *keep, sv_error *err)
+{
+    reset_totals(rk);
+    rk->explicit_ids = false;
+    if (rank_uses_ids(rk)) {
+        int rc = explicit_rank(rk, out, keep);
+        if (rc < 0)
+            return sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory while nesting",
+                                rk->owner->path, rk->rank);
+        if (rc == 1) {
+            rk->explicit_ids = true;
+            return SV_OK;
+        }
+        reset_totals(rk);
+    }
+    return nest_infer_rank(rk, out, err);
+}
+
+static sv_err check_size(const rank_data *rk, sv_error *err)
+{
+    if (rk->ncalls > SV_RANK_CALLS_MAX)
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: %zu calls is more than %zu",
+                            rk->owner->path, rk->rank, rk->ncalls, SV_RANK_CALLS_MAX);
+    return SV_OK;
+}
+
+sv_err nest_compute_totals(profile *p, sv_error *err)
+{
+    for (size_t i = 0; i < p->nranks; i++) {
+        nest_out out = {false, NULL, NULL, NULL};
+        sv_err e = check_size(&p->ranks[i], err);
+        if (!e)
+            e = nest_rank(&p->ranks[i], &out, NULL, err);
+        if (e)
+            return e;
+    }
+    return SV_OK;
+}
+
+static sv_err build_rank_calls(rank_data *rk, sv_error *err)
+{
+    size_t n = rk->ncalls, m = n ? n : 1;
+    rank_calls *c = calloc(1, sizeof *c);
+    nest_out out = {true, NULL, NULL, NULL};
+    if (c) {
+        c->n = n;
+        out.parent = c->parent = malloc(m * sizeof *c->parent);
+        out.depth = c->depth = malloc(m * sizeof *c->depth);
+        out.excl = c->excl_ns = malloc(m * sizeof *c->excl_ns);
+    }
+    sv_err e = c && c->parent && c->depth && c->excl_ns
+                   ? nest_rank(rk, &out, c, err)
+                   : sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory",
+                                  rk->owner->path, rk->rank);
+    /* Inference leaves no children lists behind: build them from parents. */
+    if (!e && !c->child_off && !build_children(rk, c->parent, c))
+        e = sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
+                         rk->rank);
+    if (e) {
+        rank_calls_free(c);
+        return e;
+    }
+    rk->calls = c;
+    return SV_OK;
+}
+
+sv_err nest_build_calls(profile *p, sv_error *err)
+{
+    for (size_t i = 0; i < p->nranks; i++) {
+        rank_data *rk = &p->ranks[i];
+        if (rk->calls)
+            continue;
+        sv_err e = check_size(rk, err);
+        if (!e)
+            e = build_rank_calls(rk, err);
+        if (e)
+            return e;
+    }
+    return SV_OK;
+}

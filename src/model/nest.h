@@ -1,0 +1,29 @@
+/* nest: parent of every call and exclusive time, exactly as
+ * FORMAT-REFERENCE.md defines them.
+ *
+ * A rank whose every region with events has call_ids and parent_ids uses
+ * the explicit links; any other rank (legacy files included), or one whose
+ * links form a cycle or repeat an id, infers nesting by containment within
+ * a lane (same thread and task), sweeping the calls in (start, -end,
+ * region name, recorded index) order with a stack.
+ *
+ * Two entry points share that engine: totals only (what batch statistics
+ * need: O(depth) extra memory for legacy files) and per-call arrays (what
+ * the views need). */
+#ifndef SV_NEST_H
+#define SV_NEST_H
+
+#include "profile.h"
+
+/* Sets every region's st.exclusive_total_ns and each rank's explicit_ids.
+ * Warns (profile_warn) about orphan parent ids and cycles. */
+sv_err nest_compute_totals(profile *p, sv_error *err);
+
+/* Builds rk->calls for every rank that lacks it. */
+sv_err nest_build_calls(profile *p, sv_error *err);
+
+/* Length of the union of intervals [s[i], e[i]] clipped to [lo, hi];
+ * the intervals must be sorted by start. */
+int64_t nest_union_clipped(const int64_t *s, const int64_t *e, size_t n, int64_t lo, int64_t hi);
+
+#endif

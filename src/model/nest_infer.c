@@ -1,0 +1,286 @@
+/* Inferred nesting: order the calls of a rank by (lane, start, -end,
+ * region, index) and sweep them with a stack of open calls.  A legacy rank
+ * (no lane columns) is ordered by merging its regions' columns, which are
+ * already in start order, so no sort of the whole rank is needed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nest_internal.h"
+
+typedef struct call_key {
+    int64_t thread, task; /* the lane; -1 when the column is absent */
+    int64_t s, e;
+    uint32_t reg;         /* region index in the rank (byte order of names) */
+    uint32_t idx;         /* recorded index */
+} call_key;
+
+static call_key key_of(const rank_data *rk, uint32_t reg, uint32_t idx)
+{
+    const region *r = rk->regions[reg];
+    call_key k = {r->thread_ids ? r->thread_ids[idx] : -1,
+                  r->task_ids ? r->task_ids[idx] : -1,
+                  r->start_ns[idx],
+                  r->end_ns[idx],
+                  reg,
+                  idx};
+    return k;
+}
+
+static int key_cmp(const call_key *a, const call_key *b)
+{
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    if (a->task != b->task)
+        return a->task < b->task ? -1 : 1;
+    if (a->s != b->s)
+        return a->s < b->s ? -1 : 1;
+    if (a->e != b->e)
+        return a->e > b->e ? -1 : 1;
+    if (a->reg != b->reg)
+        return a->reg < b->reg ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static int key_qcmp(const void *a, const void *b)
+{
+    return key_cmp(a, b);
+}
+
+/* --- the ordered stream of calls ------------------------------------ */
+
+typedef struct heap_item {
+    call_key k;
+    uint32_t pos; /* position in the region's order */
+} heap_item;
+
+typedef struct call_iter {
+    const rank_data *rk;
+    /* merge mode */
+    heap_item *heap;
+    size_t nheap;
+    uint32_t **perm; /* per region: sorted order, or NULL when already sorted */
+    /* sorted mode */
+    call_key *keys;
+    size_t nkeys, next;
+} call_iter;
+
+static bool region_in_order(const region *r)
+{
+    for (size_t i = 1; i < r->n; i++) {
+        if (r->start_ns[i] < r->start_ns[i - 1])
+            return false;
+        if (r->start_ns[i] == r->start_ns[i - 1] && r->end_ns[i] > r->end_ns[i - 1])
+            return false;
+    }
+    return true;
+}
+
+static int perm_cmp(const void *a, const void *b, void *ctx)
+{
+    const region *r = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (r->start_ns[x] != r->start_ns[y])
+        return r->start_ns[x] < r->start_ns[y] ? -1 : 1;
+    if (r->end_ns[x] != r->end_ns[y])
+        return r->end_ns[x] > r->end_ns[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+static uint32_t *region_perm(const region *r)
+{
+    uint32_t *p = malloc(r->n * sizeof *p);
+    if (!p)
+        return NULL;
+    for (size_t i = 0; i < r->n; i++)
+        p[i] = (uint32_t)i;
+    qsort_r(p, r->n, sizeof *p, perm_cmp, (void *)r);
+    return p;
+}
+
+static void heap_sift_down(heap_item *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && key_cmp(&h[l].k, &h[m].k) < 0)
+            m = l;
+        if (l + 1 < n && key_cmp(&h[l + 1].k, &h[m].k) < 0)
+            m = l + 1;
+        if (m == i)
+            return;
+        heap_item t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+static uint32_t iter_idx(const call_iter *it, uint32_t reg, uint32_t pos)
+{
+    return it->perm[reg] ? it->perm[reg][pos] : pos;
+}
+
+static bool merge_init(call_iter *it)
+{
+    const rank_data *rk = it->rk;
+    it->heap = malloc((rk->nregions ? rk->nregions : 1) * sizeof *it->heap);
+    it->perm = calloc(rk->nregions ? rk->nregions : 1, sizeof *it->perm);
+    if (!it->heap || !it->perm)
+        return false;
+    for (uint32_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        if (!r->has_event_data || r->n == 0)
+            continue;
+        if (!region_in_order(r) && !(it->perm[j] = region_perm(r)))
+            return false;
+        heap_item h = {key_of(rk, j, iter_idx(it, j, 0)), 0};
+        it->heap[it->nheap++] = h;
+    }
+    for (size_t i = it->nheap / 2; i-- > 0;)
+        heap_sift_down(it->heap, it->nheap, i);
+    return true;
+}
+
+static bool sorted_init(call_iter *it)
+{
+    const rank_data *rk = it->rk;
+    it->keys = malloc((rk->ncalls ? rk->ncalls : 1) * sizeof *it->keys);
+    if (!it->keys)
+        return false;
+    for (uint32_t j = 0; j < rk->nregions; j++)
+        for (uint32_t i = 0; i < rk->regions[j]->n; i++)
+            it->keys[it->nkeys++] = key_of(rk, j, i);
+    qsort(it->keys, it->nkeys, sizeof *it->keys, key_qcmp);
+    return true;
+}
+
+static bool iter_next(call_iter *it, call_key *out)
+{
+    if (it->keys) {
+        if (it->next >= it->nkeys)
+            return false;
+        *out = it->keys[it->next++];
+        return true;
+    }
+    if (it->nheap == 0)
+        return false;
+    heap_item *top = &it->heap[0];
+    *out = top->k;
+    uint32_t reg = top->k.reg;
+    if (++top->pos < it->rk->regions[reg]->n)
+        top->k = key_of(it->rk, reg, iter_idx(it, reg, top->pos));
+    else
+        it->heap[0] = it->heap[--it->nheap];
+    heap_sift_down(it->heap, it->nheap, 0);
+    return true;
+}
+
+static void iter_free(call_iter *it)
+{
+    if (it->perm)
+        for (size_t j = 0; j < it->rk->nregions; j++)
+            free(it->perm[j]);
+    free(it->perm);
+    free(it->heap);
+    free(it->keys);
+}
+
+static bool rank_has_lanes(const rank_data *rk)
+{
+    for (size_t j = 0; j < rk->nregions; j++)
+        if (rk->regions[j]->thread_ids || rk->regions[j]->task_ids)
+            return true;
+    return false;
+}
+
+/* --- the sweep ------------------------------------------------------ */
+
+typedef struct open_call {
+    call_key k;
+    int64_t cover_end, covered;
+} open_call;
+
+typedef struct sweep {
+    rank_data *rk;
+    nest_out *out;
+    open_call *stk;
+    size_t sp, cap;
+} sweep;
+
+static bool contains(const open_call *p, const call_key *c)
+{
+    return p->k.thread == c->thread && p->k.task == c->task && p->k.s <= c->s && c->e <= p->k.e;
+}
+
+static uint32_t gidx_of(const rank_data *rk, const call_key *k)
+{
+    return (uint32_t)(rk->regions[k->reg]->gidx0 + k->idx);
+}
+
+static void sweep_pop(sweep *sw)
+{
+    open_call *oc = &sw->stk[--sw->sp];
+    int64_t excl = (oc->k.e - oc->k.s) - oc->covered;
+    if (excl < 0)
+        excl = 0;
+    region *r = sw->rk->regions[oc->k.reg];
+    r->st.exclusive_total_ns = nest_sat_add(r->st.exclusive_total_ns, excl);
+    if (sw->out->per_call)
+        sw->out->excl[gidx_of(sw->rk, &oc->k)] = excl;
+}
+
+/* Children reach their parent in start order, so the union grows at its
+ * right end only. */
+static void add_child(open_call *p, const call_key *c)
+{
+    if (c->s >= p->cover_end) {
+        p->covered += c->e - c->s;
+        p->cover_end = c->e;
+    } else if (c->e > p->cover_end) {
+        p->covered += c->e - p->cover_end;
+        p->cover_end = c->e;
+    }
+}
+
+static bool sweep_push(sweep *sw, const call_key *c)
+{
+    while (sw->sp > 0 && !contains(&sw->stk[sw->sp - 1], c))
+        sweep_pop(sw);
+    if (sw->out->per_call) {
+        uint32_t g = gidx_of(sw->rk, c);
+        sw->out->parent[g] = sw->sp ? (int32_t)gidx_of(sw->rk, &sw->stk[sw->sp - 1].k) : -1;
+        sw->out->depth[g] = (uint32_t)sw->sp;
+    }
+    if (sw->sp > 0)
+        add_child(&sw->stk[sw->sp - 1], c);
+    if (sw->sp == sw->cap) {
+        size_t cap = sw->cap ? sw->cap * 2 : 64;
+        open_call *s = realloc(sw->stk, cap * sizeof *s);
+        if (!s)
+            return false;
+        sw->stk = s;
+        sw->cap = cap;
+    }
+    open_call oc = {*c, INT64_MIN, 0};
+    sw->stk[sw->sp++] = oc;
+    return true;
+}
+
+sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)
+{
+    call_iter it;
+    memset(&it, 0, sizeof it);
+    it.rk = rk;
+    bool ok = rank_has_lanes(rk) ? sorted_init(&it) : merge_init(&it);
+    sweep sw = {rk, out, NULL, 0, 0};
+    call_key c;
+    while (ok && iter_next(&it, &c))
+        ok = sweep_push(&sw, &c);
+    while (ok && sw.sp > 0)
+        sweep_pop(&sw);
+    free(sw.stk);
+    iter_free(&it);
+    if (!ok)
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory while nesting calls",
+                            rk->owner->path, rk->rank);
+    return SV_OK;
+}

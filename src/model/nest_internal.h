@@ -1,0 +1,25 @@
+/* Shared between nest.c (explicit links, children, union) and
+ * nest_infer.c (containment sweep).  Not part of the model's API. */
+#ifndef SV_NEST_INTERNAL_H
+#define SV_NEST_INTERNAL_H
+
+#include "profile.h"
+
+/* Where one rank's results go.  With per_call false only the regions'
+ * exclusive totals are written. */
+typedef struct nest_out {
+    bool per_call;
+    int32_t *parent;  /* n */
+    uint32_t *depth;  /* n */
+    int64_t *excl;    /* n */
+} nest_out;
+
+/* Infers parents by containment and writes totals (and per-call arrays). */
+sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err);
+
+static inline int64_t nest_sat_add(int64_t a, int64_t b)
+{
+    return b > INT64_MAX - a ? INT64_MAX : a + b;
+}
+
+#endif

@@ -1,0 +1,367 @@
+#include "profile.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nest.h"
+#include "stats.h"
+#include "text.h"
+
+const char *const summary_key_names[SUM_COUNT] = {
+    [SUM_NUM_CALLS] = "num_calls",
+    [SUM_TOTAL] = "total_ns",
+    [SUM_MIN] = "min_ns",
+    [SUM_MAX] = "max_ns",
+    [SUM_MEAN] = "mean_ns",
+    [SUM_STD] = "std_ns",
+    [SUM_FIRST] = "first_ns",
+    [SUM_LAST] = "last_ns",
+    [SUM_FIRST_START] = "first_start_ns",
+    [SUM_LAST_END] = "last_end_ns",
+    [SUM_P50] = "p50_ns",
+    [SUM_P95] = "p95_ns",
+    [SUM_P99] = "p99_ns",
+    [SUM_EXCLUSIVE_TOTAL] = "exclusive_total_ns",
+    [SUM_GPU_TOTAL] = "gpu_total_ns",
+    [SUM_AWAIT_TOTAL] = "await_total_ns",
+};
+
+profile *profile_new(const char *path)
+{
+    profile *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->path = strdup(path ? path : "");
+    if (!p->path) {
+        free(p);
+        return NULL;
+    }
+    p->legacy = true;
+    return p;
+}
+
+rank_data *profile_add_rank(profile *p, int rank)
+{
+    rank_data *r = realloc(p->ranks, (p->nranks + 1) * sizeof *r);
+    if (!r)
+        return NULL;
+    p->ranks = r;
+    rank_data *rk = &p->ranks[p->nranks++];
+    memset(rk, 0, sizeof *rk);
+    rk->rank = rank;
+    rk->owner = p;
+    return rk;
+}
+
+region *rank_add_region(rank_data *rk, const char *name)
+{
+    region **v = realloc(rk->regions, (rk->nregions + 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    rk->regions = v;
+    region *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->name = strdup(name);
+    if (!r->name) {
+        free(r);
+        return NULL;
+    }
+    r->rank = rk->rank;
+    r->owner = rk;
+    rk->regions[rk->nregions++] = r;
+    return r;
+}
+
+void profile_warn(profile *p, const char *fmt, ...)
+{
+    if (p->nwarnings == p->nwarnings_cap) {
+        size_t cap = p->nwarnings_cap ? p->nwarnings_cap * 2 : 8;
+        char **w = realloc(p->warnings, cap * sizeof *w);
+        if (!w)
+            return;
+        p->warnings = w;
+        p->nwarnings_cap = cap;
+    }
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    char *copy = strdup(line);
+    if (copy)
+        p->warnings[p->nwarnings++] = copy;
+}
+
+static void free_strv(char **v, size_t n)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static void region_free_data(region *r)
+{
+    free(r->name);
+    free(r->start_ns);
+    free(r->end_ns);
+    free(r->call_ids);
+    free(r->parent_ids);
+    free(r->thread_ids);
+    free(r->task_ids);
+    free(r->await_ns);
+    free(r->gpu_ns);
+    free_strv(r->event_meta, r->n);
+    free(r->source_file);
+    free(r->source_text);
+    free_strv(r->tags, r->ntags);
+    free(r->own_excl_ns);
+}
+
+void region_free(region *r)
+{
+    if (!r)
+        return;
+    region_free_data(r);
+    free(r);
+}
+
+void rank_calls_free(rank_calls *c)
+{
+    if (!c)
+        return;
+    free(c->parent);
+    free(c->depth);
+    free(c->excl_ns);
+    free(c->child_off);
+    free(c->child);
+    free(c);
+}
+
+static void rank_free_data(rank_data *rk)
+{
+    for (size_t i = 0; i < rk->nregions; i++)
+        region_free(rk->regions[i]);
+    free(rk->regions);
+    free_strv(rk->threads.name, rk->threads.n);
+    free(rk->threads.ident);
+    free(rk->threads.native_id);
+    free_strv(rk->tasks.name, rk->tasks.n);
+    free(rk->tasks.thread);
+    rank_calls_free(rk->calls);
+}
+
+void profile_free(profile *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->nranks; i++)
+        rank_free_data(&p->ranks[i]);
+    free(p->ranks);
+    free(p->regions);
+    for (size_t i = 0; i < p->nmeta; i++) {
+        free(p->meta[i].key);
+        free(p->meta[i].text);
+    }
+    free(p->meta);
+    free_strv(p->warnings, p->nwarnings);
+    free(p->path);
+    free(p);
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+    const rank_data *x = a, *y = b;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int cmp_region_name(const void *a, const void *b)
+{
+    const region *x = *(region *const *)a, *y = *(region *const *)b;
+    return strcmp(x->name, y->name);
+}
+
+static int cmp_meta(const void *a, const void *b)
+{
+    return strcmp(((const meta_entry *)a)->key, ((const meta_entry *)b)->key);
+}
+
+/* Sorting ranks moves the rank_data structs, so back pointers are reset. */
+static void fix_owners(profile *p)
+{
+    for (size_t i = 0; i < p->nranks; i++) {
+        rank_data *rk = &p->ranks[i];
+        rk->owner = p;
+        qsort(rk->regions, rk->nregions, sizeof *rk->regions, cmp_region_name);
+        size_t g = 0;
+        for (size_t j = 0; j < rk->nregions; j++) {
+            rk->regions[j]->owner = rk;
+            rk->regions[j]->rank = rk->rank;
+            rk->regions[j]->gidx0 = g;
+            g += rk->regions[j]->n;
+        }
+        rk->ncalls = g;
+    }
+}
+
+static sv_err build_region_list(profile *p, sv_error *err)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->nranks; i++)
+        n += p->ranks[i].nregions;
+    free(p->regions);
+    p->regions = calloc(n ? n : 1, sizeof *p->regions);
+    if (!p->regions)
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory", p->path);
+    p->nregions = 0;
+    for (size_t i = 0; i < p->nranks; i++)
+        for (size_t j = 0; j < p->ranks[i].nregions; j++)
+            p->regions[p->nregions++] = p->ranks[i].regions[j];
+    return SV_OK;
+}
+
+static void compute_min_start(profile *p)
+{
+    p->has_min_start = false;
+    for (size_t i = 0; i < p->nregions; i++) {
+        const region *r = p->regions[i];
+        if (!r->has_event_data || r->n == 0)
+            continue;
+        if (!p->has_min_start || r->st.first_start_ns < p->min_start_ns)
+            p->min_start_ns = r->st.first_start_ns;
+        p->has_min_start = true;
+    }
+}
+
+/* Statistics of every region; a region whose columns break the model's
+ * invariants is dropped with a warning, like any other bad region. */
+static sv_err compute_rank_stats(profile *p, rank_data *rk, sv_error *err)
+{
+    size_t keep = 0;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        region *r = rk->regions[j];
+        sv_error e1;
+        sv_err e = stats_compute_region(r, &e1);
+        if (e == SV_ERR_NOMEM)
+            return sv_error_set(err, e, "%s: %s", p->path, e1.msg);
+        if (e) {
+            char name[160];
+            text_escape_buf(name, sizeof name, r->name);
+            profile_warn(p, "%s: rank %d: region %s: %s; region dropped", p->path, rk->rank, name,
+                         e1.msg);
+            region_free(r);
+            continue;
+        }
+        rk->regions[keep++] = r;
+    }
+    rk->nregions = keep;
+    return SV_OK;
+}
+
+sv_err profile_finish(profile *p, sv_error *err)
+{
+    qsort(p->ranks, p->nranks, sizeof *p->ranks, cmp_rank);
+    if (p->nmeta)
+        qsort(p->meta, p->nmeta, sizeof *p->meta, cmp_meta);
+    for (size_t i = 0; i < p->nranks; i++) {
+        sv_err e = compute_rank_stats(p, &p->ranks[i], err);
+        if (e)
+            return e;
+    }
+    fix_owners(p);
+    sv_err e = build_region_list(p, err);
+    if (e)
+        return e;
+    compute_min_start(p);
+    return nest_compute_totals(p, err);
+}
+
+rank_data *profile_rank(const profile *p, int rank)
+{
+    size_t lo = 0, hi = p->nranks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->ranks[mid].rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->nranks && p->ranks[lo].rank == rank ? &p->ranks[lo] : NULL;
+}
+
+region *rank_region(const rank_data *rk, const char *name)
+{
+    size_t lo = 0, hi = rk->nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(rk->regions[mid]->name, name);
+        if (c == 0)
+            return rk->regions[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+region *rank_call_region(const rank_data *rk, int64_t gidx, size_t *idx)
+{
+    if (gidx < 0 || (size_t)gidx >= rk->ncalls)
+        return NULL;
+    size_t g = (size_t)gidx, lo = 0, hi = rk->nregions;
+    /* Last region whose gidx0 <= g and that holds calls. */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->regions[mid]->gidx0 <= g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo > 0) {
+        region *r = rk->regions[lo - 1];
+        if (g < r->gidx0 + r->n) {
+            if (idx)
+                *idx = g - r->gidx0;
+            return r;
+        }
+        lo--;
+    }
+    return NULL;
+}
+
+const char *profile_meta(const profile *p, const char *key)
+{
+    for (size_t i = 0; i < p->nmeta; i++)
+        if (strcmp(p->meta[i].key, key) == 0)
+            return p->meta[i].text;
+    return NULL;
+}
+
+const char *rank_thread_name(const rank_data *rk, int64_t row, char *buf, size_t len)
+{
+    if (rk->has_threads && rk->threads.name && row >= 0 && (size_t)row < rk->threads.n)
+        return rk->threads.name[row];
+    snprintf(buf, len, "thread %lld", (long long)row);
+    return buf;
+}
+
+const char *rank_task_name(const rank_data *rk, int64_t row, char *buf, size_t len)
+{
+    if (rk->has_tasks && rk->tasks.name && row >= 0 && (size_t)row < rk->tasks.n)
+        return rk->tasks.name[row];
+    if (row < 0)
+        snprintf(buf, len, "no task");
+    else
+        snprintf(buf, len, "task %lld", (long long)row);
+    return buf;
+}
+
+sv_err profile_ensure_calls(profile *p, sv_error *err)
+{
+    return nest_build_calls(p, err);
+}

@@ -1,0 +1,206 @@
+/* profile: the in-memory region model of one scope-profiler HDF5 file.
+ *
+ * Producer/consumer contract (ncdu-style): the loader (loader.c) is the only
+ * producer; it fills these structs, then calls profile_finish(), which
+ * computes every statistic and the exclusive-time totals.  Everything else
+ * (views, batch outputs, tests) only reads them through this header and
+ * region.h.  Times are integer nanoseconds exactly as stored; conversion to
+ * seconds happens at the API and output edges (region.h).
+ *
+ * Strings are the file's raw bytes, NUL-terminated (a NUL inside a string
+ * ends it).  They may hold invalid UTF-8 or control characters: every
+ * consumer that prints one must escape it (util/text.h). */
+#ifndef SV_PROFILE_H
+#define SV_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sv_error.h"
+
+/* Longest string kept from a file; longer ones are cut with a warning. */
+#define SV_STRING_MAX ((size_t)1 << 20)
+
+/* Stored summary attributes (group `summary` or `aggregate`), nanoseconds. */
+typedef enum summary_key {
+    SUM_NUM_CALLS,
+    SUM_TOTAL,
+    SUM_MIN,
+    SUM_MAX,
+    SUM_MEAN,
+    SUM_STD,
+    SUM_FIRST,
+    SUM_LAST,
+    SUM_FIRST_START,
+    SUM_LAST_END,
+    SUM_P50,
+    SUM_P95,
+    SUM_P99,
+    SUM_EXCLUSIVE_TOTAL,
+    SUM_GPU_TOTAL,
+    SUM_AWAIT_TOTAL,
+    SUM_COUNT
+} summary_key;
+
+extern const char *const summary_key_names[SUM_COUNT]; /* "num_calls", "total_ns", ... */
+
+typedef struct region_summary {
+    uint32_t known; /* bit k set when key k was stored */
+    double v[SUM_COUNT];
+} region_summary;
+
+/* Statistics computed from the events by stats_compute_region(). */
+typedef struct region_stats {
+    int64_t num_calls;
+    int64_t total_ns; /* sum of durations (saturates at INT64_MAX) */
+    int64_t min_ns, max_ns, first_ns, last_ns;
+    int64_t first_start_ns, last_end_ns;
+    double mean_ns, std_ns;
+    double p50_ns, p95_ns, p99_ns;
+    int64_t exclusive_total_ns; /* filled by nest_compute() */
+    int64_t gpu_total_ns;       /* over entries >= 0 */
+    int64_t gpu_count;          /* entries >= 0 */
+    int64_t await_total_ns;
+} region_stats;
+
+struct rank_data;
+
+typedef struct region {
+    char *name; /* full name, folders joined with '/' */
+    int rank;   /* rank number (not index) */
+    struct rank_data *owner;
+
+    bool has_event_data; /* start_times present */
+    size_t n;            /* number of recorded calls; 0 when summary-only */
+    int64_t *start_ns;   /* n, recorded order */
+    int64_t *end_ns;     /* n */
+    /* Optional per-call columns: NULL when absent (or dropped as bad). */
+    int64_t *call_ids;
+    int64_t *parent_ids;
+    int64_t *thread_ids;
+    int64_t *task_ids;
+    int64_t *await_ns;
+    int64_t *gpu_ns;     /* < 0 means "no GPU timing for this call" */
+    char **event_meta;   /* n strings ("" or "{}" = none), or NULL */
+
+    char *source_file;   /* NULL when absent */
+    char *source_text;   /* NULL when absent */
+    int64_t source_lineno;
+    bool has_lineno;
+    char **tags;
+    size_t ntags;
+
+    bool has_stored_summary;
+    region_summary stored;
+
+    region_stats st;     /* valid after profile_finish() when has_event_data */
+
+    /* Index of this region's call 0 in its rank's call numbering
+     * (regions of a rank are numbered in byte order of their names). */
+    size_t gidx0;
+
+    /* Per-call exclusive durations owned by a region_for_thread() slice
+     * (a slice is not part of its rank's numbering); NULL otherwise. */
+    int64_t *own_excl_ns;
+} region;
+
+typedef struct thread_table {
+    size_t n;
+    char **name;        /* n strings, or NULL when the dataset is absent */
+    int64_t *ident;     /* n, or NULL */
+    int64_t *native_id; /* n, or NULL */
+} thread_table;
+
+typedef struct task_table {
+    size_t n;
+    char **name;    /* n strings, or NULL */
+    int64_t *thread; /* n thread-table rows (-1 unknown), or NULL */
+} task_table;
+
+/* Per-call nesting of a rank, built on demand by profile_ensure_calls():
+ * views need it, batch statistics do not (they only need totals). */
+typedef struct rank_calls {
+    size_t n;           /* calls of the rank: sum of its regions' n */
+    int32_t *parent;    /* n: rank call index of the direct parent, -1 none */
+    uint32_t *depth;    /* n: number of ancestors */
+    int64_t *excl_ns;   /* n: exclusive duration */
+    /* Children in CSR form: children of call c are
+     * child[child_off[c] .. child_off[c+1]-1], ordered by start time. */
+    uint32_t *child_off; /* n + 1 */
+    uint32_t *child;     /* n */
+} rank_calls;
+
+typedef struct rank_data {
+    int rank;           /* the N of group "rank<N>" */
+    struct profile *owner;
+    region **regions;   /* sorted by name (byte order) */
+    size_t nregions;
+    size_t ncalls;      /* sum of regions' n */
+    thread_table threads;
+    bool has_threads;
+    task_table tasks;
+    bool has_tasks;
+    bool explicit_ids;  /* nesting came from call/parent ids */
+    rank_calls *calls;  /* NULL until profile_ensure_calls() */
+} rank_data;
+
+typedef enum meta_kind { META_STRING, META_INT, META_FLOAT, META_BOOL } meta_kind;
+
+typedef struct meta_entry {
+    char *key;
+    meta_kind kind;
+    char *text; /* the value shown as text, always set */
+} meta_entry;
+
+typedef struct profile {
+    char *path;
+    uint64_t file_size;
+    bool legacy;            /* no extended item anywhere in the file */
+    meta_entry *meta;       /* sorted by key */
+    size_t nmeta;
+    rank_data *ranks;       /* sorted by rank number */
+    size_t nranks;
+    region **regions;       /* every (region, rank): by rank, then name */
+    size_t nregions;
+    bool has_min_start;
+    int64_t min_start_ns;   /* smallest start over every region of every rank */
+    char **warnings;        /* one line each, already escaped */
+    size_t nwarnings;
+    size_t nwarnings_cap;
+} profile;
+
+/* --- producer side (loader) --- */
+profile *profile_new(const char *path);
+rank_data *profile_add_rank(profile *p, int rank);          /* NULL on NOMEM */
+region *rank_add_region(rank_data *rk, const char *name);  /* NULL on NOMEM */
+void profile_warn(profile *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sorts ranks and regions, numbers calls, computes statistics, nesting
+ * totals and minimum_start_time.  Called once by the loader. */
+sv_err profile_finish(profile *p, sv_error *err);
+
+/* --- consumer side --- */
+void profile_free(profile *p);
+void region_free(region *r); /* for regions made by region_for_thread() */
+
+rank_data *profile_rank(const profile *p, int rank);     /* by number, NULL if none */
+region *rank_region(const rank_data *rk, const char *name);
+/* The region and its call index for a rank call index (binary search). */
+region *rank_call_region(const rank_data *rk, int64_t gidx, size_t *idx);
+
+/* Builds rank_calls for every rank (parents, depths, exclusive times,
+ * children).  Idempotent.  O(n log n) time, O(n) memory. */
+sv_err profile_ensure_calls(profile *p, sv_error *err);
+void rank_calls_free(rank_calls *c);
+
+/* Ranks hold at most this many calls (call indices are 32-bit). */
+#define SV_RANK_CALLS_MAX ((size_t)INT32_MAX)
+
+const char *profile_meta(const profile *p, const char *key); /* text or NULL */
+
+/* Display name of a thread / task row: the table's name, or "thread <row>" /
+ * "task <row>".  Writes into buf (escaping is the caller's job). */
+const char *rank_thread_name(const rank_data *rk, int64_t row, char *buf, size_t len);
+const char *rank_task_name(const rank_data *rk, int64_t row, char *buf, size_t len);
+
+#endif

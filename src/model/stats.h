@@ -1,0 +1,28 @@
+/* stats: single-pass statistics of a region's calls, and percentiles by
+ * selection (numpy's default linear interpolation). */
+#ifndef SV_STATS_H
+#define SV_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+/* Fills r->st from the region's columns (no-op for summary-only regions).
+ * Keeps r->st.exclusive_total_ns, which nesting fills.  SV_ERR_FORMAT when
+ * a call ends before it starts (or its duration overflows). */
+sv_err stats_compute_region(region *r, sv_error *err);
+
+/* numpy.percentile(v, pct) for pct in [0, 100], linear interpolation.
+ * Reorders v (selection, no full sort).  0.0 when n == 0. */
+double stats_percentile_inplace(int64_t *v, size_t n, double pct);
+
+/* Several percentiles at once (pcts ascending), reordering v.  Each later
+ * selection only looks at the part above the previous one. */
+void stats_percentiles_inplace(int64_t *v, size_t n, const double *pcts, double *out,
+                               size_t count);
+
+/* Population standard deviation and mean of v (ns). */
+void stats_mean_std(const int64_t *v, size_t n, double *mean, double *std);
+
+#endif

@@ -1,0 +1,29 @@
+/* app: the interactive and headless user interface (the views).
+ *
+ * main() loads the profile and hands it over here when no batch output was
+ * asked for.  The same drawing code serves a real terminal (ncursesw) and
+ * the headless screen mode, which prints the final screen as plain text. */
+#ifndef SV_APP_H
+#define SV_APP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "profile.h"
+#include "filter.h"
+
+typedef struct app_options {
+    const char *path;     /* shown in the title; already the loaded file */
+    bool headless;        /* --batch: no terminal, print the final screen */
+    int cols, rows;       /* --size COLSxROWS for headless */
+    const char *keys;     /* --keys for headless (may be empty) */
+    bool ascii;           /* --ascii: no Unicode glyphs */
+    bool mono;            /* --mono: no colours */
+    const region_filter *filter;
+} app_options;
+
+/* Runs the interface; returns the process exit status.  out receives the
+ * headless screen. */
+int app_run(profile *p, const app_options *o, FILE *out);
+
+#endif
