@@ -1,0 +1,52 @@
+/* grid: the screen as a grid of cells that every view draws into.
+ *
+ * Views never call curses.  They write into a grid; a backend then shows
+ * it: the ncursesw backend (term.c) copies it to the terminal, the headless
+ * backend prints it as plain text.  So the headless screen mode runs
+ * exactly the same drawing code as the interactive one. */
+#ifndef SV_GRID_H
+#define SV_GRID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "theme.h"
+
+typedef struct cell {
+    uint32_t ch;   /* code point; 0 marks the right half of a wide character */
+    uint8_t role;  /* theme_role */
+    uint8_t attr;  /* GA_* flags on top of the role */
+} cell;
+
+enum { GA_BOLD = 1, GA_REVERSE = 2, GA_DIM = 4, GA_UNDERLINE = 8 };
+
+typedef struct grid {
+    int cols, rows;
+    cell *cells; /* rows * cols */
+    bool ascii;  /* draw with ASCII glyphs only */
+} grid;
+
+typedef struct rect {
+    int x, y, w, h;
+} rect;
+
+bool grid_resize(grid *g, int cols, int rows);
+void grid_free(grid *g);
+void grid_clear(grid *g);
+void grid_fill(grid *g, rect r, uint32_t ch, int role, int attr);
+void grid_put_cp(grid *g, int x, int y, uint32_t ch, int role, int attr);
+
+/* Writes UTF-8 text at (x, y) within max_w columns, measured by display
+ * width (wcwidth).  Control characters and invalid bytes are shown escaped
+ * (never raw); a cut is marked with an ellipsis.  Returns columns used. */
+int grid_put_text(grid *g, int x, int y, int max_w, const char *utf8, int role, int attr);
+
+/* Display width of text as grid_put_text would draw it (escapes included). */
+int text_display_width(const char *utf8);
+
+/* The grid as plain UTF-8 text, one line per row, trailing spaces kept
+ * trimmed; caller frees. */
+char *grid_to_text(const grid *g);
+
+#endif
