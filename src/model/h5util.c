@@ -1,0 +1,900 @@
+#include "h5util.h"
+
+#include <H5PLpublic.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "profile.h"
+#include "strbuf.h"
+#include "text.h"
+
+/* Columns at least this big get 2 MiB-aligned memory with a huge-page hint:
+ * the page faults of a fresh buffer otherwise cost more than the read. */
+#define HUGE_MIN ((size_t)8 << 20)
+#define HUGE_ALIGN ((size_t)2 << 20)
+
+/* At most this many elements of an array attribute are shown as text. */
+#define TEXT_ARRAY_MAX 100
+
+static void set_why(char *why, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_why(char *why, size_t len, const char *fmt, ...)
+{
+    if (!why || len == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+}
+
+/* "what failed: innermost libhdf5 reason", taken right after the failing
+ * call (any later API call clears the stack). */
+static h5u_status fail_h5(char *why, size_t len, const char *what)
+{
+    char desc[H5U_WHY_MAX];
+    h5u_error_desc(desc, sizeof desc);
+    set_why(why, len, "%s: %s", what, desc);
+    return H5U_BAD;
+}
+
+void h5u_setup(void)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    H5PLset_loading_state(0);
+}
+
+typedef struct walk_ctx {
+    char *buf;
+    size_t cap;
+    bool got;
+} walk_ctx;
+
+static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
+{
+    (void)n;
+    walk_ctx *w = data;
+    if (!w->got && e->desc && e->desc[0]) {
+        text_escape_buf(w->buf, w->cap, e->desc);
+        w->got = true;
+    }
+    return 0;
+}
+
+void h5u_error_desc(char *buf, size_t cap)
+{
+    if (!buf || cap == 0)
+        return;
+    walk_ctx w = {buf, cap, false};
+    /* Upward starts at the innermost entry, where the fault was found. */
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_cb, &w);
+    H5Eclear2(H5E_DEFAULT);
+    if (!w.got)
+        snprintf(buf, cap, "unknown HDF5 error");
+}
+
+hid_t h5u_open_file(const char *path, char *why, size_t whylen)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0) {
+        fail_h5(why, whylen, "cannot create access properties");
+        return -1;
+    }
+    /* A profile still open for writing by h5py must stay viewable; strong
+     * close makes H5Fclose release the file even if an id leaked. */
+    hid_t f = -1;
+    if (H5Pset_file_locking(fapl, 0, 1) < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0)
+        fail_h5(why, whylen, "cannot set access properties");
+    else if ((f = H5Fopen(path, H5F_ACC_RDONLY, fapl)) < 0)
+        h5u_error_desc(why, whylen);
+    H5Pclose(fapl);
+    return f;
+}
+
+h5u_status h5u_reader_init(h5u_reader *rd, uint64_t file_size)
+{
+    rd->file_size = file_size;
+    rd->bytes_done = 0;
+    rd->dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    if (rd->dapl < 0)
+        return H5U_NOMEM;
+    /* Each column is read once, whole: a chunk cache only adds copies. */
+    if (H5Pset_chunk_cache(rd->dapl, 0, 0, 1.0) < 0) {
+        H5Pclose(rd->dapl);
+        rd->dapl = -1;
+        return H5U_NOMEM;
+    }
+    return H5U_OK;
+}
+
+void h5u_reader_close(h5u_reader *rd)
+{
+    if (rd->dapl >= 0)
+        H5Pclose(rd->dapl);
+    rd->dapl = -1;
+}
+
+/* ------------------------------------------------------------ listing */
+
+typedef struct list_ctx {
+    h5u_list *l;
+    bool nomem;
+} list_ctx;
+
+static h5u_kind kind_of_link(hid_t g, const char *name, const H5L_info_t *info, haddr_t *addr)
+{
+    *addr = HADDR_UNDEF;
+    if (info->type == H5L_TYPE_SOFT)
+        return H5U_SOFT;
+    if (info->type != H5L_TYPE_HARD)
+        return H5U_EXTERNAL;
+    /* "." would name the group itself through the path interface. */
+    if (strcmp(name, ".") == 0)
+        return H5U_OTHER;
+    H5O_info_t oi;
+    if (H5Oget_info_by_name2(g, name, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return H5U_OTHER;
+    }
+    *addr = oi.addr;
+    if (oi.type == H5O_TYPE_GROUP)
+        return H5U_GROUP;
+    if (oi.type == H5O_TYPE_DATASET)
+        return H5U_DATASET;
+    return H5U_OTHER;
+}
+
+static herr_t list_cb(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    list_ctx *c = data;
+    h5u_list *l = c->l;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        h5u_entry *v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            c->nomem = true;
+            return -1;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    h5u_entry *e = &l->v[l->n];
+    e->name = strdup(name);
+    if (!e->name) {
+        c->nomem = true;
+        return -1;
+    }
+    e->kind = kind_of_link(g, name, info, &e->addr);
+    l->n++;
+    return 0;
+}
+
+h5u_status h5u_list_group(hid_t g, h5u_list *out, char *why, size_t whylen)
+{
+    memset(out, 0, sizeof *out);
+    list_ctx c = {out, false};
+    herr_t rc = H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, list_cb, &c);
+    if (c.nomem) {
+        H5Eclear2(H5E_DEFAULT);
+        h5u_list_free(out);
+        return H5U_NOMEM;
+    }
+    if (rc < 0) {
+        h5u_list_free(out);
+        return fail_h5(why, whylen, "cannot list group");
+    }
+    return H5U_OK;
+}
+
+void h5u_list_free(h5u_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i].name);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+long h5u_list_find(const h5u_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+hsize_t h5u_num_attrs(hid_t loc, const char *name)
+{
+    H5O_info_t oi;
+    if (H5Oget_info_by_name2(loc, name, &oi, H5O_INFO_NUM_ATTRS, H5P_DEFAULT) < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
+    return oi.num_attrs;
+}
+
+/* ------------------------------------------------------------ checks */
+
+static const char *class_name(H5T_class_t c)
+{
+    switch (c) {
+    case H5T_INTEGER:
+        return "integer";
+    case H5T_FLOAT:
+        return "float";
+    case H5T_TIME:
+        return "time";
+    case H5T_STRING:
+        return "string";
+    case H5T_BITFIELD:
+        return "bitfield";
+    case H5T_OPAQUE:
+        return "opaque";
+    case H5T_COMPOUND:
+        return "compound";
+    case H5T_REFERENCE:
+        return "reference";
+    case H5T_ENUM:
+        return "enum";
+    case H5T_VLEN:
+        return "variable-length";
+    case H5T_ARRAY:
+        return "array";
+    default:
+        return "unknown";
+    }
+}
+
+/* Opens a dataset, refusing layouts that would reach outside the file.
+ * *filtered tells whether its data may be compressed. */
+static h5u_status open_dataset(h5u_reader *rd, hid_t loc, const char *name, hid_t *ds,
+                               bool *filtered, char *why, size_t whylen)
+{
+    *ds = H5Dopen2(loc, name, rd->dapl);
+    if (*ds < 0)
+        return fail_h5(why, whylen, "cannot open");
+    hid_t dcpl = H5Dget_create_plist(*ds);
+    if (dcpl < 0) {
+        fail_h5(why, whylen, "cannot read its properties");
+        H5Dclose(*ds);
+        return H5U_BAD;
+    }
+    H5D_layout_t layout = H5Pget_layout(dcpl);
+    int next = H5Pget_external_count(dcpl);
+    int nfilters = H5Pget_nfilters(dcpl);
+    H5Pclose(dcpl);
+    H5Eclear2(H5E_DEFAULT);
+    h5u_status st = H5U_OK;
+    if (layout == H5D_VIRTUAL) {
+        set_why(why, whylen, "virtual dataset refused");
+        st = H5U_REFUSED;
+    } else if (next != 0) {
+        set_why(why, whylen, "external storage refused");
+        st = H5U_REFUSED;
+    } else if (layout < 0 || nfilters < 0) {
+        set_why(why, whylen, "unreadable layout");
+        st = H5U_BAD;
+    }
+    if (st != H5U_OK) {
+        H5Dclose(*ds);
+        return st;
+    }
+    *filtered = nfilters > 0;
+    return H5U_OK;
+}
+
+/* Can n elements of esize bytes plausibly be stored in this file?  Plain
+ * data must fit in the file; compressed data in its storage times the best
+ * ratio of any built-in filter. */
+static bool count_plausible(const h5u_reader *rd, hid_t ds, bool filtered, uint64_t n, size_t esize)
+{
+    if (esize == 0)
+        esize = 1;
+    if (n > SIZE_MAX / 8 || n > UINT64_MAX / esize)
+        return false;
+    uint64_t bytes = n * esize;
+    if (!filtered)
+        return bytes <= rd->file_size;
+    uint64_t storage = ds >= 0 ? H5Dget_storage_size(ds) : 0;
+    if (storage > rd->file_size)
+        return false;
+    return bytes / H5U_MAX_RATIO <= storage + 4096;
+}
+
+/* Number of elements of a scalar or 1-D space (1-D only when !scalar_ok). */
+static h5u_status space_count(hid_t space, bool scalar_ok, uint64_t *n, char *why, size_t whylen)
+{
+    H5S_class_t cls = H5Sget_simple_extent_type(space);
+    if (cls == H5S_SCALAR) {
+        if (!scalar_ok) {
+            set_why(why, whylen, "scalar, not 1-D");
+            return H5U_BAD;
+        }
+        *n = 1;
+        return H5U_OK;
+    }
+    if (cls == H5S_NULL) {
+        *n = 0;
+        return H5U_OK;
+    }
+    int nd = H5Sget_simple_extent_ndims(space);
+    if (cls != H5S_SIMPLE || nd != 1) {
+        H5Eclear2(H5E_DEFAULT);
+        set_why(why, whylen, "%d-D, not 1-D", nd < 0 ? 0 : nd);
+        return H5U_BAD;
+    }
+    hsize_t dim;
+    if (H5Sget_simple_extent_dims(space, &dim, NULL) < 0)
+        return fail_h5(why, whylen, "bad dataspace");
+    *n = dim;
+    return H5U_OK;
+}
+
+static bool is_integer_class(hid_t type)
+{
+    H5T_class_t c = H5Tget_class(type);
+    /* h5py stores bool as an enum over int8; every enum is integer-based. */
+    return c == H5T_INTEGER || c == H5T_ENUM;
+}
+
+/* ------------------------------------------------------------ columns */
+
+static int64_t *alloc_i64(size_t n)
+{
+    size_t bytes = (n ? n : 1) * sizeof(int64_t);
+    if (bytes < HUGE_MIN)
+        return malloc(bytes);
+    size_t sz = (bytes + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+    void *p;
+    if (posix_memalign(&p, HUGE_ALIGN, sz) != 0)
+        return NULL;
+    madvise(p, sz, MADV_HUGEPAGE);
+    return p;
+}
+
+/* The checks and the read itself, on an open dataset. */
+static h5u_status read_i64_open(h5u_reader *rd, hid_t ds, bool filtered, int64_t **out, size_t *n,
+                                char *why, size_t whylen)
+{
+    hid_t type = H5Dget_type(ds);
+    if (type < 0)
+        return fail_h5(why, whylen, "unreadable type");
+    H5T_class_t cls = H5Tget_class(type);
+    size_t esize = H5Tget_size(type);
+    bool ok = is_integer_class(type);
+    H5Tclose(type);
+    if (!ok) {
+        set_why(why, whylen, "%s, not integer", class_name(cls));
+        return H5U_BAD;
+    }
+    hid_t space = H5Dget_space(ds);
+    if (space < 0)
+        return fail_h5(why, whylen, "unreadable dataspace");
+    uint64_t cnt = 0;
+    h5u_status st = space_count(space, false, &cnt, why, whylen);
+    H5Sclose(space);
+    if (st != H5U_OK)
+        return st;
+    if (!count_plausible(rd, ds, filtered, cnt, esize)) {
+        set_why(why, whylen, "claims %llu elements, more than the file can hold",
+                (unsigned long long)cnt);
+        return H5U_BAD;
+    }
+    int64_t *buf = alloc_i64((size_t)cnt);
+    if (!buf)
+        return H5U_NOMEM;
+    if (cnt > 0 && H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+        free(buf);
+        return fail_h5(why, whylen, "read failed");
+    }
+    *out = buf;
+    *n = (size_t)cnt;
+    return H5U_OK;
+}
+
+h5u_status h5u_read_i64(h5u_reader *rd, hid_t loc, const char *name, int64_t **out, size_t *n,
+                        char *why, size_t whylen)
+{
+    *out = NULL;
+    *n = 0;
+    hid_t ds;
+    bool filtered;
+    h5u_status st = open_dataset(rd, loc, name, &ds, &filtered, why, whylen);
+    if (st != H5U_OK)
+        return st;
+    st = read_i64_open(rd, ds, filtered, out, n, why, whylen);
+    rd->bytes_done += H5Dget_storage_size(ds);
+    H5Dclose(ds);
+    return st;
+}
+
+/* ------------------------------------------------------------ strings */
+
+char *h5u_strndup_cut(const char *s, size_t len, bool *cut)
+{
+    if (len > SV_STRING_MAX) {
+        len = SV_STRING_MAX;
+        /* Back off to the start of a UTF-8 sequence (at most 3 bytes). */
+        for (int k = 0; k < 3 && len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80; k++)
+            len--;
+        if (cut)
+            *cut = true;
+    }
+    char *d = malloc(len + 1);
+    if (!d)
+        return NULL;
+    memcpy(d, s, len);
+    d[len] = '\0';
+    return d;
+}
+
+void h5u_strs_free(h5u_strs *s)
+{
+    if (s->v)
+        for (size_t i = 0; i < s->n; i++)
+            free(s->v[i]);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+static h5u_status read_raw(hid_t obj, bool attr, hid_t mt, void *buf)
+{
+    herr_t rc = attr ? H5Aread(obj, mt, buf) : H5Dread(obj, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+    return rc < 0 ? H5U_BAD : H5U_OK;
+}
+
+static h5u_status read_vlen_strs(hid_t obj, bool attr, hid_t ftype, hid_t space, h5u_strs *out,
+                                 char *why, size_t whylen)
+{
+    hid_t mt = H5Tcopy(H5T_C_S1);
+    if (mt < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Tset_cset(mt, H5Tget_cset(ftype)) < 0) {
+        if (mt >= 0)
+            H5Tclose(mt);
+        return fail_h5(why, whylen, "string type");
+    }
+    char **raw = calloc(out->n ? out->n : 1, sizeof *raw);
+    if (!raw) {
+        H5Tclose(mt);
+        return H5U_NOMEM;
+    }
+    h5u_status st = out->n ? read_raw(obj, attr, mt, raw) : H5U_OK;
+    if (st != H5U_OK)
+        fail_h5(why, whylen, "read failed");
+    for (size_t i = 0; st == H5U_OK && i < out->n; i++) {
+        const char *s = raw[i] ? raw[i] : "";
+        bool cut = false;
+        out->v[i] = h5u_strndup_cut(s, strlen(s), &cut);
+        out->ncut += cut;
+        if (!out->v[i])
+            st = H5U_NOMEM;
+    }
+    if (out->n)
+        H5Dvlen_reclaim(mt, space, H5P_DEFAULT, raw);
+    free(raw);
+    H5Tclose(mt);
+    return st;
+}
+
+static h5u_status read_fixed_strs(hid_t obj, bool attr, hid_t ftype, h5u_strs *out, char *why,
+                                  size_t whylen)
+{
+    size_t size = H5Tget_size(ftype);
+    if (size == 0) {
+        set_why(why, whylen, "string of size 0");
+        return H5U_BAD;
+    }
+    H5T_str_t pad = H5Tget_strpad(ftype);
+    /* The file type itself as memory type: same size, cset and padding. */
+    hid_t mt = H5Tcopy(ftype);
+    if (mt < 0)
+        return fail_h5(why, whylen, "string type");
+    char *buf = malloc(out->n ? out->n * size : 1);
+    if (!buf) {
+        H5Tclose(mt);
+        return H5U_NOMEM;
+    }
+    h5u_status st = out->n ? read_raw(obj, attr, mt, buf) : H5U_OK;
+    if (st != H5U_OK)
+        fail_h5(why, whylen, "read failed");
+    for (size_t i = 0; st == H5U_OK && i < out->n; i++) {
+        const char *s = buf + i * size;
+        size_t len = strnlen(s, size);
+        if (pad == H5T_STR_SPACEPAD)
+            while (len > 0 && s[len - 1] == ' ')
+                len--;
+        bool cut = false;
+        out->v[i] = h5u_strndup_cut(s, len, &cut);
+        out->ncut += cut;
+        if (!out->v[i])
+            st = H5U_NOMEM;
+    }
+    free(buf);
+    H5Tclose(mt);
+    return st;
+}
+
+/* Strings of a dataset or attribute whose type, space and (checked) count
+ * are known. */
+static h5u_status read_strs_obj(hid_t obj, bool attr, hid_t ftype, hid_t space, size_t n,
+                                h5u_strs *out, char *why, size_t whylen)
+{
+    memset(out, 0, sizeof *out);
+    H5T_class_t cls = H5Tget_class(ftype);
+    if (cls != H5T_STRING) {
+        set_why(why, whylen, "%s, not string", class_name(cls));
+        return H5U_BAD;
+    }
+    htri_t var = H5Tis_variable_str(ftype);
+    if (var < 0)
+        return fail_h5(why, whylen, "string type");
+    out->v = calloc(n ? n : 1, sizeof *out->v);
+    if (!out->v)
+        return H5U_NOMEM;
+    out->n = n;
+    h5u_status st = var ? read_vlen_strs(obj, attr, ftype, space, out, why, whylen)
+                        : read_fixed_strs(obj, attr, ftype, out, why, whylen);
+    if (st != H5U_OK)
+        h5u_strs_free(out);
+    return st;
+}
+
+h5u_status h5u_read_strs(h5u_reader *rd, hid_t loc, const char *name, h5u_strs *out, char *why,
+                         size_t whylen)
+{
+    memset(out, 0, sizeof *out);
+    hid_t ds;
+    bool filtered;
+    h5u_status st = open_dataset(rd, loc, name, &ds, &filtered, why, whylen);
+    if (st != H5U_OK)
+        return st;
+    hid_t type = H5Dget_type(ds);
+    hid_t space = H5Dget_space(ds);
+    uint64_t n = 0;
+    if (type < 0 || space < 0)
+        st = fail_h5(why, whylen, "unreadable type or dataspace");
+    else
+        st = space_count(space, true, &n, why, whylen);
+    if (st == H5U_OK && !count_plausible(rd, ds, filtered, n, H5Tget_size(type))) {
+        set_why(why, whylen, "claims %llu strings, more than the file can hold",
+                (unsigned long long)n);
+        st = H5U_BAD;
+    }
+    if (st == H5U_OK)
+        st = read_strs_obj(ds, false, type, space, (size_t)n, out, why, whylen);
+    rd->bytes_done += H5Dget_storage_size(ds);
+    if (space >= 0)
+        H5Sclose(space);
+    if (type >= 0)
+        H5Tclose(type);
+    H5Dclose(ds);
+    return st;
+}
+
+/* An open attribute with its type, space and checked element count. */
+typedef struct attr_h {
+    hid_t a, type, space;
+    uint64_t n;
+} attr_h;
+
+static void attr_close(attr_h *h)
+{
+    if (h->space >= 0)
+        H5Sclose(h->space);
+    if (h->type >= 0)
+        H5Tclose(h->type);
+    if (h->a >= 0)
+        H5Aclose(h->a);
+}
+
+static h5u_status attr_open(uint64_t file_size, hid_t loc, const char *name, bool array_ok,
+                            attr_h *h, char *why, size_t whylen)
+{
+    h->type = h->space = -1;
+    h->a = H5Aopen(loc, name, H5P_DEFAULT);
+    if (h->a < 0)
+        return fail_h5(why, whylen, "cannot open");
+    h->type = H5Aget_type(h->a);
+    h->space = H5Aget_space(h->a);
+    if (h->type < 0 || h->space < 0) {
+        fail_h5(why, whylen, "unreadable type or dataspace");
+        attr_close(h);
+        return H5U_BAD;
+    }
+    h5u_status st = space_count(h->space, true, &h->n, why, whylen);
+    if (st == H5U_OK && !array_ok && h->n != 1) {
+        set_why(why, whylen, "%llu elements, expected one", (unsigned long long)h->n);
+        st = H5U_BAD;
+    }
+    size_t esize = H5Tget_size(h->type);
+    if (st == H5U_OK && (h->n > SIZE_MAX / 16 || h->n * (esize ? esize : 1) > file_size)) {
+        set_why(why, whylen, "claims %llu elements, more than the file can hold",
+                (unsigned long long)h->n);
+        st = H5U_BAD;
+    }
+    if (st != H5U_OK)
+        attr_close(h);
+    return st;
+}
+
+h5u_status h5u_attr_strs(h5u_reader *rd, hid_t loc, const char *name, h5u_strs *out, char *why,
+                         size_t whylen)
+{
+    memset(out, 0, sizeof *out);
+    attr_h h;
+    h5u_status st = attr_open(rd->file_size, loc, name, true, &h, why, whylen);
+    if (st != H5U_OK)
+        return st;
+    st = read_strs_obj(h.a, true, h.type, h.space, (size_t)h.n, out, why, whylen);
+    attr_close(&h);
+    return st;
+}
+
+/* ------------------------------------------------------------ numbers */
+
+static h5u_status attr_number(hid_t loc, const char *name, bool float_ok, hid_t mt, void *v,
+                              char *why, size_t whylen)
+{
+    attr_h h;
+    /* One element: its size cannot exceed what attr_open allows. */
+    h5u_status st = attr_open(UINT64_MAX, loc, name, false, &h, why, whylen);
+    if (st != H5U_OK)
+        return st;
+    H5T_class_t cls = H5Tget_class(h.type);
+    if (!is_integer_class(h.type) && !(float_ok && cls == H5T_FLOAT)) {
+        set_why(why, whylen, "%s, not %s", class_name(cls), float_ok ? "a number" : "integer");
+        st = H5U_BAD;
+    } else if (H5Aread(h.a, mt, v) < 0) {
+        st = fail_h5(why, whylen, "read failed");
+    }
+    attr_close(&h);
+    return st;
+}
+
+h5u_status h5u_attr_i64(hid_t loc, const char *name, int64_t *v, char *why, size_t whylen)
+{
+    return attr_number(loc, name, false, H5T_NATIVE_INT64, v, why, whylen);
+}
+
+h5u_status h5u_attr_f64(hid_t loc, const char *name, double *v, char *why, size_t whylen)
+{
+    return attr_number(loc, name, true, H5T_NATIVE_DOUBLE, v, why, whylen);
+}
+
+/* ------------------------------------------------------------ text */
+
+void h5u_format_double(char *buf, size_t cap, double v)
+{
+    if (isnan(v)) {
+        snprintf(buf, cap, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        snprintf(buf, cap, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    char e[40];
+    int p = 1;
+    for (; p < 17; p++) {
+        snprintf(e, sizeof e, "%.*e", p - 1, v);
+        if (strtod(e, NULL) == v)
+            break;
+    }
+    snprintf(e, sizeof e, "%.*e", p - 1, v);
+    const char *x = strchr(e, 'e');
+    int exp = x ? atoi(x + 1) : 0;
+    /* Python's repr: positional for 1e-4 <= |v| < 1e16, else scientific. */
+    if (exp < -4 || exp >= 16) {
+        snprintf(buf, cap, "%s", e);
+        return;
+    }
+    int decimals = p - 1 - exp;
+    snprintf(buf, cap, "%.*f", decimals > 0 ? decimals : 0, v);
+    if (!strchr(buf, '.') && strlen(buf) + 2 < cap)
+        strcat(buf, ".0");
+}
+
+/* h5py's bool: an enum of exactly the members FALSE and TRUE. */
+static bool is_h5py_bool(hid_t type)
+{
+    if (H5Tget_class(type) != H5T_ENUM || H5Tget_nmembers(type) != 2)
+        return false;
+    bool f = false, t = false;
+    for (unsigned i = 0; i < 2; i++) {
+        char *m = H5Tget_member_name(type, i);
+        if (!m)
+            continue;
+        f |= strcmp(m, "FALSE") == 0;
+        t |= strcmp(m, "TRUE") == 0;
+        H5free_memory(m);
+    }
+    return f && t;
+}
+
+static void text_sep(strbuf *b, uint64_t i, uint64_t n)
+{
+    if (n != 1)
+        sb_puts(b, i == 0 ? "[" : ", ");
+}
+
+static h5u_status text_strings(h5u_reader *rd, attr_h *h, strbuf *b, bool *cut, char *why,
+                               size_t whylen)
+{
+    h5u_strs s;
+    h5u_status st = read_strs_obj(h->a, true, h->type, h->space, (size_t)h->n, &s, why, whylen);
+    (void)rd;
+    if (st != H5U_OK)
+        return st;
+    for (size_t i = 0; i < s.n && i < TEXT_ARRAY_MAX; i++) {
+        text_sep(b, i, s.n);
+        sb_puts(b, s.v[i]);
+    }
+    *cut |= s.ncut > 0;
+    h5u_strs_free(&s);
+    return H5U_OK;
+}
+
+/* Reads the whole attribute in memory type mt (element size msize). */
+static h5u_status read_all(attr_h *h, hid_t mt, size_t msize, void **buf, char *why, size_t whylen)
+{
+    *buf = malloc(h->n ? h->n * msize : 1);
+    if (!*buf)
+        return H5U_NOMEM;
+    if (h->n && H5Aread(h->a, mt, *buf) < 0) {
+        free(*buf);
+        *buf = NULL;
+        return fail_h5(why, whylen, "read failed");
+    }
+    return H5U_OK;
+}
+
+static h5u_status text_numbers(attr_h *h, H5T_class_t cls, strbuf *b, h5u_text_kind *kind,
+                               char *why, size_t whylen)
+{
+    bool boolean = is_h5py_bool(h->type);
+    bool is_unsigned = cls == H5T_INTEGER && H5Tget_sign(h->type) == H5T_SGN_NONE;
+    hid_t mt = cls == H5T_FLOAT ? H5T_NATIVE_DOUBLE
+               : is_unsigned    ? H5T_NATIVE_UINT64
+                                : H5T_NATIVE_INT64;
+    void *buf;
+    h5u_status st = read_all(h, mt, 8, &buf, why, whylen);
+    if (st != H5U_OK)
+        return st;
+    *kind = cls == H5T_FLOAT ? H5U_TEXT_FLOAT : boolean ? H5U_TEXT_BOOL : H5U_TEXT_INT;
+    for (uint64_t i = 0; i < h->n && i < TEXT_ARRAY_MAX; i++) {
+        text_sep(b, i, h->n);
+        char num[40];
+        if (cls == H5T_FLOAT)
+            h5u_format_double(num, sizeof num, ((double *)buf)[i]);
+        else if (is_unsigned)
+            snprintf(num, sizeof num, "%llu", (unsigned long long)((uint64_t *)buf)[i]);
+        else if (boolean && ((int64_t *)buf)[i] >= 0 && ((int64_t *)buf)[i] <= 1)
+            snprintf(num, sizeof num, "%s", ((int64_t *)buf)[i] ? "True" : "False");
+        else
+            snprintf(num, sizeof num, "%lld", (long long)((int64_t *)buf)[i]);
+        sb_puts(b, num);
+    }
+    free(buf);
+    return H5U_OK;
+}
+
+/* Other enums show their member names. */
+static h5u_status text_enum(attr_h *h, strbuf *b, char *why, size_t whylen)
+{
+    hid_t mt = H5Tget_native_type(h->type, H5T_DIR_DEFAULT);
+    if (mt < 0)
+        return fail_h5(why, whylen, "enum type");
+    size_t msize = H5Tget_size(mt);
+    void *buf;
+    h5u_status st = msize == 0 ? H5U_BAD : read_all(h, mt, msize, &buf, why, whylen);
+    for (uint64_t i = 0; st == H5U_OK && i < h->n && i < TEXT_ARRAY_MAX; i++) {
+        text_sep(b, i, h->n);
+        char name[128];
+        if (H5Tenum_nameof(mt, (char *)buf + i * msize, name, sizeof name) < 0) {
+            H5Eclear2(H5E_DEFAULT);
+            snprintf(name, sizeof name, "?");
+        }
+        sb_puts(b, name);
+    }
+    if (st == H5U_OK)
+        free(buf);
+    H5Tclose(mt);
+    return st;
+}
+
+static h5u_status attr_text_body(h5u_reader *rd, attr_h *h, strbuf *b, h5u_text_kind *kind,
+                                 bool *cut, char *why, size_t whylen)
+{
+    H5T_class_t cls = H5Tget_class(h->type);
+    *kind = H5U_TEXT_STRING;
+    h5u_status st = H5U_OK;
+    if (cls == H5T_STRING)
+        st = text_strings(rd, h, b, cut, why, whylen);
+    else if (cls == H5T_INTEGER || cls == H5T_FLOAT || (cls == H5T_ENUM && is_h5py_bool(h->type)))
+        st = text_numbers(h, cls, b, kind, why, whylen);
+    else if (cls == H5T_ENUM)
+        st = text_enum(h, b, why, whylen);
+    else
+        sb_printf(b, "<%s value>", class_name(cls));
+    if (st == H5U_OK && h->n != 1 &&
+        (cls == H5T_STRING || cls == H5T_INTEGER || cls == H5T_FLOAT || cls == H5T_ENUM)) {
+        if (h->n == 0)
+            sb_puts(b, "[");
+        sb_puts(b, h->n > TEXT_ARRAY_MAX ? ", ...]" : "]");
+    }
+    return st;
+}
+
+h5u_status h5u_attr_text(h5u_reader *rd, hid_t loc, const char *name, h5u_text_kind *kind,
+                         char **text, bool *cut, char *why, size_t whylen)
+{
+    *text = NULL;
+    *cut = false;
+    attr_h h;
+    h5u_status st = attr_open(rd->file_size, loc, name, true, &h, why, whylen);
+    if (st != H5U_OK)
+        return st;
+    strbuf b;
+    sb_init(&b);
+    st = attr_text_body(rd, &h, &b, kind, cut, why, whylen);
+    attr_close(&h);
+    if (st == H5U_OK && b.oom)
+        st = H5U_NOMEM;
+    if (st == H5U_OK) {
+        *text = h5u_strndup_cut(b.s ? b.s : "", b.len, cut);
+        if (!*text)
+            st = H5U_NOMEM;
+    }
+    sb_free(&b);
+    return st;
+}
+
+typedef struct names_ctx {
+    h5u_strs *out;
+    size_t cap;
+    bool nomem;
+} names_ctx;
+
+static herr_t names_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
+{
+    (void)loc;
+    (void)info;
+    names_ctx *c = data;
+    if (c->out->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 16;
+        char **v = realloc(c->out->v, cap * sizeof *v);
+        if (!v) {
+            c->nomem = true;
+            return -1;
+        }
+        c->out->v = v;
+        c->cap = cap;
+    }
+    char *s = strdup(name);
+    if (!s) {
+        c->nomem = true;
+        return -1;
+    }
+    c->out->v[c->out->n++] = s;
+    return 0;
+}
+
+h5u_status h5u_attr_names(hid_t loc, h5u_strs *out, char *why, size_t whylen)
+{
+    memset(out, 0, sizeof *out);
+    names_ctx c = {out, 0, false};
+    herr_t rc = H5Aiterate2(loc, H5_INDEX_NAME, H5_ITER_INC, NULL, names_cb, &c);
+    if (c.nomem) {
+        H5Eclear2(H5E_DEFAULT);
+        h5u_strs_free(out);
+        return H5U_NOMEM;
+    }
+    if (rc < 0) {
+        h5u_strs_free(out);
+        return fail_h5(why, whylen, "cannot list attributes");
+    }
+    return H5U_OK;
+}
