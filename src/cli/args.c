@@ -1,0 +1,345 @@
+/* args: see args.h. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "args.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "text.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1.0"
+#endif
+#ifndef SV_PKGDATADIR
+#define SV_PKGDATADIR "/usr/local/share/scopeview"
+#endif
+#ifndef SV_SRCDATADIR
+#define SV_SRCDATADIR "data"
+#endif
+
+#define CLI_SIZE_MAX 10000
+
+/* Long-only options get codes above any character. */
+enum {
+    OPT_SUMMARY = 256,
+    OPT_JSON,
+    OPT_CSV,
+    OPT_EVENTS,
+    OPT_RANK,
+    OPT_RANKS,
+    OPT_BATCH,
+    OPT_SIZE,
+    OPT_KEYS,
+    OPT_ASCII,
+    OPT_MONO,
+};
+
+static const struct option cli_long_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {"summary", no_argument, NULL, OPT_SUMMARY},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"events", required_argument, NULL, OPT_EVENTS},
+    {"rank", required_argument, NULL, OPT_RANK},
+    {"include", required_argument, NULL, 'i'},
+    {"exclude", required_argument, NULL, 'x'},
+    {"ranks", required_argument, NULL, OPT_RANKS},
+    {"batch", no_argument, NULL, OPT_BATCH},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"keys", required_argument, NULL, OPT_KEYS},
+    {"ascii", no_argument, NULL, OPT_ASCII},
+    {"mono", no_argument, NULL, OPT_MONO},
+    {NULL, 0, NULL, 0},
+};
+
+/* Leading ':' so a missing argument is told apart from an unknown option. */
+static const char cli_short_options[] = ":hVi:x:";
+
+/* Output formats asked for, resolved into a mode once every option is read, so the order of
+ * --events and --json/--csv does not matter. */
+typedef struct cli_wants {
+    bool summary, json, csv;
+} cli_wants;
+
+static int usage_error(FILE *err, const char *what, const char *arg)
+{
+    char shown[256];
+    if (arg) {
+        text_escape_buf(shown, sizeof shown, arg);
+        fprintf(err, "scopeview: %s '%s' (try 'scopeview --help')\n", what, shown);
+    } else {
+        fprintf(err, "scopeview: %s (try 'scopeview --help')\n", what);
+    }
+    return 2;
+}
+
+static bool parse_int_range(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    /* Digits only: strtol would also take signs and leading blanks. */
+    if (!s || *s < '0' || *s > '9')
+        return false;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* "COLSxROWS", each 1..10000. */
+static bool parse_size(const char *s, int *cols, int *rows)
+{
+    const char *x = strchr(s, 'x');
+    char cbuf[16];
+    size_t n = x ? (size_t)(x - s) : 0;
+    if (!x || n == 0 || n >= sizeof cbuf)
+        return false;
+    memcpy(cbuf, s, n);
+    cbuf[n] = '\0';
+    return parse_int_range(cbuf, 1, CLI_SIZE_MAX, cols) &&
+           parse_int_range(x + 1, 1, CLI_SIZE_MAX, rows);
+}
+
+static bool list_push(const char ***list, size_t *n, const char *s)
+{
+    const char **grown = realloc(*list, (*n + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    grown[(*n)++] = s;
+    *list = grown;
+    return true;
+}
+
+/* One option; returns 0 or the usage status after reporting. */
+static int apply_option(int c, cli_options *o, cli_wants *w, FILE *err)
+{
+    switch (c) {
+    case OPT_SUMMARY:
+        w->summary = true;
+        return 0;
+    case OPT_JSON:
+        w->json = true;
+        return 0;
+    case OPT_CSV:
+        w->csv = true;
+        return 0;
+    case OPT_EVENTS:
+        o->events_region = optarg;
+        return 0;
+    case OPT_RANK:
+        o->has_events_rank = true;
+        return parse_int_range(optarg, 0, INT_MAX, &o->events_rank)
+                   ? 0
+                   : usage_error(err, "--rank needs a rank number, not", optarg);
+    case 'i':
+    case 'x': {
+        bool ok = c == 'i' ? list_push(&o->includes, &o->nincludes, optarg)
+                           : list_push(&o->excludes, &o->nexcludes, optarg);
+        return ok ? 0 : usage_error(err, "out of memory", NULL);
+    }
+    case OPT_RANKS:
+        o->ranks = optarg;
+        return 0;
+    case OPT_BATCH:
+        o->headless = true;
+        return 0;
+    case OPT_SIZE:
+        return parse_size(optarg, &o->cols, &o->rows)
+                   ? 0
+                   : usage_error(err, "--size wants COLSxROWS, each 1..10000, not", optarg);
+    case OPT_KEYS:
+        o->keys = optarg;
+        return 0;
+    case OPT_ASCII:
+        o->ascii = true;
+        return 0;
+    case OPT_MONO:
+        o->mono = true;
+        return 0;
+    default:
+        return usage_error(err, "unhandled option", NULL);
+    }
+}
+
+static int report_getopt_error(int c, char **argv, FILE *err)
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "?";
+    if (c == ':')
+        return usage_error(err, "missing value for option", arg);
+    if (optopt > 0 && optopt < 256) {
+        char opt[3] = {'-', (char)optopt, '\0'};
+        return usage_error(err, "unknown option", opt);
+    }
+    return usage_error(err, "unrecognized option", arg);
+}
+
+/* Turns the wanted formats into a mode; checks combinations. */
+static int resolve_mode(cli_options *o, const cli_wants *w, FILE *err)
+{
+    if (o->events_region) {
+        if (w->summary)
+            return usage_error(err, "--summary cannot be combined with --events", NULL);
+        if (w->json && w->csv)
+            return usage_error(err, "choose one of --json and --csv for --events", NULL);
+        o->mode = CLI_EVENTS;
+        o->events_format = w->json ? EVENTS_JSON : w->csv ? EVENTS_CSV : EVENTS_TEXT;
+        return 0;
+    }
+    if (o->has_events_rank)
+        return usage_error(err, "--rank only applies to --events", NULL);
+    if ((int)w->summary + (int)w->json + (int)w->csv > 1)
+        return usage_error(err, "choose one of --summary, --json and --csv", NULL);
+    o->mode = w->summary ? CLI_SUMMARY : w->json ? CLI_JSON : w->csv ? CLI_CSV : CLI_INTERACTIVE;
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, cli_options *o, FILE *err)
+{
+    cli_wants w = {false, false, false};
+    memset(o, 0, sizeof *o);
+    o->mode = CLI_INTERACTIVE;
+    o->cols = 80;
+    o->rows = 24;
+
+    opterr = 0;
+    optind = 0; /* GNU: a full re-initialisation, so cli_parse can run more than once */
+    int c;
+    while ((c = getopt_long(argc, argv, cli_short_options, cli_long_options, NULL)) != -1) {
+        if (c == 'h' || c == 'V') {
+            o->mode = c == 'h' ? CLI_HELP : CLI_VERSION;
+            return 0;
+        }
+        int rc = (c == '?' || c == ':') ? report_getopt_error(c, argv, err)
+                                        : apply_option(c, o, &w, err);
+        if (rc)
+            return rc;
+    }
+    if (optind < argc)
+        o->file = argv[optind++];
+    if (optind < argc)
+        return usage_error(err, "too many arguments: unexpected", argv[optind]);
+    return resolve_mode(o, &w, err);
+}
+
+void cli_options_free(cli_options *o)
+{
+    free(o->includes);
+    free(o->excludes);
+    o->includes = o->excludes = NULL;
+    o->nincludes = o->nexcludes = 0;
+}
+
+void cli_print_version(FILE *out)
+{
+    fprintf(out, "scopeview %s\n", PACKAGE_VERSION);
+}
+
+void cli_print_usage(FILE *out)
+{
+    fputs("Usage: scopeview [OPTION]... [FILE]\n"
+          "View a scope-profiler HDF5 profile in the terminal, or print its statistics.\n"
+          "With no FILE, open the bundled demo profile.\n"
+          "\n"
+          "Batch outputs (to standard output):\n"
+          "      --summary          an aligned table: one row per region and rank\n"
+          "      --json             every statistic of every region and rank as one JSON object\n"
+          "      --csv              the same rows and columns as --json, as CSV (RFC 4180)\n"
+          "      --events REGION    one row per recorded call of REGION (every rank that has\n"
+          "                         it, with a rank column, unless --rank is given); add --json\n"
+          "                         or --csv for those formats instead of a table\n"
+          "      --rank N           with --events: only rank N\n"
+          "\n"
+          "Filters (apply to every output and to the viewer):\n"
+          "  -i, --include RE       only regions whose name matches RE at its start (POSIX\n"
+          "                         extended regular expression); repeatable: any may match\n"
+          "  -x, --exclude RE       drop regions whose name matches RE at its start; repeatable\n"
+          "      --ranks LIST       only these ranks, e.g. 0-3,5\n"
+          "\n"
+          "Viewer:\n"
+          "      --batch            no terminal: apply --keys, print the final screen as text\n"
+          "      --size COLSxROWS   screen size for --batch (default 80x24, each 1..10000)\n"
+          "      --keys STR         keystrokes to replay with --batch\n"
+          "      --ascii            draw with ASCII only, no Unicode glyphs\n"
+          "      --mono             no colours\n"
+          "\n"
+          "  -h, --help             show this help and exit\n"
+          "  -V, --version          show the version and exit\n"
+          "\n"
+          "Keys in the viewer:\n"
+          "  arrows  move    Enter  open    q  quit    ?  every key, with what it does\n"
+          "\n"
+          "When standard output is not a terminal and neither --batch nor a batch output is\n"
+          "given, scopeview prints the --summary table.  Rows come in order of first start\n"
+          "(regions without events last, by name), then by rank.  Times in --json and --csv\n"
+          "are seconds that read back exactly; null (JSON) or an empty field (CSV) means\n"
+          "unknown.  Strings from the file are escaped: no control character is ever printed.\n"
+          "\n"
+          "Exit status:\n"
+          "  0    success\n"
+          "  1    the file cannot be read or is not a profile; no such region; no event data\n"
+          "  2    usage error: bad option, regular expression or rank list\n"
+          "  141  standard output was closed early (a pipe reader quit)\n",
+          out);
+}
+
+/* ------------------------------------------------------------------ demo */
+
+static char *path_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + 1 + strlen(name) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s/%s", dir, name);
+    return s;
+}
+
+/* The directory of the running executable + "/data/demo.h5", or NULL. */
+static char *demo_beside_exe(void)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    return path_join(exe, "data/demo.h5");
+}
+
+char *cli_find_demo(sv_error *err)
+{
+    const char *env = getenv("SCOPEVIEW_DEMO");
+    if (env && *env) {
+        char *s = strdup(env);
+        if (!s)
+            sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+        return s;
+    }
+    const char *dirs[] = {SV_PKGDATADIR, SV_SRCDATADIR};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        char *s = path_join(dirs[i], "demo.h5");
+        if (s && access(s, R_OK) == 0)
+            return s;
+        free(s);
+    }
+    char *s = demo_beside_exe();
+    if (s && access(s, R_OK) == 0)
+        return s;
+    free(s);
+    sv_error_set(err, SV_ERR_IO,
+                 "no demo profile found (looked in %s, %s and beside the program; set "
+                 "SCOPEVIEW_DEMO or give a FILE)",
+                 SV_PKGDATADIR, SV_SRCDATADIR);
+    return NULL;
+}

@@ -1,0 +1,64 @@
+/* args: the command line of scopeview.
+ *
+ * cli_parse() only reads argv: it opens no file and builds no filter, so main() decides what a
+ * value means (a regular expression, a rank list) and reports those errors itself. */
+#ifndef SV_ARGS_H
+#define SV_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sv_error.h"
+
+typedef enum cli_mode {
+    CLI_INTERACTIVE,
+    CLI_SUMMARY,
+    CLI_JSON,
+    CLI_CSV,
+    CLI_EVENTS,
+    CLI_HELP,
+    CLI_VERSION
+} cli_mode;
+
+typedef enum events_format { EVENTS_TEXT, EVENTS_JSON, EVENTS_CSV } events_format;
+
+/* String fields point into argv; the lists are malloc'ed (cli_options_free). */
+typedef struct cli_options {
+    cli_mode mode;
+    const char *file; /* NULL: the bundled demo profile */
+
+    const char *events_region; /* --events REGION */
+    int events_rank;           /* --rank N */
+    bool has_events_rank;
+    events_format events_format; /* --json / --csv with --events */
+
+    const char **includes; /* --include RE, repeatable */
+    size_t nincludes;
+    const char **excludes; /* --exclude RE, repeatable */
+    size_t nexcludes;
+    const char *ranks; /* --ranks LIST, NULL = every rank */
+
+    bool headless;    /* --batch */
+    int cols, rows;   /* --size COLSxROWS, default 80x24 */
+    const char *keys; /* --keys STR, NULL = none */
+    bool ascii;       /* --ascii */
+    bool mono;        /* --mono */
+} cli_options;
+
+/* Fills o from argv.  Returns 0, or 2 after writing one line to err:
+ * "scopeview: <problem> (try 'scopeview --help')".  --help and --version are modes, not
+ * actions: the caller prints them.  Always call cli_options_free() afterwards. */
+int cli_parse(int argc, char **argv, cli_options *o, FILE *err);
+void cli_options_free(cli_options *o);
+
+/* The full --help text and the --version line. */
+void cli_print_usage(FILE *out);
+void cli_print_version(FILE *out);
+
+/* The bundled demo profile: $SCOPEVIEW_DEMO if set, else the installed copy, else the source
+ * tree's copy, else data/demo.h5 beside the executable.  Returns a malloc'ed path, or NULL
+ * with err set (SV_ERR_IO) when none exists. */
+char *cli_find_demo(sv_error *err);
+
+#endif
