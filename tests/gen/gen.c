@@ -281,13 +281,19 @@ static hsize_t h5py_guess_chunk(hsize_t n, size_t typesize)
     return (hsize_t)chunk;
 }
 
-static hid_t chunked_dcpl(int rank, const hsize_t *dims, size_t typesize, const char *name)
+/* h5py's defaults: no object timestamps (so identical data gives identical
+ * bytes), and chunks guessed from the shape with every dimension unlimited. */
+static hid_t dataset_dcpl(int rank, const hsize_t *dims, size_t typesize, bool chunked,
+                          const char *name)
 {
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    check(dcpl, "creating property list for", name);
+    check(H5Pset_obj_track_times(dcpl, 0), "disabling timestamps of", name);
+    if (!chunked)
+        return dcpl;
     hsize_t chunk[H5S_MAX_RANK];
     for (int i = 0; i < rank; i++)
         chunk[i] = rank == 1 ? h5py_guess_chunk(dims[0], typesize) : (dims[i] ? dims[i] : 1);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    check(dcpl, "creating property list for", name);
     check(H5Pset_chunk(dcpl, rank, chunk), "setting chunk size of", name);
     return dcpl;
 }
@@ -300,14 +306,12 @@ void gen_dataset_raw(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int 
         maxdims[i] = chunked ? H5S_UNLIMITED : dims[i];
     hid_t space = H5Screate_simple(rank, dims, maxdims);
     check(space, "creating dataspace for dataset", name);
-    size_t tsize = H5Tget_size(ftype);
-    hid_t dcpl = chunked ? chunked_dcpl(rank, dims, tsize, name) : H5P_DEFAULT;
+    hid_t dcpl = dataset_dcpl(rank, dims, H5Tget_size(ftype), chunked, name);
     hid_t d = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     check(d, "creating dataset", name);
     if (H5Sget_simple_extent_npoints(space) > 0)
         check(H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf), "writing dataset", name);
-    if (chunked)
-        check(H5Pclose(dcpl), "closing property list of", name);
+    check(H5Pclose(dcpl), "closing property list of", name);
     check(H5Dclose(d), "closing dataset", name);
     check(H5Sclose(space), "closing dataspace of", name);
 }
