@@ -101,6 +101,36 @@ static bool push_range(region_filter *f, int lo, int hi)
     return true;
 }
 
+/* One "N" or "N-M" item; advances *s past it. */
+static sv_err parse_rank_item(region_filter *f, const char **s, const char *shown, sv_error *err)
+{
+    int lo, hi;
+    if (!parse_rank_number(s, &lo))
+        return sv_error_set(err, SV_ERR_USAGE, "bad rank list '%s' (expected e.g. 0-3,5)", shown);
+    hi = lo;
+    if (**s == '-') {
+        (*s)++;
+        if (!parse_rank_number(s, &hi))
+            return sv_error_set(err, SV_ERR_USAGE, "bad rank list '%s' (expected e.g. 0-3,5)",
+                                shown);
+    }
+    if (hi < lo || hi - lo > 100000)
+        return sv_error_set(err, SV_ERR_USAGE, "bad rank range in '%s'", shown);
+    if (!push_range(f, lo, hi))
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    return SV_OK;
+}
+
+static void uniq_ranks(region_filter *f)
+{
+    qsort(f->ranks, f->nranks, sizeof *f->ranks, cmp_int);
+    size_t k = 0;
+    for (size_t i = 0; i < f->nranks; i++)
+        if (k == 0 || f->ranks[k - 1] != f->ranks[i])
+            f->ranks[k++] = f->ranks[i];
+    f->nranks = k;
+}
+
 sv_err filter_set_ranks(region_filter *f, const char *list, sv_error *err)
 {
     char shown[96];
@@ -109,26 +139,18 @@ sv_err filter_set_ranks(region_filter *f, const char *list, sv_error *err)
     f->ranks = NULL;
     f->nranks = 0;
     const char *s = list;
-    do {
-        int lo, hi;
-        if (!parse_rank_number(&s, &lo))
-            return sv_error_set(err, SV_ERR_USAGE, "bad rank list '%s' (expected e.g. 0-3,5)", shown);
-        hi = lo;
-        if (*s == '-' && (s++, !parse_rank_number(&s, &hi)))
-            return sv_error_set(err, SV_ERR_USAGE, "bad rank list '%s' (expected e.g. 0-3,5)", shown);
-        if (hi < lo || hi - lo > 100000)
-            return sv_error_set(err, SV_ERR_USAGE, "bad rank range in '%s'", shown);
-        if (!push_range(f, lo, hi))
-            return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
-    } while (*s == ',' && *++s);
-    if (*s != '\0')
-        return sv_error_set(err, SV_ERR_USAGE, "bad rank list '%s' (expected e.g. 0-3,5)", shown);
-    qsort(f->ranks, f->nranks, sizeof *f->ranks, cmp_int);
-    size_t k = 0;
-    for (size_t i = 0; i < f->nranks; i++)
-        if (k == 0 || f->ranks[k - 1] != f->ranks[i])
-            f->ranks[k++] = f->ranks[i];
-    f->nranks = k;
+    sv_err e;
+    while (!(e = parse_rank_item(f, &s, shown, err)) && *s == ',')
+        s++;
+    if (!e && *s != '\0')
+        e = sv_error_set(err, SV_ERR_USAGE, "bad rank list '%s' (expected e.g. 0-3,5)", shown);
+    if (e) {
+        free(f->ranks);
+        f->ranks = NULL;
+        f->nranks = 0;
+        return e;
+    }
+    uniq_ranks(f);
     return SV_OK;
 }
 

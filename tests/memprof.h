@@ -1,0 +1,15 @@
+/* memprof: build small profiles in memory through the producer API, so
+ * model tests need no file. */
+#ifndef SV_MEMPROF_H
+#define SV_MEMPROF_H
+
+#include "profile.h"
+
+/* Adds a region with n calls; optional columns may be NULL. */
+region *mp_region(rank_data *rk, const char *name, size_t n, const int64_t *start,
+                  const int64_t *end);
+void mp_col(int64_t **dst, const int64_t *src, size_t n);
+/* Finishes p and fails the test on error. */
+void mp_finish(profile *p);
+
+#endif

@@ -1,0 +1,206 @@
+/* Every shared profile against statistics computed independently with
+ * numpy (../shared/data/expected/*.json), to a relative 1e-9. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "json_min.h"
+#include "loader.h"
+#include "region.h"
+
+static const char *shared_dir(char *buf, size_t len)
+{
+    const char *env = getenv("SV_SHARED_DIR");
+    if (env)
+        snprintf(buf, len, "%s", env);
+    else
+        snprintf(buf, len, "%s/../shared", SV_TOP_SRCDIR);
+    return buf;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    *len = (size_t)n;
+    return buf;
+}
+
+static void check_close(const char *what, const char *name, int rank, double got, double want)
+{
+    double scale = fabs(want) > fabs(got) ? fabs(want) : fabs(got);
+    if (fabs(got - want) > 1e-9 * scale + 1e-15)
+        fail_msg("%s rank %d: %s = %.17g, expected %.17g", name, rank, what, got, want);
+}
+
+static void check_stat(const region *r, const jm_node *exp, region_stat_id id)
+{
+    const jm_node *v = jm_get(exp, region_stat_names[id]);
+    if (!v)
+        return; /* the expected file does not state it */
+    double got, want;
+    bool known = region_stat(r, id, &got);
+    if (jm_is_null(v)) {
+        if (known)
+            fail_msg("%s rank %d: %s should be unknown, got %.17g", r->name, r->rank,
+                     region_stat_names[id], got);
+        return;
+    }
+    assert_true(jm_number(v, &want));
+    if (!known)
+        fail_msg("%s rank %d: %s unknown, expected %.17g", r->name, r->rank,
+                 region_stat_names[id], want);
+    check_close(region_stat_names[id], r->name, r->rank, got, want);
+}
+
+static void check_threads(const region *r, const jm_node *exp)
+{
+    const jm_node *v = jm_get(exp, "threads");
+    if (!v)
+        return;
+    int64_t *rows;
+    size_t n;
+    assert_int_equal(region_threads(r, &rows, &n, NULL), SV_OK);
+    assert_int_equal(n, v->count);
+    for (size_t i = 0; i < n; i++) {
+        double want;
+        assert_true(jm_number(jm_at(v, i), &want));
+        assert_int_equal(rows[i], (int64_t)want);
+    }
+    free(rows);
+}
+
+static void check_attrs(const region *r, const jm_node *exp)
+{
+    double x;
+    const jm_node *v;
+    if ((v = jm_get(exp, "num_calls")) && jm_number(v, &x))
+        assert_int_equal(region_num_calls(r), (int64_t)x);
+    if ((v = jm_get(exp, "has_event_data")))
+        assert_int_equal(r->has_event_data, v->boolean);
+    if ((v = jm_get(exp, "has_source")))
+        assert_int_equal(region_has_source(r), v->boolean);
+    if ((v = jm_get(exp, "source_file"))) {
+        if (jm_is_null(v))
+            assert_null(r->source_file);
+        else
+            assert_string_equal(r->source_file, jm_string(v));
+    }
+    if ((v = jm_get(exp, "source_lineno"))) {
+        assert_int_equal(r->has_lineno, !jm_is_null(v));
+        if (jm_number(v, &x))
+            assert_int_equal(r->source_lineno, (int64_t)x);
+    }
+    if ((v = jm_get(exp, "tags"))) {
+        assert_int_equal(r->ntags, v->count);
+        for (size_t i = 0; i < v->count; i++)
+            assert_string_equal(r->tags[i], jm_string(jm_at(v, i)));
+    }
+}
+
+static void check_profile(const char *sub, const char *base)
+{
+    char dir[512], h5[768], js[768];
+    shared_dir(dir, sizeof dir);
+    snprintf(h5, sizeof h5, "%s/data/%s/%s.h5", dir, sub, base);
+    snprintf(js, sizeof js, "%s/data/expected/%s.json", dir, base);
+    struct stat st;
+    if (stat(h5, &st) != 0) {
+        print_message("SKIP: shared data not found (%s)\n", h5);
+        skip();
+    }
+    size_t len;
+    char *text = slurp(js, &len), msg[128];
+    assert_non_null(text);
+    jm_node *exp = jm_parse(text, len, msg, sizeof msg);
+    free(text);
+    if (!exp)
+        fail_msg("%s: %s", js, msg);
+    profile *p;
+    sv_error err;
+    if (profile_load(h5, NULL, &p, &err) != SV_OK)
+        fail_msg("load %s: %s", h5, err.msg);
+    assert_int_equal(p->nregions, exp->count); /* no region missing, none extra */
+    for (size_t i = 0; i < exp->count; i++) {
+        const jm_node *e = jm_at(exp, i);
+        double rank;
+        assert_true(jm_number(jm_get(e, "rank"), &rank));
+        rank_data *rk = profile_rank(p, (int)rank);
+        assert_non_null(rk);
+        const region *r = rank_region(rk, jm_string(jm_get(e, "name")));
+        if (!r)
+            fail_msg("%s: region %s rank %d not loaded", base, jm_string(jm_get(e, "name")),
+                     (int)rank);
+        for (int id = 0; id < RSTAT_COUNT; id++)
+            check_stat(r, e, (region_stat_id)id);
+        check_threads(r, e);
+        check_attrs(r, e);
+    }
+    jm_free(exp);
+    profile_free(p);
+}
+
+static void test_recursive(void **s)
+{
+    (void)s;
+    check_profile("real", "recursive");
+}
+
+static void test_solver(void **s)
+{
+    (void)s;
+    check_profile("real", "solver");
+}
+
+static void test_solver_mpi4(void **s)
+{
+    (void)s;
+    check_profile("real", "solver_mpi4");
+}
+
+static void test_async_server(void **s)
+{
+    (void)s;
+    check_profile("extended", "async_server");
+}
+
+static void test_gpu_train(void **s)
+{
+    (void)s;
+    check_profile("extended", "gpu_train");
+}
+
+static void test_recursion(void **s)
+{
+    (void)s;
+    check_profile("extended", "recursion");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recursive),     cmocka_unit_test(test_solver),
+        cmocka_unit_test(test_solver_mpi4),   cmocka_unit_test(test_async_server),
+        cmocka_unit_test(test_gpu_train),     cmocka_unit_test(test_recursion),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

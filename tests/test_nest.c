@@ -1,0 +1,244 @@
+/* Nesting and exclusive time, against values worked out by hand
+ * (FORMAT-REFERENCE.md rules; tests/gen/FIXTURES.md for legacy_small). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "memprof.h"
+#include "nest.h"
+#include "region.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static profile *legacy_small(void)
+{
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t as[] = {0, 100}, ae[] = {1000, 200};
+    int64_t bs[] = {10, 300, 300}, be[] = {50, 400, 400};
+    int64_t cs[] = {40, 900}, ce[] = {60, 1200};
+    mp_region(rk, "a", 2, as, ae);
+    mp_region(rk, "b", 3, bs, be);
+    mp_region(rk, "c", 2, cs, ce);
+    mp_finish(p);
+    return p;
+}
+
+static int64_t excl_total(profile *p, const char *name)
+{
+    return rank_region(&p->ranks[0], name)->st.exclusive_total_ns;
+}
+
+/* gidx of call i of region name on rank 0 */
+static int64_t g(profile *p, const char *name, size_t i)
+{
+    return (int64_t)(rank_region(&p->ranks[0], name)->gidx0 + i);
+}
+
+static void test_legacy_totals(void **state)
+{
+    (void)state;
+    profile *p = legacy_small();
+    /* a[0] = 1000 - |[10,60] ∪ [100,200] ∪ [300,400]| = 750, a[1] = 100 */
+    assert_int_equal(excl_total(p, "a"), 850);
+    assert_int_equal(excl_total(p, "b"), 140); /* 40 + 0 + 100 */
+    assert_int_equal(excl_total(p, "c"), 320); /* 20 + 300 */
+    assert_false(p->ranks[0].explicit_ids);
+    profile_free(p);
+}
+
+static void test_legacy_parents(void **state)
+{
+    (void)state;
+    profile *p = legacy_small();
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    rank_calls *c = p->ranks[0].calls;
+    assert_int_equal(c->parent[g(p, "a", 0)], -1);
+    assert_int_equal(c->parent[g(p, "b", 0)], g(p, "a", 0));
+    assert_int_equal(c->parent[g(p, "c", 0)], g(p, "a", 0)); /* partial overlap ≠ nesting */
+    assert_int_equal(c->parent[g(p, "a", 1)], g(p, "a", 0)); /* recursion */
+    assert_int_equal(c->parent[g(p, "b", 1)], g(p, "a", 0));
+    assert_int_equal(c->parent[g(p, "b", 2)], g(p, "b", 1)); /* identical: listed first is outer */
+    assert_int_equal(c->parent[g(p, "c", 1)], -1);
+    assert_int_equal(c->depth[g(p, "b", 2)], 2);
+    assert_int_equal(c->excl_ns[g(p, "a", 0)], 750);
+    assert_int_equal(c->excl_ns[g(p, "b", 1)], 0);
+    /* children of a[0] in start order: b0 c0 a1 b1 */
+    size_t o = c->child_off[g(p, "a", 0)];
+    assert_int_equal(c->child_off[g(p, "a", 0) + 1] - o, 4);
+    assert_int_equal(c->child[o], g(p, "b", 0));
+    assert_int_equal(c->child[o + 1], g(p, "c", 0));
+    assert_int_equal(c->child[o + 2], g(p, "a", 1));
+    assert_int_equal(c->child[o + 3], g(p, "b", 1));
+    /* totals are unchanged by building the per-call arrays */
+    assert_int_equal(excl_total(p, "a"), 850);
+    profile_free(p);
+}
+
+/* Recorded order need not be start order (recursion: inner ends first). */
+static void test_unsorted_region(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t s[] = {50, 0, 60}, e[] = {70, 100, 65};
+    mp_region(rk, "f", 3, s, e);
+    mp_finish(p);
+    /* [0,100] > [50,70] > [60,65]: 100-20 + 20-5 + 5 = 100 */
+    assert_int_equal(excl_total(p, "f"), 100);
+    profile_free(p);
+}
+
+/* Lanes: calls on different threads never nest by inference. */
+static void test_inferred_lanes(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t s[] = {0, 10}, e[] = {100, 20}, t[] = {0, 1};
+    region *r = mp_region(rk, "x", 2, s, e);
+    mp_col(&r->thread_ids, t, 2);
+    mp_finish(p);
+    assert_int_equal(excl_total(p, "x"), 110);
+    profile_free(p);
+}
+
+/* Explicit ids: concurrent children on other threads are unioned, clipped. */
+static void test_explicit_concurrent_children(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t ps[] = {0}, pe[] = {100}, pid[] = {1}, ppar[] = {-1};
+    int64_t ks[] = {10, 40, 90}, ke[] = {60, 90, 150}, kid[] = {2, 3, 4}, kpar[] = {1, 1, 1};
+    int64_t kt[] = {1, 2, 1};
+    region *par = mp_region(rk, "parent", 1, ps, pe);
+    mp_col(&par->call_ids, pid, 1);
+    mp_col(&par->parent_ids, ppar, 1);
+    region *kid_r = mp_region(rk, "kid", 3, ks, ke);
+    mp_col(&kid_r->call_ids, kid, 3);
+    mp_col(&kid_r->parent_ids, kpar, 3);
+    mp_col(&kid_r->thread_ids, kt, 3);
+    mp_finish(p);
+    /* union of [10,60] [40,90] [90,100(clipped)] = 90 → exclusive 10 */
+    assert_true(p->ranks[0].explicit_ids);
+    assert_int_equal(excl_total(p, "parent"), 10);
+    assert_int_equal(excl_total(p, "kid"), 50 + 50 + 60);
+    profile_free(p);
+}
+
+static void test_orphan_parent(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t s[] = {0, 10}, e[] = {100, 20}, id[] = {1, 2}, par[] = {-1, 99};
+    region *r = mp_region(rk, "x", 2, s, e);
+    mp_col(&r->call_ids, id, 2);
+    mp_col(&r->parent_ids, par, 2);
+    mp_finish(p);
+    /* call 2 is top-level even though it lies inside call 1 */
+    assert_int_equal(excl_total(p, "x"), 110);
+    assert_int_equal(p->nwarnings, 1);
+    assert_non_null(strstr(p->warnings[0], "region x"));
+    profile_free(p);
+}
+
+static void test_cycle_falls_back(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t s[] = {0, 10}, e[] = {100, 50}, id[] = {1, 2}, par[] = {2, 1};
+    region *r = mp_region(rk, "x", 2, s, e);
+    mp_col(&r->call_ids, id, 2);
+    mp_col(&r->parent_ids, par, 2);
+    mp_finish(p);
+    assert_false(p->ranks[0].explicit_ids);
+    assert_int_equal(excl_total(p, "x"), 60 + 40); /* inferred: [10,50] inside [0,100] */
+    assert_int_equal(p->nwarnings, 1);
+    assert_non_null(strstr(p->warnings[0], "cycle"));
+    profile_free(p);
+}
+
+/* 100 000 levels of explicit parents: no recursion, no stack overflow. */
+static void test_deep_chain(void **state)
+{
+    (void)state;
+    size_t n = 100000;
+    int64_t *s = malloc(n * 8), *e = malloc(n * 8), *id = malloc(n * 8), *par = malloc(n * 8);
+    for (size_t i = 0; i < n; i++) {
+        s[i] = (int64_t)i;
+        e[i] = (int64_t)(2 * n - i);
+        id[i] = (int64_t)i + 1;
+        par[i] = (int64_t)i; /* 0 = no such call for the first → orphan */
+    }
+    par[0] = -1;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    region *r = mp_region(rk, "rec", n, s, e);
+    mp_col(&r->call_ids, id, n);
+    mp_col(&r->parent_ids, par, n);
+    mp_finish(p);
+    assert_true(p->ranks[0].explicit_ids);
+    /* each call's exclusive = 2 (one ns each side), the innermost has 2 too */
+    assert_int_equal(excl_total(p, "rec"), (int64_t)(2 * (n - 1) + 2));
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    assert_int_equal(p->ranks[0].calls->depth[n - 1], n - 1);
+    /* the same chain inferred (legacy) */
+    profile *q = profile_new("mem");
+    mp_region(profile_add_rank(q, 0), "rec", n, s, e);
+    mp_finish(q);
+    assert_int_equal(rank_region(&q->ranks[0], "rec")->st.exclusive_total_ns,
+                     (int64_t)(2 * (n - 1) + 2));
+    profile_free(q);
+    profile_free(p);
+    free(s);
+    free(e);
+    free(id);
+    free(par);
+}
+
+static void test_zero_length_and_identical(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t s[] = {5, 5, 5}, e[] = {5, 5, 5};
+    mp_region(rk, "z", 3, s, e);
+    mp_finish(p);
+    assert_int_equal(excl_total(p, "z"), 0);
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    assert_int_equal(p->ranks[0].calls->depth[2], 2);
+    profile_free(p);
+}
+
+static void test_union_clipped(void **state)
+{
+    (void)state;
+    int64_t s[] = {-10, 5, 20, 25}, e[] = {3, 12, 30, 40};
+    /* clipped to [0,35]: [0,3] [5,12] [20,35] → 3 + 7 + 15 */
+    assert_int_equal(nest_union_clipped(s, e, N(s), 0, 35), 25);
+    assert_int_equal(nest_union_clipped(s, e, 0, 0, 35), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_legacy_totals),
+        cmocka_unit_test(test_legacy_parents),
+        cmocka_unit_test(test_unsorted_region),
+        cmocka_unit_test(test_inferred_lanes),
+        cmocka_unit_test(test_explicit_concurrent_children),
+        cmocka_unit_test(test_orphan_parent),
+        cmocka_unit_test(test_cycle_falls_back),
+        cmocka_unit_test(test_deep_chain),
+        cmocka_unit_test(test_zero_length_and_identical),
+        cmocka_unit_test(test_union_clipped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
