@@ -668,6 +668,18 @@ h5u_status h5u_attr_f64(hid_t loc, const char *name, double *v, char *why, size_
 
 void h5u_format_double(char *buf, size_t cap, double v)
 {
+    h5u_format_real(buf, cap, v, false);
+}
+
+/* Does text e read back as v (as a float when single)? */
+static bool reads_back(const char *e, double v, bool single)
+{
+    double r = strtod(e, NULL);
+    return single ? (float)r == (float)v : r == v;
+}
+
+void h5u_format_real(char *buf, size_t cap, double v, bool single)
+{
     if (isnan(v)) {
         snprintf(buf, cap, "nan");
         return;
@@ -680,7 +692,7 @@ void h5u_format_double(char *buf, size_t cap, double v)
     int p = 1;
     for (; p < 17; p++) {
         snprintf(e, sizeof e, "%.*e", p - 1, v);
-        if (strtod(e, NULL) == v)
+        if (reads_back(e, v, single))
             break;
     }
     snprintf(e, sizeof e, "%.*e", p - 1, v);
@@ -755,6 +767,8 @@ static h5u_status text_numbers(attr_h *h, H5T_class_t cls, strbuf *b, h5u_text_k
                                char *why, size_t whylen)
 {
     bool boolean = is_h5py_bool(h->type);
+    /* float32 shows as numpy prints it: 0.1, not 0.10000000149011612. */
+    bool single = cls == H5T_FLOAT && H5Tget_size(h->type) <= 4;
     bool is_unsigned = cls == H5T_INTEGER && H5Tget_sign(h->type) == H5T_SGN_NONE;
     hid_t mt = cls == H5T_FLOAT ? H5T_NATIVE_DOUBLE
                : is_unsigned    ? H5T_NATIVE_UINT64
@@ -768,7 +782,7 @@ static h5u_status text_numbers(attr_h *h, H5T_class_t cls, strbuf *b, h5u_text_k
         text_sep(b, i, h->n);
         char num[40];
         if (cls == H5T_FLOAT)
-            h5u_format_double(num, sizeof num, ((double *)buf)[i]);
+            h5u_format_real(num, sizeof num, ((double *)buf)[i], single);
         else if (is_unsigned)
             snprintf(num, sizeof num, "%llu", (unsigned long long)((uint64_t *)buf)[i]);
         else if (boolean && ((int64_t *)buf)[i] >= 0 && ((int64_t *)buf)[i] <= 1)

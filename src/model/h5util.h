@@ -136,7 +136,9 @@ h5u_status h5u_attr_names(hid_t loc, h5u_strs *out, char *why, size_t whylen);
 /* Copy of s[0..len) cut to SV_STRING_MAX at a UTF-8 boundary; NULL on NOMEM. */
 char *h5u_strndup_cut(const char *s, size_t len, bool *cut);
 
-/* Shortest "%.*g" text that reads back as v (Python's repr for floats). */
+/* Shortest text that reads back as v, laid out as Python's repr. */
 void h5u_format_double(char *buf, size_t cap, double v);
+/* The same for a value stored as float32 when single (numpy's str). */
+void h5u_format_real(char *buf, size_t cap, double v, bool single);
 
 #endif

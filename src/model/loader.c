@@ -616,14 +616,22 @@ static sv_err load_region(ld_ctx *c, rank_data *rk, hid_t g, const char *name, c
 
 static sv_err walk_group(ld_ctx *c, rank_data *rk, hid_t g, strbuf *name, int depth);
 
+/* "regions/NAME/CHILD" for messages about groups and links of the walk. */
+static void child_path(char *buf, size_t cap, const strbuf *name, int depth, const char *child)
+{
+    snprintf(buf, cap, "regions/%s%s%s", depth > 0 ? name->s : "", depth > 0 ? "/" : "",
+             child ? child : "");
+}
+
 /* Descends into child group `child` of g, extending the region name. */
 static sv_err walk_child(ld_ctx *c, rank_data *rk, hid_t g, const h5u_entry *child, strbuf *name,
                          int depth)
 {
-    const char *here = depth > 0 ? name->s : NULL;
+    char item[LD_LINE / 2];
+    child_path(item, sizeof item, name, depth, child->name);
     if (depth + 1 > LD_MAX_DEPTH) {
         if (!c->depth_warned)
-            ld_warn(c, here, "group", child->name, "nested deeper than %d levels; not walked",
+            ld_warn(c, NULL, "group", item, "nested deeper than %d levels; not walked",
                     LD_MAX_DEPTH);
         c->depth_warned = true;
         return SV_OK;
@@ -632,14 +640,14 @@ static sv_err walk_child(ld_ctx *c, rank_data *rk, hid_t g, const h5u_entry *chi
     if (added < 0)
         return SV_ERR_NOMEM;
     if (added == 0) {
-        ld_warn(c, here, "group", child->name, "already walked under another name; skipped");
+        ld_warn(c, NULL, "group", item, "already walked under another name; skipped");
         return SV_OK;
     }
     hid_t cg = H5Gopen2(g, child->name, H5P_DEFAULT);
     if (cg < 0) {
         char why[H5U_WHY_MAX];
         h5u_error_desc(why, sizeof why);
-        ld_warn(c, here, "group", child->name, "cannot open: %s; skipped", why);
+        ld_warn(c, NULL, "group", item, "cannot open: %s; skipped", why);
         return SV_OK;
     }
     size_t len = name->len;
@@ -665,8 +673,9 @@ static sv_err walk_group(ld_ctx *c, rank_data *rk, hid_t g, strbuf *name, int de
     if (st == H5U_NOMEM)
         return SV_ERR_NOMEM;
     if (st != H5U_OK) {
-        ld_warn(c, depth > 0 ? name->s : NULL, "group", depth > 0 ? name->s : "regions",
-                "%s; skipped", why);
+        char item[LD_LINE / 2];
+        snprintf(item, sizeof item, "regions%s%s", depth > 0 ? "/" : "", depth > 0 ? name->s : "");
+        ld_warn(c, NULL, "group", item, "%s; skipped", why);
         return SV_OK;
     }
     sv_err e = SV_OK;
@@ -680,11 +689,12 @@ static sv_err walk_group(ld_ctx *c, rank_data *rk, hid_t g, strbuf *name, int de
     }
     for (size_t i = 0; !e && i < l.n; i++) {
         const h5u_entry *ch = &l.v[i];
-        if (ch->kind == H5U_SOFT || ch->kind == H5U_EXTERNAL)
-            /* name->s moves as walk_child grows it: read it afresh. */
-            ld_warn(c, depth > 0 ? name->s : NULL, "link", ch->name, "%s link not followed",
+        if (ch->kind == H5U_SOFT || ch->kind == H5U_EXTERNAL) {
+            char item[LD_LINE / 2];
+            child_path(item, sizeof item, name, depth, ch->name);
+            ld_warn(c, NULL, "link", item, "%s link not followed",
                     ch->kind == H5U_SOFT ? "soft" : "external");
-        else if (ch->kind == H5U_GROUP && !(sum && strcmp(ch->name, sum) == 0))
+        } else if (ch->kind == H5U_GROUP && !(sum && strcmp(ch->name, sum) == 0))
             e = walk_child(c, rk, g, ch, name, depth);
     }
     h5u_list_free(&l);
