@@ -1,0 +1,28 @@
+/* testutil: small helpers shared by the cmocka tests (no cmocka inside). */
+#ifndef SV_TESTUTIL_H
+#define SV_TESTUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Path of fixture NAME written by `svgen fixtures`: $SV_TOP_BUILDDIR (set by
+ * make check), else the build dir compiled in, + "/tests/fixtures/NAME". */
+const char *sv_fixture_path(char *buf, size_t len, const char *name);
+
+/* Path of REL below the shared directory: $SV_SHARED_DIR, else
+ * SV_TOP_SRCDIR "/../shared". */
+const char *sv_shared_path(char *buf, size_t len, const char *rel);
+
+/* True when the shared reference data (data/real) is there. */
+bool sv_shared_available(void);
+
+bool sv_file_exists(const char *path);
+
+/* 64-bit FNV-1a of a file's bytes, and its size.  false when unreadable. */
+bool sv_file_checksum(const char *path, uint64_t *sum, uint64_t *size);
+
+/* A whole file, NUL-terminated, malloc'ed; NULL when unreadable. */
+char *sv_slurp(const char *path, size_t *len);
+
+#endif
