@@ -1,0 +1,101 @@
+/* --json: one object describing the profile and every selected (region, rank) pair.
+ *
+ * Layout: the top-level keys one per line, each region object on one line, so the output is
+ * both valid JSON and easy to grep or diff. */
+#include <stdlib.h>
+
+#include "outputs.h"
+#include "region.h"
+#include "text.h"
+#include "timefmt.h"
+
+static void json_metadata(strbuf *b, const profile *p)
+{
+    sb_putc(b, '{');
+    for (size_t i = 0; i < p->nmeta; i++) {
+        if (i)
+            sb_puts(b, ", ");
+        json_escape(b, p->meta[i].key ? p->meta[i].key : "");
+        sb_puts(b, ": ");
+        json_escape(b, p->meta[i].text ? p->meta[i].text : "");
+    }
+    sb_putc(b, '}');
+}
+
+/* num_ranks and ranks describe the ranks the rank filter lets through. */
+static void json_ranks(strbuf *b, const profile *p, const region_filter *f)
+{
+    size_t count = 0;
+    strbuf list;
+    sb_init(&list);
+    for (size_t i = 0; i < p->nranks; i++) {
+        if (!filter_match_rank(f, p->ranks[i].rank))
+            continue;
+        sb_printf(&list, "%s%d", count ? ", " : "", p->ranks[i].rank);
+        count++;
+    }
+    if (list.oom)
+        b->oom = true;
+    sb_printf(b, "  \"num_ranks\": %zu,\n  \"ranks\": [%s],\n", count, list.s ? list.s : "");
+    sb_free(&list);
+}
+
+static void json_header(strbuf *b, const profile *p, const region_filter *f)
+{
+    char num[64];
+    sb_puts(b, "{\n  \"file\": ");
+    json_escape(b, p->path ? p->path : "");
+    sb_puts(b, ",\n  \"metadata\": ");
+    json_metadata(b, p);
+    sb_puts(b, ",\n");
+    json_ranks(b, p, f);
+    sb_puts(b, "  \"minimum_start_time\": ");
+    if (p->has_min_start)
+        sb_puts(b, fmt_double_exact(num, sizeof num, (double)p->min_start_ns / SV_NS_PER_SECOND));
+    else
+        sb_puts(b, "null");
+    sb_puts(b, ",\n  \"regions\": [");
+}
+
+static sv_err json_region(strbuf *b, const region *r, sv_error *err)
+{
+    out_value v[OUT_REGION_NFIELDS];
+    int64_t *threads = NULL;
+    sv_err rc = out_region_values(r, v, &threads, err);
+    if (rc != SV_OK)
+        return rc;
+    sb_puts(b, "    {");
+    for (size_t k = 0; k < OUT_REGION_NFIELDS; k++) {
+        sb_printf(b, "%s\"%s\": ", k ? ", " : "", out_region_keys[k]);
+        out_json_value(b, &v[k]);
+    }
+    sb_putc(b, '}');
+    free(threads);
+    return SV_OK;
+}
+
+sv_err out_json(const profile *p, const region_filter *f, FILE *fp, sv_error *err)
+{
+    region **regs = NULL;
+    size_t n = 0;
+    sv_err rc = out_select(p, f, &regs, &n, err);
+    if (rc != SV_OK)
+        return rc;
+    strbuf b;
+    sb_init(&b);
+    json_header(&b, p, f);
+    for (size_t i = 0; i < n && rc == SV_OK && !ferror(fp); i++) {
+        sb_puts(&b, i ? ",\n" : "\n");
+        rc = json_region(&b, regs[i], err);
+        if (rc == SV_OK && !out_flush_buf(&b, fp))
+            rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory while writing JSON");
+    }
+    if (rc == SV_OK) {
+        sb_puts(&b, n ? "\n  ]\n}\n" : "]\n}\n");
+        if (!out_flush_buf(&b, fp))
+            rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory while writing JSON");
+    }
+    sb_free(&b);
+    free(regs);
+    return rc;
+}
