@@ -298,6 +298,19 @@ static hid_t dataset_dcpl(int rank, const hsize_t *dims, size_t typesize, bool c
     return dcpl;
 }
 
+/* libhdf5 allocates and zeroes a conversion buffer (1 MiB by default) for
+ * every write that converts, e.g. variable-length strings: thousands of small
+ * writes then spend seconds in page faults.  Size it to the data instead. */
+static void write_all(hid_t d, hid_t mtype, size_t npoints, const void *buf, const char *name)
+{
+    size_t need = npoints * 16, bufsize = need < 4096 ? 4096 : need > (1 << 20) ? 1 << 20 : need;
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    check(dxpl, "creating transfer property list for", name);
+    check(H5Pset_buffer(dxpl, bufsize, NULL, NULL), "sizing conversion buffer of", name);
+    check(H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, dxpl, buf), "writing dataset", name);
+    check(H5Pclose(dxpl), "closing transfer property list of", name);
+}
+
 void gen_dataset_raw(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
                      const hsize_t *dims, const void *buf, bool chunked)
 {
@@ -309,8 +322,9 @@ void gen_dataset_raw(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int 
     hid_t dcpl = dataset_dcpl(rank, dims, H5Tget_size(ftype), chunked, name);
     hid_t d = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     check(d, "creating dataset", name);
-    if (H5Sget_simple_extent_npoints(space) > 0)
-        check(H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf), "writing dataset", name);
+    hssize_t npoints = H5Sget_simple_extent_npoints(space);
+    if (npoints > 0)
+        write_all(d, mtype, (size_t)npoints, buf, name);
     check(H5Pclose(dcpl), "closing property list of", name);
     check(H5Dclose(d), "closing dataset", name);
     check(H5Sclose(space), "closing dataspace of", name);

@@ -14,22 +14,22 @@ typedef struct command {
     const char *name;
     const char *args; /* usage text after the command name */
     int nnums;        /* numeric arguments after the path */
-    int64_t max;      /* upper bound of every numeric argument */
+    int64_t min, max; /* bounds of every numeric argument */
     void (*run)(const char *path, const int64_t *nums);
     const char *help;
 } command;
 
 static const command commands[] = {
-    {"fixtures", "DIR", 0, 0, scen_fixtures, "every test fixture of tests/gen/FIXTURES.md"},
-    {"demo", "PATH", 0, 0, scen_demo, "realistic 2-rank MPI + asyncio + GPU demo profile"},
-    {"legacy", "PATH NCALLS", 1, 1000000000, scen_legacy, "legacy layout, 5 nested regions"},
-    {"extended", "PATH NCALLS", 1, 1000000000, scen_extended,
+    {"fixtures", "DIR", 0, 0, 0, scen_fixtures, "every test fixture of tests/gen/FIXTURES.md"},
+    {"demo", "PATH", 0, 0, 0, scen_demo, "realistic 2-rank MPI + asyncio + GPU demo profile"},
+    {"legacy", "PATH NCALLS", 1, 6, 1000000000, scen_legacy, "legacy layout, 5 nested regions"},
+    {"extended", "PATH NCALLS", 1, 8, 1000000000, scen_extended,
      "extended layout, 2 ranks x 4 threads, every column"},
-    {"many-regions", "PATH NREGIONS CALLS_PER_REGION", 2, 10000000, scen_many_regions,
+    {"many-regions", "PATH NREGIONS CALLS_PER_REGION", 2, 1, 10000000, scen_many_regions,
      "one rank, NREGIONS top-level regions"},
-    {"deep", "PATH LEVELS", 1, 100000000, scen_deep, "one region nested LEVELS deep by ids"},
-    {"cycle-long", "PATH N", 1, 100000000, scen_cycle_long, "parent ids forming one N-cycle"},
-    {"hostile", "PATH", 0, 0, scen_hostile, "1000 regions with hostile names and strings"},
+    {"deep", "PATH LEVELS", 1, 1, 100000000, scen_deep, "one region nested LEVELS deep by ids"},
+    {"cycle-long", "PATH N", 1, 2, 100000000, scen_cycle_long, "parent ids forming one N-cycle"},
+    {"hostile", "PATH", 0, 0, 0, scen_hostile, "1000 regions with hostile names and strings"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -47,13 +47,13 @@ static int usage_error(const char *msg, const char *arg)
     return 2;
 }
 
-/* A positive decimal integer no larger than MAX, or -1. */
-static int64_t parse_count(const char *s, int64_t max)
+/* A decimal integer in [MIN, MAX], or -1. */
+static int64_t parse_count(const char *s, int64_t min, int64_t max)
 {
     char *end = NULL;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < 1 || v > max)
+    if (errno || end == s || *end || v < min || v > max)
         return -1;
     return v;
 }
@@ -81,7 +81,7 @@ int main(int argc, char **argv)
         return usage_error("wrong number of arguments, expected", cmd->args);
     int64_t nums[MAX_NUMS] = {0};
     for (int i = 0; i < cmd->nnums; i++) {
-        nums[i] = parse_count(argv[3 + i], cmd->max);
+        nums[i] = parse_count(argv[3 + i], cmd->min, cmd->max);
         if (nums[i] < 0)
             return usage_error("not a count in range", argv[3 + i]);
     }
