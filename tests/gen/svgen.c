@@ -82,8 +82,12 @@ int main(int argc, char **argv)
     int64_t nums[MAX_NUMS] = {0};
     for (int i = 0; i < cmd->nnums; i++) {
         nums[i] = parse_count(argv[3 + i], cmd->min, cmd->max);
-        if (nums[i] < 0)
-            return usage_error("not a count in range", argv[3 + i]);
+        if (nums[i] < 0) {
+            fprintf(stderr,
+                    "svgen: %s: '%s' is not an integer in [%lld, %lld] (try svgen --help)\n",
+                    cmd->name, argv[3 + i], (long long)cmd->min, (long long)cmd->max);
+            return 2;
+        }
     }
     cmd->run(argv[2], nums);
     return 0;
