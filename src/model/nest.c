@@ -151,7 +151,7 @@ static void id_map_free(id_map *m)
 
 /* --- explicit parents, depths, children ------------------------------ */
 
-static void link_parents(rank_data *rk, const id_map *m, int32_t *parent)
+static void link_parents(rank_data *rk, const id_map *m, int32_t *parent, bool warn)
 {
     char name[160];
     for (size_t j = 0; j < rk->nregions; j++) {
@@ -163,7 +163,7 @@ static void link_parents(rank_data *rk, const id_map *m, int32_t *parent)
             orphans += pid != -1 && pg < 0;
             parent[r->gidx0 + i] = pg;
         }
-        if (orphans) {
+        if (orphans && warn) {
             text_escape_buf(name, sizeof name, r->name);
             profile_warn(rk->owner,
                          "%s: rank %d: region %s: dataset parent_ids: %zu call(s) name a parent "
@@ -307,7 +307,7 @@ static int explicit_rank(rank_data *rk, nest_out *out, rank_calls *keep)
     int built = id_map_build(&m, rk);
     if (built <= 0) {
         id_map_free(&m);
-        if (built == 0)
+        if (built == 0 && !out->per_call)
             profile_warn(rk->owner, "%s: rank %d: dataset call_ids: an id repeats; nesting inferred "
                          "from times instead", rk->owner->path, rk->rank);
         return built;
@@ -319,9 +319,11 @@ static int explicit_rank(rank_data *rk, nest_out *out, rank_calls *keep)
     rank_calls *c = keep ? keep : &tmp;
     int rc = parent && depth && path ? 1 : -1;
     if (rc == 1) {
-        link_parents(rk, &m, parent);
+        /* The per-call pass repeats the totals pass: warn only once. */
+        link_parents(rk, &m, parent, !out->per_call);
         if (!compute_depths(parent, depth, n, path)) {
-            profile_warn(rk->owner, "%s: rank %d: dataset parent_ids: parent links form a cycle; "
+            if (!out->per_call)
+                profile_warn(rk->owner, "%s: rank %d: dataset parent_ids: parent links form a cycle; "
                          "nesting inferred from times instead", rk->owner->path, rk->rank);
             rc = 0;
         }
