@@ -266,6 +266,74 @@ static size_t count_lines(const char *text)
     return n;
 }
 
+/* ------------------------------------------------------------------ the command line */
+
+static int parse(cli_options *o, const char *const *args, size_t n, char *err, size_t errlen)
+{
+    char *argv[16];
+    assert_true(n < 16);
+    argv[0] = "scopeview";
+    for (size_t i = 0; i < n; i++)
+        argv[i + 1] = (char *)args[i];
+    argv[n + 1] = NULL;
+    FILE *fp = fmemopen(err, errlen, "w");
+    assert_non_null(fp);
+    int rc = cli_parse((int)n + 1, argv, o, fp);
+    fclose(fp);
+    return rc;
+}
+
+static void test_cli_parse(void **state)
+{
+    (void)state;
+    cli_options o;
+    char err[256] = "";
+    const char *a1[] = {"--json", "--events", "inner", "f.h5", "-i", "a", "--include=b", "-x", "c"};
+    assert_int_equal(parse(&o, a1, 9, err, sizeof err), 0);
+    assert_int_equal(o.mode, CLI_EVENTS);
+    assert_int_equal(o.events_format, EVENTS_JSON);
+    assert_string_equal(o.events_region, "inner");
+    assert_false(o.has_events_rank);
+    assert_string_equal(o.file, "f.h5");
+    assert_int_equal(o.nincludes, 2);
+    assert_string_equal(o.includes[1], "b");
+    assert_int_equal(o.nexcludes, 1);
+    cli_options_free(&o);
+
+    const char *a2[] = {"f.h5", "--events", "x", "--csv", "--rank", "3", "--ranks", "0-3,5"};
+    assert_int_equal(parse(&o, a2, 8, err, sizeof err), 0);
+    assert_int_equal(o.events_format, EVENTS_CSV);
+    assert_true(o.has_events_rank);
+    assert_int_equal(o.events_rank, 3);
+    assert_string_equal(o.ranks, "0-3,5");
+    cli_options_free(&o);
+
+    const char *a3[] = {"--batch", "--size", "120x40", "--keys", "jjq", "--ascii", "--mono"};
+    assert_int_equal(parse(&o, a3, 7, err, sizeof err), 0);
+    assert_int_equal(o.mode, CLI_INTERACTIVE);
+    assert_null(o.file);
+    assert_true(o.headless && o.ascii && o.mono);
+    assert_int_equal(o.cols, 120);
+    assert_int_equal(o.rows, 40);
+    assert_string_equal(o.keys, "jjq");
+    cli_options_free(&o);
+
+    const char *a4[] = {"--summary", "--version"};
+    assert_int_equal(parse(&o, a4, 2, err, sizeof err), 0);
+    assert_int_equal(o.mode, CLI_VERSION);
+    cli_options_free(&o);
+
+    const char *bad[][2] = {{"--size", "10001x5"},  {"--size", "80x24x"}, {"--rank", "1"},
+                            {"--csv", "--summary"}, {"--nope", "f"},      {"a", "b"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(err, 0, sizeof err);
+        assert_int_equal(parse(&o, bad[i], 2, err, sizeof err), 2);
+        assert_non_null(strstr(err, "(try 'scopeview --help')\n"));
+        assert_int_equal(strchr(err, '\n') - err + 1, strlen(err)); /* one line */
+        cli_options_free(&o);
+    }
+}
+
 /* ------------------------------------------------------------------ json_min itself */
 
 static void test_json_min_strict(void **state)
@@ -815,19 +883,13 @@ int main(void)
     /* Display widths are measured with wcwidth, which needs a UTF-8 LC_CTYPE. */
     setlocale(LC_CTYPE, "C.UTF-8");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_min_strict),
-        cmocka_unit_test(test_json_small),
-        cmocka_unit_test(test_json_round_trip),
-        cmocka_unit_test(test_json_filters),
-        cmocka_unit_test(test_json_no_ranks),
-        cmocka_unit_test(test_csv_small),
-        cmocka_unit_test(test_csv_quoting),
-        cmocka_unit_test(test_summary_small),
-        cmocka_unit_test(test_table_display_width),
-        cmocka_unit_test(test_events_json_inner),
-        cmocka_unit_test(test_events_outer_rank_csv_text),
-        cmocka_unit_test(test_events_errors),
-        cmocka_unit_test(test_hostile_every_output),
+        cmocka_unit_test(test_cli_parse),         cmocka_unit_test(test_json_min_strict),
+        cmocka_unit_test(test_json_small),        cmocka_unit_test(test_json_round_trip),
+        cmocka_unit_test(test_json_filters),      cmocka_unit_test(test_json_no_ranks),
+        cmocka_unit_test(test_csv_small),         cmocka_unit_test(test_csv_quoting),
+        cmocka_unit_test(test_summary_small),     cmocka_unit_test(test_table_display_width),
+        cmocka_unit_test(test_events_json_inner), cmocka_unit_test(test_events_outer_rank_csv_text),
+        cmocka_unit_test(test_events_errors),     cmocka_unit_test(test_hostile_every_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

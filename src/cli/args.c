@@ -327,16 +327,15 @@ char *cli_find_demo(sv_error *err)
         return s;
     }
     const char *dirs[] = {SV_PKGDATADIR, SV_SRCDATADIR};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        char *s = path_join(dirs[i], "demo.h5");
-        if (s && access(s, R_OK) == 0)
-            return s;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] + 1; i++) {
+        char *s =
+            i < sizeof dirs / sizeof dirs[0] ? path_join(dirs[i], "demo.h5") : demo_beside_exe();
+        /* The canonical path reads better in the title than "build/../data/demo.h5". */
+        char *real = s && access(s, R_OK) == 0 ? realpath(s, NULL) : NULL;
         free(s);
+        if (real)
+            return real;
     }
-    char *s = demo_beside_exe();
-    if (s && access(s, R_OK) == 0)
-        return s;
-    free(s);
     sv_error_set(err, SV_ERR_IO,
                  "no demo profile found (looked in %s, %s and beside the program; set "
                  "SCOPEVIEW_DEMO or give a FILE)",
