@@ -1,0 +1,778 @@
+/* calltree: call-path aggregation and regions merged across ranks. */
+#include "calltree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "region.h"
+#include "stats.h"
+
+/* Per-call flags while building one rank. */
+enum { CF_IN = 1, CF_INNER = 2 }; /* in scope; folded into its parent's call */
+
+#define CT_UNSET (CT_NONE - 1)
+
+typedef struct ct_build {
+    calltree *t;
+    size_t cap;     /* nodes allocated */
+    uint32_t *hash; /* open addressing: node indices, CT_NONE empty */
+    size_t hcap;    /* power of two */
+    sv_error *err;
+} ct_build;
+
+static int64_t add_sat(int64_t a, int64_t b)
+{
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static size_t node_slot(const ct_build *b, uint32_t parent, uint32_t name)
+{
+    size_t mask = b->hcap - 1;
+    size_t h = (size_t)mix64(((uint64_t)parent << 32) | name) & mask;
+    for (;;) {
+        uint32_t k = b->hash[h];
+        if (k == CT_NONE || (b->t->nodes[k].parent == parent && b->t->nodes[k].name == name))
+            return h;
+        h = (h + 1) & mask;
+    }
+}
+
+static bool hash_grow(ct_build *b)
+{
+    size_t ncap = b->hcap ? b->hcap * 2 : 1024;
+    uint32_t *nh = malloc(ncap * sizeof *nh);
+    if (!nh)
+        return false;
+    memset(nh, 0xff, ncap * sizeof *nh);
+    free(b->hash);
+    b->hash = nh;
+    b->hcap = ncap;
+    for (size_t i = 1; i < b->t->n; i++)
+        b->hash[node_slot(b, b->t->nodes[i].parent, b->t->nodes[i].name)] = (uint32_t)i;
+    return true;
+}
+
+static bool node_reserve(ct_build *b)
+{
+    calltree *t = b->t;
+    if (t->n >= CT_UNSET - 1)
+        return false;
+    if (t->n == b->cap) {
+        size_t ncap = b->cap ? b->cap * 2 : 256;
+        ct_node *nn = realloc(t->nodes, ncap * sizeof *nn);
+        if (!nn)
+            return false;
+        t->nodes = nn;
+        b->cap = ncap;
+    }
+    return (t->n + 1) * 2 <= b->hcap || hash_grow(b);
+}
+
+/* The child of parent named name, created when new; CT_NONE on NOMEM. */
+static uint32_t node_intern(ct_build *b, uint32_t parent, uint32_t name)
+{
+    size_t h = node_slot(b, parent, name);
+    if (b->hash[h] != CT_NONE)
+        return b->hash[h];
+    if (!node_reserve(b))
+        return CT_NONE;
+    h = node_slot(b, parent, name); /* the table may have grown */
+    calltree *t = b->t;
+    uint32_t k = (uint32_t)t->n++;
+    t->nodes[k] =
+        (ct_node){.name = name, .parent = parent, .depth = parent ? t->nodes[parent].depth + 1 : 0};
+    b->hash[h] = k;
+    return k;
+}
+
+/* ------------------------------------------------------------------ names */
+
+static int cmp_region_by_name(const void *a, const void *b)
+{
+    const region *x = *(region *const *)a, *y = *(region *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* p->regions sorted by (name, rank); malloc'ed. */
+static region **regions_by_name(const profile *p)
+{
+    region **v = malloc((p->nregions ? p->nregions : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    if (p->nregions)
+        memcpy(v, p->regions, p->nregions * sizeof *v);
+    qsort(v, p->nregions, sizeof *v, cmp_region_by_name);
+    return v;
+}
+
+static bool in_scope_rank(calltree_scope s, int rank)
+{
+    return s.rank < 0 || s.rank == rank;
+}
+
+static sv_err build_names(calltree *t, const profile *p, sv_error *err)
+{
+    region **v = regions_by_name(p);
+    t->names = malloc((p->nregions ? p->nregions : 1) * sizeof *t->names);
+    if (!v || !t->names) {
+        free(v);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < p->nregions; i++) {
+        if (!t->nnames || strcmp(t->names[t->nnames - 1].name, v[i]->name) != 0)
+            t->names[t->nnames++] = (ct_name){v[i]->name, NULL};
+        ct_name *nm = &t->names[t->nnames - 1];
+        if (!nm->rep && in_scope_rank(t->scope, v[i]->rank))
+            nm->rep = v[i];
+    }
+    free(v);
+    return SV_OK;
+}
+
+static int cmp_name_key(const void *key, const void *elem)
+{
+    return strcmp((const char *)key, ((const ct_name *)elem)->name);
+}
+
+static uint32_t name_id(const calltree *t, const char *name)
+{
+    const ct_name *nm = bsearch(name, t->names, t->nnames, sizeof *t->names, cmp_name_key);
+    return (uint32_t)(nm - t->names);
+}
+
+/* ------------------------------------------------------------- one rank */
+
+typedef struct rank_pass {
+    const rank_data *rk;
+    uint32_t *cname; /* region name id of each call */
+    uint32_t *eff;   /* node of each call (or of its nearest in-scope ancestor) */
+    uint8_t *flags;
+    uint32_t *stack;
+} rank_pass;
+
+static bool pass_alloc(rank_pass *rp, size_t n)
+{
+    size_t m = n ? n : 1;
+    rp->cname = malloc(m * sizeof *rp->cname);
+    rp->eff = malloc(m * sizeof *rp->eff);
+    rp->flags = calloc(m, 1);
+    rp->stack = malloc(m * sizeof *rp->stack);
+    return rp->cname && rp->eff && rp->flags && rp->stack;
+}
+
+static void pass_free(rank_pass *rp)
+{
+    free(rp->cname);
+    free(rp->eff);
+    free(rp->flags);
+    free(rp->stack);
+}
+
+static void pass_mark(rank_pass *rp, const calltree *t)
+{
+    const rank_data *rk = rp->rk;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        uint32_t id = name_id(t, r->name);
+        bool any = t->scope.thread < 0 || r->thread_ids;
+        for (size_t i = 0; i < r->n; i++) {
+            size_t c = r->gidx0 + i;
+            rp->cname[c] = id;
+            rp->eff[c] = CT_UNSET;
+            if (any && (t->scope.thread < 0 || r->thread_ids[i] == t->scope.thread))
+                rp->flags[c] = CF_IN;
+        }
+    }
+}
+
+/* The node of call c given the node of its nearest in-scope ancestor. */
+static uint32_t pass_step(ct_build *b, rank_pass *rp, uint32_t base, uint32_t c)
+{
+    if (!(rp->flags[c] & CF_IN))
+        return base;
+    uint32_t name = rp->cname[c];
+    if (b->t->folded && base && b->t->nodes[base].name == name) {
+        rp->flags[c] |= CF_INNER;
+        return base;
+    }
+    return node_intern(b, base, name);
+}
+
+/* Walks up from c to the first call whose node is known, then down again:
+ * every call is visited once, without recursion. */
+static bool pass_resolve(ct_build *b, rank_pass *rp, uint32_t c)
+{
+    const int32_t *parent = rp->rk->calls->parent;
+    size_t k = 0;
+    int64_t x = c;
+    while (x >= 0 && rp->eff[x] == CT_UNSET) {
+        rp->stack[k++] = (uint32_t)x;
+        x = parent[x];
+    }
+    uint32_t base = x < 0 ? 0 : rp->eff[x];
+    while (k) {
+        uint32_t y = rp->stack[--k];
+        base = pass_step(b, rp, base, y);
+        if (base == CT_NONE)
+            return false;
+        rp->eff[y] = base;
+    }
+    return true;
+}
+
+static void pass_accumulate(calltree *t, const rank_pass *rp)
+{
+    const rank_data *rk = rp->rk;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        for (size_t i = 0; i < r->n; i++) {
+            size_t c = r->gidx0 + i;
+            if (!(rp->flags[c] & CF_IN))
+                continue;
+            ct_node *nd = &t->nodes[rp->eff[c]];
+            t->has_await |= r->await_ns != NULL;
+            t->has_gpu |= r->gpu_ns != NULL;
+            t->ncalls++;
+            nd->calls++;
+            nd->excl_ns = add_sat(nd->excl_ns, rk->calls->excl_ns[c]);
+            if (rp->flags[c] & CF_INNER)
+                continue;
+            int64_t d = r->end_ns[i] - r->start_ns[i];
+            nd->entries++;
+            nd->incl_ns = add_sat(nd->incl_ns, d);
+            if (d > nd->max_ns)
+                nd->max_ns = d;
+            if (r->await_ns)
+                nd->await_ns = add_sat(nd->await_ns, r->await_ns[i]);
+            if (r->gpu_ns && r->gpu_ns[i] >= 0)
+                nd->gpu_ns = add_sat(nd->gpu_ns, r->gpu_ns[i]);
+        }
+    }
+}
+
+static sv_err build_rank(ct_build *b, const rank_data *rk)
+{
+    size_t n = rk->calls ? rk->calls->n : 0;
+    if (n == 0)
+        return SV_OK;
+    rank_pass rp = {.rk = rk};
+    bool ok = pass_alloc(&rp, n);
+    if (ok) {
+        pass_mark(&rp, b->t);
+        for (size_t c = 0; ok && c < n; c++)
+            if (rp.eff[c] == CT_UNSET)
+                ok = pass_resolve(b, &rp, (uint32_t)c);
+    }
+    if (ok)
+        pass_accumulate(b->t, &rp);
+    pass_free(&rp);
+    return ok ? SV_OK : sv_error_set(b->err, SV_ERR_NOMEM, "out of memory (call tree)");
+}
+
+/* ------------------------------------------------------------ children */
+
+static sv_err build_children(calltree *t, sv_error *err)
+{
+    t->child_off = calloc(t->n + 1, sizeof *t->child_off);
+    t->child = malloc((t->n > 1 ? t->n - 1 : 1) * sizeof *t->child);
+    if (!t->child_off || !t->child)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory (call tree)");
+    for (size_t i = 1; i < t->n; i++)
+        t->child_off[t->nodes[i].parent + 1]++;
+    for (size_t i = 0; i < t->n; i++)
+        t->child_off[i + 1] += t->child_off[i];
+    /* Nodes are created after their parent, so the root's time can be
+     * summed in the same pass. */
+    ct_node *root = &t->nodes[0];
+    for (size_t i = 1; i < t->n; i++) {
+        const ct_node *nd = &t->nodes[i];
+        if (nd->parent == 0) {
+            root->incl_ns = add_sat(root->incl_ns, nd->incl_ns);
+            root->await_ns = add_sat(root->await_ns, nd->await_ns);
+            root->gpu_ns = add_sat(root->gpu_ns, nd->gpu_ns);
+            if (nd->max_ns > root->max_ns)
+                root->max_ns = nd->max_ns;
+        }
+        root->excl_ns = add_sat(root->excl_ns, nd->excl_ns);
+    }
+    /* fill in node order, using child_off as cursors, then shift back */
+    for (size_t i = 1; i < t->n; i++)
+        t->child[t->child_off[t->nodes[i].parent]++] = (uint32_t)i;
+    for (size_t i = t->n; i > 0; i--)
+        t->child_off[i] = t->child_off[i - 1];
+    t->child_off[0] = 0;
+    return SV_OK;
+}
+
+void calltree_free(calltree *t)
+{
+    if (!t)
+        return;
+    free(t->nodes);
+    free(t->child_off);
+    free(t->child);
+    free(t->names);
+    free(t);
+}
+
+sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion, calltree **out,
+                      sv_error *err)
+{
+    *out = NULL;
+    if (scope.rank >= 0 && !profile_rank(p, scope.rank))
+        return sv_error_set(err, SV_ERR_NOT_FOUND, "no rank %d", scope.rank);
+    sv_err e = profile_ensure_calls(p, err);
+    if (e)
+        return e;
+    calltree *t = calloc(1, sizeof *t);
+    if (!t)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    t->scope = scope;
+    t->folded = fold_recursion;
+    ct_build b = {.t = t, .err = err};
+    e = build_names(t, p, err);
+    if (!e && !node_reserve(&b))
+        e = sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    if (!e) {
+        t->nodes[0] = (ct_node){.parent = CT_NONE};
+        t->n = 1;
+    }
+    for (size_t k = 0; !e && k < p->nranks; k++)
+        if (in_scope_rank(scope, p->ranks[k].rank))
+            e = build_rank(&b, &p->ranks[k]);
+    free(b.hash);
+    if (!e)
+        e = build_children(t, err);
+    if (e) {
+        calltree_free(t);
+        return e;
+    }
+    *out = t;
+    return SV_OK;
+}
+
+double calltree_node_mean(const calltree *t, uint32_t node)
+{
+    const ct_node *nd = &t->nodes[node];
+    return nd->entries ? (double)nd->incl_ns / (double)nd->entries : 0.0;
+}
+
+double calltree_node_share(const calltree *t, uint32_t node)
+{
+    const ct_node *nd = &t->nodes[node];
+    if (nd->parent == CT_NONE)
+        return 1.0;
+    int64_t pin = t->nodes[nd->parent].incl_ns;
+    return pin > 0 ? (double)nd->incl_ns / (double)pin : 0.0;
+}
+
+/* ----------------------------------------------------------------- sort */
+
+typedef struct sort_ctx {
+    const calltree *t;
+    const double *key;
+    bool desc;
+} sort_ctx;
+
+/* true when node a goes before node b */
+static bool sort_before(const sort_ctx *s, uint32_t a, uint32_t b)
+{
+    double ka = s->key[a], kb = s->key[b];
+    if (ka != kb)
+        return s->desc ? ka > kb : ka < kb;
+    uint32_t na = s->t->nodes[a].name, nb = s->t->nodes[b].name;
+    if (na != nb)
+        return na < nb;
+    return a < b;
+}
+
+/* Bottom-up merge sort of v (n elements) with tmp as scratch. */
+static void merge_sort(const sort_ctx *s, uint32_t *v, uint32_t *tmp, size_t n)
+{
+    uint32_t *src = v, *dst = tmp;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                dst[k++] = sort_before(s, src[j], src[i]) ? src[j++] : src[i++];
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        uint32_t *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof *v);
+}
+
+static double node_key(const calltree *t, uint32_t i, ct_key key)
+{
+    const ct_node *nd = &t->nodes[i];
+    switch (key) {
+    case CT_KEY_CALLS:
+        return (double)nd->calls;
+    case CT_KEY_INCL:
+        return (double)nd->incl_ns;
+    case CT_KEY_EXCL:
+        return (double)nd->excl_ns;
+    case CT_KEY_MEAN:
+        return calltree_node_mean(t, i);
+    case CT_KEY_MAX:
+        return (double)nd->max_ns;
+    case CT_KEY_SHARE:
+        return calltree_node_share(t, i);
+    case CT_KEY_AWAIT:
+        return (double)nd->await_ns;
+    case CT_KEY_GPU:
+        return (double)nd->gpu_ns;
+    default:
+        return (double)nd->name;
+    }
+}
+
+void calltree_sort(calltree *t, ct_key key, bool descending)
+{
+    double *k = malloc(t->n * sizeof *k);
+    uint32_t *tmp = malloc((t->n > 1 ? t->n - 1 : 1) * sizeof *tmp);
+    if (k && tmp) {
+        for (size_t i = 0; i < t->n; i++)
+            k[i] = node_key(t, (uint32_t)i, key);
+        sort_ctx s = {t, k, descending};
+        for (size_t i = 0; i < t->n; i++) {
+            uint32_t lo = t->child_off[i], hi = t->child_off[i + 1];
+            merge_sort(&s, t->child + lo, tmp, hi - lo);
+        }
+    }
+    /* without memory the order stays as it was: still a correct tree */
+    free(k);
+    free(tmp);
+}
+
+/* --------------------------------------------------------------- scopes */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorted distinct thread rows used by the calls of rk (malloc'ed). */
+static sv_err rank_thread_rows(const rank_data *rk, int64_t **out, size_t *count, sv_error *err)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < rk->nregions; j++)
+        if (rk->regions[j]->thread_ids)
+            n += rk->regions[j]->n;
+    int64_t *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    size_t k = 0;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        if (r->thread_ids) {
+            memcpy(v + k, r->thread_ids, r->n * sizeof *v);
+            k += r->n;
+        }
+    }
+    qsort(v, n, sizeof *v, cmp_i64);
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    *out = v;
+    *count = k;
+    return SV_OK;
+}
+
+static bool scope_push(calltree_scope **v, size_t *n, size_t *cap, calltree_scope s)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 8;
+        calltree_scope *nv = realloc(*v, nc * sizeof *nv);
+        if (!nv)
+            return false;
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = s;
+    return true;
+}
+
+sv_err calltree_scopes(const profile *p, calltree_scope **out, size_t *count, sv_error *err)
+{
+    calltree_scope *v = NULL;
+    size_t n = 0, cap = 0;
+    bool ok = scope_push(&v, &n, &cap, (calltree_scope){-1, -1});
+    for (size_t k = 0; ok && k < p->nranks; k++) {
+        const rank_data *rk = &p->ranks[k];
+        if (p->nranks > 1)
+            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, -1});
+        int64_t *rows = NULL;
+        size_t nrows = 0;
+        if (ok && rank_thread_rows(rk, &rows, &nrows, err)) {
+            free(v);
+            return SV_ERR_NOMEM;
+        }
+        for (size_t i = 0; ok && i < nrows; i++)
+            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, rows[i]});
+        free(rows);
+    }
+    if (!ok) {
+        free(v);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
+    *out = v;
+    *count = n;
+    return SV_OK;
+}
+
+/* ------------------------------------------------------ regions merged */
+
+static const region_stat_id ms_rstat[MS_COUNT] = {
+    [MS_TOTAL] = RSTAT_TOTAL,   [MS_MEAN] = RSTAT_MEAN, [MS_MIN] = RSTAT_MIN,
+    [MS_MAX] = RSTAT_MAX,       [MS_P50] = RSTAT_P50,   [MS_P95] = RSTAT_P95,
+    [MS_P99] = RSTAT_P99,       [MS_STD] = RSTAT_STD,   [MS_EXCL] = RSTAT_EXCLUSIVE,
+    [MS_GPU] = RSTAT_GPU_TOTAL,
+};
+
+bool merged_stat_of_region(const region *r, merged_stat s, double *v)
+{
+    double a, t;
+    switch (s) {
+    case MS_CALLS:
+        if (!r->has_event_data && !(r->stored.known & (1u << SUM_NUM_CALLS)))
+            return false;
+        *v = (double)region_num_calls(r);
+        return true;
+    case MS_AWAIT_SHARE:
+        if (!region_stat_ns(r, RSTAT_AWAIT_TOTAL, &a) || !region_stat_ns(r, RSTAT_TOTAL, &t))
+            return false;
+        *v = t > 0 ? a / t : 0.0;
+        return true;
+    case MS_IMBALANCE:
+    case MS_COUNT:
+        return false;
+    default:
+        return region_stat_ns(r, ms_rstat[s], v);
+    }
+}
+
+static void ms_set(merged_region *m, merged_stat s, double v)
+{
+    m->v[s] = v;
+    m->known |= 1u << s;
+}
+
+/* Statistics that add up over ranks: known when every rank knows them
+ * (GPU: when any rank has the column). */
+static void merge_sums(merged_region *m)
+{
+    static const merged_stat sums[] = {MS_CALLS, MS_TOTAL, MS_EXCL};
+    for (size_t k = 0; k < sizeof sums / sizeof *sums; k++) {
+        double acc = 0, v;
+        bool all = true;
+        for (size_t i = 0; i < m->nranks; i++) {
+            all &= merged_stat_of_region(m->ranks[i], sums[k], &v);
+            acc += all ? v : 0;
+        }
+        if (all)
+            ms_set(m, sums[k], acc);
+    }
+    double gpu = 0, aw = 0, awt = 0, v, t;
+    bool any_gpu = false, any_aw = false;
+    for (size_t i = 0; i < m->nranks; i++) {
+        const region *r = m->ranks[i];
+        if (region_stat_ns(r, RSTAT_GPU_TOTAL, &v)) {
+            gpu += v;
+            any_gpu = true;
+        }
+        if (region_stat_ns(r, RSTAT_AWAIT_TOTAL, &v) && region_stat_ns(r, RSTAT_TOTAL, &t)) {
+            aw += v;
+            awt += t;
+            any_aw = true;
+        }
+    }
+    if (any_gpu)
+        ms_set(m, MS_GPU, gpu);
+    if (any_aw)
+        ms_set(m, MS_AWAIT_SHARE, awt > 0 ? aw / awt : 0.0);
+    if ((m->known & (1u << MS_CALLS)) && (m->known & (1u << MS_TOTAL)))
+        ms_set(m, MS_MEAN, m->v[MS_CALLS] > 0 ? m->v[MS_TOTAL] / m->v[MS_CALLS] : 0.0);
+}
+
+/* min and max over the ranks that have calls */
+static void merge_extremes(merged_region *m)
+{
+    double lo = 0, hi = 0, calls;
+    bool all = true, any = false;
+    for (size_t i = 0; i < m->nranks && all; i++) {
+        const region *r = m->ranks[i];
+        if (merged_stat_of_region(r, MS_CALLS, &calls) && calls == 0)
+            continue;
+        double a, b;
+        all = merged_stat_of_region(r, MS_MIN, &a) && merged_stat_of_region(r, MS_MAX, &b);
+        if (all) {
+            lo = any && lo < a ? lo : a;
+            hi = any && hi > b ? hi : b;
+            any = true;
+        }
+    }
+    if (all) {
+        ms_set(m, MS_MIN, lo);
+        ms_set(m, MS_MAX, hi);
+    }
+}
+
+/* Percentiles and std over every rank's durations together. */
+static bool merge_durations(merged_region *m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->nranks; i++)
+        n += m->ranks[i]->n;
+    int64_t *d = malloc((n ? n : 1) * sizeof *d);
+    if (!d)
+        return false;
+    size_t k = 0;
+    for (size_t i = 0; i < m->nranks; i++) {
+        const region *r = m->ranks[i];
+        for (size_t j = 0; j < r->n; j++)
+            d[k++] = r->end_ns[j] - r->start_ns[j];
+    }
+    double mean, std, pct[3];
+    static const double pcts[3] = {50, 95, 99};
+    stats_mean_std(d, n, &mean, &std);
+    stats_percentiles_inplace(d, n, pcts, pct, 3);
+    free(d);
+    ms_set(m, MS_P50, pct[0]);
+    ms_set(m, MS_P95, pct[1]);
+    ms_set(m, MS_P99, pct[2]);
+    ms_set(m, MS_STD, std);
+    return true;
+}
+
+/* Std from each rank's count, mean and std (summary-only ranks): the
+ * pooled population variance E[x^2] - E[x]^2. */
+static void merge_pooled_std(merged_region *m)
+{
+    double n = 0, s1 = 0, s2 = 0;
+    for (size_t i = 0; i < m->nranks; i++) {
+        const region *r = m->ranks[i];
+        double c, mu, sd;
+        if (!merged_stat_of_region(r, MS_CALLS, &c))
+            return;
+        if (c == 0)
+            continue;
+        if (!merged_stat_of_region(r, MS_MEAN, &mu) || !merged_stat_of_region(r, MS_STD, &sd))
+            return;
+        n += c;
+        s1 += c * mu;
+        s2 += c * (sd * sd + mu * mu);
+    }
+    double var = n > 0 ? s2 / n - (s1 / n) * (s1 / n) : 0.0;
+    ms_set(m, MS_STD, var > 0 ? sqrt(var) : 0.0);
+}
+
+static void merge_imbalance(merged_region *m)
+{
+    double sum = 0, hi = 0, t;
+    int slow = -1;
+    for (size_t i = 0; i < m->nranks; i++) {
+        if (!merged_stat_of_region(m->ranks[i], MS_TOTAL, &t))
+            return;
+        sum += t;
+        if (slow < 0 || t > hi) {
+            hi = t;
+            slow = m->ranks[i]->rank;
+        }
+    }
+    if (m->nranks == 0)
+        return;
+    double mean = sum / (double)m->nranks;
+    ms_set(m, MS_IMBALANCE, hi > 0 ? (hi - mean) / hi : 0.0);
+    m->slowest_rank = slow;
+}
+
+static bool merge_one(merged_region *m)
+{
+    m->event_data = true;
+    m->summary_only = true;
+    for (size_t i = 0; i < m->nranks; i++) {
+        m->event_data &= m->ranks[i]->has_event_data;
+        m->summary_only &= !m->ranks[i]->has_event_data;
+    }
+    m->slowest_rank = -1;
+    merge_sums(m);
+    merge_extremes(m);
+    merge_imbalance(m);
+    if (m->nranks == 1) {
+        static const merged_stat own[] = {MS_P50, MS_P95, MS_P99, MS_STD};
+        for (size_t k = 0; k < sizeof own / sizeof *own; k++) {
+            double v;
+            if (merged_stat_of_region(m->ranks[0], own[k], &v))
+                ms_set(m, own[k], v);
+        }
+        return true;
+    }
+    if (m->event_data)
+        return merge_durations(m);
+    merge_pooled_std(m);
+    return true;
+}
+
+void merged_regions_free(merged_region *m, size_t count)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < count; i++)
+        free(m[i].ranks);
+    free(m);
+}
+
+sv_err merged_regions_build(const profile *p, merged_region **out, size_t *count, sv_error *err)
+{
+    *out = NULL;
+    *count = 0;
+    region **v = regions_by_name(p);
+    merged_region *m = calloc(p->nregions ? p->nregions : 1, sizeof *m);
+    size_t n = 0;
+    bool ok = v && m;
+    for (size_t i = 0; ok && i < p->nregions;) {
+        size_t j = i;
+        while (j < p->nregions && strcmp(v[j]->name, v[i]->name) == 0)
+            j++;
+        merged_region *g = &m[n++];
+        g->name = v[i]->name;
+        g->nranks = j - i;
+        g->ranks = malloc(g->nranks * sizeof *g->ranks);
+        ok = g->ranks != NULL;
+        if (ok) {
+            memcpy(g->ranks, v + i, g->nranks * sizeof *g->ranks);
+            ok = merge_one(g);
+        }
+        i = j;
+    }
+    free(v);
+    if (!ok) {
+        merged_regions_free(m, n);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory (regions)");
+    }
+    *out = m;
+    *count = n;
+    return SV_OK;
+}

@@ -1,0 +1,153 @@
+/* calltree: the aggregations behind the call-tree and regions views.
+ *
+ * A call tree merges calls by call path (root region > child region > ...),
+ * following the parent links of profile_ensure_calls().  It is built
+ * without recursion (a path can be 100 000 levels deep) in O(n) expected
+ * time: each call's node comes from its parent's node through a hash of
+ * (parent node, region name).
+ *
+ * A scope narrows the calls: every rank merged, one rank, or one thread of
+ * one rank.  In a thread scope a call's parent is its nearest ancestor on
+ * that thread (so cross-thread parents do not hide the thread's calls).
+ *
+ * Folding direct recursion merges a call whose parent is a call of the same
+ * region into the parent's node.  Then only the outermost call of such a
+ * chain adds inclusive, await and GPU time (they already contain the inner
+ * ones); exclusive time of every call adds, so the tree's exclusive total
+ * stays the model's.
+ *
+ * The second half merges each region name across ranks for the regions
+ * table.  Pure model code: no curses, nanoseconds throughout. */
+#ifndef SV_CALLTREE_H
+#define SV_CALLTREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+#define CT_NONE UINT32_MAX
+
+/* Which calls a tree holds.  rank < 0: every rank; thread < 0: every
+ * thread of the rank. */
+typedef struct calltree_scope {
+    int rank;
+    int64_t thread;
+} calltree_scope;
+
+typedef struct ct_node {
+    uint32_t name;   /* index into calltree.names */
+    uint32_t parent; /* node index; CT_NONE for the synthetic root (node 0) */
+    uint32_t depth;  /* 0 for top-level nodes (the root's children) */
+    int64_t calls;   /* every call merged into the node */
+    int64_t entries; /* calls that added inclusive time (== calls unfolded) */
+    int64_t incl_ns; /* saturating sums */
+    int64_t excl_ns;
+    int64_t max_ns; /* longest counted call */
+    int64_t await_ns;
+    int64_t gpu_ns; /* over calls with a GPU timing */
+} ct_node;
+
+typedef struct ct_name {
+    const char *name; /* points into the profile */
+    region *rep;      /* the region to select for it: in scope, lowest rank */
+} ct_name;
+
+typedef struct calltree {
+    calltree_scope scope;
+    bool folded;
+    ct_node *nodes; /* nodes[0] is the root: its incl_ns sums the top level */
+    size_t n;
+    /* Children of node i: child[child_off[i] .. child_off[i+1]-1]. */
+    uint32_t *child_off; /* n + 1 */
+    uint32_t *child;     /* n - 1 */
+    ct_name *names;      /* distinct region names, byte order */
+    size_t nnames;
+    bool has_await; /* some call in scope has an await column */
+    bool has_gpu;   /* some call in scope has a GPU column */
+    int64_t ncalls; /* calls in scope */
+} calltree;
+
+/* Builds the tree (calls profile_ensure_calls()).  SV_ERR_NOT_FOUND for a
+ * rank that does not exist. */
+sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion, calltree **out,
+                      sv_error *err);
+void calltree_free(calltree *t);
+
+static inline const char *calltree_node_name(const calltree *t, uint32_t node)
+{
+    return node ? t->names[t->nodes[node].name].name : "";
+}
+
+/* mean inclusive time of a node's counted calls (0 without calls) */
+double calltree_node_mean(const calltree *t, uint32_t node);
+/* share of the parent's inclusive time, in [0, ...) (0 under an empty parent) */
+double calltree_node_share(const calltree *t, uint32_t node);
+
+typedef enum ct_key {
+    CT_KEY_NAME,
+    CT_KEY_CALLS,
+    CT_KEY_INCL,
+    CT_KEY_EXCL,
+    CT_KEY_MEAN,
+    CT_KEY_MAX,
+    CT_KEY_SHARE,
+    CT_KEY_AWAIT,
+    CT_KEY_GPU,
+    CT_KEY_COUNT
+} ct_key;
+
+/* Orders every node's children by key (ties by name, then node index).
+ * O(n log n). */
+void calltree_sort(calltree *t, ct_key key, bool descending);
+
+/* Scopes worth offering: every rank merged, then each rank (only when there
+ * are several) followed by each thread row its calls use (when it has a
+ * thread column).  Malloc'ed. */
+sv_err calltree_scopes(const profile *p, calltree_scope **out, size_t *count, sv_error *err);
+
+/* ---------------------------------------------------------- regions merged */
+
+/* One region name merged over the ranks that have it.  A statistic is
+ * unknown (its bit in `known` clear) when some rank cannot give it. */
+typedef enum merged_stat {
+    MS_CALLS,
+    MS_TOTAL,
+    MS_MEAN,
+    MS_MIN,
+    MS_MAX,
+    MS_P50,
+    MS_P95,
+    MS_P99,
+    MS_STD,
+    MS_EXCL,
+    MS_AWAIT_SHARE, /* await total / total, a fraction */
+    MS_GPU,
+    MS_IMBALANCE, /* (max - mean) / max of the per-rank totals, a fraction */
+    MS_COUNT
+} merged_stat;
+
+typedef struct merged_region {
+    const char *name;
+    region **ranks; /* the region on each rank that has it, rank order */
+    size_t nranks;
+    bool event_data;   /* every rank has event data */
+    bool summary_only; /* no rank has event data */
+    uint32_t known;    /* bit k: v[k] is known */
+    double v[MS_COUNT];
+    int slowest_rank; /* rank with the largest total (-1 unknown) */
+} merged_region;
+
+/* Merges every region name of p: percentiles and std over the merged
+ * durations of every rank (single-rank names reuse the region's own
+ * statistics).  Malloc'ed array in byte order of names; free with
+ * merged_regions_free(). */
+sv_err merged_regions_build(const profile *p, merged_region **out, size_t *count, sv_error *err);
+void merged_regions_free(merged_region *m, size_t count);
+
+/* The statistic of one region of one rank in the same terms (for the
+ * per-rank breakdown rows).  false when unknown. */
+bool merged_stat_of_region(const region *r, merged_stat s, double *v);
+
+#endif
