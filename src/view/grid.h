@@ -42,8 +42,27 @@ void grid_put_cp(grid *g, int x, int y, uint32_t ch, int role, int attr);
  * (never raw); a cut is marked with an ellipsis.  Returns columns used. */
 int grid_put_text(grid *g, int x, int y, int max_w, const char *utf8, int role, int attr);
 
-/* Display width of text as grid_put_text would draw it (escapes included). */
+/* The same for the first n bytes of utf8 (a line of a longer text). */
+int grid_put_textn(grid *g, int x, int y, int max_w, const char *utf8, size_t n, int role,
+                   int attr);
+
+/* Display width of text as grid_put_text would draw it (escapes included)
+ * in Unicode mode. */
 int text_display_width(const char *utf8);
+
+/* The same for g's mode (in ASCII mode every non-ASCII character is shown
+ * as a \uXXXX escape). */
+int grid_text_width(const grid *g, const char *utf8);
+
+/* The same for the first n bytes of utf8. */
+int grid_text_widthn(const grid *g, const char *utf8, size_t n);
+
+/* Columns a code point takes when drawn with grid_put_cp (1 or 2). */
+int grid_cp_width(const grid *g, uint32_t cp);
+
+/* Encodes a code point as UTF-8 into out (no NUL); returns the bytes used
+ * (0 for surrogates and values above U+10FFFF). */
+size_t utf8_encode(uint32_t cp, char out[4]);
 
 /* The grid as plain UTF-8 text, one line per row, trailing spaces kept
  * trimmed; caller frees. */

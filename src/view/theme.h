@@ -29,4 +29,47 @@ typedef enum theme_role {
 /* A stable colour for a region name (same name, same colour, every run). */
 int theme_region_role(const char *name);
 
+/* Colours for the terminal backend, without curses: the numbers are the
+ * eight ANSI colours (curses COLOR_BLACK..COLOR_WHITE), -1 the terminal's
+ * default. */
+enum { THEME_DEFAULT = -1, THEME_BLACK, THEME_RED, THEME_GREEN, THEME_YELLOW, THEME_BLUE,
+       THEME_MAGENTA, THEME_CYAN, THEME_WHITE };
+
+typedef struct theme_style {
+    short fg, bg; /* THEME_* colours */
+    int attr;     /* GA_* flags added to the colours */
+} theme_style;
+
+/* The colour style of a role. */
+theme_style theme_color_style(int role);
+
+/* The monochrome rendering of a role (TERM=vt100, no colours, --mono):
+ * GA_* flags only, chosen so that bars, await shading, density, search
+ * matches and the selection stay distinct without colour. */
+int theme_mono_attr(int role);
+
+/* The glyphs views draw with: Unicode in a UTF-8 locale, ASCII with --ascii
+ * or another locale.  Views take them from here, never spell them out, so
+ * the ASCII fallback is complete. */
+typedef struct theme_glyphs {
+    uint32_t bar;         /* a cell of a call holding its thread: '█' / '#' */
+    uint32_t await;       /* hatch over the awaited share of a call: '░' / '/' */
+    uint32_t dense[3];    /* a cell holding 2-3, 4-9, 10+ calls */
+    uint32_t ellipsis;    /* marks cut text: '…' / '~' */
+    uint32_t hline;       /* '─' / '-' */
+    uint32_t vline;       /* '│' / '|' */
+    uint32_t tick;        /* ruler tick: '┬' / '+' */
+    uint32_t collapsed;   /* tree node with hidden children: '▸' / '+' */
+    uint32_t expanded;    /* tree node showing children: '▾' / '-' */
+    uint32_t sort_up;     /* '▲' / '^' */
+    uint32_t sort_down;   /* '▼' / 'v' */
+    uint32_t marker;      /* cursor / selection marker: '▶' / '>' */
+    /* Tree guides, each two columns wide: "├─" "└─" "│ " / "|-" "`-" "| " */
+    const char *tree_tee;
+    const char *tree_last;
+    const char *tree_vert;
+} theme_glyphs;
+
+const theme_glyphs *theme_glyphs_get(bool ascii);
+
 #endif

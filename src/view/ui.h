@@ -41,7 +41,38 @@ typedef struct ui_ctx {
     size_t current;        /* index into views */
     size_t previous;       /* for Esc back from a jump */
     char status[256];      /* one-line message for the status bar */
+    /* --- added by the UI core --- */
+    bool ascii;            /* ASCII glyphs only (--ascii or a non-UTF-8 locale) */
+    rect view_area;        /* where the current view draws (between the bars) */
+    bool too_small;        /* the screen is below UI_MIN_COLS x UI_MIN_ROWS */
+    bool prompt_open;      /* the / prompt is being edited in the status bar */
+    char prompt[256];
+    size_t prompt_len;
+    int help_top;          /* first help line shown */
 } ui_ctx;
+
+/* Below this size only a "Terminal too small" message is drawn. */
+#define UI_MIN_COLS 40
+#define UI_MIN_ROWS 10
+
+/* A screen backend: the terminal (term.c) or the headless one (headless.c).
+ * app.c runs the same loop over either. */
+typedef struct ui_backend {
+    void *state;
+    /* The next key (blocking); SVK_NONE when there are no more (headless)
+     * or the user asked to stop (a signal).  Sets ctx->mouse_x/y for mouse
+     * keys. */
+    int (*next_key)(void *state, ui_ctx *ctx);
+    /* Shows ctx->grid. */
+    void (*present)(void *state, const ui_ctx *ctx);
+    /* The current screen size. */
+    void (*size)(void *state, int *cols, int *rows);
+} ui_backend;
+
+/* The help overlay (help.c). */
+void help_draw(ui_ctx *ctx, rect area);
+/* Handles a key while help is open; returns view_flags. */
+int help_on_key(ui_ctx *ctx, int key);
 
 /* Helpers views use to move the user around. */
 void ui_open_view(ui_ctx *ctx, int number);

@@ -29,4 +29,11 @@ typedef struct view_ops {
     const char *const (*help)[2];
 } view_ops;
 
+/* Every view, in one explicit table (views.c). */
+const view_ops *const *views_registry(size_t *n);
+
+/* The source pane (s), drawn beside or below the current view while
+ * ctx->source_pane is on; NULL until one exists.  Its number is 0. */
+const view_ops *views_source_pane(void);
+
 #endif

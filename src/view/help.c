@@ -1,0 +1,257 @@
+/* help: the key table and legend overlay (? and F1).
+ *
+ * The content is produced row by row by one walk that either counts the
+ * rows or draws the visible ones, so scrolling needs no stored copy and the
+ * text wraps to whatever width the screen has. */
+#include <stdio.h>
+#include <string.h>
+
+#include "view.h"
+
+static const char *const help_global[][2] = {
+    {"q", "quit; closes the help or a sub-screen first"},
+    {"? F1", "show or hide this help"},
+    {"Esc", "back out: close a sub-screen, cancel a prompt, return from a jump"},
+    {"Tab S-Tab", "next / previous view"},
+    {"1 2 3 4 5", "open a view by number: 1 timeline, 2 tree, 3 regions, 4 calls, 5 info"},
+    {"Left Right h l", "move left / right (pan the time axis in the timeline)"},
+    {"Up Down k j", "move up / down (lanes and depth rows, table rows)"},
+    {"PgUp PgDn", "a page up / down"},
+    {"Home End", "to the first / last"},
+    {"Enter", "select the call under the cursor / open / expand"},
+    {"+ = - 0 z", "zoom in, zoom out around the cursor, fit all, zoom to the selection"},
+    {"[ ]", "previous / next call in the current lane"},
+    {"/", "search region names: an extended regular expression, ignoring case "
+          "when it is all lower case; Enter searches, Esc cancels"},
+    {"n N", "next / previous match"},
+    {"f", "filter the views to regions matching the search (again: off)"},
+    {"s", "show or hide the source pane of the selected region"},
+    {"Ctrl-L", "redraw the screen"},
+    {"Mouse", "wheel zooms, a click selects; a click on a view's name opens it"},
+    {NULL, NULL},
+};
+
+typedef struct help_walk {
+    ui_ctx *ctx;
+    rect area; /* the rows below the help's own header line */
+    int keyw;  /* width of the key column */
+    int row;   /* rows produced so far */
+    bool draw;
+} help_walk;
+
+/* Byte length of the next line of at most w columns of s[0..n), broken at
+ * spaces; *next is where the following line starts.  A word wider than
+ * the line is taken whole (the drawing cuts it with an ellipsis). */
+static size_t wrap_line(const grid *g, const char *s, size_t n, int w, size_t *next)
+{
+    size_t pos = 0, end = 0;
+    int width = 0;
+    while (pos < n) {
+        size_t we = pos;
+        while (we < n && s[we] == ' ')
+            we++;
+        while (we < n && s[we] != ' ')
+            we++;
+        int ww = grid_text_widthn(g, s + pos, we - pos);
+        if (end > 0 && width + ww > w)
+            break;
+        width += ww;
+        end = we;
+        pos = we;
+    }
+    *next = end;
+    while (*next < n && s[*next] == ' ')
+        (*next)++;
+    return end;
+}
+
+/* The grid row of walk row r, or -1 when it is scrolled out of sight. */
+static int walk_y(const help_walk *hw, int r)
+{
+    int rel = r - hw->ctx->help_top;
+    return rel >= 0 && rel < hw->area.h ? hw->area.y + rel : -1;
+}
+
+static void walk_entry(help_walk *hw, const char *key, int key_role, const char *text)
+{
+    grid *g = &hw->ctx->grid;
+    int tx = hw->area.x + 1 + hw->keyw + 1;
+    int tw = hw->area.x + hw->area.w - tx;
+    size_t n = strlen(text ? text : ""), pos = 0;
+    bool first = true;
+    do {
+        size_t next;
+        size_t len = wrap_line(g, text + pos, n - pos, tw > 1 ? tw : 1, &next);
+        int y = walk_y(hw, hw->row);
+        if (hw->draw && y >= 0) {
+            if (first && key)
+                grid_put_text(g, hw->area.x + 1, y, hw->keyw, key, key_role, 0);
+            grid_put_textn(g, tx, y, tw, text + pos, len, ROLE_NORMAL, 0);
+        }
+        hw->row++;
+        pos += next;
+        first = false;
+    } while (pos < n);
+}
+
+static void walk_heading(help_walk *hw, const char *title)
+{
+    if (hw->row > 0)
+        hw->row++;
+    int y = walk_y(hw, hw->row);
+    if (hw->draw && y >= 0)
+        grid_put_text(&hw->ctx->grid, hw->area.x, y, hw->area.w, title, ROLE_HEADER, GA_BOLD);
+    hw->row++;
+}
+
+/* A legend sample: count copies of each glyph, each in its role. */
+typedef struct sample_part {
+    uint32_t glyph;
+    int count, role;
+} sample_part;
+
+static void walk_legend(help_walk *hw, const sample_part *parts, size_t nparts, const char *text)
+{
+    int y = walk_y(hw, hw->row);
+    if (hw->draw && y >= 0) {
+        int x = hw->area.x + 1;
+        for (size_t i = 0; i < nparts; i++) {
+            for (int k = 0; k < parts[i].count; k++) {
+                int w = grid_cp_width(&hw->ctx->grid, parts[i].glyph);
+                if (x + w <= hw->area.x + 1 + hw->keyw)
+                    grid_put_cp(&hw->ctx->grid, x, y, parts[i].glyph, parts[i].role, 0);
+                x += w;
+            }
+        }
+    }
+    walk_entry(hw, NULL, ROLE_NORMAL, text);
+}
+
+static void walk_legends(help_walk *hw)
+{
+    const theme_glyphs *gl = theme_glyphs_get(hw->ctx->grid.ascii);
+    walk_heading(hw, "Legend");
+    sample_part bar[] = {{gl->bar, 6, ROLE_BAR0}};
+    walk_legend(hw, bar, 1,
+                "a call, as a bar from its start to its end; the region name is written inside "
+                "when it fits, each region keeps its colour");
+    sample_part await[] = {{gl->bar, 3, ROLE_BAR0 + 1}, {gl->await, 3, ROLE_AWAIT}};
+    walk_legend(hw, await, 2,
+                "held then awaited: the hatched share is time the call spent suspended "
+                "(awaiting), not holding its thread");
+    sample_part dense[] = {{gl->dense[0], 1, ROLE_DENSE},
+                           {' ', 1, ROLE_NORMAL},
+                           {gl->dense[1], 1, ROLE_DENSE},
+                           {' ', 1, ROLE_NORMAL},
+                           {gl->dense[2], 1, ROLE_DENSE}};
+    walk_legend(hw, dense, 5,
+                "a cell holding several calls (2-3, 4-9, 10 or more): zoom in to separate them");
+    walk_entry(hw, "name", ROLE_SELECTED, "the selected call or row; its details show below");
+    walk_entry(hw, "name", ROLE_SEARCH, "a region matching the search");
+    walk_entry(hw, "source pane", ROLE_NORMAL,
+               "s shows the selected region's captured source: file:line, line numbers from "
+               "the recorded line, Python highlighting; it follows the selection");
+}
+
+static void walk_all(help_walk *hw)
+{
+    walk_heading(hw, "Keys in every view");
+    for (size_t i = 0; help_global[i][0]; i++)
+        walk_entry(hw, help_global[i][0], ROLE_HEADER, help_global[i][1]);
+    for (size_t v = 0; v < hw->ctx->nviews; v++) {
+        const view_ops *ops = hw->ctx->views[v];
+        char title[96];
+        snprintf(title, sizeof title, "%d %s view", ops->number, ops->name);
+        walk_heading(hw, title);
+        for (size_t i = 0; ops->help && ops->help[i][0]; i++)
+            walk_entry(hw, ops->help[i][0], ROLE_HEADER, ops->help[i][1]);
+    }
+    walk_legends(hw);
+}
+
+static help_walk walk_setup(ui_ctx *ctx, rect area, bool draw)
+{
+    help_walk hw = {.ctx = ctx, .draw = draw};
+    hw.area = (rect){area.x, area.y + 1, area.w, area.h > 1 ? area.h - 1 : 0};
+    hw.keyw = area.w >= 60 ? 16 : area.w / 4;
+    return hw;
+}
+
+static int help_rows(ui_ctx *ctx, rect area)
+{
+    help_walk hw = walk_setup(ctx, area, false);
+    walk_all(&hw);
+    return hw.row;
+}
+
+static void help_clamp(ui_ctx *ctx, rect area)
+{
+    int max_top = help_rows(ctx, area) - (area.h - 1);
+    if (ctx->help_top > max_top)
+        ctx->help_top = max_top;
+    if (ctx->help_top < 0)
+        ctx->help_top = 0;
+}
+
+void help_draw(ui_ctx *ctx, rect area)
+{
+    if (area.h < 1 || area.w < 1)
+        return;
+    help_clamp(ctx, area);
+    help_walk hw = walk_setup(ctx, area, true);
+    walk_all(&hw);
+    grid *g = &ctx->grid;
+    grid_fill(g, (rect){area.x, area.y, area.w, 1}, ' ', ROLE_HEADER, 0);
+    int used =
+        grid_put_text(g, area.x, area.y, area.w, "Help: keys and legend", ROLE_HEADER, GA_BOLD);
+    char pos[64];
+    int last = ctx->help_top + hw.area.h < hw.row ? ctx->help_top + hw.area.h : hw.row;
+    snprintf(pos, sizeof pos, "lines %d-%d of %d", ctx->help_top + 1, last, hw.row);
+    int pw = grid_text_width(g, pos);
+    if (used + 2 + pw <= area.w)
+        grid_put_text(g, area.x + area.w - pw, area.y, pw, pos, ROLE_HEADER, 0);
+}
+
+int help_on_key(ui_ctx *ctx, int key)
+{
+    rect area = {0, 1, ctx->grid.cols, ctx->grid.rows > 2 ? ctx->grid.rows - 2 : 0};
+    if (key == ' ')
+        key = SVK_PGDN;
+    int page = area.h > 2 ? area.h - 2 : 1;
+    switch (keys_lookup(NULL, key)) {
+    case CMD_HELP:
+    case CMD_QUIT:
+    case CMD_BACK:
+        ctx->help_open = false;
+        return VF_HANDLED | VF_REDRAW;
+    case CMD_UP:
+        ctx->help_top--;
+        break;
+    case CMD_DOWN:
+        ctx->help_top++;
+        break;
+    case CMD_WHEEL_UP:
+        ctx->help_top -= 3;
+        break;
+    case CMD_WHEEL_DOWN:
+        ctx->help_top += 3;
+        break;
+    case CMD_PGUP:
+        ctx->help_top -= page;
+        break;
+    case CMD_PGDN:
+    case CMD_ENTER:
+        ctx->help_top += page;
+        break;
+    case CMD_HOME:
+        ctx->help_top = 0;
+        break;
+    case CMD_END:
+        ctx->help_top = 1 << 20;
+        break;
+    default:
+        return 0;
+    }
+    help_clamp(ctx, area);
+    return VF_HANDLED | VF_REDRAW;
+}

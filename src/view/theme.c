@@ -1,0 +1,133 @@
+/* theme: role colours, the monochrome rendering and the glyph tables. */
+#include "theme.h"
+
+#include "grid.h"
+
+/* FNV-1a: stable across runs and platforms, unlike a pointer hash. */
+int theme_region_role(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *s = (const unsigned char *)(name ? name : ""); *s; s++) {
+        h ^= *s;
+        h *= 16777619u;
+    }
+    return ROLE_BAR0 + (int)(h % THEME_NBARS);
+}
+
+/* Bars carry dark text on a coloured background so a name stays readable
+ * inside its bar; the eight backgrounds avoid white and black, which would
+ * vanish against one terminal theme or the other. */
+static const short bar_bg[THEME_NBARS] = {THEME_BLUE,   THEME_GREEN, THEME_CYAN, THEME_MAGENTA,
+                                          THEME_YELLOW, THEME_RED,   THEME_BLUE, THEME_GREEN};
+
+theme_style theme_color_style(int role)
+{
+    if (role >= ROLE_BAR0 && role < ROLE_COUNT) {
+        int k = role - ROLE_BAR0;
+        /* The second half repeats the hues in bold so eight roles stay distinct. */
+        return (theme_style){THEME_BLACK, bar_bg[k], k >= THEME_NBARS - 2 ? GA_BOLD : 0};
+    }
+    switch (role) {
+    case ROLE_TITLE:
+        return (theme_style){THEME_BLACK, THEME_CYAN, GA_BOLD};
+    case ROLE_STATUS:
+        return (theme_style){THEME_BLACK, THEME_WHITE, 0};
+    case ROLE_HEADER:
+        return (theme_style){THEME_CYAN, THEME_DEFAULT, GA_BOLD};
+    case ROLE_SELECTED:
+        return (theme_style){THEME_BLACK, THEME_YELLOW, GA_BOLD};
+    case ROLE_DIM:
+        return (theme_style){THEME_DEFAULT, THEME_DEFAULT, GA_DIM};
+    case ROLE_WARNING:
+        return (theme_style){THEME_RED, THEME_DEFAULT, GA_BOLD};
+    case ROLE_AWAIT:
+        return (theme_style){THEME_WHITE, THEME_DEFAULT, GA_DIM};
+    case ROLE_DENSE:
+        return (theme_style){THEME_YELLOW, THEME_DEFAULT, GA_BOLD};
+    case ROLE_SEARCH:
+        return (theme_style){THEME_BLACK, THEME_GREEN, GA_BOLD};
+    case ROLE_SRC_KEYWORD:
+        return (theme_style){THEME_MAGENTA, THEME_DEFAULT, GA_BOLD};
+    case ROLE_SRC_STRING:
+        return (theme_style){THEME_GREEN, THEME_DEFAULT, 0};
+    case ROLE_SRC_COMMENT:
+        return (theme_style){THEME_BLUE, THEME_DEFAULT, GA_DIM};
+    case ROLE_SRC_DECORATOR:
+        return (theme_style){THEME_YELLOW, THEME_DEFAULT, 0};
+    case ROLE_SRC_NUMBER:
+        return (theme_style){THEME_CYAN, THEME_DEFAULT, 0};
+    default:
+        return (theme_style){THEME_DEFAULT, THEME_DEFAULT, 0};
+    }
+}
+
+/* Without colour: bars are reverse video, the selection is bold underlined
+ * and not reversed (so a selected bar stands out among reversed ones), the
+ * awaited share is dim and relies on its hatch glyph. */
+int theme_mono_attr(int role)
+{
+    if (role >= ROLE_BAR0 && role < ROLE_COUNT)
+        return GA_REVERSE;
+    switch (role) {
+    case ROLE_TITLE:
+    case ROLE_STATUS:
+        return GA_REVERSE;
+    case ROLE_HEADER:
+    case ROLE_WARNING:
+    case ROLE_DENSE:
+    case ROLE_SRC_KEYWORD:
+    case ROLE_SRC_DECORATOR:
+        return GA_BOLD;
+    case ROLE_SELECTED:
+        return GA_BOLD | GA_UNDERLINE;
+    case ROLE_SEARCH:
+        return GA_BOLD | GA_UNDERLINE | GA_REVERSE;
+    case ROLE_DIM:
+    case ROLE_AWAIT:
+    case ROLE_SRC_COMMENT:
+        return GA_DIM;
+    default:
+        return 0;
+    }
+}
+
+static const theme_glyphs glyphs_unicode = {
+    .bar = 0x2588,
+    .await = 0x2591,
+    .dense = {0x2236, 0x2237, 0x2593},
+    .ellipsis = 0x2026,
+    .hline = 0x2500,
+    .vline = 0x2502,
+    .tick = 0x252C,
+    .collapsed = 0x25B8,
+    .expanded = 0x25BE,
+    .sort_up = 0x25B2,
+    .sort_down = 0x25BC,
+    .marker = 0x25B6,
+    .tree_tee = "\u251c\u2500",
+    .tree_last = "\u2514\u2500",
+    .tree_vert = "\u2502 ",
+};
+
+static const theme_glyphs glyphs_ascii = {
+    .bar = '#',
+    .await = '/',
+    .dense = {':', '%', '@'},
+    .ellipsis = '~',
+    .hline = '-',
+    .vline = '|',
+    .tick = '+',
+    .collapsed = '+',
+    .expanded = '-',
+    .sort_up = '^',
+    .sort_down = 'v',
+    .marker = '>',
+    .tree_tee = "|-",
+    .tree_last = "`-",
+    .tree_vert = "| ",
+};
+
+const theme_glyphs *theme_glyphs_get(bool ascii)
+{
+    return ascii ? &glyphs_ascii : &glyphs_unicode;
+}
