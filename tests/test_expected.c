@@ -1,5 +1,5 @@
 /* Every shared profile against statistics computed independently with
- * numpy (../shared/data/expected/*.json), to a relative 1e-9. */
+ * numpy (../shared/data/expected, one JSON file per profile), to a relative 1e-9. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,7 +57,7 @@ static void check_stat(const region *r, const jm_node *exp, region_stat_id id)
     const jm_node *v = jm_get(exp, region_stat_names[id]);
     if (!v)
         return; /* the expected file does not state it */
-    double got, want;
+    double got = 0, want = 0;
     bool known = region_stat(r, id, &got);
     if (jm_is_null(v)) {
         if (known)

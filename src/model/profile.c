@@ -196,7 +196,8 @@ static void fix_owners(profile *p)
     for (size_t i = 0; i < p->nranks; i++) {
         rank_data *rk = &p->ranks[i];
         rk->owner = p;
-        qsort(rk->regions, rk->nregions, sizeof *rk->regions, cmp_region_name);
+        if (rk->nregions)
+            qsort(rk->regions, rk->nregions, sizeof *rk->regions, cmp_region_name);
         size_t g = 0;
         for (size_t j = 0; j < rk->nregions; j++) {
             rk->regions[j]->owner = rk;
@@ -264,7 +265,8 @@ static sv_err compute_rank_stats(profile *p, rank_data *rk, sv_error *err)
 
 sv_err profile_finish(profile *p, sv_error *err)
 {
-    qsort(p->ranks, p->nranks, sizeof *p->ranks, cmp_rank);
+    if (p->nranks)
+        qsort(p->ranks, p->nranks, sizeof *p->ranks, cmp_rank);
     if (p->nmeta)
         qsort(p->meta, p->nmeta, sizeof *p->meta, cmp_meta);
     for (size_t i = 0; i < p->nranks; i++) {
