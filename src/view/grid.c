@@ -102,7 +102,7 @@ static bool ti_next(text_iter *it, uint32_t *cp, int *w)
             *w = 1;
             return true;
         }
-        if (it->i >= it->n)
+        if (it->i >= it->n || it->s[it->i] == '\0')
             return false;
         uint32_t c;
         size_t k = utf8_decode(it->s + it->i, it->n - it->i, &c);
@@ -254,7 +254,8 @@ int grid_put_textn(grid *g, int x, int y, int max_w, const char *utf8, size_t n,
 
 int grid_put_text(grid *g, int x, int y, int max_w, const char *utf8, int role, int attr)
 {
-    return utf8 ? grid_put_textn(g, x, y, max_w, utf8, strlen(utf8), role, attr) : 0;
+    /* No strlen: a cut 10 MB name costs its visible width, not its length. */
+    return utf8 ? grid_put_textn(g, x, y, max_w, utf8, SIZE_MAX, role, attr) : 0;
 }
 
 static int width_of(const char *utf8, size_t n, bool ascii)

@@ -42,7 +42,8 @@ void grid_put_cp(grid *g, int x, int y, uint32_t ch, int role, int attr);
  * (never raw); a cut is marked with an ellipsis.  Returns columns used. */
 int grid_put_text(grid *g, int x, int y, int max_w, const char *utf8, int role, int attr);
 
-/* The same for the first n bytes of utf8 (a line of a longer text). */
+/* The same for the first n bytes of utf8 (a line of a longer text); a NUL
+ * byte ends the text earlier. */
 int grid_put_textn(grid *g, int x, int y, int max_w, const char *utf8, size_t n, int role,
                    int attr);
 
