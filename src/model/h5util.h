@@ -31,6 +31,9 @@ typedef enum h5u_status { H5U_OK = 0, H5U_BAD, H5U_REFUSED, H5U_NOMEM } h5u_stat
  * created once) and the byte counters behind the progress callback. */
 typedef struct h5u_reader {
     hid_t dapl;
+    /* Transfer plist whose variable-length strings come from malloc, so
+     * the loader keeps them as they are instead of copying each one. */
+    hid_t dxpl;
     uint64_t file_size;
     uint64_t bytes_done; /* storage bytes of the datasets read so far */
 } h5u_reader;
