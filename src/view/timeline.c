@@ -1,0 +1,508 @@
+/* timeline: view 1, lanes of calls on a shared time axis.
+ *
+ * The index (lanes.c) is built once when the view is created; every
+ * command changes a few numbers (the time window, the cursor, which depth
+ * rows show) and the next frame lays out only what is visible. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "region.h"
+#include "tl_state.h"
+
+/* ------------------------------------------------------------ rows */
+
+static void rows_rebuild(tl_state *s)
+{
+    size_t n = s->ix ? s->ix->nlanes : 0;
+    s->row_off[0] = 0;
+    for (size_t l = 0; l < n; l++)
+        s->row_off[l + 1] = s->row_off[l] + s->shown[l];
+    s->nrows = s->row_off[n];
+    if (s->cur_row >= s->nrows)
+        s->cur_row = s->nrows ? s->nrows - 1 : 0;
+}
+
+void tl_row_at(const tl_state *s, size_t r, size_t *lane_out, uint32_t *depth)
+{
+    size_t lo = 0, hi = s->ix->nlanes;
+    while (hi - lo > 1) { /* last lane whose first row is <= r */
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->row_off[mid] <= r)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *lane_out = lo;
+    *depth = (uint32_t)(r - s->row_off[lo]);
+}
+
+static void keep_cursor_row_visible(tl_state *s)
+{
+    size_t page = s->geo.nvis > 0 ? (size_t)s->geo.nvis : 1;
+    if (s->cur_row < s->top_row)
+        s->top_row = s->cur_row;
+    if (s->cur_row >= s->top_row + page)
+        s->top_row = s->cur_row - page + 1;
+    if (s->nrows <= page)
+        s->top_row = 0;
+    else if (s->top_row > s->nrows - page)
+        s->top_row = s->nrows - page;
+}
+
+/* ------------------------------------------------------------ layout */
+
+static tl_geo geometry(rect a)
+{
+    tl_geo g;
+    g.x = a.x;
+    g.w = a.w;
+    g.panel_h = a.h >= 30 ? 4 : a.h >= 14 ? 3 : a.h >= 8 ? 2 : 0;
+    g.header_y = a.y;
+    g.ruler_y = a.y + 1;
+    g.rows_y = a.y + 2;
+    g.nvis = a.h - 2 - g.panel_h;
+    g.nvis = g.nvis > 0 ? g.nvis : 0;
+    g.panel_y = g.rows_y + g.nvis;
+    g.gutter = a.w / 5;
+    g.gutter = g.gutter < 10 ? 10 : g.gutter > 28 ? 28 : g.gutter;
+    g.gutter = g.gutter < a.w / 2 ? g.gutter : a.w / 2;
+    g.tx = a.x + g.gutter;
+    g.tw = a.w - g.gutter;
+    g.tw = g.tw > 1 ? g.tw : 1;
+    return g;
+}
+
+static int64_t data_min(const tl_state *s)
+{
+    return s->ix && s->ix->ncalls ? s->ix->t_min : 0;
+}
+
+static int64_t data_max(const tl_state *s)
+{
+    return s->ix && s->ix->ncalls ? s->ix->t_max : 1;
+}
+
+void tl_set_area(tl_state *s, rect area)
+{
+    if (s->placed && area.x == s->area.x && area.y == s->area.y && area.w == s->area.w &&
+        area.h == s->area.h)
+        return;
+    int old_tw = s->geo.tw;
+    s->area = area;
+    s->geo = geometry(area);
+    if ((size_t)s->geo.tw > s->segcap) {
+        tl_seg *ns = realloc(s->segs, (size_t)s->geo.tw * sizeof *ns);
+        if (ns) {
+            s->segs = ns;
+            s->segcap = (size_t)s->geo.tw;
+        }
+    }
+    s->v.width = s->geo.tw;
+    if (!s->placed) {
+        tl_fit(&s->v, data_min(s), data_max(s));
+        s->cursor_x = s->geo.tw / 2;
+        s->placed = true;
+    } else {
+        s->cursor_x = old_tw > 0 ? (int)((int64_t)s->cursor_x * s->geo.tw / old_tw) : 0;
+        tl_clamp(&s->v, data_min(s), data_max(s));
+    }
+    s->cursor_x = s->cursor_x < s->geo.tw ? s->cursor_x : s->geo.tw - 1;
+    keep_cursor_row_visible(s);
+}
+
+/* ------------------------------------------------------- selection */
+
+void tl_select(tl_state *s, ui_ctx *ctx, int rank, int64_t call)
+{
+    ui_select_call(ctx, rank, call);
+    s->seen_rank = rank;
+    s->seen_call = call;
+}
+
+static void cursor_on_call(tl_state *s, int64_t st, int64_t ve)
+{
+    int64_t mid = st + (ve - st) / 2;
+    int64_t a = tl_time_col(&s->v, st), b = tl_time_col(&s->v, ve - 1);
+    int64_t x = tl_time_col(&s->v, mid);
+    a = a < 0 ? 0 : a;
+    b = b >= s->geo.tw ? s->geo.tw - 1 : b;
+    x = x < a ? a : x > b ? b : x;
+    s->cursor_x = (int)(x < 0 ? 0 : x >= s->geo.tw ? s->geo.tw - 1 : x);
+}
+
+bool tl_reveal(tl_state *s, int rank, int64_t call, bool keep_zoom)
+{
+    size_t l, pos;
+    uint32_t d;
+    if (!s->ix || !lanes_locate(s->ix, rank, call, &l, &d, &pos))
+        return false;
+    if (d >= s->shown[l]) {
+        s->shown[l] = d + 1;
+        rows_rebuild(s);
+    }
+    s->cur_row = s->row_off[l] + d;
+    keep_cursor_row_visible(s);
+    int64_t st, e;
+    lanes_call_span(s->ix->lanes[l].rk, (uint32_t)call, &st, &e);
+    int64_t ve = lanes_visible_end(st, e);
+    int64_t left = s->v.t0, right = tl_col_time(&s->v, s->geo.tw);
+    if (!keep_zoom)
+        tl_show_span(&s->v, st, ve, data_min(s), data_max(s));
+    else if (ve <= left || st >= right)
+        tl_center_at(&s->v, st + (ve - st) / 2, s->geo.tw / 2, data_min(s), data_max(s));
+    cursor_on_call(s, st, ve);
+    return true;
+}
+
+/* The call under the cursor: of the calls in its cell, the one covering
+ * most of it. */
+static bool call_under_cursor(const tl_state *s, size_t *lane_out, uint32_t *call_out)
+{
+    if (!s->ix || s->nrows == 0)
+        return false;
+    size_t l;
+    uint32_t d;
+    tl_row_at(s, s->cur_row, &l, &d);
+    const lane *ln = &s->ix->lanes[l];
+    const lane_row *row = &ln->rows[d];
+    int64_t tc0 = tl_col_time(&s->v, s->cursor_x), tc1 = tl_col_time(&s->v, s->cursor_x + 1);
+    size_t first;
+    if (lane_row_count(ln, row, tc0, tc1, 8, &first) == 0)
+        return false;
+    int64_t best_cov = -1;
+    for (size_t k = first; k < row->n && k < first + 64; k++) {
+        int64_t st, e;
+        lanes_call_span(ln->rk, row->idx[k], &st, &e);
+        int64_t ve = lanes_visible_end(st, e);
+        if (st >= tc1)
+            break;
+        int64_t cov = (ve < tc1 ? ve : tc1) - (st > tc0 ? st : tc0);
+        if (ve > tc0 && cov > best_cov) {
+            best_cov = cov;
+            *call_out = row->idx[k];
+        }
+    }
+    *lane_out = l;
+    return best_cov >= 0;
+}
+
+/* ---------------------------------------------------------- commands */
+
+static int select_under_cursor(tl_state *s, ui_ctx *ctx)
+{
+    size_t l;
+    uint32_t g;
+    if (!call_under_cursor(s, &l, &g)) {
+        ui_set_status(ctx, "No call under the cursor");
+        return VF_HANDLED | VF_REDRAW;
+    }
+    tl_select(s, ctx, s->ix->lanes[l].rk->rank, g);
+    return VF_HANDLED | VF_REDRAW;
+}
+
+static int step_call(tl_state *s, ui_ctx *ctx, int dir)
+{
+    if (!s->ix || s->nrows == 0)
+        return VF_HANDLED;
+    size_t l, sl, pos;
+    uint32_t d, sd;
+    tl_row_at(s, s->cur_row, &l, &d);
+    const lane *ln = &s->ix->lanes[l];
+    const lane_row *row = &ln->rows[d];
+    size_t k;
+    if (ctx->sel.call >= 0 && lanes_locate(s->ix, ctx->sel.rank, ctx->sel.call, &sl, &sd, &pos) &&
+        sl == l && sd == d) {
+        k = dir > 0 ? pos + 1 : pos - 1; /* pos 0 - 1 wraps to SIZE_MAX: no call */
+    } else {
+        size_t at = lane_row_lower_start(ln, row, tl_col_time(&s->v, s->cursor_x));
+        k = dir > 0 ? at : at - 1;
+    }
+    if (k >= row->n) {
+        ui_set_status(ctx, dir > 0 ? "No later call in this row" : "No earlier call in this row");
+        return VF_HANDLED | VF_REDRAW;
+    }
+    tl_select(s, ctx, ln->rk->rank, row->idx[k]);
+    tl_reveal(s, ln->rk->rank, row->idx[k], true);
+    return VF_HANDLED | VF_REDRAW;
+}
+
+static bool search_match(const region *r, void *user)
+{
+    return ui_search_match(user, r->name);
+}
+
+static int search_step(tl_state *s, ui_ctx *ctx, int dir)
+{
+    if (!ctx->has_search || !s->ix)
+        return 0;
+    lanes_key key, hit;
+    if (ctx->sel.call >= 0 && ctx->sel.region) {
+        size_t i = 0;
+        rank_data *rk = profile_rank(ctx->prof, ctx->sel.rank);
+        region *r = rk ? rank_call_region(rk, ctx->sel.call, &i) : NULL;
+        key = (lanes_key){r ? r->start_ns[i] : 0, ctx->sel.rank, ctx->sel.call};
+    } else {
+        key = (lanes_key){tl_col_time(&s->v, s->cursor_x), INT_MIN, -1};
+    }
+    bool found = lanes_search(s->ix, &key, dir, search_match, ctx, &hit);
+    if (!found) {
+        key = dir > 0 ? (lanes_key){INT64_MIN, INT_MIN, -1}
+                      : (lanes_key){INT64_MAX, INT_MAX, INT64_MAX};
+        found = lanes_search(s->ix, &key, dir, search_match, ctx, &hit);
+        if (found)
+            ui_set_status(ctx, "Search wrapped around");
+    }
+    if (!found) {
+        ui_set_status(ctx, "No call matches /%s/", ctx->search_text);
+        return VF_HANDLED | VF_REDRAW;
+    }
+    tl_select(s, ctx, hit.rank, hit.call);
+    tl_reveal(s, hit.rank, hit.call, true);
+    return VF_HANDLED | VF_REDRAW;
+}
+
+static int zoom(tl_state *s, ui_ctx *ctx, int col, int dir)
+{
+    if (!tl_zoom(&s->v, col, dir, data_min(s), data_max(s)))
+        ui_set_status(ctx, dir > 0 ? "Zoomed in as far as it goes (1 ns per column)"
+                                   : "Zoomed out as far as it goes");
+    return VF_HANDLED | VF_REDRAW;
+}
+
+static int zoom_selected(tl_state *s, ui_ctx *ctx)
+{
+    if (ctx->sel.call < 0) {
+        ui_set_status(ctx, "No call selected: Enter selects the call under the cursor");
+        return VF_HANDLED | VF_REDRAW;
+    }
+    if (!tl_reveal(s, ctx->sel.rank, ctx->sel.call, false))
+        ui_set_status(ctx, "The selected call is not on the timeline");
+    s->seen_rank = ctx->sel.rank;
+    s->seen_call = ctx->sel.call;
+    return VF_HANDLED | VF_REDRAW;
+}
+
+static void move_rows(tl_state *s, long delta, bool page)
+{
+    if (s->nrows == 0)
+        return;
+    long last = (long)s->nrows - 1;
+    long r = (long)s->cur_row + delta;
+    s->cur_row = (size_t)(r < 0 ? 0 : r > last ? last : r);
+    if (page) {
+        long t = (long)s->top_row + delta;
+        long maxtop = (long)s->nrows - (s->geo.nvis > 0 ? s->geo.nvis : 1);
+        maxtop = maxtop > 0 ? maxtop : 0;
+        s->top_row = (size_t)(t < 0 ? 0 : t > maxtop ? maxtop : t);
+    }
+    keep_cursor_row_visible(s);
+}
+
+static void set_depths(tl_state *s, size_t li, bool all_rows)
+{
+    uint32_t nd = s->ix->lanes[li].ndepth;
+    uint32_t cap = nd < TL_DEPTH_CAP ? nd : TL_DEPTH_CAP;
+    if (all_rows)
+        s->shown[li] = nd;
+    else
+        s->shown[li] = s->shown[li] > cap ? cap : 1;
+}
+
+static int expand(tl_state *s, bool expand_it, bool all)
+{
+    if (!s->ix || s->nrows == 0)
+        return VF_HANDLED;
+    size_t l;
+    uint32_t d;
+    tl_row_at(s, s->cur_row, &l, &d);
+    for (size_t k = all ? 0 : l; k < (all ? s->ix->nlanes : l + 1); k++)
+        set_depths(s, k, expand_it);
+    rows_rebuild(s);
+    /* Stay in the same lane, at the deepest row still shown. */
+    s->cur_row = s->row_off[l] + (d < s->shown[l] ? d : s->shown[l] - 1);
+    keep_cursor_row_visible(s);
+    return VF_HANDLED | VF_REDRAW;
+}
+
+static bool mouse_in_time(const tl_state *s, const ui_ctx *ctx, int *col)
+{
+    const tl_geo *g = &s->geo;
+    if (ctx->mouse_x < g->tx || ctx->mouse_x >= g->tx + g->tw || ctx->mouse_y < g->ruler_y ||
+        ctx->mouse_y >= g->rows_y + g->nvis)
+        return false;
+    *col = ctx->mouse_x - g->tx;
+    return true;
+}
+
+static int click(tl_state *s, ui_ctx *ctx)
+{
+    const tl_geo *g = &s->geo;
+    int col;
+    bool in_rows = ctx->mouse_y >= g->rows_y && ctx->mouse_y < g->rows_y + g->nvis;
+    size_t r = s->top_row + (size_t)(ctx->mouse_y - g->rows_y);
+    if (in_rows && r < s->nrows)
+        s->cur_row = r;
+    if (!mouse_in_time(s, ctx, &col))
+        return VF_HANDLED | VF_REDRAW;
+    s->cursor_x = col;
+    return in_rows && r < s->nrows ? select_under_cursor(s, ctx) : VF_HANDLED | VF_REDRAW;
+}
+
+static int wheel(tl_state *s, ui_ctx *ctx, int dir)
+{
+    int col;
+    if (!mouse_in_time(s, ctx, &col))
+        col = s->cursor_x;
+    return zoom(s, ctx, col, dir);
+}
+
+static int jump_end(tl_state *s, bool to_end)
+{
+    int64_t t = to_end ? data_max(s) : data_min(s);
+    int col = to_end ? s->geo.tw - 1 : 0;
+    tl_center_at(&s->v, t, col, data_min(s), data_max(s));
+    int64_t x = tl_time_col(&s->v, to_end ? t - 1 : t);
+    s->cursor_x = (int)(x < 0 ? 0 : x >= s->geo.tw ? s->geo.tw - 1 : x);
+    return VF_HANDLED | VF_REDRAW;
+}
+
+static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
+{
+    tl_state *s = state;
+    if (!s)
+        return 0;
+    tl_set_area(s, ctx->view_area);
+    int pan = s->geo.tw / 8 > 1 ? s->geo.tw / 8 : 1;
+    long page = s->geo.nvis > 1 ? s->geo.nvis - 1 : 1;
+    switch (cmd) {
+    case CMD_LEFT:
+    case CMD_RIGHT:
+        tl_pan(&s->v, cmd == CMD_LEFT ? -pan : pan, data_min(s), data_max(s));
+        return VF_HANDLED | VF_REDRAW;
+    case CMD_UP:
+    case CMD_DOWN:
+        move_rows(s, cmd == CMD_UP ? -1 : 1, false);
+        return VF_HANDLED | VF_REDRAW;
+    case CMD_PGUP:
+    case CMD_PGDN:
+        move_rows(s, cmd == CMD_PGUP ? -page : page, true);
+        return VF_HANDLED | VF_REDRAW;
+    case CMD_HOME:
+    case CMD_END:
+        return jump_end(s, cmd == CMD_END);
+    case CMD_ZOOM_IN:
+    case CMD_ZOOM_OUT:
+        return zoom(s, ctx, s->cursor_x, cmd == CMD_ZOOM_IN ? 1 : -1);
+    case CMD_ZOOM_FIT:
+        tl_fit(&s->v, data_min(s), data_max(s));
+        return VF_HANDLED | VF_REDRAW;
+    case CMD_ZOOM_SEL:
+        return zoom_selected(s, ctx);
+    case CMD_PREV_CALL:
+    case CMD_NEXT_CALL:
+        return step_call(s, ctx, cmd == CMD_NEXT_CALL ? 1 : -1);
+    case CMD_ENTER:
+        return select_under_cursor(s, ctx);
+    case CMD_SEARCH_NEXT:
+    case CMD_SEARCH_PREV:
+        return search_step(s, ctx, cmd == CMD_SEARCH_NEXT ? 1 : -1);
+    case CMD_EXPAND:
+    case CMD_COLLAPSE:
+        return expand(s, cmd == CMD_EXPAND, false);
+    case CMD_EXPAND_ALL:
+    case CMD_COLLAPSE_ALL:
+        return expand(s, cmd == CMD_EXPAND_ALL, true);
+    case CMD_WHEEL_UP:
+    case CMD_WHEEL_DOWN:
+        return wheel(s, ctx, cmd == CMD_WHEEL_UP ? 1 : -1);
+    case CMD_CLICK:
+        return click(s, ctx);
+    case CMD_FILTER:
+        return VF_HANDLED | VF_REDRAW;
+    default:
+        return 0;
+    }
+}
+
+/* ---------------------------------------------------------- lifecycle */
+
+static void *timeline_create(ui_ctx *ctx)
+{
+    tl_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->seen_rank = ctx->sel.rank;
+    s->seen_call = ctx->sel.call;
+    sv_error err;
+    sv_error_clear(&err);
+    if (lanes_build(ctx->prof, ctx->opt ? ctx->opt->filter : NULL, &s->ix, &err) != SV_OK)
+        snprintf(s->error, sizeof s->error, "%s", err.msg);
+    size_t n = s->ix ? s->ix->nlanes : 0;
+    s->shown = calloc(n ? n : 1, sizeof *s->shown);
+    s->row_off = calloc(n + 1, sizeof *s->row_off);
+    if (!s->shown || !s->row_off) {
+        lanes_free(s->ix);
+        s->ix = NULL;
+        snprintf(s->error, sizeof s->error, "out of memory while laying out the timeline");
+        n = 0;
+    }
+    for (size_t l = 0; l < n; l++)
+        s->shown[l] = s->ix->lanes[l].ndepth < TL_DEPTH_CAP ? s->ix->lanes[l].ndepth : TL_DEPTH_CAP;
+    if (s->row_off)
+        rows_rebuild(s);
+    return s;
+}
+
+static void timeline_destroy(void *state)
+{
+    tl_state *s = state;
+    if (!s)
+        return;
+    lanes_free(s->ix);
+    free(s->shown);
+    free(s->row_off);
+    free(s->segs);
+    free(s);
+}
+
+static void timeline_resize(void *state, ui_ctx *ctx, rect area)
+{
+    (void)ctx;
+    if (state)
+        tl_set_area(state, area);
+}
+
+static const char *const timeline_help[][2] = {
+    {"Left Right h l", "pan the time axis"},
+    {"Up Down j k", "move between lanes and depth rows"},
+    {"PgUp PgDn", "scroll the lanes by a page"},
+    {"Home End", "jump to the start / end of the profile"},
+    {"+ = / -", "zoom in / out around the cursor column"},
+    {"0", "fit the whole profile"},
+    {"z", "zoom to the selected call"},
+    {"[ ]", "select the previous / next call in the cursor's row"},
+    {"Enter", "select the call under the cursor"},
+    {"n N", "next / previous call whose region matches the search (time order)"},
+    {"e c", "show every depth row of a lane / fold it (c again: one row)"},
+    {"E C", "the same for every lane"},
+    {"wheel, click", "zoom at the pointer; select the call clicked"},
+    {"[name    ]", "a call: a bar from its start to its end, its region's colour"},
+    {"\u2591 (ASCII /)", "the awaited share of a call: suspended, not holding its thread"},
+    {"\u2236 \u2237 \u2593 (: % @)", "a cell holding 2-3, 4-9, 10+ calls: zoom in to see them"},
+    {"+N deeper", "a lane has deeper rows than shown: e shows them"},
+    {NULL, NULL},
+};
+
+const view_ops timeline_view = {
+    .name = "timeline",
+    .number = 1,
+    .create = timeline_create,
+    .destroy = timeline_destroy,
+    .draw = tl_draw,
+    .on_cmd = timeline_cmd,
+    .on_resize = timeline_resize,
+    .keys = NULL,
+    .help = timeline_help,
+};

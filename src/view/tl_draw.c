@@ -1,0 +1,366 @@
+/* tl_draw: one frame of the timeline: header, ruler, lane rows, details.
+ * Everything drawn comes from the visible window: the cost of a frame
+ * grows with the screen, not with the profile. */
+#include <stdio.h>
+#include <string.h>
+
+#include "region.h"
+#include "ruler.h"
+#include "timefmt.h"
+#include "tl_state.h"
+
+static int64_t zero_of(const ui_ctx *ctx)
+{
+    return ctx->prof->has_min_start ? ctx->prof->min_start_ns : 0;
+}
+
+static cell *cell_at(grid *g, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= g->cols || y >= g->rows)
+        return NULL;
+    return &g->cells[(size_t)y * (size_t)g->cols + (size_t)x];
+}
+
+/* ------------------------------------------------------------ header */
+
+static void draw_header(const tl_state *s, ui_ctx *ctx)
+{
+    const tl_geo *g = &s->geo;
+    char a[32], b[32], res[32], line[256], note[96] = "";
+    int64_t zero = zero_of(ctx);
+    timefmt_ns(a, sizeof a, (double)(s->v.t0 - zero));
+    timefmt_ns(b, sizeof b, (double)(tl_col_time(&s->v, g->tw) - zero));
+    timefmt_ns(res, sizeof res, (double)s->v.npc);
+    size_t nl = s->ix ? s->ix->nlanes : 0;
+    snprintf(line, sizeof line, " %s .. %s  (%s/col)  %zu lane%s", a, b, res, nl,
+             nl == 1 ? "" : "s");
+    size_t ns = s->ix ? s->ix->nsummary_only : 0;
+    if (ns)
+        snprintf(note, sizeof note, "%zu region%s without event data ", ns, ns == 1 ? "" : "s");
+    grid_fill(&ctx->grid, (rect){g->x, g->header_y, g->w, 1}, ' ', ROLE_HEADER, 0);
+    int used = grid_put_text(&ctx->grid, g->x, g->header_y, g->w, line, ROLE_HEADER, 0);
+    int nw = text_display_width(note);
+    if (ns && used + 2 + nw <= g->w)
+        grid_put_text(&ctx->grid, g->x + g->w - nw, g->header_y, nw, note, ROLE_DIM, 0);
+    else if (ns && used + 4 < g->w) /* keep as much of the note as fits */
+        grid_put_text(&ctx->grid, g->x + used + 2, g->header_y, g->w - used - 2, note, ROLE_DIM, 0);
+}
+
+/* ------------------------------------------------------------- ruler */
+
+static void draw_ruler(const tl_state *s, ui_ctx *ctx)
+{
+    const tl_geo *g = &s->geo;
+    const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
+    int64_t zero = zero_of(ctx);
+    char cur[32], buf[48];
+    timefmt_ns(cur, sizeof cur, (double)(tl_col_time(&s->v, s->cursor_x) - zero));
+    snprintf(buf, sizeof buf, "@%s", cur);
+    grid_fill(&ctx->grid, (rect){g->x, g->ruler_y, g->gutter, 1}, ' ', ROLE_NORMAL, 0);
+    grid_put_text(&ctx->grid, g->x + 1, g->ruler_y, g->gutter - 2, buf, ROLE_DIM, 0);
+    grid_fill(&ctx->grid, (rect){g->tx, g->ruler_y, g->tw, 1}, gl->hline, ROLE_HEADER, 0);
+    ruler_plan plan;
+    ruler_plan_make(&plan, s->v.t0 - zero, s->v.npc, g->tw);
+    for (size_t k = 0; k < plan.nticks; k++) {
+        const ruler_tick *t = &plan.ticks[k];
+        grid_put_cp(&ctx->grid, g->tx + t->x, g->ruler_y, gl->tick, ROLE_HEADER, 0);
+        int room = g->tw - t->x - 1, lw = (int)strlen(t->label);
+        bool covers_cursor = s->cursor_x > t->x && s->cursor_x <= t->x + lw;
+        if (room >= lw && !covers_cursor)
+            grid_put_text(&ctx->grid, g->tx + t->x + 1, g->ruler_y, room, t->label, ROLE_HEADER, 0);
+    }
+    grid_put_cp(&ctx->grid, g->tx + s->cursor_x, g->ruler_y, gl->sort_down, ROLE_SELECTED, 0);
+}
+
+/* -------------------------------------------------------------- rows */
+
+/* Writes text within max_w columns, cutting in the middle when it is too
+ * wide: thread names differ at their ends ("ThreadPoolExecutor-0_1"). */
+static void put_middle_cut(grid *g, int x, int y, int max_w, const char *text, int role)
+{
+    int w = text_display_width(text);
+    if (w <= max_w || max_w < 8) {
+        grid_put_text(g, x, y, max_w, text, role, 0);
+        return;
+    }
+    int tail_w = (max_w - 1) / 3;
+    size_t n = strlen(text), start = n;
+    /* The longest suffix (at a character boundary) that fits tail_w. */
+    for (size_t k = n; k-- > 0;) {
+        if (((unsigned char)text[k] & 0xC0) == 0x80)
+            continue;
+        if (text_display_width(text + k) > tail_w)
+            break;
+        start = k;
+    }
+    int tw = text_display_width(text + start);
+    /* The head is wider than its room, so grid_put_textn marks the cut. */
+    int used = grid_put_textn(g, x, y, max_w - tw, text, start, role, 0);
+    grid_put_text(g, x + used, y, tw, text + start, role, 0);
+}
+
+static void draw_label(const tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t d, bool cur,
+                       bool top)
+{
+    const tl_geo *g = &s->geo;
+    const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
+    const lane *ln = &s->ix->lanes[l];
+    int role = cur ? ROLE_SELECTED : d == 0 ? ROLE_HEADER : ROLE_DIM;
+    grid_fill(&ctx->grid, (rect){g->x, y, g->gutter - 1, 1}, ' ', cur ? ROLE_SELECTED : 0, 0);
+    if (cur)
+        grid_put_cp(&ctx->grid, g->x, y, gl->marker, ROLE_SELECTED, 0);
+    char text[160], nb[48];
+    text[0] = '\0';
+    if (d == 0 || top) {
+        const char *name = ln->kind == LANE_TASK ? rank_task_name(ln->rk, ln->row, nb, sizeof nb)
+                           : ln->kind == LANE_THREAD
+                               ? rank_thread_name(ln->rk, ln->row, nb, sizeof nb)
+                               : "";
+        snprintf(text, sizeof text, "r%d%s%s", ln->rk->rank, *name ? " " : "", name);
+    } else if (d + 1 == s->shown[l] && s->shown[l] < ln->ndepth) {
+        snprintf(text, sizeof text, "  +%u deeper", ln->ndepth - s->shown[l]);
+    }
+    put_middle_cut(&ctx->grid, g->x + 1, y, g->gutter - 2, text, role);
+    grid_put_cp(&ctx->grid, g->x + g->gutter - 1, y, gl->vline, ROLE_DIM, 0);
+}
+
+static bool is_selected(const ui_ctx *ctx, const lane *ln, uint32_t call)
+{
+    return ctx->sel.call == (int64_t)call && ctx->sel.rank == ln->rk->rank;
+}
+
+/* The name inside a bar: over its held share when that has room. */
+static void draw_bar_name(ui_ctx *ctx, const tl_seg *sg, int x0, int y, const char *name, int role)
+{
+    int a = sg->x0 + (sg->edge_left ? 1 : 0), b = sg->x1 - (sg->edge_right ? 1 : 0);
+    int held_end = sg->await_x < b ? sg->await_x : b;
+    int nw = text_display_width(name);
+    int room = held_end - a >= 3 || held_end - a >= nw ? held_end - a : b - a;
+    if (room < 3 && room < nw)
+        return;
+    int used = grid_put_text(&ctx->grid, x0 + a, y, room, name, role, 0);
+    for (int x = sg->await_x; x < a + used; x++) { /* name over the awaited share */
+        cell *c = cell_at(&ctx->grid, x0 + x, y);
+        if (c && role != ROLE_SELECTED)
+            c->role = ROLE_AWAIT;
+    }
+}
+
+static void draw_bar(const tl_state *s, ui_ctx *ctx, const lane *ln, const tl_seg *sg, int y)
+{
+    const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
+    size_t i = 0;
+    const region *r = rank_call_region(ln->rk, sg->call, &i);
+    if (!r)
+        return;
+    bool sel = is_selected(ctx, ln, sg->call);
+    bool dim = ctx->filter_on && ctx->has_search && !ui_search_match(ctx, r->name);
+    int role = sel ? ROLE_SELECTED : dim ? ROLE_DIM : theme_region_role(r->name);
+    int x0 = s->geo.tx;
+    for (int x = sg->x0; x < sg->x1; x++) {
+        bool awaited = x >= sg->await_x;
+        uint32_t ch = awaited ? gl->await : ' ';
+        if (x == sg->x0 && sg->edge_left)
+            ch = x + 1 == sg->x1 && sg->edge_right ? gl->vline : '[';
+        else if (x + 1 == sg->x1 && sg->edge_right)
+            ch = ']';
+        grid_put_cp(&ctx->grid, x0 + x, y, ch, awaited && !sel ? ROLE_AWAIT : role, 0);
+    }
+    draw_bar_name(ctx, sg, x0, y, r->name, role);
+}
+
+static void draw_row(tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t d)
+{
+    const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
+    const lane *ln = &s->ix->lanes[l];
+    size_t n = tl_layout_row(ln, &ln->rows[d], &s->v, s->segs, s->segcap);
+    for (size_t k = 0; k < n; k++) {
+        const tl_seg *sg = &s->segs[k];
+        if (sg->kind == TL_DENSE)
+            grid_put_cp(&ctx->grid, s->geo.tx + sg->x0, y, gl->dense[tl_dense_level(sg->count)],
+                        ROLE_DENSE, 0);
+        else
+            draw_bar(s, ctx, ln, sg, y);
+    }
+}
+
+/* The cursor column, dotted so it differs from a one-column call. */
+static uint32_t cursor_glyph(const ui_ctx *ctx)
+{
+    return ctx->grid.ascii ? '.' : 0x2506;
+}
+
+static void draw_rows(tl_state *s, ui_ctx *ctx)
+{
+    const tl_geo *g = &s->geo;
+    for (int i = 0; i < g->nvis; i++) {
+        int y = g->rows_y + i;
+        size_t r = s->top_row + (size_t)i;
+        grid_fill(&ctx->grid, (rect){g->x, y, g->w, 1}, ' ', ROLE_NORMAL, 0);
+        if (r >= s->nrows)
+            continue;
+        size_t l;
+        uint32_t d;
+        tl_row_at(s, r, &l, &d);
+        draw_label(s, ctx, y, l, d, r == s->cur_row, i == 0);
+        grid_put_cp(&ctx->grid, g->tx + s->cursor_x, y, cursor_glyph(ctx), ROLE_DIM, 0);
+        draw_row(s, ctx, y, l, d);
+        cell *c = r == s->cur_row ? cell_at(&ctx->grid, g->tx + s->cursor_x, y) : NULL;
+        if (c)
+            c->attr ^= GA_REVERSE;
+    }
+}
+
+/* ----------------------------------------------------------- details */
+
+typedef struct flow {
+    grid *g;
+    int x0, x1, y, y1; /* columns [x0, x1), rows [y, y1) */
+    int x;
+} flow;
+
+/* Places "label value" at the flow's position, wrapping to the next line
+ * when it does not fit; the last line cuts it instead. */
+static void flow_item(flow *f, const char *label, const char *value, int role)
+{
+    int lw = label ? text_display_width(label) + 1 : 0;
+    int w = lw + text_display_width(value);
+    if (f->y >= f->y1)
+        return;
+    if (f->x > f->x0 && f->x + w > f->x1 && f->y + 1 < f->y1) {
+        f->y++;
+        f->x = f->x0;
+    }
+    if (f->x >= f->x1)
+        return;
+    if (label)
+        f->x += grid_put_text(f->g, f->x, f->y, f->x1 - f->x, label, ROLE_DIM, 0) + 1;
+    if (f->x < f->x1)
+        f->x += grid_put_text(f->g, f->x, f->y, f->x1 - f->x, value, role, 0);
+    f->x += 2;
+}
+
+static void fmt_ns(char *buf, size_t len, int64_t ns)
+{
+    timefmt_ns(buf, len, (double)ns);
+}
+
+static void details_names(flow *f, const ui_ctx *ctx, const region *r, size_t i,
+                          const rank_data *rk)
+{
+    char nb[48], buf[200];
+    flow_item(f, NULL, r->name, theme_region_role(r->name));
+    snprintf(buf, sizeof buf, "%d", rk->rank);
+    flow_item(f, "rank", buf, ROLE_NORMAL);
+    if (r->thread_ids)
+        flow_item(f, "thread", rank_thread_name(rk, r->thread_ids[i], nb, sizeof nb), ROLE_NORMAL);
+    if (r->task_ids && r->task_ids[i] >= 0)
+        flow_item(f, "task", rank_task_name(rk, r->task_ids[i], nb, sizeof nb), ROLE_NORMAL);
+    (void)ctx;
+}
+
+static void details_times(flow *f, const ui_ctx *ctx, const region *r, size_t i,
+                          const rank_data *rk, int64_t g)
+{
+    char buf[48];
+    int64_t st = r->start_ns[i], dur = r->end_ns[i] - r->start_ns[i];
+    fmt_ns(buf, sizeof buf, st - zero_of(ctx));
+    flow_item(f, "start", buf, ROLE_NORMAL);
+    fmt_ns(buf, sizeof buf, dur);
+    flow_item(f, "dur", buf, ROLE_NORMAL);
+    if (rk->calls) {
+        fmt_ns(buf, sizeof buf, rk->calls->excl_ns[g]);
+        flow_item(f, "excl", buf, ROLE_NORMAL);
+    }
+    int64_t aw = r->await_ns ? r->await_ns[i] : 0;
+    fmt_ns(buf, sizeof buf, dur - aw);
+    flow_item(f, "held", buf, ROLE_NORMAL);
+    if (r->await_ns)
+        fmt_ns(buf, sizeof buf, aw);
+    flow_item(f, "awaited", r->await_ns ? buf : "-", r->await_ns ? ROLE_NORMAL : ROLE_DIM);
+    bool gpu = r->gpu_ns && r->gpu_ns[i] >= 0;
+    if (gpu)
+        fmt_ns(buf, sizeof buf, r->gpu_ns[i]);
+    flow_item(f, "gpu", gpu ? buf : "-", gpu ? ROLE_NORMAL : ROLE_DIM);
+    if (rk->calls) {
+        snprintf(buf, sizeof buf, "%u", rk->calls->child_off[g + 1] - rk->calls->child_off[g]);
+        flow_item(f, "children", buf, ROLE_NORMAL);
+    }
+}
+
+static void details_source(flow *f, const region *r, size_t i)
+{
+    char buf[300];
+    if (r->source_file && r->has_lineno)
+        snprintf(buf, sizeof buf, "%.256s:%lld", r->source_file, (long long)r->source_lineno);
+    else
+        snprintf(buf, sizeof buf, "%.256s", r->source_file ? r->source_file : "-");
+    flow_item(f, "src", buf, r->source_file ? ROLE_NORMAL : ROLE_DIM);
+    const char *meta = r->event_meta ? r->event_meta[i] : NULL;
+    if (meta && *meta && strcmp(meta, "{}") != 0) {
+        /* Metadata may be long: start it on a line of its own if needed. */
+        if (f->x1 - f->x < 16 && f->y + 1 < f->y1) {
+            f->y++;
+            f->x = f->x0;
+        }
+        int room = f->x1 - f->x;
+        if (room > 6) {
+            f->x += grid_put_text(f->g, f->x, f->y, 4, "meta", ROLE_DIM, 0) + 1;
+            grid_put_text(f->g, f->x, f->y, f->x1 - f->x, meta, ROLE_NORMAL, 0);
+        }
+    }
+}
+
+static void draw_details(const tl_state *s, ui_ctx *ctx)
+{
+    const tl_geo *g = &s->geo;
+    if (g->panel_h <= 0)
+        return;
+    grid_fill(&ctx->grid, (rect){g->x, g->panel_y, g->w, g->panel_h}, ' ', ROLE_NORMAL, 0);
+    flow f = {&ctx->grid, g->x + 1, g->x + g->w, g->panel_y, g->panel_y + g->panel_h, g->x + 1};
+    rank_data *rk = ctx->sel.call >= 0 ? profile_rank(ctx->prof, ctx->sel.rank) : NULL;
+    size_t i = 0;
+    const region *r = rk ? rank_call_region(rk, ctx->sel.call, &i) : NULL;
+    if (!r) {
+        grid_put_text(&ctx->grid, f.x0, f.y, g->w - 1,
+                      "No call selected: Enter selects the call under the cursor, [ ] step "
+                      "through a row, / searches, ? help",
+                      ROLE_DIM, 0);
+        return;
+    }
+    details_names(&f, ctx, r, i, rk);
+    details_times(&f, ctx, r, i, rk, ctx->sel.call);
+    details_source(&f, r, i);
+}
+
+/* -------------------------------------------------------------- frame */
+
+static void follow_selection(tl_state *s, const ui_ctx *ctx)
+{
+    if (ctx->sel.call == s->seen_call && ctx->sel.rank == s->seen_rank)
+        return;
+    s->seen_rank = ctx->sel.rank;
+    s->seen_call = ctx->sel.call;
+    if (ctx->sel.call >= 0)
+        tl_reveal(s, ctx->sel.rank, ctx->sel.call, false);
+}
+
+void tl_draw(void *state, ui_ctx *ctx, rect area)
+{
+    tl_state *s = state;
+    if (!s || area.w <= 0 || area.h <= 0)
+        return;
+    tl_set_area(s, area);
+    grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
+    if (!s->ix || s->ix->nlanes == 0) {
+        const char *msg = s->error[0] ? s->error : "No calls with event data to show";
+        draw_header(s, ctx);
+        grid_put_text(&ctx->grid, area.x + 1, area.y + 2, area.w - 2, msg, ROLE_WARNING, 0);
+        return;
+    }
+    follow_selection(s, ctx);
+    draw_header(s, ctx);
+    draw_ruler(s, ctx);
+    draw_rows(s, ctx);
+    draw_details(s, ctx);
+}

@@ -1,0 +1,266 @@
+/* Timeline layout: view arithmetic and the cells of one lane row. */
+#include "tl_layout.h"
+
+#include <math.h>
+
+#include "region.h"
+
+/* Candidates counted exactly per cell before estimating. */
+#define TL_EXACT 8
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
+static int64_t sat_sub(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r))
+        return b < 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r))
+        return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+    return r;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+int64_t tl_col_time(const tl_view *v, int64_t x)
+{
+    return sat_add(v->t0, sat_mul(x, v->npc));
+}
+
+int64_t tl_time_col(const tl_view *v, int64_t t)
+{
+    return floor_div(sat_sub(t, v->t0), v->npc);
+}
+
+/* ------------------------------------------------------ view changes */
+
+int64_t tl_npc_max(int64_t tmin, int64_t tmax, int width)
+{
+    int64_t w = width > 0 ? width : 1;
+    int64_t span = tmax > tmin ? sat_sub(tmax, tmin) : 1;
+    int64_t fit = span / w + (span % w != 0);
+    int64_t mx = sat_mul(fit, 4);
+    int64_t cap = INT64_MAX / (4 * (w + 1));
+    mx = mx < cap ? mx : cap;
+    return mx > 1 ? mx : 1;
+}
+
+void tl_clamp(tl_view *v, int64_t tmin, int64_t tmax)
+{
+    int64_t mx = tl_npc_max(tmin, tmax, v->width);
+    v->npc = v->npc < 1 ? 1 : v->npc > mx ? mx : v->npc;
+    if (tmax < tmin)
+        return;
+    int64_t half = sat_mul(v->width / 2, v->npc);
+    int64_t centre = sat_add(v->t0, half);
+    if (centre < tmin)
+        v->t0 = sat_sub(tmin, half);
+    else if (centre > tmax)
+        v->t0 = sat_sub(tmax, half);
+}
+
+void tl_fit(tl_view *v, int64_t tmin, int64_t tmax)
+{
+    int64_t w = v->width > 0 ? v->width : 1;
+    int64_t span = tmax > tmin ? sat_sub(tmax, tmin) : 1;
+    v->npc = span / w + (span % w != 0);
+    v->t0 = tmin;
+    tl_clamp(v, tmin, tmax);
+}
+
+bool tl_zoom(tl_view *v, int col, int dir, int64_t tmin, int64_t tmax)
+{
+    int64_t mx = tl_npc_max(tmin, tmax, v->width);
+    int64_t npc = dir > 0 ? v->npc / 2 : sat_mul(v->npc, 2);
+    npc = npc < 1 ? 1 : npc > mx ? mx : npc;
+    if (npc == v->npc)
+        return false;
+    int64_t tc = sat_add(tl_col_time(v, col), v->npc / 2);
+    v->t0 = sat_sub(sat_sub(tc, sat_mul(col, npc)), npc / 2);
+    v->npc = npc;
+    tl_clamp(v, tmin, tmax);
+    return true;
+}
+
+void tl_pan(tl_view *v, int64_t cols, int64_t tmin, int64_t tmax)
+{
+    v->t0 = sat_add(v->t0, sat_mul(cols, v->npc));
+    tl_clamp(v, tmin, tmax);
+}
+
+void tl_show_span(tl_view *v, int64_t s, int64_t e, int64_t tmin, int64_t tmax)
+{
+    int64_t w = v->width > 0 ? v->width : 1;
+    int64_t span = e > s ? sat_sub(e, s) : 1;
+    int64_t want = sat_add(span, span / 3);
+    v->npc = want / w + (want % w != 0);
+    v->npc = v->npc < 1 ? 1 : v->npc;
+    v->t0 = sat_sub(sat_add(s, span / 2), sat_mul(w / 2, v->npc));
+    tl_clamp(v, tmin, tmax);
+}
+
+void tl_center_at(tl_view *v, int64_t t, int col, int64_t tmin, int64_t tmax)
+{
+    v->t0 = sat_sub(t, sat_mul(col, v->npc));
+    tl_clamp(v, tmin, tmax);
+}
+
+/* ----------------------------------------------------------- layout */
+
+int64_t tl_await_cells(int64_t ncells, int64_t dur, int64_t await)
+{
+    if (ncells <= 0 || dur <= 0 || await <= 0)
+        return 0;
+    if (await >= dur)
+        return ncells;
+    double x = (double)ncells * (double)await / (double)dur;
+    int64_t k = (int64_t)floor(x + 0.5);
+    return k < 0 ? 0 : k > ncells ? ncells : k;
+}
+
+int tl_dense_level(size_t count)
+{
+    return count >= 10 ? 2 : count >= 4 ? 1 : 0;
+}
+
+typedef struct row_ctx {
+    const lane *ln;
+    const lane_row *row;
+    const tl_view *v;
+    tl_seg *out;
+    size_t n, cap;
+} row_ctx;
+
+static void span_of(const row_ctx *c, size_t k, int64_t *s, int64_t *ve)
+{
+    int64_t e;
+    lanes_call_span(c->ln->rk, c->row->idx[k], s, &e);
+    *ve = lanes_visible_end(*s, e);
+}
+
+static void emit(row_ctx *c, int64_t x0, int64_t x1, tl_seg_kind kind, uint32_t call, size_t count)
+{
+    tl_seg *last = c->n ? &c->out[c->n - 1] : NULL;
+    if (kind == TL_BAR && last && last->kind == TL_BAR && last->call == call && last->x1 == x0) {
+        last->x1 = (int)x1;
+        return;
+    }
+    if (c->n == c->cap)
+        return;
+    c->out[c->n++] = (tl_seg){(int)x0, (int)x1, kind, call, count, false, false, (int)x1};
+}
+
+/* Of two calls meeting in cell [tc0, tc1), the one to draw there, or -1 when
+ * the cell must show density (a call wholly inside it, or an overlap). */
+static int64_t majority(const row_ctx *c, size_t a, int64_t tc0, int64_t tc1)
+{
+    int64_t sa, ea, sb = 0, eb = 0;
+    span_of(c, a, &sa, &ea);
+    size_t b = a + 1;
+    for (; b < c->row->n && b < a + 1 + TL_EXACT; b++) {
+        span_of(c, b, &sb, &eb);
+        if (sb >= tc1)
+            return -1;
+        if (eb > tc0)
+            break;
+    }
+    if (b >= c->row->n || b >= a + 1 + TL_EXACT)
+        return -1;
+    bool a_inside = sa >= tc0 && ea <= tc1, b_inside = sb >= tc0 && eb <= tc1;
+    if (a_inside || b_inside || ea > sb)
+        return -1;
+    int64_t cov_a = (ea < tc1 ? ea : tc1) - (sa > tc0 ? sa : tc0);
+    int64_t cov_b = (eb < tc1 ? eb : tc1) - (sb > tc0 ? sb : tc0);
+    return (int64_t)(cov_a > cov_b ? a : b);
+}
+
+/* Columns after x that the single call of entry k holds alone. */
+static int64_t bar_stop(const row_ctx *c, size_t k, int64_t x, int64_t tc1)
+{
+    int64_t s, ve;
+    span_of(c, k, &s, &ve);
+    int64_t stop = tl_time_col(c->v, ve - 1);
+    size_t next = lane_row_lower_start(c->ln, c->row, tc1);
+    if (next < c->row->n) {
+        int64_t s2, e2;
+        span_of(c, next, &s2, &e2);
+        int64_t c2 = tl_time_col(c->v, s2);
+        stop = c2 < stop ? c2 : stop;
+    }
+    stop = stop > c->v->width ? c->v->width : stop;
+    return stop > x ? stop : x + 1;
+}
+
+/* Edges and the awaited share of a bar segment. */
+static void finish_bar(const row_ctx *c, tl_seg *sg)
+{
+    size_t i = 0;
+    const region *r = rank_call_region(c->ln->rk, sg->call, &i);
+    if (!r)
+        return;
+    int64_t s = r->start_ns[i], e = r->end_ns[i];
+    int64_t sc = tl_time_col(c->v, s), ec = tl_time_col(c->v, lanes_visible_end(s, e) - 1);
+    sg->edge_left = sc >= 0 && sc >= sg->x0 - 1;
+    sg->edge_right = ec < c->v->width && ec <= sg->x1;
+    sg->await_x = sg->x1;
+    if (r->await_ns && r->await_ns[i] > 0) {
+        int64_t shaded = tl_await_cells(sat_add(sat_sub(ec, sc), 1), e - s, r->await_ns[i]);
+        int64_t ax = sat_add(sat_sub(ec, shaded), 1);
+        if (shaded > 0)
+            sg->await_x = (int)(ax < sg->x0 ? sg->x0 : ax > sg->x1 ? sg->x1 : ax);
+    }
+}
+
+size_t tl_layout_row(const lane *ln, const lane_row *row, const tl_view *v, tl_seg *out, size_t cap)
+{
+    row_ctx c = {ln, row, v, out, 0, cap};
+    int64_t x = 0, w = v->width;
+    while (x < w && row->n > 0) {
+        int64_t tc0 = tl_col_time(v, x), tc1 = tl_col_time(v, x + 1);
+        size_t first;
+        size_t cnt = lane_row_count(ln, row, tc0, tc1, TL_EXACT, &first);
+        if (cnt == 0) {
+            /* Skip the empty stretch in one step. */
+            size_t f = lane_row_first_visible(ln, row, tc1);
+            if (f >= row->n)
+                break;
+            int64_t s, ve;
+            span_of(&c, f, &s, &ve);
+            int64_t nx = s < tc1 ? x + 1 : tl_time_col(v, s);
+            x = nx > x ? nx : x + 1;
+            continue;
+        }
+        int64_t win = cnt == 1 ? (int64_t)first : cnt == 2 ? majority(&c, first, tc0, tc1) : -1;
+        if (win < 0) {
+            emit(&c, x, x + 1, TL_DENSE, row->idx[first], cnt);
+            x++;
+        } else if (win == (int64_t)first && cnt == 1) {
+            int64_t stop = bar_stop(&c, first, x, tc1);
+            emit(&c, x, stop, TL_BAR, row->idx[first], 1);
+            x = stop;
+        } else {
+            emit(&c, x, x + 1, TL_BAR, row->idx[win], 1);
+            x++;
+        }
+    }
+    for (size_t k = 0; k < c.n; k++)
+        if (out[k].kind == TL_BAR)
+            finish_bar(&c, &out[k]);
+    return c.n;
+}

@@ -1,0 +1,71 @@
+/* tl_layout: where calls land on the timeline (pure arithmetic, no curses).
+ *
+ * The time axis is integer: column x covers [t0 + x*npc, t0 + (x+1)*npc),
+ * npc >= 1 nanoseconds per column.  A call covers every column its interval
+ * overlaps (a zero-length call covers the column of its start).  In a row, a
+ * column that one call holds is part of that call's bar; a column where two
+ * calls meet goes to the one covering more of it; any other column shared by
+ * several calls is a density cell with their count.  Laying out a row costs
+ * O(log n) per bar or dense cell, never a visit of each call. */
+#ifndef SV_TL_LAYOUT_H
+#define SV_TL_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lanes.h"
+
+typedef struct tl_view {
+    int64_t t0;  /* time at the left edge of column 0, ns (absolute) */
+    int64_t npc; /* nanoseconds per column, >= 1 */
+    int width;   /* columns */
+} tl_view;
+
+/* Start time of column x (saturating). */
+int64_t tl_col_time(const tl_view *v, int64_t x);
+/* Column holding time t: floor((t - t0) / npc), saturating. */
+int64_t tl_time_col(const tl_view *v, int64_t t);
+
+/* Largest npc allowed for data in [tmin, tmax] (four times the fit, and
+ * small enough that no column time overflows). */
+int64_t tl_npc_max(int64_t tmin, int64_t tmax, int width);
+/* Keeps npc in [1, max] and the view's centre inside [tmin, tmax]. */
+void tl_clamp(tl_view *v, int64_t tmin, int64_t tmax);
+/* Whole [tmin, tmax] on screen. */
+void tl_fit(tl_view *v, int64_t tmin, int64_t tmax);
+/* Halves (dir > 0) or doubles (dir < 0) npc keeping the time under column
+ * col where it is.  Returns false at a limit (nothing changed). */
+bool tl_zoom(tl_view *v, int col, int dir, int64_t tmin, int64_t tmax);
+/* Moves the view by cols columns (negative: left). */
+void tl_pan(tl_view *v, int64_t cols, int64_t tmin, int64_t tmax);
+/* The interval [s, e] centred and filling about three quarters of the width. */
+void tl_show_span(tl_view *v, int64_t s, int64_t e, int64_t tmin, int64_t tmax);
+/* Keeps npc, puts time t at column col. */
+void tl_center_at(tl_view *v, int64_t t, int col, int64_t tmin, int64_t tmax);
+
+typedef enum tl_seg_kind { TL_BAR, TL_DENSE } tl_seg_kind;
+
+typedef struct tl_seg {
+    int x0, x1; /* columns [x0, x1) */
+    tl_seg_kind kind;
+    uint32_t call;   /* TL_BAR: the call; TL_DENSE: the first call in the cell */
+    size_t count;    /* TL_DENSE: calls in the cell (estimated beyond a few) */
+    bool edge_left;  /* TL_BAR: the call starts here (draw its left edge) */
+    bool edge_right; /* TL_BAR: the call ends here */
+    int await_x;     /* TL_BAR: first column of the awaited share (x1: none) */
+} tl_seg;
+
+/* Number of the ncells columns of a call of duration dur that show its
+ * awaited share await (rounded to nearest, 0..ncells). */
+int64_t tl_await_cells(int64_t ncells, int64_t dur, int64_t await);
+
+/* Lays out one row over v->width columns; out has room for cap segments
+ * (v->width is always enough).  Returns the number written, in column order. */
+size_t tl_layout_row(const lane *ln, const lane_row *row, const tl_view *v, tl_seg *out,
+                     size_t cap);
+
+/* Density level of a cell holding count calls: 0 (2-3), 1 (4-9), 2 (10+). */
+int tl_dense_level(size_t count);
+
+#endif

@@ -1,0 +1,63 @@
+/* tl_state: the timeline view's state, shared by timeline.c (commands)
+ * and tl_draw.c (drawing).  Private to the timeline. */
+#ifndef SV_TL_STATE_H
+#define SV_TL_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lanes.h"
+#include "tl_layout.h"
+#include "view.h"
+
+/* Depth rows a lane shows until e expands it. */
+#define TL_DEPTH_CAP 8
+
+/* Where each part of the view goes inside its area. */
+typedef struct tl_geo {
+    int x, w; /* the area's columns */
+    int header_y, ruler_y;
+    int rows_y, nvis; /* lane rows */
+    int panel_y, panel_h;
+    int gutter; /* label columns (marker, label, separator) */
+    int tx, tw; /* time axis columns */
+} tl_geo;
+
+typedef struct tl_state {
+    lanes_index *ix;
+    char error[512]; /* why there is no index, shown instead */
+    tl_view v;
+    bool placed;     /* the view has been fitted once */
+    int cursor_x;    /* cursor column within the time axis */
+    size_t cur_row;  /* cursor row among the shown rows */
+    size_t top_row;  /* first shown row on screen */
+    uint32_t *shown; /* per lane: depth rows shown */
+    size_t *row_off; /* nlanes + 1: first shown row of each lane */
+    size_t nrows;
+    rect area; /* last area laid out */
+    tl_geo geo;
+    tl_seg *segs; /* scratch for one row's layout */
+    size_t segcap;
+    int seen_rank; /* the selection the view last followed */
+    int64_t seen_call;
+} tl_state;
+
+/* Lays the view out in area (also adjusts the time axis width). */
+void tl_set_area(tl_state *s, rect area);
+
+/* The lane and depth of shown row r. */
+void tl_row_at(const tl_state *s, size_t r, size_t *lane_out, uint32_t *depth);
+
+/* Moves the view to the selected call: keep_zoom centres it only when off
+ * screen, otherwise it is zoomed to (z).  Returns false when it is not on
+ * the timeline (filtered out, or no event data). */
+bool tl_reveal(tl_state *s, int rank, int64_t call, bool keep_zoom);
+
+/* Selects a call through the shared selection and remembers it as seen. */
+void tl_select(tl_state *s, ui_ctx *ctx, int rank, int64_t call);
+
+/* Draws the view (tl_draw.c). */
+void tl_draw(void *state, ui_ctx *ctx, rect area);
+
+#endif
