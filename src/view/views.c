@@ -134,7 +134,14 @@ static const view_ops summary_view = {
 
 /* --- the table --- */
 
+extern const view_ops timeline_view;
+extern const view_ops tree_view;
+extern const view_ops regions_view;
+
 static const view_ops *const registry[] = {
+    &timeline_view,
+    &tree_view,
+    &regions_view,
     &summary_view,
 };
 
