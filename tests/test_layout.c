@@ -1,0 +1,426 @@
+/* Timeline layout without a terminal: which call lands in which cell at a
+ * given zoom, density, depth rows, the awaited share, ruler steps and
+ * labels, and the zoom/pan arithmetic.  Every expectation is computed by
+ * hand in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "memprof.h"
+#include "ruler.h"
+#include "tl_layout.h"
+
+/* ------------------------------------------------------------ helpers */
+
+static lanes_index *index_of(profile *p)
+{
+    lanes_index *ix = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (lanes_build(p, NULL, &ix, &err) != SV_OK)
+        fail_msg("lanes_build: %s", err.msg);
+    return ix;
+}
+
+static int64_t gidx(profile *p, const char *name, size_t i)
+{
+    return (int64_t)(rank_region(&p->ranks[0], name)->gidx0 + i);
+}
+
+/* One legacy lane, all calls top level (disjoint):
+ *   A [0,100)  B [100,130)  C [135,136)  D [137,139)  E [300,300] (zero length)
+ *   F [400,457)  G [457,520) */
+static profile *flat_row(void)
+{
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    struct {
+        const char *name;
+        int64_t s, e;
+    } calls[] = {{"A", 0, 100},   {"B", 100, 130}, {"C", 135, 136}, {"D", 137, 139},
+                 {"E", 300, 300}, {"F", 400, 457}, {"G", 457, 520}};
+    for (size_t k = 0; k < sizeof calls / sizeof calls[0]; k++)
+        mp_region(rk, calls[k].name, 1, &calls[k].s, &calls[k].e);
+    mp_finish(p);
+    return p;
+}
+
+static size_t layout(const lanes_index *ix, size_t li, uint32_t depth, tl_view v, tl_seg *out)
+{
+    const lane *ln = &ix->lanes[li];
+    return tl_layout_row(ln, &ln->rows[depth], &v, out, (size_t)v.width);
+}
+
+static void expect_bar(const tl_seg *sg, int x0, int x1, int64_t call, bool left, bool right)
+{
+    assert_int_equal(sg->kind, TL_BAR);
+    assert_int_equal(sg->x0, x0);
+    assert_int_equal(sg->x1, x1);
+    assert_int_equal(sg->call, call);
+    assert_int_equal(sg->edge_left, left);
+    assert_int_equal(sg->edge_right, right);
+}
+
+static void expect_dense(const tl_seg *sg, int x, size_t count)
+{
+    assert_int_equal(sg->kind, TL_DENSE);
+    assert_int_equal(sg->x0, x);
+    assert_int_equal(sg->x1, x + 1);
+    assert_int_equal(sg->count, count);
+}
+
+/* ---------------------------------------------------------- columns */
+
+static void test_columns(void **state)
+{
+    (void)state;
+    tl_view v = {1000, 10, 80};
+    assert_int_equal(tl_time_col(&v, 1000), 0);
+    assert_int_equal(tl_time_col(&v, 1009), 0);
+    assert_int_equal(tl_time_col(&v, 1010), 1);
+    assert_int_equal(tl_time_col(&v, 999), -1); /* floor, not truncation */
+    assert_int_equal(tl_time_col(&v, 990), -1);
+    assert_int_equal(tl_time_col(&v, 989), -2);
+    assert_int_equal(tl_col_time(&v, 3), 1030);
+    assert_int_equal(tl_col_time(&v, -2), 980);
+    /* Saturation instead of overflow. */
+    tl_view big = {INT64_MAX - 5, INT64_MAX / 4, 80};
+    assert_int_equal(tl_col_time(&big, 10), INT64_MAX);
+    assert_true(tl_time_col(&big, INT64_MIN) < 0);
+}
+
+/* npc 10, t0 0, 60 columns.  A covers columns 0..9 (99 is in column 9), B
+ * 10..12 (129 -> 12), C and D both lie inside column 13 -> density 2; E
+ * (zero length, at 300) column 30; F [400,457) columns 40..45 and G
+ * [457,520) 45..51: in column 45 F covers 7 ns and G 3 ns, so F takes it. */
+static void test_cells_fine(void **state)
+{
+    (void)state;
+    profile *p = flat_row();
+    lanes_index *ix = index_of(p);
+    tl_seg seg[60];
+    size_t n = layout(ix, 0, 0, (tl_view){0, 10, 60}, seg);
+    assert_int_equal(n, 6);
+    expect_bar(&seg[0], 0, 10, gidx(p, "A", 0), true, true);
+    expect_bar(&seg[1], 10, 13, gidx(p, "B", 0), true, true);
+    expect_dense(&seg[2], 13, 2);
+    expect_bar(&seg[3], 30, 31, gidx(p, "E", 0), true, true);
+    expect_bar(&seg[4], 40, 46, gidx(p, "F", 0), true, true);
+    /* G starts in column 45 (lost to F) and still shows its left edge. */
+    expect_bar(&seg[5], 46, 52, gidx(p, "G", 0), true, true);
+    assert_int_equal(seg[0].await_x, 10); /* no await column: no shading */
+    lanes_free(ix);
+    profile_free(p);
+}
+
+/* npc 100: column 0 [0,100) holds A alone; column 1 [100,200) holds B, C
+ * and D -> density 3; column 3 E; column 4 [400,500) holds F (wholly inside)
+ * and G -> density 2; column 5 [500,600) holds G alone, whose start (column
+ * 4) is just before the bar, so it keeps its left edge. */
+static void test_cells_coarse(void **state)
+{
+    (void)state;
+    profile *p = flat_row();
+    lanes_index *ix = index_of(p);
+    tl_seg seg[10];
+    size_t n = layout(ix, 0, 0, (tl_view){0, 100, 10}, seg);
+    assert_int_equal(n, 5);
+    expect_bar(&seg[0], 0, 1, gidx(p, "A", 0), true, true);
+    expect_dense(&seg[1], 1, 3);
+    expect_bar(&seg[2], 3, 4, gidx(p, "E", 0), true, true);
+    expect_dense(&seg[3], 4, 2);
+    expect_bar(&seg[4], 5, 6, gidx(p, "G", 0), true, true);
+    /* Panned so that A starts off screen: t0 = 50, npc 10 -> A holds
+     * columns 0..4 without a left edge, B 5..7. */
+    n = layout(ix, 0, 0, (tl_view){50, 10, 10}, seg);
+    expect_bar(&seg[0], 0, 5, gidx(p, "A", 0), false, true);
+    expect_bar(&seg[1], 5, 8, gidx(p, "B", 0), true, true);
+    assert_int_equal(seg[2].x0, 8); /* C and D in column 8 [130,140) */
+    assert_int_equal(seg[2].kind, TL_DENSE);
+    lanes_free(ix);
+    profile_free(p);
+}
+
+/* 10 000 calls of 10 ns back to back: at 1000 ns per column every column
+ * holds 100 of them (plus none straddling: boundaries fall on columns). */
+static void test_density(void **state)
+{
+    (void)state;
+    enum { NC = 10000 };
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t *s = malloc(NC * sizeof *s), *e = malloc(NC * sizeof *e);
+    assert_true(s && e);
+    for (int i = 0; i < NC; i++) {
+        s[i] = 10 * (int64_t)i;
+        e[i] = s[i] + 10;
+    }
+    mp_region(rk, "tick", NC, s, e);
+    free(s);
+    free(e);
+    mp_finish(p);
+    lanes_index *ix = index_of(p);
+    tl_seg seg[100];
+    size_t n = layout(ix, 0, 0, (tl_view){0, 1000, 100}, seg);
+    assert_int_equal(n, 100);
+    for (int x = 0; x < 100; x++)
+        expect_dense(&seg[x], x, 100);
+    assert_int_equal(tl_dense_level(2), 0);
+    assert_int_equal(tl_dense_level(3), 0);
+    assert_int_equal(tl_dense_level(4), 1);
+    assert_int_equal(tl_dense_level(9), 1);
+    assert_int_equal(tl_dense_level(10), 2);
+    assert_int_equal(tl_dense_level(100), 2);
+    /* At 10 ns per column each call has its own column. */
+    n = layout(ix, 0, 0, (tl_view){0, 10, 100}, seg);
+    assert_int_equal(n, 100);
+    expect_bar(&seg[7], 7, 8, 7, true, true);
+    lanes_free(ix);
+    profile_free(p);
+}
+
+/* Nesting (inferred): P [0,1000] > Q [100,200], R [300,400] > S [310,320].
+ * Rows: depth 0 P, depth 1 Q R, depth 2 S.  npc 10: S is column 31. */
+static void test_depth_rows(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t ps[] = {0}, pe[] = {1000}, qs[] = {100, 300}, qe[] = {200, 400}, ss[] = {310},
+            se[] = {320};
+    mp_region(rk, "P", 1, ps, pe);
+    mp_region(rk, "Q", 2, qs, qe);
+    mp_region(rk, "S", 1, ss, se);
+    mp_finish(p);
+    lanes_index *ix = index_of(p);
+    assert_int_equal(ix->lanes[0].ndepth, 3);
+    tl_seg seg[100];
+    tl_view v = {0, 10, 100};
+    size_t n = layout(ix, 0, 0, v, seg);
+    assert_int_equal(n, 1);
+    expect_bar(&seg[0], 0, 100, gidx(p, "P", 0), true, true);
+    n = layout(ix, 0, 1, v, seg);
+    assert_int_equal(n, 2);
+    expect_bar(&seg[0], 10, 20, gidx(p, "Q", 0), true, true);
+    expect_bar(&seg[1], 30, 40, gidx(p, "Q", 1), true, true);
+    n = layout(ix, 0, 2, v, seg);
+    assert_int_equal(n, 1);
+    expect_bar(&seg[0], 31, 32, gidx(p, "S", 0), true, true);
+    lanes_free(ix);
+    profile_free(p);
+}
+
+/* A call of 100 ns with 40 ns awaited over 10 columns: 10 * 40/100 = 4
+ * shaded columns, the last four (6..9). */
+static void test_await_cells(void **state)
+{
+    (void)state;
+    assert_int_equal(tl_await_cells(10, 100, 40), 4);
+    assert_int_equal(tl_await_cells(3, 100, 50), 2); /* 1.5 rounds up */
+    assert_int_equal(tl_await_cells(3, 100, 49), 1); /* 1.47 */
+    assert_int_equal(tl_await_cells(10, 100, 0), 0);
+    assert_int_equal(tl_await_cells(10, 100, 100), 10);
+    assert_int_equal(tl_await_cells(1, 0, 0), 0); /* zero-length call */
+
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t s[] = {1000}, e[] = {1100}, aw[] = {40};
+    region *r = mp_region(rk, "wait", 1, s, e);
+    mp_col(&r->await_ns, aw, 1);
+    mp_finish(p);
+    lanes_index *ix = index_of(p);
+    tl_seg seg[20];
+    size_t n = layout(ix, 0, 0, (tl_view){1000, 10, 20}, seg);
+    assert_int_equal(n, 1);
+    expect_bar(&seg[0], 0, 10, 0, true, true);
+    assert_int_equal(seg[0].await_x, 6);
+    /* Half of the call off screen on the left (t0 = 1050): the call still
+     * spans columns -5..4 and its shaded columns 1..4 are what remains. */
+    n = layout(ix, 0, 0, (tl_view){1050, 10, 20}, seg);
+    expect_bar(&seg[0], 0, 5, 0, false, true);
+    assert_int_equal(seg[0].await_x, 1);
+    lanes_free(ix);
+    profile_free(p);
+}
+
+/* ------------------------------------------------------------- ruler */
+
+static void expect_ticks(const ruler_plan *rp, const int *xs, const char *const *labels, size_t n)
+{
+    assert_int_equal(rp->nticks, n);
+    for (size_t k = 0; k < n; k++) {
+        assert_int_equal(rp->ticks[k].x, xs[k]);
+        assert_string_equal(rp->ticks[k].label, labels[k]);
+    }
+}
+
+/* 0..1 ms over 80 columns: 12 500 ns per column.  The 1-2-5 steps from two
+ * columns up: 50 us is 4 columns, 100 us 8 columns (labels "900 us" need 6 +
+ * 3 = 9), 200 us 16 columns: ticks at 0, 16, 32, 48, 64. */
+static void test_ruler_ms(void **state)
+{
+    (void)state;
+    ruler_plan rp;
+    ruler_plan_make(&rp, 0, 12500, 80);
+    assert_int_equal(rp.step, 200000);
+    assert_int_equal(rp.unit_exp, 3);
+    assert_int_equal(rp.decimals, 0);
+    const int xs[] = {0, 16, 32, 48, 64};
+    const char *const labels[] = {"0 us", "200 us", "400 us", "600 us", "800 us"};
+    expect_ticks(&rp, xs, labels, 5);
+}
+
+/* 1 ns per column over 80: step 2 and 5 are too tight for "78 ns" (5 + 3
+ * columns), 10 ns fits: ticks 0, 10, .., 70. */
+static void test_ruler_ns(void **state)
+{
+    (void)state;
+    ruler_plan rp;
+    ruler_plan_make(&rp, 0, 1, 80);
+    assert_int_equal(rp.step, 10);
+    assert_int_equal(rp.unit_exp, 0);
+    assert_int_equal(rp.nticks, 8);
+    assert_string_equal(rp.ticks[7].label, "70 ns");
+    assert_int_equal(rp.ticks[7].x, 70);
+}
+
+/* [1 ms, 1.1 ms) at 1 us per column over 100 columns: labels are in ms;
+ * 2 us and 5 us steps need 3 decimals ("1.000 ms", 8 + 3 columns) and are
+ * too tight; 10 us needs 2 decimals ("1.00 ms", 7 + 3 = 10) and is 10
+ * columns: ticks every 10 columns. */
+static void test_ruler_decimals(void **state)
+{
+    (void)state;
+    ruler_plan rp;
+    ruler_plan_make(&rp, 1000000, 1000, 100);
+    assert_int_equal(rp.step, 10000);
+    assert_int_equal(rp.unit_exp, 6);
+    assert_int_equal(rp.decimals, 2);
+    assert_int_equal(rp.nticks, 10);
+    assert_string_equal(rp.ticks[0].label, "1.00 ms");
+    assert_string_equal(rp.ticks[1].label, "1.01 ms");
+    assert_string_equal(rp.ticks[9].label, "1.09 ms");
+    assert_int_equal(rp.ticks[9].x, 90);
+}
+
+/* [-5 us, 5 us) at 100 ns per column: largest |t| 5000 -> us; 200 ns and
+ * 500 ns steps too tight, 1 us (10 columns) fits "-5 us" (5 + 3). */
+static void test_ruler_negative(void **state)
+{
+    (void)state;
+    ruler_plan rp;
+    ruler_plan_make(&rp, -5000, 100, 100);
+    assert_int_equal(rp.step, 1000);
+    assert_int_equal(rp.nticks, 10);
+    assert_string_equal(rp.ticks[0].label, "-5 us");
+    assert_int_equal(rp.ticks[0].x, 0);
+    assert_string_equal(rp.ticks[5].label, "0 us");
+    assert_int_equal(rp.ticks[5].x, 50);
+    assert_string_equal(rp.ticks[9].label, "4 us");
+}
+
+static void test_ruler_labels(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(ruler_label(b, sizeof b, 1500, 3, 1), "1.5 us");
+    assert_string_equal(ruler_label(b, sizeof b, -20, 0, 0), "-20 ns");
+    assert_string_equal(ruler_label(b, sizeof b, 2500000000, 9, 1), "2.5 s");
+    assert_string_equal(ruler_label(b, sizeof b, 60000000000, 9, 0), "60 s");
+    assert_string_equal(ruler_label(b, sizeof b, 1050000, 6, 2), "1.05 ms");
+    assert_int_equal(ruler_nice_step(1), 1);
+    assert_int_equal(ruler_nice_step(3), 5);
+    assert_int_equal(ruler_nice_step(12500), 20000);
+    assert_int_equal(ruler_nice_step(100), 100);
+    assert_int_equal(ruler_nice_step(INT64_MAX), INT64_MAX);
+    /* Huge windows end without overflow. */
+    ruler_plan rp;
+    ruler_plan_make(&rp, INT64_MAX - 1000, INT64_MAX / 400, 100);
+    assert_true(rp.nticks <= RULER_MAX_TICKS);
+}
+
+/* ----------------------------------------------------- zoom and pan */
+
+/* Data [0, 8000] over 80 columns: fit is 100 ns per column. */
+static void test_zoom_pan(void **state)
+{
+    (void)state;
+    tl_view v = {0, 0, 80};
+    tl_fit(&v, 0, 8000);
+    assert_int_equal(v.npc, 100);
+    assert_int_equal(v.t0, 0);
+    /* Zoom in at column 40: the time under it, 4000 + 50 = 4050, stays:
+     * npc 50, t0 = 4050 - 40*50 - 25 = 2025. */
+    assert_true(tl_zoom(&v, 40, 1, 0, 8000));
+    assert_int_equal(v.npc, 50);
+    assert_int_equal(v.t0, 2025);
+    /* And back: tc = 2025 + 2000 + 25 = 4050, t0 = 4050 - 4000 - 50 = 0. */
+    assert_true(tl_zoom(&v, 40, -1, 0, 8000));
+    assert_int_equal(v.npc, 100);
+    assert_int_equal(v.t0, 0);
+    /* Out to the limit: 4 x fit = 400, then no further. */
+    assert_true(tl_zoom(&v, 40, -1, 0, 8000));
+    assert_true(tl_zoom(&v, 40, -1, 0, 8000));
+    assert_int_equal(v.npc, 400);
+    assert_false(tl_zoom(&v, 40, -1, 0, 8000));
+    /* In to 1 ns per column, then no further. */
+    for (int k = 0; k < 20; k++)
+        tl_zoom(&v, 40, 1, 0, 8000);
+    assert_int_equal(v.npc, 1);
+    assert_false(tl_zoom(&v, 40, 1, 0, 8000));
+    /* Pan 10 columns at npc 100: t0 + 1000.  Panning far left stops with
+     * the centre on the data's start: t0 = 0 - 40*100. */
+    v = (tl_view){0, 100, 80};
+    tl_pan(&v, 10, 0, 8000);
+    assert_int_equal(v.t0, 1000);
+    tl_pan(&v, -1000000000000, 0, 8000);
+    assert_int_equal(v.t0, -4000);
+    tl_pan(&v, INT64_MAX, 0, 8000);
+    assert_int_equal(v.t0, 8000 - 4000);
+    /* A call [1000, 1300]: span 300, room for 400 -> npc 5, centred:
+     * t0 = 1150 - 40*5 = 950. */
+    tl_show_span(&v, 1000, 1300, 0, 8000);
+    assert_int_equal(v.npc, 5);
+    assert_int_equal(v.t0, 950);
+}
+
+static void test_extremes(void **state)
+{
+    (void)state;
+    /* Times near both ends of int64: nothing overflows, columns stay ordered. */
+    int64_t lo = INT64_MIN + 10, hi = INT64_MAX - 10;
+    tl_view v = {0, 1, 80};
+    tl_fit(&v, lo, hi);
+    assert_true(v.npc >= 1);
+    assert_true(v.npc <= INT64_MAX / (4 * 81));
+    assert_true(tl_col_time(&v, 80) > tl_col_time(&v, 0));
+    tl_pan(&v, INT64_MAX, lo, hi);
+    assert_true(tl_col_time(&v, 40) <= hi);
+    tl_zoom(&v, 0, -1, lo, hi);
+    tl_zoom(&v, 79, 1, lo, hi);
+    assert_true(v.npc >= 1);
+    v = (tl_view){0, 1, 80};
+    tl_fit(&v, INT64_MAX - 1000, INT64_MAX - 10);
+    assert_int_equal(v.npc, 13); /* ceil(990 / 80) */
+    tl_zoom(&v, 79, -1, INT64_MAX - 1000, INT64_MAX - 10);
+    assert_true(tl_col_time(&v, 80) >= tl_col_time(&v, 79));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_columns),        cmocka_unit_test(test_cells_fine),
+        cmocka_unit_test(test_cells_coarse),   cmocka_unit_test(test_density),
+        cmocka_unit_test(test_depth_rows),     cmocka_unit_test(test_await_cells),
+        cmocka_unit_test(test_ruler_ms),       cmocka_unit_test(test_ruler_ns),
+        cmocka_unit_test(test_ruler_decimals), cmocka_unit_test(test_ruler_negative),
+        cmocka_unit_test(test_ruler_labels),   cmocka_unit_test(test_zoom_pan),
+        cmocka_unit_test(test_extremes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
