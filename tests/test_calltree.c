@@ -153,6 +153,9 @@ static void test_small_threads(void **state)
     uint32_t in = PATH(t, "outer", "inner");
     node_is(t, in, 3, 1000, 1000, 500);
     assert_int_equal(t->nodes[in].gpu_ns, 120);
+    assert_int_equal(t->nodes[in].gpu_n, 2); /* one call has no GPU timing */
+    assert_int_equal(t->nodes[PATH(t, "outer")].gpu_n, 0);
+    assert_int_equal(t->nodes[PATH(t, "outer", "io/write")].await_n, 1);
     node_is(t, PATH(t, "outer", "io/write"), 1, 0, 0, 0);
     assert_float_equal(calltree_node_share(t, in), 1000.0 / 1500.0, 1e-12);
     assert_int_equal(PATH(t, "reduce"), CT_NONE); /* summary-only: no calls */

@@ -254,10 +254,14 @@ static void pass_accumulate(calltree *t, const rank_pass *rp)
             nd->incl_ns = add_sat(nd->incl_ns, d);
             if (d > nd->max_ns)
                 nd->max_ns = d;
-            if (r->await_ns)
+            if (r->await_ns) {
                 nd->await_ns = add_sat(nd->await_ns, r->await_ns[i]);
-            if (r->gpu_ns && r->gpu_ns[i] >= 0)
+                nd->await_n++;
+            }
+            if (r->gpu_ns && r->gpu_ns[i] >= 0) {
                 nd->gpu_ns = add_sat(nd->gpu_ns, r->gpu_ns[i]);
+                nd->gpu_n++;
+            }
         }
     }
 }
@@ -302,6 +306,8 @@ static sv_err build_children(calltree *t, sv_error *err)
             root->incl_ns = add_sat(root->incl_ns, nd->incl_ns);
             root->await_ns = add_sat(root->await_ns, nd->await_ns);
             root->gpu_ns = add_sat(root->gpu_ns, nd->gpu_ns);
+            root->await_n += nd->await_n;
+            root->gpu_n += nd->gpu_n;
             if (nd->max_ns > root->max_ns)
                 root->max_ns = nd->max_ns;
         }

@@ -46,7 +46,9 @@ typedef struct ct_node {
     int64_t excl_ns;
     int64_t max_ns; /* longest counted call */
     int64_t await_ns;
-    int64_t gpu_ns; /* over calls with a GPU timing */
+    int64_t gpu_ns;  /* over calls with a GPU timing */
+    int64_t await_n; /* counted calls with an await column */
+    int64_t gpu_n;   /* counted calls with a GPU timing */
 } ct_node;
 
 typedef struct ct_name {

@@ -1,0 +1,243 @@
+/* table: column layout, header, cursor and sort keys for list views. */
+#include "table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "theme.h"
+
+enum { TABLE_MARGIN = 1, TABLE_GAP = 1, TABLE_WHEEL_ROWS = 3 };
+
+void table_init(table *t, const table_col *cols, size_t ncols, size_t sort_col, bool desc)
+{
+    memset(t, 0, sizeof *t);
+    t->cols = cols;
+    t->ncols = ncols < TABLE_MAX_COLS ? ncols : TABLE_MAX_COLS;
+    t->sort_col = sort_col < t->ncols ? sort_col : 0;
+    t->sort_desc = desc;
+    t->page = 1;
+}
+
+/* Width the shown columns need, the flex one at its smallest. */
+static int needed_width(const table *t, uint32_t shown)
+{
+    int w = TABLE_MARGIN, n = 0;
+    for (size_t i = 0; i < t->ncols; i++)
+        if ((shown >> i) & 1u) {
+            w += t->cols[i].width;
+            n++;
+        }
+    return w + (n > 1 ? (n - 1) * TABLE_GAP : 0);
+}
+
+/* The column dropped next on a narrow screen, or ncols when none may go. */
+static size_t drop_candidate(const table *t, uint32_t shown)
+{
+    size_t best = t->ncols;
+    for (size_t i = 0; i < t->ncols; i++) {
+        const table_col *c = &t->cols[i];
+        if (!((shown >> i) & 1u) || c->drop == 0 || i == t->sort_col)
+            continue;
+        if (best == t->ncols || c->drop > t->cols[best].drop)
+            best = i;
+    }
+    return best;
+}
+
+void table_layout(table *t, const grid *g, rect area)
+{
+    (void)g;
+    uint32_t shown = (t->ncols >= 32 ? UINT32_MAX : (1u << t->ncols) - 1u) & ~t->hidden;
+    while (needed_width(t, shown) > area.w) {
+        size_t d = drop_candidate(t, shown);
+        if (d == t->ncols)
+            break;
+        shown &= ~(1u << d);
+    }
+    int spare = area.w - needed_width(t, shown);
+    int x = area.x + TABLE_MARGIN;
+    for (size_t i = 0; i < t->ncols; i++) {
+        t->x[i] = x;
+        t->w[i] = 0;
+        if (!((shown >> i) & 1u))
+            continue;
+        int w = t->cols[i].width + (t->cols[i].flex && spare > 0 ? spare : 0);
+        int room = area.x + area.w - x;
+        t->w[i] = w < room ? w : room > 0 ? room : 0;
+        x += w + TABLE_GAP;
+    }
+    t->shown = shown;
+    t->left = area.x;
+    t->width = area.w;
+    t->body_y = area.y + 1;
+    t->page = area.h > 1 ? area.h - 1 : 1;
+}
+
+void table_put(const table *t, grid *g, size_t col, int y, const char *text, int role, int attr)
+{
+    if (!table_col_shown(t, col) || t->w[col] <= 0)
+        return;
+    int w = t->w[col], x = t->x[col];
+    int tw = grid_text_width(g, text);
+    if (!t->cols[col].left && tw < w)
+        x += w - tw;
+    grid_put_text(g, x, y, w, text, role, attr);
+}
+
+void table_draw_header(const table *t, grid *g, int y)
+{
+    const theme_glyphs *gl = theme_glyphs_get(g->ascii);
+    grid_fill(g, (rect){0, y, g->cols, 1}, ' ', ROLE_HEADER, 0);
+    for (size_t i = 0; i < t->ncols; i++) {
+        if (!table_col_shown(t, i))
+            continue;
+        char buf[80], arrow[4] = {0};
+        bool sorted = i == t->sort_col;
+        if (sorted)
+            arrow[utf8_encode(t->sort_desc ? gl->sort_down : gl->sort_up, arrow)] = '\0';
+        /* The arrow sits on the side away from the values' alignment. */
+        if (t->cols[i].left)
+            snprintf(buf, sizeof buf, "%s%s", t->cols[i].title, arrow);
+        else
+            snprintf(buf, sizeof buf, "%s%s", arrow, t->cols[i].title);
+        table_put(t, g, i, y, buf, ROLE_HEADER, sorted ? GA_BOLD | GA_UNDERLINE : 0);
+    }
+}
+
+void table_draw_cursor(const table *t, grid *g, int y)
+{
+    grid_fill(g, (rect){t->left, y, t->width, 1}, ' ', ROLE_SELECTED, 0);
+    if (t->width > 0)
+        grid_put_cp(g, t->left, y, theme_glyphs_get(g->ascii)->marker, ROLE_SELECTED, 0);
+}
+
+int table_row_y(const table *t, size_t row)
+{
+    if (row < t->top || row - t->top >= (size_t)t->page)
+        return -1;
+    return t->body_y + (int)(row - t->top);
+}
+
+void table_scroll(table *t)
+{
+    size_t page = t->page > 0 ? (size_t)t->page : 1;
+    if (t->cursor < t->top)
+        t->top = t->cursor;
+    else if (t->cursor >= t->top + page)
+        t->top = t->cursor - page + 1;
+    /* no empty space below the last row while rows are hidden above */
+    if (t->nrows >= page && t->top > t->nrows - page)
+        t->top = t->nrows - page;
+    if (t->nrows < page)
+        t->top = 0;
+}
+
+void table_goto(table *t, size_t row)
+{
+    t->cursor = t->nrows == 0 ? 0 : row < t->nrows ? row : t->nrows - 1;
+    table_scroll(t);
+}
+
+void table_set_rows(table *t, size_t nrows)
+{
+    t->nrows = nrows;
+    table_goto(t, t->cursor);
+}
+
+static size_t col_at(const table *t, int x)
+{
+    for (size_t i = 0; i < t->ncols; i++)
+        if (table_col_shown(t, i) && x >= t->x[i] && x < t->x[i] + t->w[i])
+            return i;
+    return t->ncols;
+}
+
+static void sort_by(table *t, size_t col)
+{
+    if (col == t->sort_col) {
+        t->sort_desc = !t->sort_desc;
+        return;
+    }
+    t->sort_col = col;
+    /* names read best A to Z, numbers largest first */
+    t->sort_desc = !t->cols[col].left;
+}
+
+/* The next shown column after (dir 1) or before (dir -1) the sort column. */
+static void sort_step(table *t, int dir)
+{
+    size_t n = t->ncols, c = t->sort_col;
+    for (size_t k = 1; k <= n; k++) {
+        size_t i = (c + n + (size_t)dir * k) % n;
+        if (table_col_shown(t, i)) {
+            sort_by(t, i);
+            return;
+        }
+    }
+}
+
+/* Moving counts as handled even at an edge, so the key does not fall
+ * through to another pane. */
+static enum table_result move_by(table *t, long delta)
+{
+    if (delta < 0)
+        t->cursor = (size_t)-delta > t->cursor ? 0 : t->cursor - (size_t)-delta;
+    else
+        t->cursor += (size_t)delta;
+    table_goto(t, t->cursor);
+    return TABLE_MOVED;
+}
+
+static enum table_result click(table *t, int mx, int my)
+{
+    if (my == t->body_y - 1) {
+        size_t c = col_at(t, mx);
+        if (c == t->ncols)
+            return TABLE_IGNORED;
+        sort_by(t, c);
+        return TABLE_SORTED;
+    }
+    if (my < t->body_y || my >= t->body_y + t->page)
+        return TABLE_IGNORED;
+    size_t row = t->top + (size_t)(my - t->body_y);
+    if (row >= t->nrows)
+        return TABLE_IGNORED;
+    t->cursor = row;
+    return TABLE_MOVED;
+}
+
+enum table_result table_on_cmd(table *t, ui_cmd cmd, int mouse_x, int mouse_y)
+{
+    long page = t->page > 1 ? t->page - 1 : 1;
+    switch (cmd) {
+    case CMD_UP:
+        return move_by(t, -1);
+    case CMD_DOWN:
+        return move_by(t, 1);
+    case CMD_PGUP:
+        return move_by(t, -page);
+    case CMD_PGDN:
+        return move_by(t, page);
+    case CMD_WHEEL_UP:
+        return move_by(t, -TABLE_WHEEL_ROWS);
+    case CMD_WHEEL_DOWN:
+        return move_by(t, TABLE_WHEEL_ROWS);
+    case CMD_HOME:
+        return move_by(t, -(long)t->cursor);
+    case CMD_END:
+        return move_by(t, (long)t->nrows);
+    case CMD_CLICK:
+        return click(t, mouse_x, mouse_y);
+    case CMD_SORT_PREV:
+        sort_step(t, -1);
+        return TABLE_SORTED;
+    case CMD_SORT_NEXT:
+        sort_step(t, 1);
+        return TABLE_SORTED;
+    case CMD_SORT_INVERT:
+        t->sort_desc = !t->sort_desc;
+        return TABLE_SORTED;
+    default:
+        return TABLE_IGNORED;
+    }
+}
