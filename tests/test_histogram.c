@@ -40,6 +40,9 @@ static void test_linear(void **state)
     assert_int_equal(h.mark[1], 2);
     assert_int_equal(h.mark[2], 3);
     assert_float_equal(histogram_edge(&h, 1), 35.0, 1e-9);
+    assert_float_equal(histogram_pos(&h, 60.0), 0.5, 1e-12);
+    assert_float_equal(histogram_pos(&h, 5.0), 0.0, 1e-12);
+    assert_float_equal(histogram_pos(&h, 500.0), 1.0, 1e-12);
     assert_float_equal(histogram_edge(&h, 4), 110.0, 1e-9);
     /* Bars 4 rows high: ceil(7*4/7)=4, ceil(2*4/7)=2, 0, ceil(1*4/7)=1. */
     assert_int_equal(histogram_bar_height(&h, 0, 4), 4);
@@ -86,6 +89,7 @@ static void test_log(void **state)
     assert_int_equal(h.mark[1], 3);
     assert_int_equal(h.mark[2], 3);
     assert_float_equal(histogram_edge(&h, 2), 100.0, 1e-6);
+    assert_float_equal(histogram_pos(&h, 100.0), 0.5, 1e-12); /* two decades of four */
     histogram_free(&h);
 }
 
@@ -143,12 +147,26 @@ static void test_huge_range(void **state)
     histogram_free(&h);
 }
 
+/* 2 * ceil(sqrt(n)), at least 8, at most the width. */
+static void test_nbins_for(void **state)
+{
+    (void)state;
+    assert_int_equal(histogram_nbins_for(60, 158), 16); /* sqrt 7.75 -> 8 */
+    assert_int_equal(histogram_nbins_for(64, 158), 16);
+    assert_int_equal(histogram_nbins_for(65, 158), 18);
+    assert_int_equal(histogram_nbins_for(2, 80), 8);
+    assert_int_equal(histogram_nbins_for(1000000, 158), 158);
+    assert_int_equal(histogram_nbins_for(100, 5), 5);
+    assert_int_equal(histogram_nbins_for(10, 0), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_linear),     cmocka_unit_test(test_linear_edges),
         cmocka_unit_test(test_log),        cmocka_unit_test(test_log_zeros),
         cmocka_unit_test(test_degenerate), cmocka_unit_test(test_huge_range),
+        cmocka_unit_test(test_nbins_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,10 +15,10 @@ static double log_floor(const histogram *h)
     return h->lo > 1 ? (double)h->lo : 1.0;
 }
 
-size_t histogram_bin(const histogram *h, double v)
+double histogram_pos(const histogram *h, double v)
 {
-    if (h->nbins == 0 || h->hi <= h->lo)
-        return 0;
+    if (h->hi <= h->lo)
+        return 0.0;
     double f;
     if (h->log) {
         double l0 = log(log_floor(h));
@@ -26,10 +26,23 @@ size_t histogram_bin(const histogram *h, double v)
     } else {
         f = (v - (double)h->lo) / ((double)h->hi - (double)h->lo);
     }
-    if (!(f > 0.0))
+    return f > 1.0 ? 1.0 : f > 0.0 ? f : 0.0;
+}
+
+size_t histogram_bin(const histogram *h, double v)
+{
+    if (h->nbins == 0)
         return 0;
-    double b = floor(f * (double)h->nbins);
+    double b = floor(histogram_pos(h, v) * (double)h->nbins);
     return b >= (double)h->nbins ? h->nbins - 1 : (size_t)b;
+}
+
+size_t histogram_nbins_for(size_t n, size_t width)
+{
+    size_t b = 8;
+    while (b < width && (b / 2) * (b / 2) < n)
+        b += 2;
+    return b < width ? b : width ? width : 1;
 }
 
 /* The same for an integer value, exactly where the product cannot

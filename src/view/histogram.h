@@ -36,8 +36,16 @@ typedef struct histogram {
 sv_err histogram_build(histogram *h, const int64_t *v, size_t n, size_t nbins, sv_error *err);
 void histogram_free(histogram *h);
 
+/* Where a value lies in the range, from 0 (min) to 1 (max), on the
+ * histogram's scale (linear or logarithmic), clamped. */
+double histogram_pos(const histogram *h, double v);
+
 /* The bin a value falls in (clamped to the range). */
 size_t histogram_bin(const histogram *h, double v);
+
+/* A bin count for n values drawn in `width` columns: twice the square
+ * root of n (at least 8), no more than the columns. */
+size_t histogram_nbins_for(size_t n, size_t width);
 
 /* The left edge of bin k (k == nbins: the right edge of the last bin). */
 double histogram_edge(const histogram *h, size_t k);

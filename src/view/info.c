@@ -1,0 +1,517 @@
+/* info: view 5, what the file holds.
+ *
+ * The page is built once per width as a list of lines (tables are aligned
+ * by display width, warnings wrapped), then only scrolled.  Strings from
+ * the file are stored raw and escaped where they are drawn
+ * (grid_put_text), the one place every view escapes them. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "region.h"
+#include "strbuf.h"
+#include "text.h"
+#include "timefmt.h"
+#include "view.h"
+
+#define INFO_MAXF 5
+/* Widest a table column grows before its cells are cut. */
+#define INFO_COL_MAX 40
+
+typedef struct info_field {
+    char *text;
+    int x, w;   /* column offset and width (w 0: the rest of the line) */
+    bool right; /* right-aligned in its column */
+} info_field;
+
+typedef struct info_line {
+    int role, attr;
+    int nf;
+    info_field f[INFO_MAXF];
+} info_line;
+
+typedef struct info_doc {
+    const grid *g;
+    int width; /* the width the page was built for */
+    info_line *lines;
+    size_t n, cap;
+    bool oom;
+} info_doc;
+
+typedef struct info_state {
+    info_doc doc;
+    size_t top;
+    int page;
+} info_state;
+
+static void doc_free(info_doc *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        for (int k = 0; k < d->lines[i].nf; k++)
+            free(d->lines[i].f[k].text);
+    free(d->lines);
+    memset(d, 0, sizeof *d);
+}
+
+static info_line *doc_add(info_doc *d, int role, int attr)
+{
+    if (d->oom)
+        return NULL;
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 64;
+        info_line *l = realloc(d->lines, cap * sizeof *l);
+        if (!l) {
+            d->oom = true;
+            return NULL;
+        }
+        d->lines = l;
+        d->cap = cap;
+    }
+    info_line *l = &d->lines[d->n++];
+    memset(l, 0, sizeof *l);
+    l->role = role;
+    l->attr = attr;
+    return l;
+}
+
+static void line_field(info_doc *d, info_line *l, const char *text, int x)
+{
+    if (!l || l->nf >= INFO_MAXF)
+        return;
+    char *t = strdup(text ? text : "");
+    if (!t) {
+        d->oom = true;
+        return;
+    }
+    l->f[l->nf++] = (info_field){.text = t, .x = x, .w = 0, .right = false};
+}
+
+static void doc_text(info_doc *d, int role, int attr, int indent, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void doc_text(info_doc *d, int role, int attr, int indent, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    line_field(d, doc_add(d, role, attr), buf, indent);
+}
+
+static void doc_heading(info_doc *d, const char *title)
+{
+    if (d->n > 0)
+        doc_add(d, ROLE_NORMAL, 0);
+    doc_text(d, ROLE_HEADER, GA_BOLD, 0, "%s", title);
+}
+
+/* A label and a value from the file: two fields, the value escaped when
+ * drawn. */
+static void doc_pair(info_doc *d, int indent, int labelw, const char *label, const char *value)
+{
+    info_line *l = doc_add(d, ROLE_NORMAL, 0);
+    line_field(d, l, label, indent);
+    line_field(d, l, value, indent + labelw + 2);
+}
+
+/* A table row of nf cells; doc_table_end aligns the rows. */
+static void doc_row(info_doc *d, int role, int nf, const char *const *cells)
+{
+    info_line *l = doc_add(d, role, 0);
+    for (int k = 0; k < nf; k++)
+        line_field(d, l, cells[k], 0);
+}
+
+/* Aligns rows [first, d->n): each column as wide as its widest cell (at
+ * most INFO_COL_MAX), two spaces apart; right_mask bit k right-aligns
+ * column k. */
+static void doc_table_end(info_doc *d, size_t first, int indent, unsigned right_mask)
+{
+    int w[INFO_MAXF] = {0};
+    for (size_t i = first; i < d->n; i++)
+        for (int k = 0; k < d->lines[i].nf; k++) {
+            int tw = grid_text_width(d->g, d->lines[i].f[k].text);
+            if (tw > w[k])
+                w[k] = tw > INFO_COL_MAX ? INFO_COL_MAX : tw;
+        }
+    for (size_t i = first; i < d->n; i++) {
+        int x = indent;
+        info_line *l = &d->lines[i];
+        for (int k = 0; k < l->nf; k++) {
+            l->f[k].x = x;
+            l->f[k].w = k + 1 < l->nf ? w[k] : 0;
+            l->f[k].right = (right_mask >> k) & 1u;
+            x += w[k] + 2;
+        }
+    }
+}
+
+/* Bytes of the character at s (1 for an invalid byte, shown escaped). */
+static size_t char_len(const char *s, size_t n)
+{
+    uint32_t cp;
+    size_t k = utf8_decode(s, n, &cp);
+    return k ? k : 1;
+}
+
+/* Breaks text at spaces into lines of the page width; a word longer than
+ * a line is cut when drawn. */
+static void doc_wrap(info_doc *d, int role, int indent, const char *text)
+{
+    int room = d->width - indent - 3 > 20 ? d->width - indent - 3 : 20;
+    size_t n = strlen(text), pos = 0;
+    bool first = true;
+    while (pos < n) {
+        size_t end = pos, brk = 0;
+        int w = 0;
+        while (end < n) {
+            size_t k = char_len(text + end, n - end);
+            w += grid_text_widthn(d->g, text + end, k);
+            if (w > room)
+                break;
+            end += k;
+            if (text[end - 1] == ' ')
+                brk = end;
+        }
+        if (end < n && brk > pos)
+            end = brk;
+        if (end == pos)
+            end = n; /* nothing fits: drawn cut */
+        char *piece = strndup(text + pos, end - pos);
+        if (!piece) {
+            d->oom = true;
+            return;
+        }
+        line_field(d, doc_add(d, role, 0), piece, first ? indent : indent + 2);
+        free(piece);
+        first = false;
+        pos = end;
+    }
+}
+
+/* --- the page --- */
+
+static void build_file(info_doc *d, const profile *p)
+{
+    doc_heading(d, "File");
+    char size[96];
+    double kib = (double)p->file_size / 1024.0;
+    if (kib >= 1024.0)
+        snprintf(size, sizeof size, "%" PRIu64 " bytes (%.1f MiB)", p->file_size, kib / 1024.0);
+    else
+        snprintf(size, sizeof size, "%" PRIu64 " bytes (%.1f KiB)", p->file_size, kib);
+    doc_pair(d, 2, 6, "path", p->path);
+    doc_pair(d, 2, 6, "size", size);
+    doc_pair(d, 2, 6, "layout",
+             p->legacy ? "legacy (start and end times only)" : "extended (optional columns)");
+}
+
+static void build_meta(info_doc *d, const profile *p)
+{
+    char title[64];
+    snprintf(title, sizeof title, "Metadata (%zu attributes)", p->nmeta);
+    doc_heading(d, title);
+    if (p->nmeta == 0) {
+        doc_text(d, ROLE_DIM, 0, 2, "no /metadata attributes");
+        return;
+    }
+    size_t first = d->n;
+    for (size_t i = 0; i < p->nmeta; i++) {
+        const char *cells[2] = {p->meta[i].key, p->meta[i].text};
+        doc_row(d, ROLE_NORMAL, 2, cells);
+    }
+    doc_table_end(d, first, 2, 0);
+}
+
+static void build_rank_tables(info_doc *d, const rank_data *rk)
+{
+    char a[32], b[32], c[32], name[64];
+    if (rk->has_threads) {
+        doc_text(d, ROLE_NORMAL, GA_BOLD, 2, "threads of rank %d (%zu)", rk->rank, rk->threads.n);
+        size_t first = d->n;
+        const char *head[4] = {"row", "name", "ident", "native_id"};
+        doc_row(d, ROLE_DIM, 4, head);
+        for (size_t t = 0; t < rk->threads.n; t++) {
+            snprintf(a, sizeof a, "%zu", t);
+            snprintf(b, sizeof b, "%" PRId64, rk->threads.ident ? rk->threads.ident[t] : 0);
+            snprintf(c, sizeof c, "%" PRId64, rk->threads.native_id ? rk->threads.native_id[t] : 0);
+            const char *cells[4] = {a, rank_thread_name(rk, (int64_t)t, name, sizeof name),
+                                    rk->threads.ident ? b : "-", rk->threads.native_id ? c : "-"};
+            doc_row(d, ROLE_NORMAL, 4, cells);
+        }
+        doc_table_end(d, first, 4, 1u | 4u | 8u);
+    }
+    if (rk->has_tasks) {
+        doc_text(d, ROLE_NORMAL, GA_BOLD, 2, "tasks of rank %d (%zu)", rk->rank, rk->tasks.n);
+        size_t first = d->n;
+        const char *head[3] = {"row", "name", "thread"};
+        doc_row(d, ROLE_DIM, 3, head);
+        for (size_t t = 0; t < rk->tasks.n; t++) {
+            int64_t th = rk->tasks.thread ? rk->tasks.thread[t] : -1;
+            char tname[64];
+            snprintf(a, sizeof a, "%zu", t);
+            if (th >= 0)
+                snprintf(c, sizeof c, "%" PRId64 " (%s)", th,
+                         rank_thread_name(rk, th, tname, sizeof tname));
+            const char *cells[3] = {a, rank_task_name(rk, (int64_t)t, name, sizeof name),
+                                    th >= 0 ? c : "unknown"};
+            doc_row(d, ROLE_NORMAL, 3, cells);
+        }
+        doc_table_end(d, first, 4, 1u);
+    }
+}
+
+static void build_ranks(info_doc *d, const profile *p)
+{
+    char title[64];
+    snprintf(title, sizeof title, "Ranks (%zu)", p->nranks);
+    doc_heading(d, title);
+    if (p->nranks == 0) {
+        doc_text(d, ROLE_DIM, 0, 2, "no rank groups in the file");
+        return;
+    }
+    size_t first = d->n;
+    const char *head[5] = {"rank", "regions", "calls", "nesting", "tables"};
+    doc_row(d, ROLE_DIM, 5, head);
+    for (size_t i = 0; i < p->nranks; i++) {
+        const rank_data *rk = &p->ranks[i];
+        char a[32], b[32], c[32], t[64];
+        snprintf(a, sizeof a, "%d", rk->rank);
+        snprintf(b, sizeof b, "%zu", rk->nregions);
+        snprintf(c, sizeof c, "%zu", rk->ncalls);
+        snprintf(t, sizeof t, "%s%s%s", rk->has_threads ? "threads" : "",
+                 rk->has_threads && rk->has_tasks ? ", " : "", rk->has_tasks ? "tasks" : "");
+        const char *cells[5] = {a, b, c, rk->explicit_ids ? "call ids" : "inferred",
+                                t[0] ? t : "-"};
+        doc_row(d, ROLE_NORMAL, 5, cells);
+    }
+    doc_table_end(d, first, 2, 1u | 2u | 4u);
+    for (size_t i = 0; i < p->nranks; i++)
+        build_rank_tables(d, &p->ranks[i]);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Distinct region names over every rank. */
+static size_t distinct_names(const profile *p, info_doc *d)
+{
+    if (p->nregions == 0)
+        return 0;
+    const char **names = malloc(p->nregions * sizeof *names);
+    if (!names) {
+        d->oom = true;
+        return 0;
+    }
+    for (size_t i = 0; i < p->nregions; i++)
+        names[i] = p->regions[i]->name;
+    qsort(names, p->nregions, sizeof *names, name_cmp);
+    size_t k = 1;
+    for (size_t i = 1; i < p->nregions; i++)
+        k += strcmp(names[i], names[i - 1]) != 0;
+    free(names);
+    return k;
+}
+
+static void build_counts(info_doc *d, const profile *p)
+{
+    size_t calls = 0, no_events = 0;
+    for (size_t i = 0; i < p->nranks; i++)
+        calls += p->ranks[i].ncalls;
+    for (size_t i = 0; i < p->nregions; i++)
+        no_events += !p->regions[i]->has_event_data;
+    doc_heading(d, "Counts");
+    char v[128];
+    snprintf(v, sizeof v, "%zu names, %zu (region, rank) pairs", distinct_names(p, d), p->nregions);
+    doc_pair(d, 2, 14, "regions", v);
+    snprintf(v, sizeof v, "%zu", calls);
+    doc_pair(d, 2, 14, "calls", v);
+    snprintf(v, sizeof v, "%zu", no_events);
+    doc_pair(d, 2, 14, "summary-only", v);
+    if (p->has_min_start) {
+        snprintf(v, sizeof v, "%" PRId64 " ns (the timeline's zero)", p->min_start_ns);
+        doc_pair(d, 2, 14, "first start", v);
+    }
+}
+
+static void build_no_events(info_doc *d, const profile *p)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < p->nregions; i++)
+        count += !p->regions[i]->has_event_data;
+    char title[80];
+    snprintf(title, sizeof title, "Regions without event data (%zu)", count);
+    doc_heading(d, title);
+    if (count == 0) {
+        doc_text(d, ROLE_DIM, 0, 2, "none: every region has per-call data");
+        return;
+    }
+    size_t first = d->n;
+    const char *head[4] = {"region", "rank", "stored calls", "stored total"};
+    doc_row(d, ROLE_DIM, 4, head);
+    for (size_t i = 0; i < p->nregions; i++) {
+        const region *r = p->regions[i];
+        if (r->has_event_data)
+            continue;
+        char rank[32], calls[32] = "-", total[32] = "-";
+        snprintf(rank, sizeof rank, "%d", r->rank);
+        if (r->stored.known & (1u << SUM_NUM_CALLS))
+            snprintf(calls, sizeof calls, "%.0f", r->stored.v[SUM_NUM_CALLS]);
+        if (r->stored.known & (1u << SUM_TOTAL))
+            timefmt_ns(total, sizeof total, r->stored.v[SUM_TOTAL]);
+        const char *cells[4] = {r->name, rank, calls, total};
+        doc_row(d, ROLE_NORMAL, 4, cells);
+    }
+    doc_table_end(d, first, 2, 2u | 4u | 8u);
+}
+
+static void build_warnings(info_doc *d, const profile *p)
+{
+    char title[64];
+    snprintf(title, sizeof title, "Loader warnings (%zu)", p->nwarnings);
+    doc_heading(d, title);
+    if (p->nwarnings == 0)
+        doc_text(d, ROLE_DIM, 0, 2, "none: the file loaded cleanly");
+    for (size_t i = 0; i < p->nwarnings; i++)
+        doc_wrap(d, ROLE_WARNING, 2, p->warnings[i]);
+}
+
+static void info_build(info_state *s, ui_ctx *ctx, int width)
+{
+    doc_free(&s->doc);
+    info_doc *d = &s->doc;
+    d->g = &ctx->grid;
+    d->width = width;
+    const profile *p = ctx->prof;
+    build_file(d, p);
+    build_meta(d, p);
+    build_ranks(d, p);
+    build_counts(d, p);
+    build_no_events(d, p);
+    build_warnings(d, p);
+}
+
+/* --- the view --- */
+
+static void *info_create(ui_ctx *ctx)
+{
+    (void)ctx;
+    return calloc(1, sizeof(info_state));
+}
+
+static void info_destroy(void *state)
+{
+    info_state *s = state;
+    if (!s)
+        return;
+    doc_free(&s->doc);
+    free(s);
+}
+
+static void info_clamp(info_state *s)
+{
+    size_t page = s->page > 0 ? (size_t)s->page : 1;
+    size_t max_top = s->doc.n > page ? s->doc.n - page : 0;
+    if (s->top > max_top)
+        s->top = max_top;
+}
+
+static void draw_field(grid *g, const info_line *l, const info_field *f, rect a, int y)
+{
+    int x = a.x + 1 + f->x;
+    int room = a.x + a.w - x;
+    int w = f->w > 0 && f->w < room ? f->w : room;
+    if (w <= 0)
+        return;
+    int tw = grid_text_width(g, f->text);
+    if (f->right && tw < w)
+        x += w - tw;
+    grid_put_text(g, x, y, w, f->text, l->role, l->attr);
+}
+
+static void info_draw(void *state, ui_ctx *ctx, rect area)
+{
+    info_state *s = state;
+    if (!s || area.h < 1 || area.w < 2)
+        return;
+    if (s->doc.width != area.w || !s->doc.lines)
+        info_build(s, ctx, area.w);
+    s->page = area.h;
+    info_clamp(s);
+    grid *g = &ctx->grid;
+    if (s->doc.oom) {
+        grid_put_text(g, area.x + 1, area.y, area.w - 1, "out of memory", ROLE_WARNING, 0);
+        return;
+    }
+    for (int row = 0; row < area.h && s->top + (size_t)row < s->doc.n; row++) {
+        const info_line *l = &s->doc.lines[s->top + (size_t)row];
+        for (int k = 0; k < l->nf; k++)
+            draw_field(g, l, &l->f[k], area, area.y + row);
+    }
+    if (s->doc.n > (size_t)area.h) {
+        char pos[48];
+        size_t last = s->top + (size_t)area.h;
+        snprintf(pos, sizeof pos, " %zu-%zu/%zu ", s->top + 1, last < s->doc.n ? last : s->doc.n,
+                 s->doc.n);
+        int pw = grid_text_width(g, pos);
+        grid_put_text(g, area.x + area.w - pw, area.y, pw, pos, ROLE_DIM, 0);
+    }
+}
+
+static int info_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
+{
+    info_state *s = state;
+    (void)ctx;
+    if (!s)
+        return 0;
+    size_t page = s->page > 1 ? (size_t)s->page - 1 : 1;
+    switch (cmd) {
+    case CMD_UP:
+    case CMD_WHEEL_UP:
+        s->top = s->top ? s->top - 1 : 0;
+        break;
+    case CMD_DOWN:
+    case CMD_WHEEL_DOWN:
+        s->top++;
+        break;
+    case CMD_PGUP:
+        s->top = s->top > page ? s->top - page : 0;
+        break;
+    case CMD_PGDN:
+        s->top += page;
+        break;
+    case CMD_HOME:
+        s->top = 0;
+        break;
+    case CMD_END:
+        s->top = s->doc.n;
+        break;
+    default:
+        return 0;
+    }
+    info_clamp(s);
+    return VF_HANDLED | VF_REDRAW;
+}
+
+static const char *const info_help[][2] = {
+    {"Up Down j k", "scroll the file information a line"},
+    {"PgUp PgDn Home End", "scroll a page / to the top / to the end"},
+    {NULL, NULL},
+};
+
+const view_ops info_view = {
+    .name = "info",
+    .number = 5,
+    .create = info_create,
+    .destroy = info_destroy,
+    .draw = info_draw,
+    .on_cmd = info_cmd,
+    .on_resize = NULL,
+    .keys = NULL,
+    .help = info_help,
+};

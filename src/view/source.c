@@ -1,0 +1,342 @@
+/* source: the source pane.
+ *
+ * The text is split into lines once per region, with the highlighter's
+ * state at the start of every line, so drawing costs only the visible
+ * lines however far down the pane is scrolled. */
+#include "source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pyhl.h"
+
+#define SOURCE_TAB 8
+/* Bytes of one line classified and drawn: the rest of a longer line is
+ * beyond any screen (it is cut with an ellipsis). */
+#define SOURCE_LINE_MAX 65536
+
+typedef struct source_state {
+    const char *text; /* the text the line cache is for (owned by the model) */
+    size_t nlines;
+    size_t *line_off; /* nlines + 1: start of each line, then the end */
+    pyhl_state *hl;   /* nlines: highlighter state at each line's start */
+    uint8_t *kinds;   /* SOURCE_LINE_MAX: the line being drawn */
+    size_t top;       /* first line shown */
+    int page;         /* code rows at the last draw */
+} source_state;
+
+static void source_forget(source_state *s)
+{
+    free(s->line_off);
+    free(s->hl);
+    s->line_off = NULL;
+    s->hl = NULL;
+    s->nlines = 0;
+    s->text = NULL;
+}
+
+static void *source_create(ui_ctx *ctx)
+{
+    (void)ctx;
+    source_state *s = calloc(1, sizeof *s);
+    if (s && !(s->kinds = malloc(SOURCE_LINE_MAX))) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void source_destroy(void *state)
+{
+    source_state *s = state;
+    if (!s)
+        return;
+    source_forget(s);
+    free(s->kinds);
+    free(s);
+}
+
+/* Splits text into lines and runs the highlighter over it once.  A final
+ * newline does not open an empty last line.  False when out of memory. */
+static bool source_index(source_state *s, const char *text)
+{
+    size_t len = strlen(text), n = 1;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n' && i + 1 < len)
+            n++;
+    s->line_off = malloc((n + 1) * sizeof *s->line_off);
+    s->hl = malloc(n * sizeof *s->hl);
+    if (!s->line_off || !s->hl) {
+        source_forget(s);
+        return false;
+    }
+    pyhl_state st = {0};
+    size_t start = 0;
+    for (size_t k = 0; k < n; k++) {
+        const char *nl = memchr(text + start, '\n', len - start);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        s->line_off[k] = start;
+        s->hl[k] = st;
+        size_t m = end - start;
+        /* Only the state matters here; the kinds are thrown away. */
+        size_t off = 0;
+        do {
+            size_t chunk = m - off < SOURCE_LINE_MAX ? m - off : SOURCE_LINE_MAX;
+            pyhl_line(&st, text + start + off, chunk, s->kinds);
+            off += chunk;
+        } while (off < m);
+        start = end + 1;
+    }
+    s->line_off[n] = start;
+    s->nlines = n;
+    s->text = text;
+    return true;
+}
+
+/* Follows the selection: a new text resets the scroll, the same text
+ * (the region on another rank) keeps it. */
+static void source_follow(source_state *s, const region *r)
+{
+    const char *text = r && r->source_text ? r->source_text : NULL;
+    if (text == s->text)
+        return;
+    bool same = text && s->text && strcmp(text, s->text) == 0;
+    source_forget(s);
+    if (!same)
+        s->top = 0;
+    if (text && !source_index(s, text))
+        s->top = 0;
+}
+
+/* Line k of the text, without its newline. */
+static const char *source_line(const source_state *s, size_t k, size_t *n)
+{
+    size_t a = s->line_off[k], b = s->line_off[k + 1] - 1;
+    *n = b - a;
+    return s->text + a;
+}
+
+int source_line_width(const grid *g, const char *line, size_t n)
+{
+    int col = 0;
+    size_t i = 0;
+    while (i < n) {
+        if (line[i] == '\t') {
+            col = (col / SOURCE_TAB + 1) * SOURCE_TAB;
+            i++;
+            continue;
+        }
+        const char *tab = memchr(line + i, '\t', n - i);
+        size_t j = tab ? (size_t)(tab - line) : n;
+        col += grid_text_widthn(g, line + i, j - i);
+        i = j;
+    }
+    return col;
+}
+
+static int kind_role(uint8_t k)
+{
+    switch (k) {
+    case PYHL_KEYWORD:
+        return ROLE_SRC_KEYWORD;
+    case PYHL_STRING:
+        return ROLE_SRC_STRING;
+    case PYHL_COMMENT:
+        return ROLE_SRC_COMMENT;
+    case PYHL_DECORATOR:
+        return ROLE_SRC_DECORATOR;
+    case PYHL_NUMBER:
+        return ROLE_SRC_NUMBER;
+    default:
+        return ROLE_NORMAL;
+    }
+}
+
+/* Draws one highlighted line in w columns: tabs expanded, control
+ * characters escaped (grid_put_textn), a cut marked with an ellipsis. */
+static void draw_code(grid *g, int x, int y, int w, const char *s, size_t n, const uint8_t *kinds,
+                      bool longer)
+{
+    int col = 0;
+    size_t i = 0;
+    while (i < n && col < w) {
+        if (s[i] == '\t') {
+            col = (col / SOURCE_TAB + 1) * SOURCE_TAB;
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && s[j] != '\t' && kinds[j] == kinds[i])
+            j++;
+        int used = grid_put_textn(g, x + col, y, w - col, s + i, j - i, kind_role(kinds[i]), 0);
+        if (used < grid_text_widthn(g, s + i, j - i))
+            return; /* cut inside the run: grid_put_textn drew the ellipsis */
+        col += used;
+        i = j;
+    }
+    if ((i < n || longer) && col >= w && w > 0)
+        grid_put_cp(g, x + w - 1, y, theme_glyphs_get(g->ascii)->ellipsis, ROLE_DIM, 0);
+}
+
+static int digits_of(int64_t v)
+{
+    int d = 1;
+    for (; v >= 10 || v <= -10; v /= 10)
+        d++;
+    return v < 0 ? d + 1 : d;
+}
+
+static void draw_header(source_state *s, ui_ctx *ctx, const region *r, rect a)
+{
+    grid *g = &ctx->grid;
+    grid_fill(g, (rect){a.x, a.y, a.w, 1}, ' ', ROLE_HEADER, 0);
+    char pos[64] = "";
+    if (s->nlines > (size_t)s->page && s->page > 0) {
+        size_t last = s->top + (size_t)s->page < s->nlines ? s->top + (size_t)s->page : s->nlines;
+        snprintf(pos, sizeof pos, " %zu-%zu/%zu ", s->top + 1, last, s->nlines);
+    }
+    int pw = grid_text_width(g, pos);
+    int room = a.w - 1 - (pw < a.w / 2 ? pw : 0);
+    int x = a.x + 1;
+    if (r && r->source_file) {
+        x += grid_put_text(g, x, a.y, room, r->source_file, ROLE_HEADER, GA_BOLD);
+        if (r->has_lineno && x < a.x + 1 + room) {
+            char ln[32];
+            snprintf(ln, sizeof ln, ":%lld", (long long)r->source_lineno);
+            x += grid_put_text(g, x, a.y, a.x + 1 + room - x, ln, ROLE_HEADER, GA_BOLD);
+        }
+        x += 2;
+    }
+    if (r && x < a.x + 1 + room)
+        grid_put_text(g, x, a.y, a.x + 1 + room - x, r->name, ROLE_HEADER, 0);
+    else if (!r)
+        grid_put_text(g, x, a.y, room, "source", ROLE_HEADER, GA_BOLD);
+    if (pw < a.w / 2)
+        grid_put_text(g, a.x + a.w - pw, a.y, pw, pos, ROLE_HEADER, 0);
+}
+
+static void draw_lines(source_state *s, ui_ctx *ctx, const region *r, rect a)
+{
+    grid *g = &ctx->grid;
+    int64_t first = r->has_lineno ? r->source_lineno : 1;
+    int64_t last_no = first + (int64_t)s->nlines - 1;
+    int gw = digits_of(last_no) > digits_of(first) ? digits_of(last_no) : digits_of(first);
+    int cx = a.x + gw + 2, cw = a.w - gw - 2;
+    uint32_t vline = theme_glyphs_get(g->ascii)->vline;
+    for (int row = 0; row < a.h && s->top + (size_t)row < s->nlines; row++) {
+        size_t k = s->top + (size_t)row;
+        int y = a.y + row;
+        char num[32];
+        snprintf(num, sizeof num, "%*lld", gw, (long long)(first + (int64_t)k));
+        grid_put_text(g, a.x, y, gw, num, ROLE_DIM, 0);
+        grid_put_cp(g, a.x + gw + 1, y, vline, ROLE_DIM, 0);
+        size_t n;
+        const char *line = source_line(s, k, &n);
+        bool longer = n > SOURCE_LINE_MAX;
+        if (longer)
+            n = SOURCE_LINE_MAX;
+        pyhl_state st = s->hl[k];
+        pyhl_line(&st, line, n, s->kinds);
+        if (cw > 0)
+            draw_code(g, cx, y, cw, line, n, s->kinds, longer);
+    }
+}
+
+static void source_clamp(source_state *s)
+{
+    size_t page = s->page > 0 ? (size_t)s->page : 1;
+    size_t max_top = s->nlines > page ? s->nlines - page : 0;
+    if (s->top > max_top)
+        s->top = max_top;
+}
+
+static void source_draw(void *state, ui_ctx *ctx, rect area)
+{
+    source_state *s = state;
+    if (!s || area.w < 4 || area.h < 1)
+        return;
+    grid *g = &ctx->grid;
+    grid_fill(g, area, ' ', ROLE_NORMAL, 0);
+    if (area.x > 0) { /* beside the view: a rule on its left */
+        uint32_t vline = theme_glyphs_get(g->ascii)->vline;
+        for (int y = area.y; y < area.y + area.h; y++)
+            grid_put_cp(g, area.x, y, vline, ROLE_DIM, 0);
+        area.x++;
+        area.w--;
+    }
+    const region *r = ctx->sel.region;
+    source_follow(s, r);
+    s->page = area.h - 1;
+    source_clamp(s);
+    draw_header(s, ctx, r, area);
+    rect body = {area.x, area.y + 1, area.w, area.h - 1};
+    const char *msg = !r                ? "no region selected"
+                      : !r->source_text ? "no source captured"
+                      : !s->text        ? "out of memory for the source"
+                                        : NULL;
+    if (msg)
+        grid_put_text(g, body.x + 1, body.y, body.w - 1, msg, ROLE_DIM, 0);
+    else
+        draw_lines(s, ctx, r, body);
+}
+
+static int source_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
+{
+    source_state *s = state;
+    (void)ctx;
+    if (!s || !s->text)
+        return 0;
+    size_t page = s->page > 1 ? (size_t)s->page - 1 : 1;
+    switch (cmd) {
+    case CMD_UP:
+    case CMD_WHEEL_UP:
+        s->top = s->top > 0 ? s->top - 1 : 0;
+        break;
+    case CMD_DOWN:
+    case CMD_WHEEL_DOWN:
+        s->top++;
+        break;
+    case CMD_PGUP:
+        s->top = s->top > page ? s->top - page : 0;
+        break;
+    case CMD_PGDN:
+        s->top += page;
+        break;
+    case CMD_HOME:
+        s->top = 0;
+        break;
+    case CMD_END:
+        s->top = s->nlines;
+        break;
+    default:
+        return 0;
+    }
+    source_clamp(s);
+    return VF_HANDLED | VF_REDRAW;
+}
+
+/* Keys of the pane itself: they reach it whatever view is current. */
+static const key_binding source_keys[] = {
+    {'J', CMD_DOWN}, {'K', CMD_UP}, {'}', CMD_PGDN}, {'{', CMD_PGUP}, {0, CMD_NONE},
+};
+
+static const char *const source_help[][2] = {
+    {"s", "show or hide the source pane (beside the view, below it when narrow)"},
+    {"J K", "scroll the source pane a line down / up"},
+    {"} {", "scroll the source pane a page down / up"},
+    {"Wheel", "over the pane: scroll it"},
+    {NULL, NULL},
+};
+
+const view_ops source_pane_view = {
+    .name = "source",
+    .number = 0,
+    .create = source_create,
+    .destroy = source_destroy,
+    .draw = source_draw,
+    .on_cmd = source_cmd,
+    .on_resize = NULL,
+    .keys = source_keys,
+    .help = source_help,
+};
