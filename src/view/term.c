@@ -82,8 +82,7 @@ static int term_refuse(const char *why, const char *name)
 static int term_check_name(const char *name)
 {
     if (!name || !*name) {
-        fprintf(stderr, "scopeview: TERM is not set, so the interface cannot be shown; use "
-                        "--summary, --json, --csv or --batch\n");
+        fprintf(stderr, "scopeview: TERM is not set; use --summary, --json, --csv or --batch\n");
         return 1;
     }
     if (strcmp(name, "dumb") == 0 || strncmp(name, "dumb-", 5) == 0)

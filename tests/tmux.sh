@@ -1,0 +1,131 @@
+#!/bin/sh
+# The real binary in a real terminal: tmux runs scopeview in a detached 80x24 pane; keys are
+# sent with send-keys and the screen read with capture-pane.  Checks the first screen, help,
+# resizing (larger, too small, back), quitting with q, SIGTERM and Ctrl-C restoring the
+# terminal, TERM=dumb and an unset TERM, stdin not a terminal, and monochrome on vt100.
+# Skipped (exit 77) when tmux is not installed.  Prints "N passed, N failed".
+top_build=${SV_TOP_BUILDDIR:-.}
+sv="$top_build/scopeview"
+fx="$top_build/tests/fixtures"
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP: tmux is not installed"
+    exit 77
+fi
+if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
+    echo "tmux.sh: $sv or $fx/small.h5 missing (run from make check)"
+    exit 99
+fi
+sv=$(cd "$(dirname "$sv")" && pwd)/scopeview
+small=$(cd "$fx" && pwd)/small.h5
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-tmux.XXXXXX") || exit 99
+# A private server, so the user's own tmux sessions are never touched.
+sock="sv-test-$$"
+t() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() {
+    name=$1
+    shift
+    if "$@"; then ok; else bad "$name"; fi
+}
+
+# start NAME COMMAND: a detached 80x24 session whose shell runs COMMAND, then reports how it
+# ended and the terminal modes, and stays open to be read.
+start() {
+    t new-session -d -s "$1" -x 80 -y 24 \
+        "cd '$tmp'; $2; echo SV-EXIT=\$?; echo MODES: \$(stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}\(icanon\|echo\)'); sleep 600"
+}
+cap() { t capture-pane -p -t "$1" >"$tmp/screen"; }
+has() { grep -q -- "$1" "$tmp/screen"; }
+# wait_for SESSION PATTERN: polls the pane for up to 5 s
+wait_for() {
+    n=0
+    while [ $n -lt 50 ]; do
+        cap "$1"
+        has "$2" && return 0
+        sleep 0.1
+        n=$((n + 1))
+    done
+    return 1
+}
+restored() { # the shell after scopeview: canonical input and echo are back on
+    wait_for "$1" "^MODES:" && has "^MODES: icanon echo"
+}
+run_env="env TERM=xterm-256color LANG=C.UTF-8"
+
+# --- first screen, help, resize, quit
+start ui "$run_env '$sv' '$small'"
+check "first screen appears" wait_for ui "small\.h5"
+check "title bar shows the current view" has "^ \[1 "
+check "status bar shows the help key" sh -c "sed -n 24p '$tmp/screen' | grep -q '? help'"
+t send-keys -t ui '?'
+check "? opens the help" wait_for ui "Help: keys and legend"
+t send-keys -t ui q
+sleep 0.3
+cap ui
+check "q closes the help" sh -c "! grep -q 'Help: keys' '$tmp/screen' && grep -q '^ \[1 ' '$tmp/screen'"
+t resize-window -t ui -x 100 -y 30
+sleep 0.5
+cap ui
+check "after a resize to 100x30 the status bar is on row 30" \
+    sh -c "sed -n 30p '$tmp/screen' | grep -q '? help'"
+check "after a resize the title is redrawn" has "^ \[1 "
+t resize-window -t ui -x 30 -y 8
+check "at 30x8 the screen says it is too small" wait_for ui "Terminal too small"
+check "at 30x8 the message gives the size" has "(30x8)"
+t resize-window -t ui -x 80 -y 24
+check "back at 80x24 the interface recovers" wait_for ui "^ \[1 "
+check "back at 80x24 the message is gone" sh -c "! grep -q 'too small' '$tmp/screen'"
+t send-keys -t ui q
+check "q quits with status 0" wait_for ui "SV-EXIT=0"
+check "q leaves the terminal restored" restored ui
+check "q leaves the alternate screen" sh -c "! grep -q '? help' '$tmp/screen'"
+
+# --- signals restore the terminal
+start sig "sh -c 'echo \$\$ >$tmp/pid; exec $run_env \"$sv\" \"$small\"'"
+check "second session starts" wait_for sig "small\.h5"
+kill -TERM "$(cat "$tmp/pid")"
+check "SIGTERM exits with 143" wait_for sig "SV-EXIT=143"
+check "SIGTERM restores the terminal" restored sig
+start int "$run_env '$sv' '$small'"
+check "third session starts" wait_for int "small\.h5"
+t send-keys -t int C-c
+check "Ctrl-C exits with 130" wait_for int "SV-EXIT=130"
+check "Ctrl-C restores the terminal" restored int
+
+# --- terminals that cannot show it
+start dumb "env TERM=dumb '$sv' '$small'"
+check "TERM=dumb exits 1" wait_for dumb "SV-EXIT=1"
+check "TERM=dumb says why and what to use" has "terminal 'dumb' cannot show the interface; use --summary"
+start noterm "env -u TERM '$sv' '$small'"
+check "no TERM exits 1" wait_for noterm "SV-EXIT=1"
+check "no TERM points to the batch outputs" has "TERM is not set.*--batch"
+start unknown "env TERM=no-such-terminal '$sv' '$small'"
+check "an unknown TERM exits 1" wait_for unknown "SV-EXIT=1"
+check "an unknown TERM is named" has "unknown terminal 'no-such-terminal'"
+
+# --- stdin not a terminal: keys come from /dev/tty
+start stdin "$run_env '$sv' '$small' </dev/null"
+check "stdin from /dev/null still shows the interface" wait_for stdin "small\.h5"
+t send-keys -t stdin q
+check "and q still quits" wait_for stdin "SV-EXIT=0"
+
+# --- monochrome on a terminal without colours
+start mono "env TERM=vt100 LANG=C.UTF-8 '$sv' '$small'"
+check "vt100 shows the interface" wait_for mono "small\.h5"
+t capture-pane -p -e -t mono >"$tmp/sgr"
+check "vt100 gets no colours" sh -c "! grep -q '\[[0-9;]*[34][0-7]m' '$tmp/sgr'"
+check "vt100 still shows the title in reverse video" grep -q "$(printf '\033')\[[0-9;]*7m" "$tmp/sgr"
+t send-keys -t mono q
+check "vt100 quits" wait_for mono "SV-EXIT=0"
+start color "$run_env '$sv' '$small'"
+check "xterm-256color shows the interface" wait_for color "small\.h5"
+t capture-pane -p -e -t color >"$tmp/sgr"
+check "xterm-256color gets colours" grep -q "$(printf '\033')\[[0-9;]*4[0-7]m" "$tmp/sgr"
+t send-keys -t color q
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
