@@ -1,0 +1,224 @@
+#!/bin/sh
+# Headless screens of the timeline (view 1): lanes, bars, ruler, await shading, selection
+# details, zoom and pan, search, help, small and large sizes, ASCII and monochrome.
+# Expected values are worked out by hand from tests/gen/FIXTURES.md (small.h5: data from
+# 1000 to 3000 ns; at 80x24 the time axis has 64 columns, so the fit is 32 ns per column
+# and the cursor starts at column 32, i.e. 2024 ns) and from the shared profiles.
+# Prints "N passed, N failed"; exits non-zero when anything failed.
+top_build=${SV_TOP_BUILDDIR:-.}
+top_src=${SV_TOP_SRCDIR:-..}
+sv="$top_build/scopeview"
+fx="$top_build/tests/fixtures"
+shared=${SV_SHARED_DIR:-$top_src/../shared}/data
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-tl.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() { # check NAME CONDITION...
+    name=$1
+    shift
+    if "$@"; then ok; else bad "$name"; fi
+}
+
+# screen SIZE KEYS FILE [OPTIONS...]: the final screen in $tmp/s, status in $rc
+screen() {
+    size=$1 keys=$2 file=$3
+    shift 3
+    "$sv" --batch --size "$size" --keys "$keys" "$@" "$file" >"$tmp/s" 2>"$tmp/err"
+    rc=$?
+}
+has() { grep -q -- "$1" "$tmp/s"; }
+hasnt() { ! grep -q -- "$1" "$tmp/s"; }
+row() { sed -n "$1p" "$tmp/s"; } # row N of the screen (1-based)
+rowhas() { row "$1" | grep -q -- "$2"; }
+lines() { wc -l <"$tmp/s" | tr -d ' '; }
+# The widest line in display columns.
+widest() { LC_ALL=C.UTF-8 wc -L <"$tmp/s" | tr -d ' '; }
+ascii_only() { ! LC_ALL=C grep -q "$(printf '[\200-\377]')" "$tmp/s"; }
+clean() {
+    ! LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')" "$tmp/s" &&
+        ! LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$tmp/s"
+}
+
+if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
+    echo "screens_timeline.sh: $sv or $fx/small.h5 missing (run from make check)"
+    exit 99
+fi
+small="$fx/small.h5"
+
+# --- small.h5 at 80x24: lanes, ruler, bars, header
+screen 80x24 "" "$small"
+check "small: exits 0" [ "$rc" = 0 ]
+check "small: 24 lines" [ "$(lines)" = 24 ]
+check "small: timeline is view 1" rowhas 1 "1 timeline"
+check "small: fit is 32 ns per column over 0 .. 2.048 us" rowhas 2 "0 ns \.\. 2\.048 us  (32 ns/col)"
+check "small: two thread lanes" rowhas 2 "2 lanes"
+check "small: the summary-only region is counted" rowhas 2 "1 region without event data: reduce"
+# Ruler: step 500 ns (15.6 columns); the label at column 31 would cover the cursor (32).
+check "small: ruler 0.0 us" rowhas 3 "┬0\.0 us"
+check "small: ruler 0.5 us" rowhas 3 "┬0\.5 us"
+check "small: ruler 1.5 us" rowhas 3 "┬1\.5 us"
+check "small: ruler cursor marker" rowhas 3 "▼"
+check "small: cursor time" rowhas 3 "@1\.024 us"
+check "small: lane MainThread first" rowhas 4 "r0 MainThread"
+check "small: outer bars in the first row" rowhas 4 "\[outer"
+check "small: inner in depth row 1" rowhas 5 "inner"
+check "small: lane Worker-1 after its depth rows" rowhas 6 "r0 Worker-1"
+check "small: no selection yet" has "No call selected"
+check "small: no control bytes" clean
+
+# --- selection and details
+screen 80x24 "<Enter>" "$small"
+check "Enter: selects outer[1] under the cursor (2024 ns)" has "outer  rank 0  thread MainThread  start 1\.000 us  dur 1\.000 us  excl 200 ns"
+check "Enter: children and source" has "children 2  src app\.py:10"
+check "Enter: held, no await column, no GPU" has "held 1\.000 us  awaited -  gpu -"
+screen 80x24 "/inner<Enter>" "$small"
+check "search: first inner after the cursor is inner[1]" has "inner  rank 0  thread MainThread  start 1\.100 us  dur 500 ns"
+check "search: status bar names the search" has "/inner/"
+screen 80x24 "/inner<Enter>n" "$small"
+check "n: inner[2] with its GPU time" has "start 1\.500 us  dur 400 ns  excl 400 ns"
+check "n: gpu 70 ns" has "gpu 70 ns"
+screen 80x24 "/inner<Enter>N" "$small"
+check "N: inner[0] with metadata" has 'start 100 ns  dur 100 ns'
+check "N: its metadata" has 'meta {"i": 1}'
+check "N: gpu 50 ns" has "gpu 50 ns"
+screen 80x24 "/inner<Enter>NN" "$small"
+check "N past the first wraps around" has "Search wrapped around"
+check "N wrapped to inner[2]" has "start 1\.500 us"
+screen 80x24 "/write<Enter>" "$small"
+check "zero-length io/write on Worker-1" has "io/write  rank 0  thread Worker-1  start 300 ns  dur 0 ns"
+check "io/write: awaited 0 ns" has "awaited 0 ns"
+screen 80x24 "/nomatch<Enter>" "$small"
+check "search without a match says so" has "No call matches /nomatch/"
+screen 80x24 "j]" "$small"
+check "]: first call of the row after the cursor: inner[1]" has "start 1\.100 us  dur 500 ns"
+screen 80x24 "j]]" "$small"
+check "]]: inner[2]" has "start 1\.500 us  dur 400 ns"
+screen 80x24 "j]]]" "$small"
+check "]]]: end of the row" has "No later call in this row"
+screen 80x24 "j]][" "$small"
+check "]][: back to inner[1]" has "start 1\.100 us  dur 500 ns"
+screen 80x24 "z" "$small"
+check "z without a selection" has "No call selected: Enter selects"
+
+# --- zoom and pan (cursor at column 32)
+screen 80x24 "+" "$small"
+# time under the cursor 1000 + 32*32 + 16 = 2040; npc 16; t0 = 2040 - 512 - 8 = 1520
+check "+: 16 ns per column around the cursor" rowhas 2 "520 ns \.\. 1\.544 us  (16 ns/col)"
+screen 80x24 "=" "$small"
+check "=: zooms in too" rowhas 2 "(16 ns/col)"
+screen 80x24 "+-" "$small"
+check "+-: back to the fit" rowhas 2 "0 ns \.\. 2\.048 us  (32 ns/col)"
+screen 80x24 "-" "$small"
+check "-: 64 ns per column" rowhas 2 "(64 ns/col)"
+screen 80x24 "++++0" "$small"
+check "0: fits again" rowhas 2 "0 ns \.\. 2\.048 us  (32 ns/col)"
+screen 80x24 "++++++++++++" "$small"
+check "zoom in stops at 1 ns per column" rowhas 2 "(1 ns/col)"
+check "and says so" has "Zoomed in as far as it goes"
+screen 80x24 "------" "$small"
+check "zoom out stops at 4x the fit" rowhas 2 "(128 ns/col)"
+check "and says so" has "Zoomed out as far as it goes"
+screen 80x24 "+l" "$small"
+# pan 64/8 = 8 columns of 16 ns: t0 = 1520 + 128 = 1648
+check "l pans right by an eighth" rowhas 2 "648 ns \.\. 1\.672 us"
+screen 80x24 "+h" "$small"
+check "h pans left" rowhas 2 "392 ns \.\. 1\.416 us"
+screen 80x24 "+<Right><Left>" "$small"
+check "arrows pan" rowhas 2 "520 ns \.\. 1\.544 us"
+screen 80x24 "++<Home>" "$small"
+check "Home shows the start" rowhas 2 "^ 0 ns \.\. "
+screen 80x24 "<Enter>z" "$small"
+# outer[1] is 1000 ns: room for 1333 over 64 columns -> 21 ns per column
+check "z zooms to the selected call" rowhas 2 "(21 ns/col)"
+check "z keeps the selection" has "outer  rank 0"
+
+# --- legacy_small.h5: one lane per rank, three depth rows
+screen 80x24 "" "$fx/legacy_small.h5"
+check "legacy: one lane" rowhas 2 "1 lane$"
+check "legacy: lane r0" rowhas 4 "r0 "
+check "legacy: no event-data note" hasnt "without event data"
+check "legacy: depth row 2 has b2" row 6 | grep -q "│"
+
+# --- hostile strings never reach the screen raw
+screen 80x24 "<Enter>" "$fx/fault_hostile_strings.h5"
+check "hostile: exits 0" [ "$rc" = 0 ]
+check "hostile: no control bytes" clean
+
+# --- help lists the timeline keys and legend
+screen 100x60 "?" "$small"
+check "help: zoom to selected" has "zoom to the selected call"
+check "help: await legend" has "awaited share"
+check "help: density legend" has "2-3, 4-9, 10+ calls"
+
+# --- sizes
+screen 40x10 "" "$small"
+check "40x10: draws lanes" has "r0 Ma…ad"
+check "40x10: 10 lines" [ "$(lines)" = 10 ]
+screen 30x8 "" "$small"
+check "30x8: too small is said" grep -qi "small" "$tmp/s"
+
+# --- ASCII and monochrome
+screen 80x24 "/inner<Enter>" "$small" --ascii
+check "ascii: only ASCII bytes" ascii_only
+check "ascii: ruler ticks" rowhas 3 "+0\.0 us"
+check "ascii: selection details" has "inner  rank 0"
+screen 80x24 "" "$small" --mono
+check "mono: same bars" rowhas 4 "\[outer"
+
+# --- shared profiles
+if [ -f "$shared/extended/async_server.h5" ]; then
+    a="$shared/extended/async_server.h5"
+    screen 80x24 "" "$a"
+    check "async: 44 lanes" rowhas 2 "44 lanes"
+    check "async: MainThread lane" has "r0 MainThread"
+    check "async: executor thread lanes (cut in the middle)" has "r0 Thread…-0_0"
+    check "async: task lanes" has "r0 Task-2 han"
+    check "async: await shading" has "░"
+    screen 80x24 "/db_query<Enter>" "$a"
+    check "async: details name the task" has "task Task-"
+    check "async: held and awaited" grep -q "held [0-9.]* [num]*s  awaited [0-9.]* [num]*s" "$tmp/s"
+    check "async: source and metadata" has 'src /srv/app/db.py:88  meta {"table"'
+    screen 80x24 "/db_query<Enter>z" "$a" --ascii
+    check "async ascii: await hatch" has "db_query///"
+    check "async ascii: only ASCII" ascii_only
+    screen 200x60 "" "$a"
+    check "async 200x60: 60 lines" [ "$(lines)" = 60 ]
+    check "async 200x60: no line wider than 200" [ "$(widest)" -le 200 ]
+    check "async 200x60: full thread names" has "r0 ThreadPoolExecutor-0_0"
+
+    screen 80x24 "" "$shared/extended/gpu_train.h5"
+    check "gpu: one region without event data" rowhas 2 "1 region without event data"
+    screen 80x24 "/forward<Enter>" "$shared/extended/gpu_train.h5"
+    check "gpu: forward has GPU time" grep -q "gpu [0-9.]* [num]*s" "$tmp/s"
+
+    screen 80x24 "" "$shared/real/solver_mpi4.h5"
+    check "mpi4: 4 lanes" rowhas 2 "4 lanes"
+    for r in 0 1 2 3; do
+        check "mpi4: rank $r lane" grep -q "^.r$r  *│" "$tmp/s"
+    done
+    screen 200x60 "" "$shared/real/solver_mpi4.h5"
+    check "mpi4 200x60: main bars" has "\[main"
+    check "mpi4 200x60: no line wider than 200" [ "$(widest)" -le 200 ]
+
+    screen 80x24 "e" "$shared/extended/recursion.h5"
+    check "recursion: e shows every depth row" hasnt "deeper"
+    screen 80x24 "" "$shared/extended/recursion.h5"
+    check "recursion: deep lane folded" has "+[0-9]* deeper"
+else
+    echo "SKIP: shared data not found in $shared"
+fi
+
+if [ -f "$top_src/data/demo.h5" ]; then
+    screen 200x60 "" "$top_src/data/demo.h5"
+    check "demo 200x60: exits 0" [ "$rc" = 0 ]
+    check "demo 200x60: task lanes" has "Task-1 main"
+    screen 80x24 "/solve<Enter>nnz" "$top_src/data/demo.h5"
+    check "demo: search and zoom" [ "$rc" = 0 ]
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
