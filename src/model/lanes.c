@@ -629,8 +629,6 @@ static bool build_rank(lanes_index *ix, size_t ri, const region_filter *f)
     for (size_t j = 0; j < rk->nregions; j++) {
         ix->rflags[ri][j] = rank_ok ? region_flags(rk->regions[j], f) : 0;
         nidx += ix->rflags[ri][j] ? rk->regions[j]->n : 0;
-        if (!rk->regions[j]->has_event_data && rank_ok && (!f || filter_match(f, rk->regions[j])))
-            ix->nsummary_only++;
     }
     size_t first = ix->nlanes;
     ix->rank_lane0[ri] = first;
@@ -655,6 +653,35 @@ static bool build_rank(lanes_index *ix, size_t ri, const region_filter *f)
     if (ok)
         update_tmax(ix, rk);
     return ok;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Regions without event data, counted by name: allreduce on every rank
+ * is one region to the user. */
+static bool count_summary_only(lanes_index *ix, const region_filter *f)
+{
+    const profile *p = ix->prof;
+    const char **names = malloc((p->nregions ? p->nregions : 1) * sizeof *names);
+    if (!names)
+        return false;
+    size_t n = 0;
+    for (size_t k = 0; k < p->nregions; k++) {
+        const region *r = p->regions[k];
+        if (!r->has_event_data && (!f || (filter_match_rank(f, r->rank) && filter_match(f, r))))
+            names[n++] = r->name;
+    }
+    if (n)
+        qsort(names, n, sizeof *names, name_cmp);
+    ix->nsummary_only = 0;
+    for (size_t k = 0; k < n; k++)
+        ix->nsummary_only += k == 0 || strcmp(names[k - 1], names[k]) != 0;
+    ix->summary_only_name = n ? names[0] : NULL;
+    free(names);
+    return true;
 }
 
 void lanes_free(lanes_index *ix)
@@ -701,6 +728,10 @@ sv_err lanes_build(profile *p, const region_filter *f, lanes_index **out, sv_err
                             p->path);
     }
     ix->rank_lane0[p->nranks] = ix->nlanes;
+    if (!count_summary_only(ix, f)) {
+        lanes_free(ix);
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory", p->path);
+    }
     *out = ix;
     return SV_OK;
 }

@@ -52,7 +52,8 @@ typedef struct lanes_index {
     uint8_t **rflags;     /* per rank index, per region: LANES_R_* */
     size_t ncalls;        /* calls indexed */
     int64_t t_min, t_max; /* over indexed calls (t_min > t_max when none) */
-    size_t nsummary_only; /* regions without event data (filtered ones excluded) */
+    size_t nsummary_only;          /* region names without event data (filter applied) */
+    const char *summary_only_name; /* the first of them by name, or NULL */
 } lanes_index;
 
 /* Builds the index of every call of p passing f (NULL: every call).

@@ -35,8 +35,11 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
     snprintf(line, sizeof line, " %s .. %s  (%s/col)  %zu lane%s", a, b, res, nl,
              nl == 1 ? "" : "s");
     size_t ns = s->ix ? s->ix->nsummary_only : 0;
-    if (ns)
-        snprintf(note, sizeof note, "%zu region%s without event data ", ns, ns == 1 ? "" : "s");
+    if (ns == 1)
+        snprintf(note, sizeof note, "1 region without event data: %.40s ",
+                 s->ix->summary_only_name);
+    else if (ns)
+        snprintf(note, sizeof note, "%zu regions without event data ", ns);
     grid_fill(&ctx->grid, (rect){g->x, g->header_y, g->w, 1}, ' ', ROLE_HEADER, 0);
     int used = grid_put_text(&ctx->grid, g->x, g->header_y, g->w, line, ROLE_HEADER, 0);
     int nw = text_display_width(note);
@@ -120,7 +123,12 @@ static void draw_label(const tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t
     } else if (d + 1 == s->shown[l] && s->shown[l] < ln->ndepth) {
         snprintf(text, sizeof text, "  +%u deeper", ln->ndepth - s->shown[l]);
     }
-    put_middle_cut(&ctx->grid, g->x + 1, y, g->gutter - 2, text, role);
+    /* Task names differ at their start ("Task-12 handle"), thread names
+     * often at their end ("ThreadPoolExecutor-0_1"). */
+    if (ln->kind == LANE_TASK)
+        grid_put_text(&ctx->grid, g->x + 1, y, g->gutter - 2, text, role, 0);
+    else
+        put_middle_cut(&ctx->grid, g->x + 1, y, g->gutter - 2, text, role);
     grid_put_cp(&ctx->grid, g->x + g->gutter - 1, y, gl->vline, ROLE_DIM, 0);
 }
 
@@ -135,8 +143,8 @@ static void draw_bar_name(ui_ctx *ctx, const tl_seg *sg, int x0, int y, const ch
     int a = sg->x0 + (sg->edge_left ? 1 : 0), b = sg->x1 - (sg->edge_right ? 1 : 0);
     int held_end = sg->await_x < b ? sg->await_x : b;
     int nw = text_display_width(name);
-    int room = held_end - a >= 3 || held_end - a >= nw ? held_end - a : b - a;
-    if (room < 3 && room < nw)
+    int room = held_end - a >= 4 || held_end - a >= nw ? held_end - a : b - a;
+    if (room < 4 && room < nw) /* "ab…" says less than a plain bar */
         return;
     int used = grid_put_text(&ctx->grid, x0 + a, y, room, name, role, 0);
     for (int x = sg->await_x; x < a + used; x++) { /* name over the awaited share */
