@@ -24,14 +24,19 @@ typedef struct calls_colspec {
     int width;         /* 0: shares what is left (names) */
     bool desc;         /* natural order: largest first */
     const char *order; /* the header's words for the natural order */
+    const char *rev;   /* and for the inverted one */
 } calls_colspec;
 
 static const calls_colspec calls_cols[CC_N] = {
-    {"duration", 9, true, "slowest first"}, {"excl", 9, true, "largest first"},
-    {"held", 9, true, "largest first"},     {"awaited", 9, true, "largest first"},
-    {"GPU", 9, true, "largest first"},      {"start", 10, false, "earliest first"},
-    {"rank", 5, false, "lowest first"},     {"thread", 0, false, "by table row"},
-    {"task", 0, false, "by table row"},
+    {"duration", 9, true, "slowest first", "fastest first"},
+    {"excl", 9, true, "largest first", "smallest first"},
+    {"held", 9, true, "largest first", "smallest first"},
+    {"awaited", 9, true, "largest first", "smallest first"},
+    {"GPU", 9, true, "largest first", "smallest first"},
+    {"start", 10, false, "earliest first", "latest first"},
+    {"rank", 5, false, "lowest first", "highest first"},
+    {"thread", 0, false, "by table row", "by table row, last first"},
+    {"task", 0, false, "by table row", "by table row, last first"},
 };
 
 /* Children listed under the selected call, at most. */
@@ -349,7 +354,7 @@ static calls_areas calls_split(rect a, bool with_hist, int detail_need)
     calls_areas c;
     int bars = with_hist ? hist_bars_for(a.h) : 0;
     int hist_h = bars ? bars + 2 : 0;
-    int detail_h = a.h >= 30 ? a.h / 3 : a.h >= 20 ? 7 : a.h >= 12 ? 4 : 0;
+    int detail_h = a.h >= 30 ? a.h / 3 : a.h >= 20 ? 7 : a.h >= 12 ? 4 : a.h >= 8 ? 3 : 0;
     if (detail_h > detail_need)
         detail_h = detail_need;
     c.title = (rect){a.x, a.y, a.w, 1};
@@ -416,9 +421,9 @@ static void draw_title(const calls_state *s, ui_ctx *ctx, rect a)
         sb_printf(&b, " across all ranks (%zu): ", s->nregs);
     else
         sb_printf(&b, " on rank %d only: ", s->scope);
-    sb_printf(
-        &b, "%zu calls, by %s (%s%s)", s->n, calls_cols[s->sort_col].title,
-        s->desc == calls_cols[s->sort_col].desc ? "" : "reversed: ", calls_cols[s->sort_col].order);
+    const calls_colspec *sc = &calls_cols[s->sort_col];
+    sb_printf(&b, "%zu call%s, by %s (%s)", s->n, s->n == 1 ? "" : "s", sc->title,
+              s->desc == sc->desc ? sc->order : sc->rev);
     int x = a.x + 1;
     x += grid_put_text(g, x, a.y, a.w - 1, "Calls of ", ROLE_HEADER, 0);
     int nw = grid_text_width(g, s->name);

@@ -142,8 +142,9 @@ static void doc_table_end(info_doc *d, size_t first, int indent, unsigned right_
         info_line *l = &d->lines[i];
         for (int k = 0; k < l->nf; k++) {
             l->f[k].x = x;
-            l->f[k].w = k + 1 < l->nf ? w[k] : 0;
             l->f[k].right = (right_mask >> k) & 1u;
+            /* A last column aligned left may run to the end of the line. */
+            l->f[k].w = k + 1 < l->nf || l->f[k].right ? w[k] : 0;
             x += w[k] + 2;
         }
     }
@@ -212,7 +213,7 @@ static void build_file(info_doc *d, const profile *p)
 static void build_meta(info_doc *d, const profile *p)
 {
     char title[64];
-    snprintf(title, sizeof title, "Metadata (%zu attributes)", p->nmeta);
+    snprintf(title, sizeof title, "Metadata (%zu attribute%s)", p->nmeta, p->nmeta == 1 ? "" : "s");
     doc_heading(d, title);
     if (p->nmeta == 0) {
         doc_text(d, ROLE_DIM, 0, 2, "no /metadata attributes");
@@ -327,7 +328,9 @@ static void build_counts(info_doc *d, const profile *p)
         no_events += !p->regions[i]->has_event_data;
     doc_heading(d, "Counts");
     char v[128];
-    snprintf(v, sizeof v, "%zu names, %zu (region, rank) pairs", distinct_names(p, d), p->nregions);
+    size_t names = distinct_names(p, d);
+    snprintf(v, sizeof v, "%zu name%s, %zu (region, rank) pair%s", names, names == 1 ? "" : "s",
+             p->nregions, p->nregions == 1 ? "" : "s");
     doc_pair(d, 2, 14, "regions", v);
     snprintf(v, sizeof v, "%zu", calls);
     doc_pair(d, 2, 14, "calls", v);
@@ -421,10 +424,11 @@ static void info_clamp(info_state *s)
         s->top = max_top;
 }
 
-static void draw_field(grid *g, const info_line *l, const info_field *f, rect a, int y)
+/* Draws a field left of column `end`. */
+static void draw_field(grid *g, const info_line *l, const info_field *f, rect a, int y, int end)
 {
     int x = a.x + 1 + f->x;
-    int room = a.x + a.w - x;
+    int room = end - x;
     int w = f->w > 0 && f->w < room ? f->w : room;
     if (w <= 0)
         return;
@@ -448,19 +452,23 @@ static void info_draw(void *state, ui_ctx *ctx, rect area)
         grid_put_text(g, area.x + 1, area.y, area.w - 1, "out of memory", ROLE_WARNING, 0);
         return;
     }
+    /* Where the page is longer than the view, its position takes the
+     * top right corner. */
+    char pos[48] = "";
+    if (s->doc.n > (size_t)area.h) {
+        size_t last = s->top + (size_t)area.h;
+        snprintf(pos, sizeof pos, " %zu-%zu/%zu", s->top + 1, last < s->doc.n ? last : s->doc.n,
+                 s->doc.n);
+    }
+    int pw = grid_text_width(g, pos);
     for (int row = 0; row < area.h && s->top + (size_t)row < s->doc.n; row++) {
         const info_line *l = &s->doc.lines[s->top + (size_t)row];
+        int end = area.x + area.w - (row == 0 ? pw + 1 : 0);
         for (int k = 0; k < l->nf; k++)
-            draw_field(g, l, &l->f[k], area, area.y + row);
+            draw_field(g, l, &l->f[k], area, area.y + row, end);
     }
-    if (s->doc.n > (size_t)area.h) {
-        char pos[48];
-        size_t last = s->top + (size_t)area.h;
-        snprintf(pos, sizeof pos, " %zu-%zu/%zu ", s->top + 1, last < s->doc.n ? last : s->doc.n,
-                 s->doc.n);
-        int pw = grid_text_width(g, pos);
-        grid_put_text(g, area.x + area.w - pw, area.y, pw, pos, ROLE_DIM, 0);
-    }
+    if (pw)
+        grid_put_text(g, area.x + area.w - pw - 1, area.y, pw, pos, ROLE_DIM, 0);
 }
 
 static int info_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)

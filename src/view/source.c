@@ -222,7 +222,7 @@ static void draw_lines(source_state *s, ui_ctx *ctx, const region *r, rect a)
     int64_t first = r->has_lineno ? r->source_lineno : 1;
     int64_t last_no = first + (int64_t)s->nlines - 1;
     int gw = digits_of(last_no) > digits_of(first) ? digits_of(last_no) : digits_of(first);
-    int cx = a.x + gw + 2, cw = a.w - gw - 2;
+    int cx = a.x + gw + 3, cw = a.w - gw - 3;
     uint32_t vline = theme_glyphs_get(g->ascii)->vline;
     for (int row = 0; row < a.h && s->top + (size_t)row < s->nlines; row++) {
         size_t k = s->top + (size_t)row;
