@@ -312,16 +312,21 @@ static void reg_draw_cell(const regions_state *s, grid *g, reg_row r, size_t col
     double v;
     bool known;
     if (col == RC_SLOW) {
-        known = r.rank < 0 && m->slowest_rank >= 0;
-        snprintf(b, sizeof b, "r%d", m->slowest_rank);
+        known = m->slowest_rank >= 0;
+        if (r.rank < 0)
+            snprintf(b, sizeof b, "r%d", m->slowest_rank);
+        else if (m->ranks[r.rank]->rank == m->slowest_rank)
+            snprintf(b, sizeof b, "slow");
+        else
+            return;
     } else if (r.rank < 0) {
         known = (m->known >> reg_stat[col]) & 1u;
         v = m->v[reg_stat[col]];
     } else {
         known = merged_stat_of_region(m->ranks[r.rank], reg_stat[col], &v);
     }
-    if (r.rank >= 0 && (col == RC_IMBAL || col == RC_SLOW))
-        return; /* figures about the ranks together */
+    if (r.rank >= 0 && col == RC_IMBAL)
+        return; /* a figure about the ranks together */
     if (!known)
         table_put(&s->tb, g, col, y, "-", role == ROLE_SELECTED ? role : ROLE_DIM, 0);
     else {
@@ -338,8 +343,9 @@ static void reg_draw_name(const regions_state *s, ui_ctx *ctx, reg_row r, int y,
     char b[64];
     if (r.rank >= 0) {
         int rk = m->ranks[r.rank]->rank;
-        snprintf(b, sizeof b, "  rank %d%s%s", rk, rk == m->slowest_rank ? " (slowest)" : "",
-                 m->ranks[r.rank]->has_event_data ? "" : " *");
+        bool say_slow = rk == m->slowest_rank && !table_col_shown(&s->tb, RC_SLOW);
+        snprintf(b, sizeof b, "  rank %d%s%s", rk, m->ranks[r.rank]->has_event_data ? "" : " *",
+                 say_slow ? " (slowest)" : "");
         table_put(&s->tb, g, RC_NAME, y, b, cur ? ROLE_SELECTED : ROLE_DIM, 0);
         return;
     }

@@ -390,18 +390,19 @@ static void fmt_ns(char *buf, size_t len, int64_t ns)
     timefmt_ns(buf, len, (double)ns);
 }
 
-/* The guides before a node's name: one two-column unit per level, the
- * outer levels replaced by "…N " when they do not fit. */
+/* The guides before a node's name: one two-column unit per level.  When
+ * they do not fit, the outer levels become "…N" (N levels hidden) in the
+ * space of two units, so every cut row keeps the same indentation. */
 static void tree_guides(const tree_state *s, const grid *g, uint32_t node, int width, char *buf,
                         size_t len)
 {
     const calltree *t = s->t;
     const theme_glyphs *gl = theme_glyphs_get(g->ascii);
     uint32_t depth = t->nodes[node].depth;
-    size_t units = (size_t)(width / 4 > 1 ? width / 4 : 1);
+    size_t units = (size_t)(width / 4 > 3 ? width / 4 : 3);
     if (units > TREE_MAX_GUIDES)
         units = TREE_MAX_GUIDES;
-    size_t shown = depth < units ? depth : units;
+    size_t shown = depth <= units ? depth : units - 2;
     /* unit k (0 = the node's own connector) belongs to the ancestor k up */
     bool lastv[TREE_MAX_GUIDES];
     uint32_t a = node;
@@ -412,11 +413,11 @@ static void tree_guides(const tree_state *s, const grid *g, uint32_t node, int w
     if (shown < depth) {
         char e[5] = {0};
         e[utf8_encode(gl->ellipsis, e)] = '\0';
-        off += (size_t)snprintf(buf, len, "%s%u ", e, (unsigned)(depth - shown));
+        off += (size_t)snprintf(buf, len, "%s%-3u", e, (unsigned)(depth - shown));
     }
     for (size_t k = shown; k-- > 0 && off < len;) {
-        const char *u =
-            k == 0 ? (lastv[0] ? gl->tree_last : gl->tree_tee) : (lastv[k] ? "  " : gl->tree_vert);
+        const char *u = k == 0 ? (lastv[0] ? gl->tree_last : gl->tree_tee)
+                               : (lastv[k] ? "  " : gl->tree_vert);
         off += (size_t)snprintf(buf + off, len - off, "%s", u);
     }
 }
