@@ -68,8 +68,7 @@ static int64_t min_of(const int64_t *v, size_t lo, size_t hi)
     return m;
 }
 
-void stats_percentiles_inplace(int64_t *v, size_t n, const double *pcts, double *out,
-                               size_t count)
+void stats_percentiles_inplace(int64_t *v, size_t n, const double *pcts, double *out, size_t count)
 {
     size_t from = 0;
     for (size_t c = 0; c < count; c++) {
@@ -179,20 +178,232 @@ static void pass_optional(region *r)
     }
 }
 
-static sv_err compute_percentiles(region *r, sv_error *err)
+/* --- percentiles of a region's durations ---------------------------
+ *
+ * numpy's linear interpolation needs, for each percentile, the order
+ * statistics of rank lo and lo + 1.  Small regions copy their durations and
+ * select.  Large ones find those ranks by radix selection on the columns
+ * themselves: a histogram pass over log-linear buckets (256 per octave)
+ * locates the bucket of each rank, and only the calls of those few buckets
+ * are copied and selected, or the bucket is split linearly again when it
+ * holds too many.  The values found are the same order statistics, so the
+ * results are identical; no n-sized copy, no n-sized page faults. */
+
+#define PCT_SMALL ((size_t)1 << 16) /* below: copy and select */
+#define PCT_M 8                     /* log-linear buckets: 2^PCT_M per octave */
+#define PCT_LOG_BUCKETS ((size_t)(65 - PCT_M) << PCT_M)
+#define PCT_W 11 /* linear splits: 2^PCT_W sub-buckets */
+
+static inline int64_t dur_at(const region *r, size_t i)
+{
+    return r->end_ns[i] - r->start_ns[i];
+}
+
+/* Monotone log-linear bucket of a duration d >= 0. */
+static inline size_t log_bucket(uint64_t d)
+{
+    if (d < ((uint64_t)1 << PCT_M))
+        return (size_t)d;
+    int e = 63 - __builtin_clzll(d);
+    return ((size_t)(e - PCT_M) << PCT_M) + (size_t)(d >> (e - PCT_M));
+}
+
+/* The durations of bucket b: [lo, lo + 2^w). */
+static void log_bucket_range(size_t b, uint64_t *lo, int *w)
+{
+    if (b < ((size_t)2 << PCT_M)) {
+        *lo = b;
+        *w = 0;
+        return;
+    }
+    int e = (int)(b >> PCT_M) + PCT_M - 1;
+    uint64_t mant = (b & (((size_t)1 << PCT_M) - 1)) | ((uint64_t)1 << PCT_M);
+    *w = e - PCT_M;
+    *lo = mant << *w;
+}
+
+/* The rank-th smallest duration among those in [lo, lo + 2^w); rank counts
+ * within that range.  -1 on NOMEM. */
+static int rank_in_range(const region *r, uint64_t lo, int w, size_t cnt, size_t rank, int64_t *out)
+{
+    for (;;) {
+        if (w == 0) {
+            *out = (int64_t)lo;
+            return 0;
+        }
+        uint64_t hi = lo + (((uint64_t)1 << w) - 1);
+        if (cnt <= PCT_SMALL || cnt <= r->n / 8) {
+            int64_t *v = malloc((cnt ? cnt : 1) * sizeof *v);
+            if (!v)
+                return -1;
+            size_t k = 0;
+            for (size_t i = 0; i < r->n; i++) {
+                uint64_t d = (uint64_t)dur_at(r, i);
+                if (d >= lo && d <= hi)
+                    v[k++] = (int64_t)d;
+            }
+            select_kth(v, 0, k - 1, rank);
+            *out = v[rank];
+            free(v);
+            return 0;
+        }
+        /* Too many to copy: split the range and keep the part holding rank. */
+        int sw = w > PCT_W ? w - PCT_W : 0;
+        size_t nb = (size_t)1 << (w - sw);
+        uint32_t *h = calloc(nb, sizeof *h);
+        if (!h)
+            return -1;
+        for (size_t i = 0; i < r->n; i++) {
+            uint64_t d = (uint64_t)dur_at(r, i);
+            if (d >= lo && d <= hi)
+                h[(d - lo) >> sw]++;
+        }
+        size_t b = 0;
+        while (rank >= h[b])
+            rank -= h[b++];
+        cnt = h[b];
+        free(h);
+        lo += (uint64_t)b << sw;
+        w = sw;
+    }
+}
+
+/* The ranks wanted (lo and lo + 1 of each percentile) and where they are. */
+typedef struct pct_plan {
+    size_t nr;
+    size_t rank[6];   /* overall rank */
+    size_t bucket[6]; /* log-linear bucket holding it */
+    size_t within[6]; /* rank inside the bucket */
+    int64_t value[6];
+} pct_plan;
+
+static void plan_ranks(pct_plan *pl, const uint32_t *h, const size_t *ranks, size_t nr)
+{
+    pl->nr = nr;
+    for (size_t j = 0; j < nr; j++) {
+        size_t b = 0, k = ranks[j];
+        while (k >= h[b])
+            k -= h[b++];
+        pl->rank[j] = ranks[j];
+        pl->bucket[j] = b;
+        pl->within[j] = k;
+    }
+}
+
+/* Ranks whose bucket is small enough are found with one shared pass that
+ * copies only those buckets' durations; the rest split their bucket. */
+static int resolve_ranks(const region *r, const uint32_t *h, pct_plan *pl)
+{
+    uint8_t slot_of[6];
+    size_t nb = 0, bkt[6], off[7] = {0}, fill[6];
+    bool light[6];
+    for (size_t j = 0; j < pl->nr; j++) {
+        size_t s = 0;
+        while (s < nb && bkt[s] != pl->bucket[j])
+            s++;
+        if (s == nb)
+            bkt[nb++] = pl->bucket[j];
+        slot_of[j] = (uint8_t)s;
+    }
+    size_t total = 0;
+    for (size_t s = 0; s < nb; s++) {
+        size_t c = h[bkt[s]];
+        light[s] = c <= PCT_SMALL || c <= r->n / 8;
+        off[s] = total;
+        total += light[s] ? c : 0;
+    }
+    int64_t *v = total ? malloc(total * sizeof *v) : NULL;
+    if (total && !v)
+        return -1;
+    memcpy(fill, off, sizeof fill);
+    /* tab[b]: 1 + the slot of a light bucket b, 0 for every other bucket. */
+    uint8_t *tab = total ? calloc(PCT_LOG_BUCKETS, 1) : NULL;
+    if (total && !tab) {
+        free(v);
+        return -1;
+    }
+    for (size_t s = 0; s < nb && tab; s++)
+        tab[bkt[s]] = light[s] ? (uint8_t)(s + 1) : 0;
+    for (size_t i = 0; tab && i < r->n; i++) {
+        int64_t d = dur_at(r, i);
+        size_t s = tab[log_bucket((uint64_t)d)];
+        if (s)
+            v[fill[s - 1]++] = d;
+    }
+    free(tab);
+    int rc = 0;
+    for (size_t j = 0; j < pl->nr && rc == 0; j++) {
+        size_t s = slot_of[j];
+        if (light[s]) {
+            select_kth(v + off[s], 0, h[bkt[s]] - 1, pl->within[j]);
+            pl->value[j] = v[off[s] + pl->within[j]];
+            continue;
+        }
+        uint64_t lo;
+        int w;
+        log_bucket_range(bkt[s], &lo, &w);
+        rc = rank_in_range(r, lo, w, h[bkt[s]], pl->within[j], &pl->value[j]);
+    }
+    free(v);
+    return rc;
+}
+
+static sv_err percentiles_small(region *r, const double *pcts, double *out, sv_error *err)
 {
     int64_t *d = malloc(r->n * sizeof *d);
     if (!d)
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory for %zu calls", r->n);
     for (size_t i = 0; i < r->n; i++)
-        d[i] = r->end_ns[i] - r->start_ns[i];
+        d[i] = dur_at(r, i);
+    stats_percentiles_inplace(d, r->n, pcts, out, 3);
+    free(d);
+    return SV_OK;
+}
+
+static sv_err percentiles_radix(region *r, const double *pcts, double *out, sv_error *err)
+{
+    size_t n = r->n, ranks[6], nr = 0, lo[3];
+    double frac[3];
+    for (size_t c = 0; c < 3; c++) {
+        /* The same index arithmetic as stats_percentiles_inplace. */
+        double idx = pcts[c] / 100.0 * (double)(n - 1);
+        lo[c] = (size_t)floor(idx);
+        if (lo[c] >= n)
+            lo[c] = n - 1;
+        frac[c] = idx - (double)lo[c];
+        ranks[nr++] = lo[c];
+        ranks[nr++] = lo[c] + 1 < n ? lo[c] + 1 : lo[c];
+    }
+    uint32_t *h = calloc(PCT_LOG_BUCKETS, sizeof *h);
+    if (!h)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory for %zu calls", r->n);
+    for (size_t i = 0; i < n; i++)
+        h[log_bucket((uint64_t)dur_at(r, i))]++;
+    pct_plan pl;
+    plan_ranks(&pl, h, ranks, nr);
+    int rc = resolve_ranks(r, h, &pl);
+    free(h);
+    if (rc)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory for %zu calls", r->n);
+    for (size_t c = 0; c < 3; c++) {
+        double x = (double)pl.value[2 * c], y = (double)pl.value[2 * c + 1];
+        out[c] = frac[c] < 0.5 ? x + (y - x) * frac[c] : y - (y - x) * (1.0 - frac[c]);
+    }
+    return SV_OK;
+}
+
+static sv_err compute_percentiles(region *r, sv_error *err)
+{
     static const double pcts[3] = {50.0, 95.0, 99.0};
     double out[3];
-    stats_percentiles_inplace(d, r->n, pcts, out, 3);
+    /* A histogram bucket holds at most UINT32_MAX calls. */
+    bool radix = r->n > PCT_SMALL && r->n <= UINT32_MAX;
+    sv_err e = radix ? percentiles_radix(r, pcts, out, err) : percentiles_small(r, pcts, out, err);
+    if (e)
+        return e;
     r->st.p50_ns = out[0];
     r->st.p95_ns = out[1];
     r->st.p99_ns = out[2];
-    free(d);
     return SV_OK;
 }
 
