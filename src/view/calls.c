@@ -422,8 +422,11 @@ static void draw_title(const calls_state *s, ui_ctx *ctx, rect a)
     else
         sb_printf(&b, " on rank %d only: ", s->scope);
     const calls_colspec *sc = &calls_cols[s->sort_col];
-    sb_printf(&b, "%zu call%s, by %s (%s)", s->n, s->n == 1 ? "" : "s", sc->title,
-              s->desc == sc->desc ? sc->order : sc->rev);
+    if (s->n == 0 && s->nsummary)
+        sb_puts(&b, "summary-only, no recorded calls");
+    else
+        sb_printf(&b, "%zu call%s, by %s (%s)", s->n, s->n == 1 ? "" : "s", sc->title,
+                  s->desc == sc->desc ? sc->order : sc->rev);
     int x = a.x + 1;
     x += grid_put_text(g, x, a.y, a.w - 1, "Calls of ", ROLE_HEADER, 0);
     int nw = grid_text_width(g, s->name);
@@ -854,20 +857,22 @@ static void draw_detail(calls_state *s, ui_ctx *ctx, rect a)
 
 /* --- summary-only and empty --- */
 
+/* A summary-only region: its stored statistics, one per line, rank by
+ * rank. */
 static void draw_stored(const calls_state *s, ui_ctx *ctx, rect a)
 {
     grid *g = &ctx->grid;
-    int y = a.y + 1;
+    int y = a.y + 1, end = a.y + a.h;
     grid_put_text(g, a.x + 1, y++, a.w - 1, "no event data for this region (summary-only)",
                   ROLE_WARNING, GA_BOLD);
-    for (size_t ri = 0; ri < s->nregs && y < a.y + a.h; ri++) {
+    for (size_t ri = 0; ri < s->nregs && y < end; ri++) {
         const region *r = s->regs[ri];
         if (r->has_event_data)
             continue;
-        strbuf b;
-        sb_init(&b);
-        sb_printf(&b, "rank %d stored summary:", r->rank);
-        for (int k = 0; k < SUM_COUNT; k++) {
+        char head[64];
+        snprintf(head, sizeof head, "rank %d, stored summary:", r->rank);
+        grid_put_text(g, a.x + 3, y++, a.w - 3, head, ROLE_DIM, 0);
+        for (int k = 0; k < SUM_COUNT && y < end; k++) {
             if (!(r->stored.known & (1u << k)))
                 continue;
             char v[32];
@@ -875,12 +880,9 @@ static void draw_stored(const calls_state *s, ui_ctx *ctx, rect a)
                 snprintf(v, sizeof v, "%.0f", r->stored.v[k]);
             else
                 timefmt_ns(v, sizeof v, r->stored.v[k]);
-            sb_printf(&b, " %s %s,", summary_key_names[k], v);
+            grid_put_text(g, a.x + 5, y, 20, summary_key_names[k], ROLE_NORMAL, 0);
+            put_right(g, a.x + 25, y++, 10, v, ROLE_NORMAL, 0);
         }
-        if (b.len && b.s[b.len - 1] == ',')
-            b.s[--b.len] = '\0';
-        grid_put_text(g, a.x + 3, y++, a.w - 3, b.s ? b.s : "", ROLE_NORMAL, 0);
-        sb_free(&b);
     }
 }
 
