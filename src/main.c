@@ -73,12 +73,25 @@ static int build_filter(const cli_options *o, region_filter *f)
     return status;
 }
 
+/* The crash probe (loader.h) guards every load; SCOPEVIEW_NO_PROBE=1 skips it, to debug libhdf5
+ * itself in-process. */
+static bool probe_wanted(void)
+{
+    const char *v = getenv("SCOPEVIEW_NO_PROBE");
+    return !v || strcmp(v, "1") != 0;
+}
+
 static int load_profile(const char *file, profile **p)
 {
     sv_error err;
     sv_error_clear(&err);
     char *demo = file ? NULL : cli_find_demo(&err);
-    sv_err rc = file || demo ? profile_load(file ? file : demo, NULL, p, &err) : err.code;
+    const char *path = file ? file : demo;
+    sv_err rc = path ? SV_OK : err.code;
+    if (rc == SV_OK && probe_wanted())
+        rc = profile_probe(path, &err);
+    if (rc == SV_OK)
+        rc = profile_load(path, NULL, p, &err);
     free(demo);
     if (rc != SV_OK) {
         fprintf(stderr, "scopeview: %s\n", err.msg);

@@ -1,6 +1,6 @@
 /* h5util: the careful libhdf5 layer under the loader.
  *
- * Only loader.c and h5util.c include hdf5.h.  Every reader here treats the
+ * Only loader.c, probe.c and h5util.c include hdf5.h.  Every reader here treats the
  * file as untrusted: element counts are capped against the file size before
  * anything is allocated, datasets with external storage or a virtual layout
  * are refused (they would make libhdf5 open other files), strings are cut at
@@ -36,6 +36,9 @@ typedef struct h5u_reader {
     hid_t dxpl;
     uint64_t file_size;
     uint64_t bytes_done; /* storage bytes of the datasets read so far */
+    /* The crash probe's walk: integer columns are checked and sampled (one
+     * element per chunk, and the last) but not read; see h5u_read_i64. */
+    bool probe;
 } h5u_reader;
 
 /* Silences the error stack for this thread and forbids filter plugins. */
@@ -85,7 +88,8 @@ hsize_t h5u_num_attrs(hid_t loc, const char *name);
 /* --- columns --- */
 
 /* Reads 1-D integer dataset `name` below loc as n int64 values with one
- * H5Dread.  *out is malloc'ed (never NULL on success, even for n == 0). */
+ * H5Dread.  *out is malloc'ed (never NULL on success, even for n == 0),
+ * except with rd->probe: then only *n is set and *out stays NULL. */
 h5u_status h5u_read_i64(h5u_reader *rd, hid_t loc, const char *name, int64_t **out, size_t *n,
                         char *why, size_t whylen);
 

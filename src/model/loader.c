@@ -429,7 +429,9 @@ static bool load_columns(ld_ctx *c, const rank_data *rk, hid_t g, const char *na
                 "%zu elements, start_times has %zu; region dropped", ne, t->n);
         return false;
     }
-    size_t i = first_end_before_start(t->start_ns, t->end_ns, t->n);
+    /* The probe's walk reads no values (columns stay NULL): nothing to check,
+     * and check_columns() skips absent columns. */
+    size_t i = c->rd.probe ? t->n : first_end_before_start(t->start_ns, t->end_ns, t->n);
     if (i < t->n) {
         ld_warn(c, name, "dataset", "end_times",
                 "end < start at call %zu (start %lld, end %lld); region dropped", i,
@@ -607,7 +609,7 @@ static sv_err load_region(ld_ctx *c, rank_data *rk, hid_t g, const char *name, c
         e = load_summary(c, g, name, sum, &t);
     if (!e && keep)
         e = load_region_attrs(c, g, name, &t);
-    if (!e && keep)
+    if (!e && keep && !c->rd.probe)
         e = stage_commit(rk, name, &t);
     stage_free(&t);
     ld_progress(c);
@@ -1137,18 +1139,16 @@ static sv_err load_path(ld_ctx *c, const char *path, sv_error *err)
     return e;
 }
 
-sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err)
+/* The load, or with probe only its walk (no profile is kept). */
+static sv_err load_main(const char *path, const load_options *opt, bool probe, profile **out,
+                        sv_error *err)
 {
-    sv_error_clear(err);
-    if (out)
-        *out = NULL;
-    if (!path || !out)
-        return sv_error_set(err, SV_ERR_USAGE, "profile_load: no path");
     ld_ctx c;
     memset(&c, 0, sizeof c);
     c.opt = opt;
     c.rank = -1;
     c.rd.dapl = -1;
+    c.rd.probe = probe;
     text_escape_buf(c.path, sizeof c.path, path);
     uint64_t size = 0;
     sv_err e = check_path(path, c.path, &size, err);
@@ -1161,9 +1161,9 @@ sv_err profile_load(const char *path, const load_options *opt, profile **out, sv
     c.p->file_size = size;
     e = load_path(&c, path, err);
     free(c.seen.v);
-    if (!e)
+    if (!e && !probe)
         e = profile_finish(c.p, err);
-    if (e) {
+    if (e || probe) {
         profile_free(c.p);
         return e;
     }
@@ -1171,4 +1171,23 @@ sv_err profile_load(const char *path, const load_options *opt, profile **out, sv
     ld_progress(&c);
     *out = c.p;
     return SV_OK;
+}
+
+sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err)
+{
+    sv_error_clear(err);
+    if (out)
+        *out = NULL;
+    if (!path || !out)
+        return sv_error_set(err, SV_ERR_USAGE, "profile_load: no path");
+    return load_main(path, opt, false, out, err);
+}
+
+sv_err loader_probe_walk(const char *path, sv_error *err)
+{
+    profile *p = NULL;
+    sv_error_clear(err);
+    if (!path)
+        return sv_error_set(err, SV_ERR_USAGE, "loader_probe_walk: no path");
+    return load_main(path, NULL, true, &p, err);
 }

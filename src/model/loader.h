@@ -18,4 +18,17 @@ typedef struct load_options {
 
 sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err);
 
+/* The crash probe (probe.c).  libhdf5 1.10.8 crashes or hangs on some
+ * malformed files, so before the in-process load a child process runs the
+ * loader's walk on path (structure, attributes, strings, dataset metadata
+ * and chunk indexes, but no whole numeric column) under memory, CPU and
+ * core-size limits and a watchdog.  SV_OK when the child finished (the load
+ * itself reports any ordinary fault); SV_ERR_DAMAGED with "PATH: the file is
+ * damaged (...)" when it crashed, hit a limit or did not finish in time. */
+sv_err profile_probe(const char *path, sv_error *err);
+
+/* The walk the probe's child runs: profile_load without reading numeric
+ * columns and without keeping a profile. */
+sv_err loader_probe_walk(const char *path, sv_error *err);
+
 #endif
