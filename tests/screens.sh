@@ -192,6 +192,10 @@ check "500x200 draws the title" sh -c "head -n 1 '$tmp/out' | grep -q '\[1 '"
 screen 500x200 "?" "$small"
 shape 500 200 "help at 500x200"
 check "help at 500x200 shows the legend without scrolling" has "Legend"
+screen 10000x10000 "" "$small"
+check "a 10000x10000 screen is refused with exit 1" [ "$rc" = 1 ]
+check "a 10000x10000 screen is refused in one line" \
+    sh -c "[ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'too large' '$tmp/err'"
 screen 20x5 "<Resize>q" "$small"
 check "<Resize> on a small screen keeps the message" has "Terminal too small"
 

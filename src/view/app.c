@@ -450,6 +450,21 @@ static bool is_view_switch(ui_cmd c)
     return c == CMD_NEXT_VIEW || c == CMD_PREV_VIEW || (c >= CMD_VIEW_1 && c <= CMD_VIEW_5);
 }
 
+/* The source pane's own keys (J K { }) reach it whatever view is
+ * current, unless that view binds the key itself. */
+static int app_pane_key(app *a, int key)
+{
+    if (a->pane_area.w <= 0 || !a->pane->keys || !a->pane->on_cmd)
+        return 0;
+    for (const key_binding *v = app_view(a->ctx)->keys; v && v->key; v++)
+        if (v->key == key)
+            return 0;
+    for (const key_binding *b = a->pane->keys; b->key; b++)
+        if (b->key == key)
+            return a->pane->on_cmd(a->pane_state, a->ctx, b->cmd) | VF_HANDLED;
+    return 0;
+}
+
 static int app_key(app *a, int key)
 {
     ui_ctx *ctx = a->ctx;
@@ -466,6 +481,9 @@ static int app_key(app *a, int key)
             return fl | help_on_key(ctx, key);
         ctx->help_open = false;
     }
+    int pane = app_pane_key(a, key);
+    if (pane)
+        return fl | pane;
     return fl | app_cmd(a, cmd);
 }
 
@@ -581,9 +599,11 @@ int app_run(profile *p, const app_options *o, FILE *out)
     if (sized)
         status = app_loop(&a);
     int closed = app_close_backend(&a, o);
-    if (!sized)
-        fprintf(stderr, "scopeview: %s\n",
-                ctx->nviews ? "the screen is too large to allocate" : "no views");
+    if (!sized && ctx->nviews)
+        fprintf(stderr, "scopeview: a %dx%d screen is too large (at most %zu cells)\n", o->cols,
+                o->rows, GRID_MAX_CELLS);
+    else if (!sized)
+        fprintf(stderr, "scopeview: no views\n");
     else if (o->headless)
         status = app_print(ctx, out);
     app_destroy(&a);

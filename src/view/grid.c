@@ -133,7 +133,8 @@ bool grid_resize(grid *g, int cols, int rows)
         cols = 1;
     if (rows < 1)
         rows = 1;
-    if (cols > GRID_MAX_SIDE || rows > GRID_MAX_SIDE)
+    if (cols > GRID_MAX_SIDE || rows > GRID_MAX_SIDE ||
+        (size_t)cols * (size_t)rows > GRID_MAX_CELLS)
         return false;
     cell *c = realloc(g->cells, (size_t)cols * (size_t)rows * sizeof *c);
     if (!c)

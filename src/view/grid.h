@@ -31,6 +31,11 @@ typedef struct rect {
     int x, y, w, h;
 } rect;
 
+/* The largest screen: 4 Mi cells (2048x2048, or 10000x419), about 32 MB. */
+#define GRID_MAX_CELLS ((size_t)4 << 20)
+
+/* Sizes below 1 count as 1; false (g unchanged) above GRID_MAX_CELLS or
+ * when memory runs out. */
 bool grid_resize(grid *g, int cols, int rows);
 void grid_free(grid *g);
 void grid_clear(grid *g);
