@@ -10,8 +10,8 @@
 typedef struct call_key {
     int64_t thread, task; /* the lane; -1 when the column is absent */
     int64_t s, e;
-    uint32_t reg;         /* region index in the rank (byte order of names) */
-    uint32_t idx;         /* recorded index */
+    uint32_t reg; /* region index in the rank (byte order of names) */
+    uint32_t idx; /* recorded index */
 } call_key;
 
 static call_key key_of(const rank_data *rk, uint32_t reg, uint32_t idx)
@@ -48,8 +48,15 @@ static int key_qcmp(const void *a, const void *b)
 
 /* --- the ordered stream of calls ------------------------------------ */
 
+/* A region's next call in merge mode.  Without lanes the order is (start,
+ * -end, region): two heads never come from the same region, so the
+ * recorded index never decides. */
+/* Up to this many regions, merge by scanning the heads, not by a heap. */
+#define SCAN_MAX 8
+
 typedef struct heap_item {
-    call_key k;
+    int64_t s, e;
+    uint32_t reg;
     uint32_t pos; /* position in the region's order */
 } heap_item;
 
@@ -97,26 +104,45 @@ static uint32_t *region_perm(const region *r)
     return p;
 }
 
+static inline bool heap_less(const heap_item *a, const heap_item *b)
+{
+    if (a->s != b->s)
+        return a->s < b->s;
+    if (a->e != b->e)
+        return a->e > b->e;
+    return a->reg < b->reg;
+}
+
 static void heap_sift_down(heap_item *h, size_t n, size_t i)
 {
+    heap_item x = h[i];
     for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < n && key_cmp(&h[l].k, &h[m].k) < 0)
-            m = l;
-        if (l + 1 < n && key_cmp(&h[l + 1].k, &h[m].k) < 0)
+        size_t l = 2 * i + 1, m = l;
+        if (l >= n)
+            break;
+        if (l + 1 < n && heap_less(&h[l + 1], &h[l]))
             m = l + 1;
-        if (m == i)
-            return;
-        heap_item t = h[i];
+        if (!heap_less(&h[m], &x))
+            break;
         h[i] = h[m];
-        h[m] = t;
         i = m;
     }
+    h[i] = x;
 }
 
 static uint32_t iter_idx(const call_iter *it, uint32_t reg, uint32_t pos)
 {
     return it->perm[reg] ? it->perm[reg][pos] : pos;
+}
+
+static void heap_load(const call_iter *it, heap_item *h, uint32_t reg, uint32_t pos)
+{
+    const region *r = it->rk->regions[reg];
+    uint32_t i = iter_idx(it, reg, pos);
+    h->s = r->start_ns[i];
+    h->e = r->end_ns[i];
+    h->reg = reg;
+    h->pos = pos;
 }
 
 static bool merge_init(call_iter *it)
@@ -132,8 +158,7 @@ static bool merge_init(call_iter *it)
             continue;
         if (!region_in_order(r) && !(it->perm[j] = region_perm(r)))
             return false;
-        heap_item h = {key_of(rk, j, iter_idx(it, j, 0)), 0};
-        it->heap[it->nheap++] = h;
+        heap_load(it, &it->heap[it->nheap++], j, 0);
     }
     for (size_t i = it->nheap / 2; i-- > 0;)
         heap_sift_down(it->heap, it->nheap, i);
@@ -153,7 +178,25 @@ static bool sorted_init(call_iter *it)
     return true;
 }
 
-static bool iter_next(call_iter *it, call_key *out)
+/* Few regions: the smallest head by a branch-free scan (a heap's
+ * unpredictable branches cost more than the extra comparisons). */
+static size_t scan_min(const heap_item *h, size_t n)
+{
+    size_t m = 0;
+    int64_t ms = h[0].s, me = h[0].e;
+    uint32_t mr = h[0].reg;
+    for (size_t j = 1; j < n; j++) {
+        int lt =
+            (h[j].s < ms) | ((h[j].s == ms) & ((h[j].e > me) | ((h[j].e == me) & (h[j].reg < mr))));
+        m = lt ? j : m;
+        ms = lt ? h[j].s : ms;
+        me = lt ? h[j].e : me;
+        mr = lt ? h[j].reg : mr;
+    }
+    return m;
+}
+
+static inline bool iter_next(call_iter *it, call_key *out)
 {
     if (it->keys) {
         if (it->next >= it->nkeys)
@@ -163,11 +206,23 @@ static bool iter_next(call_iter *it, call_key *out)
     }
     if (it->nheap == 0)
         return false;
+    if (it->nheap <= SCAN_MAX) {
+        heap_item *h = &it->heap[scan_min(it->heap, it->nheap)];
+        uint32_t reg = h->reg;
+        call_key k = {-1, -1, h->s, h->e, reg, iter_idx(it, reg, h->pos)};
+        *out = k;
+        if (h->pos + 1 < it->rk->regions[reg]->n)
+            heap_load(it, h, reg, h->pos + 1);
+        else
+            *h = it->heap[--it->nheap];
+        return true;
+    }
     heap_item *top = &it->heap[0];
-    *out = top->k;
-    uint32_t reg = top->k.reg;
-    if (++top->pos < it->rk->regions[reg]->n)
-        top->k = key_of(it->rk, reg, iter_idx(it, reg, top->pos));
+    uint32_t reg = top->reg;
+    call_key k = {-1, -1, top->s, top->e, reg, iter_idx(it, reg, top->pos)};
+    *out = k;
+    if (top->pos + 1 < it->rk->regions[reg]->n)
+        heap_load(it, top, reg, top->pos + 1);
     else
         it->heap[0] = it->heap[--it->nheap];
     heap_sift_down(it->heap, it->nheap, 0);
