@@ -187,17 +187,63 @@ static int row_cmp(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-/* Sorts the rows by the current column; the cursor stays on its call.
- * Values are >= -1, so negating them for a descending order is safe. */
+/* Stable LSD radix sort of rows by key, 11 bits a pass, skipping the
+ * passes where every key has the same digit (the high bits of durations
+ * usually).  False when the scratch array cannot be had. */
+static bool radix_sort_rows(call_row *rows, size_t n)
+{
+    enum { BITS = 11, BUCKETS = 1 << BITS };
+    call_row *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return false;
+    size_t count[BUCKETS];
+    call_row *src = rows, *dst = tmp;
+    for (unsigned shift = 0; shift < 64; shift += BITS) {
+        memset(count, 0, sizeof count);
+        for (size_t j = 0; j < n; j++)
+            count[((uint64_t)src[j].key ^ UINT64_C(0x8000000000000000)) >> shift & (BUCKETS - 1)]++;
+        size_t sum = 0, trivial = 0;
+        for (size_t b = 0; b < BUCKETS; b++) {
+            size_t c = count[b];
+            trivial |= c == n;
+            count[b] = sum;
+            sum += c;
+        }
+        if (trivial)
+            continue;
+        for (size_t j = 0; j < n; j++)
+            dst[count[((uint64_t)src[j].key ^ UINT64_C(0x8000000000000000)) >> shift &
+                      (BUCKETS - 1)]++] = src[j];
+        call_row *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != rows)
+        memcpy(rows, src, n * sizeof *rows);
+    free(tmp);
+    return true;
+}
+
+/* Sorts the rows by the current column, ties in (rank, recorded) order;
+ * the cursor stays on its call.  Values are >= -1, so negating them for a
+ * descending order is safe.  The rows start from (rank, recorded) order
+ * so that a stable sort by key alone breaks ties that way. */
 static void calls_sort(calls_state *s, const ui_ctx *ctx)
 {
     call_row at = s->n ? s->rows[s->cursor] : (call_row){0, 0, 0};
-    for (size_t j = 0; j < s->n; j++) {
-        int64_t v = row_value(s, ctx, &s->rows[j], s->sort_col);
-        s->rows[j].key = s->desc ? -v : v;
+    size_t j = 0;
+    for (size_t ri = 0; ri < s->nregs; ri++) {
+        const region *r = s->regs[ri];
+        for (size_t i = 0; r->has_event_data && i < r->n; i++, j++) {
+            call_row row = {0, (uint32_t)ri, (uint32_t)i};
+            int64_t v = row_value(s, ctx, &row, s->sort_col);
+            row.key = s->desc ? -v : v;
+            s->rows[j] = row;
+        }
     }
-    qsort(s->rows, s->n, sizeof *s->rows, row_cmp);
-    for (size_t j = 0; j < s->n; j++)
+    if (!radix_sort_rows(s->rows, s->n))
+        qsort(s->rows, s->n, sizeof *s->rows, row_cmp);
+    for (j = 0; j < s->n; j++)
         if (s->rows[j].ri == at.ri && s->rows[j].i == at.i)
             s->cursor = j;
 }
