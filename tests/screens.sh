@@ -133,6 +133,11 @@ while [ $i -le "$ntabs" ]; do
     keys="$keys<Tab>"
     i=$((i + 1))
 done
+if [ "$ntabs" -ge 2 ]; then
+    screen 80x24 "<Tab><Esc>" "$small"
+    check "Esc after Tab stays in the view (only jumps go back)" \
+        [ "$(current_tab)" = "[$(expect_tab 1)]" ]
+fi
 screen 80x24 "<BTab>" "$small"
 check "Shift-Tab goes to the last view" [ "$(current_tab)" = "[$(expect_tab $((ntabs - 1)))]" ]
 printf '%s\n' "$tabs" | while read -r num name; do

@@ -328,12 +328,12 @@ static int prompt_key(app *a, int key)
     return VF_REDRAW;
 }
 
+/* A switch by the user (Tab, a digit, a click on a tab) leaves nothing for
+ * Esc to return to; only a view's jump (ui_open_view) does. */
 static void switch_to(ui_ctx *ctx, size_t i)
 {
-    if (i != ctx->current) {
-        ctx->previous = ctx->current;
-        ctx->current = i;
-    }
+    ctx->current = i;
+    ctx->previous = i;
 }
 
 static int app_filter(app *a)
@@ -424,6 +424,7 @@ static int app_cmd(app *a, ui_cmd cmd)
     case CMD_VIEW_4:
     case CMD_VIEW_5:
         ui_open_view(ctx, (int)(cmd - CMD_VIEW_1) + 1);
+        ctx->previous = ctx->current;
         return VF_REDRAW;
     case CMD_SEARCH:
         ctx->prompt_open = true;
