@@ -51,6 +51,21 @@ wait_for() {
     done
     return 1
 }
+# wait_until SESSION COMMAND...: polls the pane for up to 5 s until COMMAND succeeds
+wait_until() {
+    session=$1
+    shift
+    n=0
+    while [ $n -lt 50 ]; do
+        cap "$session"
+        "$@" && return 0
+        sleep 0.1
+        n=$((n + 1))
+    done
+    return 1
+}
+row_has() { sed -n "${1}p" "$tmp/screen" | grep -q -- "$2"; }
+hasnt() { ! grep -q -- "$1" "$tmp/screen"; }
 restored() { # the shell after scopeview: canonical input and echo are back on
     wait_for "$1" "^MODES:" && has "^MODES: icanon echo"
 }
@@ -60,29 +75,26 @@ run_env="env TERM=xterm-256color LANG=C.UTF-8"
 start ui "$run_env '$sv' '$small'"
 check "first screen appears" wait_for ui "small\.h5"
 check "title bar shows the current view" has "^ \[1 "
-check "status bar shows the help key" sh -c "sed -n 24p '$tmp/screen' | grep -q '? help'"
+check "status bar shows the help key" row_has 24 "? help"
 t send-keys -t ui '?'
 check "? opens the help" wait_for ui "Help: keys and legend"
 t send-keys -t ui q
-sleep 0.3
-cap ui
-check "q closes the help" sh -c "! grep -q 'Help: keys' '$tmp/screen' && grep -q '^ \[1 ' '$tmp/screen'"
+check "q closes the help" wait_until ui hasnt "Help: keys"
+check "after the help the view is back" has "^ \[1 "
 t resize-window -t ui -x 100 -y 30
-sleep 0.5
-cap ui
-check "after a resize to 100x30 the status bar is on row 30" \
-    sh -c "sed -n 30p '$tmp/screen' | grep -q '? help'"
+check "after a resize to 100x30 the status bar is on row 30" wait_until ui row_has 30 "? help"
 check "after a resize the title is redrawn" has "^ \[1 "
 t resize-window -t ui -x 30 -y 8
 check "at 30x8 the screen says it is too small" wait_for ui "Terminal too small"
 check "at 30x8 the message gives the size" has "(30x8)"
 t resize-window -t ui -x 80 -y 24
 check "back at 80x24 the interface recovers" wait_for ui "^ \[1 "
-check "back at 80x24 the message is gone" sh -c "! grep -q 'too small' '$tmp/screen'"
+check "back at 80x24 the message is gone" hasnt "too small"
+check "back at 80x24 the status bar is on row 24" wait_until ui row_has 24 "? help"
 t send-keys -t ui q
 check "q quits with status 0" wait_for ui "SV-EXIT=0"
 check "q leaves the terminal restored" restored ui
-check "q leaves the alternate screen" sh -c "! grep -q '? help' '$tmp/screen'"
+check "q leaves the alternate screen" hasnt "? help"
 
 # --- signals restore the terminal
 start sig "sh -c 'echo \$\$ >$tmp/pid; exec $run_env \"$sv\" \"$small\"'"
