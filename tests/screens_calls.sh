@@ -92,7 +92,7 @@ small="$fx/small.h5"
 screen 80x24 "3/^outer\$<Enter>4" "$small"
 check "outer: exits 0" [ "$rc" = 0 ]
 check "outer: calls is view 4" rowhas 1 "\[4 calls\]"
-check "outer: header says all ranks and count" rowhas 2 "Calls of outer across all ranks (1): 2 calls, by duration (slowest first)"
+check "outer: header says all ranks and count" rowhas 2 "Calls of outer, all ranks (1): 2 calls, slowest first"
 check "outer: histogram percentiles (numpy on 500, 1000)" hasf "min 500 ns  p50 750 ns  p95 975 ns  p99 995 ns  max 1.000 us"
 check "outer: p50 marked on the axis" has "p50"
 check "outer: slowest first" [ "$(list_durations | tr '\n' ' ')" = "1000 500 " ]
@@ -229,7 +229,7 @@ if [ -f "$shared/real/solver.h5" ] && [ -f "$shared/expected/solver.json" ]; the
     while read -r name rank calls max total; do
         want=$(fmt_ns "$max")
         screen 160x50 "3/^$name\$<Enter>4" "$shared/real/solver.h5"
-        check "solver $name: header count $calls" rowhas 2 "Calls of $name across all ranks (1): $calls call"
+        check "solver $name: header count $calls" rowhas 2 "Calls of $name, all ranks (1): $calls call"
         check "solver $name: slowest is max_duration $want" \
             [ "$(list_rows | sed -n 1p | sed 's/^[^0-9]*//' | awk '{print $1 " " $2}')" = "$want" ]
         check "solver $name: slowest first" non_increasing
@@ -247,9 +247,9 @@ if [ -f "$shared/real/solver.h5" ] && [ -f "$shared/expected/solver.json" ]; the
     check "mpi4 S: cursor on it" [ "$(list_rows | grep '▶' | sed 's/^[^0-9]*//' | awk '{print $1 " " $2}')" = "$want" ]
     all=$(expected_rows "$shared/expected/solver_mpi4.json" | awk '$1 == "solve" { n += $3 } END { print n }')
     screen 80x24 "3/^solve\$<Enter>4" "$shared/real/solver_mpi4.h5"
-    check "mpi4: all ranks, $all calls" rowhas 2 "across all ranks (4): $all calls"
+    check "mpi4: all ranks, $all calls" rowhas 2 ", all ranks (4): $all calls"
     screen 80x24 "3/^solve\$<Enter>4Sr" "$shared/real/solver_mpi4.h5"
-    check "mpi4 r: one rank" rowhas 2 "on rank $rank only: $calls calls"
+    check "mpi4 r: one rank" rowhas 2 ", rank $rank only: $calls calls"
     check "mpi4 r: every row on that rank" [ "$(list_rows | awk -v r="$rank" '$(NF) != r' | wc -l | tr -d ' ')" = 0 ]
 else
     echo "SKIP: shared data not found in $shared"

@@ -464,12 +464,14 @@ static void draw_title(const calls_state *s, ui_ctx *ctx, rect a)
     strbuf b;
     sb_init(&b);
     if (s->scope < 0)
-        sb_printf(&b, " across all ranks (%zu): ", s->nregs);
+        sb_printf(&b, ", all ranks (%zu): ", s->nregs);
     else
-        sb_printf(&b, " on rank %d only: ", s->scope);
+        sb_printf(&b, ", rank %d only: ", s->scope);
     const calls_colspec *sc = &calls_cols[s->sort_col];
     if (s->n == 0 && s->nsummary)
         sb_puts(&b, "summary-only, no recorded calls");
+    else if (s->sort_col == CC_DUR && s->desc)
+        sb_printf(&b, "%zu call%s, slowest first", s->n, s->n == 1 ? "" : "s");
     else
         sb_printf(&b, "%zu call%s, by %s (%s)", s->n, s->n == 1 ? "" : "s", sc->title,
                   s->desc == sc->desc ? sc->order : sc->rev);
@@ -635,7 +637,9 @@ static void draw_hist(calls_state *s, ui_ctx *ctx, rect a)
     grid *g = &ctx->grid;
     const histogram *h = &s->hist;
     uint32_t bar = theme_glyphs_get(g->ascii)->bar;
-    int role = theme_region_role(s->name);
+    /* Region roles colour a cell's background (for text on bars): a block
+     * glyph needs a foreground colour, and must stay visible in mono. */
+    int role = ROLE_HEADER;
     hist_stats_line(s, ctx, a);
     /* Bins three columns wide or more keep a gap between them. */
     bool gaps = (size_t)w >= 3 * h->nbins;
@@ -940,10 +944,13 @@ static void calls_draw(void *state, ui_ctx *ctx, rect area)
     calls_sync(s, ctx);
     grid *g = &ctx->grid;
     if (!s->built) {
-        grid_put_text(g, area.x + 1, area.y, area.w - 1,
-                      "No region selected: pick one in the tree (2) or the regions (3) and "
-                      "press Enter or d, or press S for the slowest call of the busiest region.",
-                      ROLE_DIM, 0);
+        static const char *const msg[] = {
+            "No region selected.",
+            "Pick one in the tree (2) or the regions (3) and press Enter or d,",
+            "or press S for the slowest call of the busiest region.",
+        };
+        for (int k = 0; k < 3 && k < area.h; k++)
+            grid_put_text(g, area.x + 1, area.y + k, area.w - 1, msg[k], ROLE_DIM, 0);
         return;
     }
     if (s->err[0] || !s->name) {
@@ -1143,7 +1150,8 @@ static void calls_destroy(void *state)
 
 static const char *const calls_help[][2] = {
     {"Up Down j k", "move through the calls of the selected region (slowest first)"},
-    {"PgUp PgDn Home End", "a page up / down, the first / last call"},
+    {"PgUp PgDn", "a page up / down"},
+    {"Home End", "the first / last row"},
     {"Enter", "select the call and show it zoomed in the timeline; Esc comes back here"},
     {"< > I", "sort by the column to the left / right; invert the order"},
     {"S", "jump to the slowest call of the region on its slowest rank"},

@@ -508,7 +508,8 @@ static int info_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 
 static const char *const info_help[][2] = {
     {"Up Down j k", "scroll the file information a line"},
-    {"PgUp PgDn Home End", "scroll a page / to the top / to the end"},
+    {"PgUp PgDn", "scroll a page"},
+    {"Home End", "to the top / the end"},
     {NULL, NULL},
 };
 
