@@ -206,6 +206,32 @@ static void test_legacy_fixture(void **state)
     profile_free(p);
 }
 
+/* Without a thread table the scopes come from the column's values. */
+static void test_scopes_no_table(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 4);
+    region *r = mp_region(rk, "x", 3, (int64_t[]){0, 10, 20}, (int64_t[]){5, 15, 25});
+    mp_col(&r->thread_ids, (int64_t[]){7, 3, 7}, 3);
+    mp_region(rk, "y", 1, (int64_t[]){30}, (int64_t[]){40}); /* no thread column */
+    mp_finish(p);
+    calltree_scope *sc;
+    size_t nsc;
+    assert_int_equal(calltree_scopes(p, &sc, &nsc, NULL), SV_OK);
+    assert_int_equal(nsc, 3); /* all, (4, 3), (4, 7) */
+    assert_int_equal(sc[1].rank, 4);
+    assert_int_equal(sc[1].thread, 3);
+    assert_int_equal(sc[2].thread, 7);
+    free(sc);
+    /* thread 7: x[0] and x[2]; y has no thread column, so no thread holds it */
+    calltree *t = build(p, 4, 7, false);
+    node_is(t, PATH(t, "x"), 2, 10, 10, 5);
+    assert_int_equal(PATH(t, "y"), CT_NONE);
+    calltree_free(t);
+    profile_free(p);
+}
+
 /* Sorting orders each node's children; ties fall back to the name. */
 static void test_sort(void **state)
 {
@@ -508,11 +534,17 @@ static void test_merged_gpu_train(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_legacy_tree),   cmocka_unit_test(test_legacy_folded),
-        cmocka_unit_test(test_small_threads), cmocka_unit_test(test_legacy_fixture),
-        cmocka_unit_test(test_sort),          cmocka_unit_test(test_deep),
-        cmocka_unit_test(test_solver),        cmocka_unit_test(test_solver_mpi4),
-        cmocka_unit_test(test_merged),        cmocka_unit_test(test_merged_gpu_train),
+        cmocka_unit_test(test_legacy_tree),
+        cmocka_unit_test(test_legacy_folded),
+        cmocka_unit_test(test_small_threads),
+        cmocka_unit_test(test_legacy_fixture),
+        cmocka_unit_test(test_scopes_no_table),
+        cmocka_unit_test(test_sort),
+        cmocka_unit_test(test_deep),
+        cmocka_unit_test(test_solver),
+        cmocka_unit_test(test_solver_mpi4),
+        cmocka_unit_test(test_merged),
+        cmocka_unit_test(test_merged_gpu_train),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

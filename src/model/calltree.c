@@ -478,16 +478,37 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sorted distinct thread rows used by the calls of rk (malloc'ed). */
-static sv_err rank_thread_rows(const rank_data *rk, int64_t **out, size_t *count, sv_error *err)
+/* Distinct thread rows through a table of seen rows: the loader keeps
+ * thread_ids inside the thread table, so this is one pass.  false when a
+ * value falls outside (a profile built another way): sort instead. */
+static bool thread_rows_seen(const rank_data *rk, int64_t *v, size_t *count, bool *ok)
 {
-    size_t n = 0;
-    for (size_t j = 0; j < rk->nregions; j++)
-        if (rk->regions[j]->thread_ids)
-            n += rk->regions[j]->n;
-    int64_t *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v)
-        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    size_t m = rk->threads.n;
+    uint8_t *seen = calloc(m ? m : 1, 1);
+    *ok = seen != NULL;
+    if (!seen)
+        return true;
+    bool inside = true;
+    for (size_t j = 0; inside && j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        for (size_t i = 0; inside && r->thread_ids && i < r->n; i++) {
+            int64_t t = r->thread_ids[i];
+            inside = t >= 0 && (uint64_t)t < m;
+            if (inside)
+                seen[t] = 1;
+        }
+    }
+    size_t k = 0;
+    for (size_t i = 0; inside && i < m; i++)
+        if (seen[i])
+            v[k++] = (int64_t)i;
+    free(seen);
+    *count = k;
+    return inside;
+}
+
+static void thread_rows_sorted(const rank_data *rk, int64_t *v, size_t n, size_t *count)
+{
     size_t k = 0;
     for (size_t j = 0; j < rk->nregions; j++) {
         const region *r = rk->regions[j];
@@ -501,8 +522,26 @@ static sv_err rank_thread_rows(const rank_data *rk, int64_t **out, size_t *count
     for (size_t i = 0; i < n; i++)
         if (k == 0 || v[k - 1] != v[i])
             v[k++] = v[i];
-    *out = v;
     *count = k;
+}
+
+/* Sorted distinct thread rows used by the calls of rk (malloc'ed). */
+static sv_err rank_thread_rows(const rank_data *rk, int64_t **out, size_t *count, sv_error *err)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < rk->nregions; j++)
+        if (rk->regions[j]->thread_ids)
+            n += rk->regions[j]->n;
+    size_t cap = rk->has_threads && rk->threads.n > n ? rk->threads.n : n;
+    int64_t *v = malloc((cap ? cap : 1) * sizeof *v);
+    bool ok = v != NULL;
+    if (ok && !(rk->has_threads && thread_rows_seen(rk, v, count, &ok)))
+        thread_rows_sorted(rk, v, n, count);
+    if (!ok) {
+        free(v);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
+    *out = v;
     return SV_OK;
 }
 

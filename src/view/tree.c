@@ -101,6 +101,8 @@ static void tree_sort(tree_state *s)
 static bool tree_build(tree_state *s, ui_ctx *ctx)
 {
     tree_free_tree(s);
+    if (!s->scopes && calltree_scopes(ctx->prof, &s->scopes, &s->nscopes, NULL))
+        s->nscopes = 0; /* without memory: all ranks only */
     sv_error err;
     sv_error_clear(&err);
     calltree_scope sc = s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1};
@@ -416,8 +418,8 @@ static void tree_guides(const tree_state *s, const grid *g, uint32_t node, int w
         off += (size_t)snprintf(buf, len, "%s%-3u", e, (unsigned)(depth - shown));
     }
     for (size_t k = shown; k-- > 0 && off < len;) {
-        const char *u = k == 0 ? (lastv[0] ? gl->tree_last : gl->tree_tee)
-                               : (lastv[k] ? "  " : gl->tree_vert);
+        const char *u =
+            k == 0 ? (lastv[0] ? gl->tree_last : gl->tree_tee) : (lastv[k] ? "  " : gl->tree_vert);
         off += (size_t)snprintf(buf + off, len - off, "%s", u);
     }
 }
@@ -643,10 +645,8 @@ static void *tree_create(ui_ctx *ctx)
     if (!s)
         return NULL;
     table_init(&s->tb, tree_cols, TC_COUNT, TC_INCL, true);
-    if (calltree_scopes(ctx->prof, &s->scopes, &s->nscopes, NULL))
-        s->nscopes = 0;
     s->seen_sel = ctx->sel.region;
-    /* the tree itself is built on first use: most sessions never open it */
+    /* the tree and its scopes are built on first use */
     return s;
 }
 
