@@ -218,6 +218,9 @@ static void test_legacy_small(void **state)
     assert_int_equal(ln->rows[1].idx[3], gidx(p, 0, "b", 1));
     assert_int_equal(ln->rows[2].n, 1);
     assert_int_equal(ln->rows[2].idx[0], gidx(p, 0, "b", 2));
+    assert_false(ln->rows[0].disjoint); /* a0 and c1 overlap */
+    assert_false(ln->rows[1].disjoint); /* b0 and c0 overlap */
+    assert_true(ln->rows[2].disjoint);
     /* Overlap: both top-level calls are in [950, 960); only c1 after 1000. */
     size_t first;
     assert_int_equal(lane_row_count(ln, &ln->rows[0], 950, 960, 8, &first), 2);
@@ -477,6 +480,9 @@ static void check_queries(const lanes_index *ix)
                 break;
         }
         assert_int_equal(ls, k);
+        /* From any entry known to start before t0, the same answer. */
+        size_t from = ls ? (size_t)(rnd() % (ls + 1)) : 0;
+        assert_int_equal(lane_row_lower_start_from(ln, row, from, t0), ls);
     }
 }
 
@@ -543,6 +549,60 @@ static void test_random_unsorted(void **state)
     random_case(true);
 }
 
+/* A random flame graph without ids: children are laid out inside their
+ * parent without overlapping, so nesting is inferred and rows are disjoint. */
+typedef struct flame {
+    int64_t *s[3], *e[3];
+    size_t n[3], cap;
+} flame;
+
+static void flame_add(flame *f, int64_t s, int64_t e, int depth)
+{
+    size_t j = rnd() % 3;
+    if (f->n[j] < f->cap) {
+        f->s[j][f->n[j]] = s;
+        f->e[j][f->n[j]++] = e;
+    }
+    if (depth >= 6 || e - s < 4)
+        return;
+    for (int64_t t = s + 1; t < e - 1;) {
+        int64_t len = rnd_in(1, (e - 1 - t) / 2 + 1), cs = t, ce = t + len;
+        flame_add(f, cs, ce, depth + 1);
+        t = ce + rnd_in(1, 20);
+    }
+}
+
+static void test_random_flame(void **state)
+{
+    (void)state;
+    flame f = {.cap = 20000};
+    for (int j = 0; j < 3; j++) {
+        f.s[j] = malloc(f.cap * sizeof(int64_t));
+        f.e[j] = malloc(f.cap * sizeof(int64_t));
+        assert_true(f.s[j] && f.e[j]);
+    }
+    for (int64_t t = 0; t < 100000; t += 5000)
+        flame_add(&f, t, t + 4000, 0);
+    profile *p = profile_new("flame");
+    rank_data *rk = profile_add_rank(p, 0);
+    const char *names[] = {"x", "y", "z"};
+    for (int j = 0; j < 3; j++) {
+        mp_region(rk, names[j], f.n[j], f.s[j], f.e[j]);
+        free(f.s[j]);
+        free(f.e[j]);
+    }
+    mp_finish(p);
+    lanes_index *ix = index_of(p, NULL);
+    size_t disjoint = 0;
+    for (uint32_t d = 0; d < ix->lanes[0].ndepth; d++)
+        disjoint += ix->lanes[0].rows[d].disjoint;
+    assert_true(disjoint > 0);
+    check_structure(ix, &p->ranks[0]);
+    check_queries(ix);
+    lanes_free(ix);
+    profile_free(p);
+}
+
 /* Many back-to-back calls in one row: the index must not depend on them
  * being visited (block arrays, 16 per block). */
 static void test_disjoint_row(void **state)
@@ -583,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_legacy_small),    cmocka_unit_test(test_small),
         cmocka_unit_test(test_search_order),    cmocka_unit_test(test_random_sorted),
         cmocka_unit_test(test_random_unsorted), cmocka_unit_test(test_disjoint_row),
+        cmocka_unit_test(test_random_flame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

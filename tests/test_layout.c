@@ -168,8 +168,18 @@ static void test_density(void **state)
     tl_seg seg[100];
     size_t n = layout(ix, 0, 0, (tl_view){0, 1000, 100}, seg);
     assert_int_equal(n, 100);
-    for (int x = 0; x < 100; x++)
-        expect_dense(&seg[x], x, 100);
+    /* Counts from 10 on are lower bounds read from the block starts alone
+     * (16 calls per block): 100 calls per cell always prove 10. */
+    for (int x = 0; x < 100; x++) {
+        assert_int_equal(seg[x].kind, TL_DENSE);
+        assert_int_equal(seg[x].x0, x);
+        assert_true(seg[x].count >= 10 && seg[x].count <= 100);
+        assert_int_equal(tl_dense_level(seg[x].count), 2);
+    }
+    /* At 40 ns per column: 4 calls per cell, counted exactly. */
+    n = layout(ix, 0, 0, (tl_view){0, 40, 100}, seg);
+    assert_int_equal(n, 100);
+    expect_dense(&seg[9], 9, 4);
     assert_int_equal(tl_dense_level(2), 0);
     assert_int_equal(tl_dense_level(3), 0);
     assert_int_equal(tl_dense_level(4), 1);
@@ -244,6 +254,63 @@ static void test_await_cells(void **state)
     n = layout(ix, 0, 0, (tl_view){1050, 10, 20}, seg);
     expect_bar(&seg[0], 0, 5, 0, false, true);
     assert_int_equal(seg[0].await_x, 1);
+    lanes_free(ix);
+    profile_free(p);
+}
+
+/* The sweep used for rows without overlaps and the cell-by-cell layout
+ * used for the others agree wherever both apply. */
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static int64_t rnd_in(int64_t lo, int64_t hi)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return lo + (int64_t)(rng % (uint64_t)(hi - lo + 1));
+}
+
+static void test_sweep_matches_general(void **state)
+{
+    (void)state;
+    enum { NC = 20000 };
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t *s = malloc(NC * sizeof *s), *e = malloc(NC * sizeof *e);
+    assert_true(s && e);
+    int64_t t = 0;
+    for (int i = 0; i < NC; i++) { /* back to back, gaps, zero lengths */
+        t += rnd_in(0, 3) == 0 ? rnd_in(1, 500) : 0;
+        s[i] = t;
+        e[i] = t + (rnd_in(0, 9) == 0 ? 0 : rnd_in(1, 300));
+        t = e[i] + (e[i] == s[i]); /* a zero-length call occupies [s, s+1) */
+    }
+    mp_region(rk, "r", NC, s, e);
+    free(s);
+    free(e);
+    mp_finish(p);
+    lanes_index *ix = index_of(p);
+    const lane *ln = &ix->lanes[0];
+    assert_true(ln->rows[0].disjoint);
+    lane_row general = ln->rows[0];
+    general.disjoint = false;
+    tl_seg a[120], b[120];
+    for (int trial = 0; trial < 400; trial++) {
+        tl_view v = {rnd_in(-1000, t), rnd_in(1, trial % 3 ? 200 : 20000), 120};
+        size_t na = tl_layout_row(ln, &ln->rows[0], &v, a, 120);
+        size_t nb = tl_layout_row(ln, &general, &v, b, 120);
+        assert_int_equal(na, nb);
+        for (size_t k = 0; k < na; k++) {
+            assert_int_equal(a[k].x0, b[k].x0);
+            assert_int_equal(a[k].x1, b[k].x1);
+            assert_int_equal(a[k].kind, b[k].kind);
+            if (a[k].kind == TL_BAR)
+                assert_int_equal(a[k].call, b[k].call);
+            else if (a[k].count < 10 || b[k].count < 10)
+                assert_int_equal(a[k].count, b[k].count);
+            assert_int_equal(tl_dense_level(a[k].count), tl_dense_level(b[k].count));
+        }
+    }
     lanes_free(ix);
     profile_free(p);
 }
@@ -414,12 +481,19 @@ static void test_extremes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_columns),        cmocka_unit_test(test_cells_fine),
-        cmocka_unit_test(test_cells_coarse),   cmocka_unit_test(test_density),
-        cmocka_unit_test(test_depth_rows),     cmocka_unit_test(test_await_cells),
-        cmocka_unit_test(test_ruler_ms),       cmocka_unit_test(test_ruler_ns),
-        cmocka_unit_test(test_ruler_decimals), cmocka_unit_test(test_ruler_negative),
-        cmocka_unit_test(test_ruler_labels),   cmocka_unit_test(test_zoom_pan),
+        cmocka_unit_test(test_columns),
+        cmocka_unit_test(test_cells_fine),
+        cmocka_unit_test(test_cells_coarse),
+        cmocka_unit_test(test_density),
+        cmocka_unit_test(test_depth_rows),
+        cmocka_unit_test(test_await_cells),
+        cmocka_unit_test(test_sweep_matches_general),
+        cmocka_unit_test(test_ruler_ms),
+        cmocka_unit_test(test_ruler_ns),
+        cmocka_unit_test(test_ruler_decimals),
+        cmocka_unit_test(test_ruler_negative),
+        cmocka_unit_test(test_ruler_labels),
+        cmocka_unit_test(test_zoom_pan),
         cmocka_unit_test(test_extremes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

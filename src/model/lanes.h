@@ -31,6 +31,7 @@ typedef struct lane_row {
     size_t n;
     int64_t *bstart;  /* start of entry b * LANES_BLOCK */
     int64_t *bmaxend; /* max visible end over entries [0, (b + 1) * LANES_BLOCK) */
+    bool disjoint;    /* each entry ends before the next starts (the usual case) */
 } lane_row;
 
 typedef struct lane {
@@ -48,10 +49,10 @@ typedef struct lanes_index {
     profile *prof;
     lane *lanes; /* by rank, then thread lanes, then task lanes */
     size_t nlanes;
-    size_t *rank_lane0;   /* nranks + 1: lanes of rank index k are [k], [k+1]) */
-    uint8_t **rflags;     /* per rank index, per region: LANES_R_* */
-    size_t ncalls;        /* calls indexed */
-    int64_t t_min, t_max; /* over indexed calls (t_min > t_max when none) */
+    size_t *rank_lane0;            /* nranks + 1: lanes of rank index k are [k], [k+1]) */
+    uint8_t **rflags;              /* per rank index, per region: LANES_R_* */
+    size_t ncalls;                 /* calls indexed */
+    int64_t t_min, t_max;          /* over indexed calls (t_min > t_max when none) */
     size_t nsummary_only;          /* region names without event data (filter applied) */
     const char *summary_only_name; /* the first of them by name, or NULL */
 } lanes_index;
@@ -72,6 +73,16 @@ static inline int64_t lanes_visible_end(int64_t s, int64_t e)
 
 /* First entry of row whose start is >= t (row->n when none). */
 size_t lane_row_lower_start(const lane *ln, const lane_row *row, int64_t t);
+
+/* The same when every entry before from is known to start before t:
+ * costs O(log (answer - from)), for sweeps from left to right. */
+size_t lane_row_lower_start_from(const lane *ln, const lane_row *row, size_t from, int64_t t);
+
+/* Its two halves.  bracket reads only the block starts (no call is
+ * visited): the answer lies in [*a, *e], at most LANES_BLOCK apart.
+ * resolve finds it in [a, e] by binary search over the calls. */
+void lane_row_bracket(const lane_row *row, size_t from, int64_t t, size_t *a, size_t *e);
+size_t lane_row_resolve(const lane *ln, const lane_row *row, size_t a, size_t e, int64_t t);
 
 /* First entry that may be visible at or after time t: every entry before it
  * has a visible end <= t.  In a row without overlaps every entry from it on

@@ -7,6 +7,8 @@
 
 /* Candidates counted exactly per cell before estimating. */
 #define TL_EXACT 8
+/* From this many calls on a cell's count is only a lower bound. */
+#define TL_DENSE_MIN 10
 
 static int64_t sat_add(int64_t a, int64_t b)
 {
@@ -190,13 +192,13 @@ static int64_t majority(const row_ctx *c, size_t a, int64_t tc0, int64_t tc1)
     return (int64_t)(cov_a > cov_b ? a : b);
 }
 
-/* Columns after x that the single call of entry k holds alone. */
-static int64_t bar_stop(const row_ctx *c, size_t k, int64_t x, int64_t tc1)
+/* Columns from x on that the single call of entry k holds alone; next is
+ * the first entry starting after column x. */
+static int64_t bar_stop(const row_ctx *c, size_t k, int64_t x, size_t next)
 {
     int64_t s, ve;
     span_of(c, k, &s, &ve);
     int64_t stop = tl_time_col(c->v, ve - 1);
-    size_t next = lane_row_lower_start(c->ln, c->row, tc1);
     if (next < c->row->n) {
         int64_t s2, e2;
         span_of(c, next, &s2, &e2);
@@ -227,12 +229,78 @@ static void finish_bar(const row_ctx *c, tl_seg *sg)
     }
 }
 
-size_t tl_layout_row(const lane *ln, const lane_row *row, const tl_view *v, tl_seg *out, size_t cap)
+/* Lays out the cell at x holding cnt calls from entry first on; returns
+ * the next column to look at.  next_start is the first entry starting at or
+ * after the cell's end. */
+static int64_t place(row_ctx *c, int64_t x, size_t cnt, size_t first, size_t next_start)
 {
-    row_ctx c = {ln, row, v, out, 0, cap};
-    int64_t x = 0, w = v->width;
-    while (x < w && row->n > 0) {
-        int64_t tc0 = tl_col_time(v, x), tc1 = tl_col_time(v, x + 1);
+    int64_t tc0 = tl_col_time(c->v, x), tc1 = tl_col_time(c->v, x + 1);
+    int64_t win = cnt == 1 ? (int64_t)first : cnt == 2 ? majority(c, first, tc0, tc1) : -1;
+    if (win < 0) {
+        emit(c, x, x + 1, TL_DENSE, c->row->idx[first], cnt);
+        return x + 1;
+    }
+    if (cnt == 2) {
+        emit(c, x, x + 1, TL_BAR, c->row->idx[win], 1);
+        return x + 1;
+    }
+    int64_t stop = bar_stop(c, first, x, next_start);
+    emit(c, x, stop, TL_BAR, c->row->idx[first], 1);
+    return stop;
+}
+
+/* Rows without overlaps (the usual case): one sweep from left to right,
+ * each cell found by galloping from the last.  The first call starting in
+ * the current column is known to lie in [m_lo, m_hi]; a cell that the block
+ * starts alone prove to hold TL_DENSE_MIN calls or more is drawn dense
+ * without visiting a call, so a screen of dense cells costs the same
+ * whatever the number of calls behind it. */
+static void layout_disjoint(row_ctx *c)
+{
+    const lane *ln = c->ln;
+    const lane_row *row = c->row;
+    int64_t x = 0, w = c->v->width;
+    size_t m_lo = lane_row_lower_start(ln, row, tl_col_time(c->v, 0)), m_hi = m_lo;
+    while (x < w) {
+        int64_t tc0 = tl_col_time(c->v, x), tc1 = tl_col_time(c->v, x + 1);
+        size_t a1, e1;
+        lane_row_bracket(row, m_lo, tc1, &a1, &e1);
+        if (a1 >= m_hi + TL_DENSE_MIN) { /* lo <= m <= m_hi and hi >= a1 */
+            emit(c, x, x + 1, TL_DENSE, row->idx[m_lo], a1 - m_hi);
+            m_lo = a1;
+            m_hi = e1;
+            x++;
+            continue;
+        }
+        size_t m = lane_row_resolve(ln, row, m_lo, m_hi, tc0);
+        size_t hi = lane_row_resolve(ln, row, a1 > m ? a1 : m, e1, tc1), lo = m;
+        if (m > 0) {
+            int64_t s, ve;
+            span_of(c, m - 1, &s, &ve);
+            lo = ve > tc0 ? m - 1 : m;
+        }
+        m_lo = m_hi = hi; /* entries before it start before the next column */
+        if (hi == lo) {
+            if (hi >= row->n)
+                break;
+            int64_t s, ve;
+            span_of(c, hi, &s, &ve);
+            int64_t nx = tl_time_col(c->v, s);
+            x = nx > x ? nx : x + 1;
+            continue;
+        }
+        x = place(c, x, hi - lo, lo, hi);
+    }
+}
+
+/* Rows where calls overlap (explicit ids): counted cell by cell. */
+static void layout_general(row_ctx *c)
+{
+    const lane *ln = c->ln;
+    const lane_row *row = c->row;
+    int64_t x = 0, w = c->v->width;
+    while (x < w) {
+        int64_t tc0 = tl_col_time(c->v, x), tc1 = tl_col_time(c->v, x + 1);
         size_t first;
         size_t cnt = lane_row_count(ln, row, tc0, tc1, TL_EXACT, &first);
         if (cnt == 0) {
@@ -241,23 +309,23 @@ size_t tl_layout_row(const lane *ln, const lane_row *row, const tl_view *v, tl_s
             if (f >= row->n)
                 break;
             int64_t s, ve;
-            span_of(&c, f, &s, &ve);
-            int64_t nx = s < tc1 ? x + 1 : tl_time_col(v, s);
+            span_of(c, f, &s, &ve);
+            int64_t nx = s < tc1 ? x + 1 : tl_time_col(c->v, s);
             x = nx > x ? nx : x + 1;
             continue;
         }
-        int64_t win = cnt == 1 ? (int64_t)first : cnt == 2 ? majority(&c, first, tc0, tc1) : -1;
-        if (win < 0) {
-            emit(&c, x, x + 1, TL_DENSE, row->idx[first], cnt);
-            x++;
-        } else if (win == (int64_t)first && cnt == 1) {
-            int64_t stop = bar_stop(&c, first, x, tc1);
-            emit(&c, x, stop, TL_BAR, row->idx[first], 1);
-            x = stop;
-        } else {
-            emit(&c, x, x + 1, TL_BAR, row->idx[win], 1);
-            x++;
-        }
+        x = place(c, x, cnt, first, cnt == 1 ? lane_row_lower_start(ln, row, tc1) : 0);
+    }
+}
+
+size_t tl_layout_row(const lane *ln, const lane_row *row, const tl_view *v, tl_seg *out, size_t cap)
+{
+    row_ctx c = {ln, row, v, out, 0, cap};
+    if (row->n > 0 && v->width > 0) {
+        if (row->disjoint)
+            layout_disjoint(&c);
+        else
+            layout_general(&c);
     }
     for (size_t k = 0; k < c.n; k++)
         if (out[k].kind == TL_BAR)

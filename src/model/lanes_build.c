@@ -1,0 +1,615 @@
+/* Building the timeline index, once per profile.
+ *
+ * Per rank: the lane of every call (from its thread and task columns), its
+ * depth within that lane, then every (lane, depth) row filled in call order
+ * and sorted by start.  Rows are filled region by region, so each is a few
+ * runs already sorted (a region's calls are recorded in entry order): a
+ * k-way merge over them reads the regions' own start columns, needs no
+ * per-call copy of the times and fills the block arrays as it goes.
+ * Extra memory while building: 8 bytes per call at most (4 for a
+ * single-lane rank), 4 bytes per call kept. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lanes_internal.h"
+
+typedef struct rank_build {
+    lanes_index *ix;
+    rank_data *rk;
+    size_t ri;      /* rank index */
+    lane_key *keys; /* distinct lane keys of the rank, sorted */
+    size_t nkeys;
+    uint32_t *lane_of; /* n: position in keys, LANES_NO_LANE when not
+                        * indexed; NULL when every call is in lane 0 */
+    uint32_t *ldepth;  /* n: lane depth (rk->calls->depth when borrowed) */
+    bool own_ldepth;
+    bool all_sorted; /* every indexed region's starts are sorted */
+} rank_build;
+
+/* ------------------------------------------------------ lanes, depths */
+
+static bool region_indexed(const region *r, const region_filter *f)
+{
+    return r->has_event_data && r->n > 0 && (!f || filter_match(f, r));
+}
+
+static uint8_t region_flags(const region *r, const region_filter *f)
+{
+    if (!region_indexed(r, f))
+        return 0;
+    for (size_t i = 1; i < r->n; i++)
+        if (r->start_ns[i] < r->start_ns[i - 1])
+            return LANES_R_INDEXED;
+    return LANES_R_INDEXED | LANES_R_SORTED;
+}
+
+static int lane_key_qcmp(const void *a, const void *b)
+{
+    return lanes_key_cmp(*(const lane_key *)a, *(const lane_key *)b);
+}
+
+static bool push_key(lane_key **v, size_t *n, size_t *cap, lane_key k)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        lane_key *nv = realloc(*v, nc * sizeof *nv);
+        if (!nv)
+            return false;
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = k;
+    return true;
+}
+
+/* Distinct lane keys of the rank's indexed calls, sorted. */
+static bool collect_keys(rank_build *b)
+{
+    size_t cap = 0;
+    const uint8_t *fl = b->ix->rflags[b->ri];
+    for (size_t j = 0; j < b->rk->nregions; j++) {
+        const region *r = b->rk->regions[j];
+        bool have = false;
+        lane_key last = {LANE_RANK, 0};
+        for (size_t i = 0; (fl[j] & LANES_R_INDEXED) && i < r->n; i++) {
+            lane_key k = lanes_call_key(r, i);
+            if (have && lanes_key_cmp(k, last) == 0)
+                continue;
+            if (!push_key(&b->keys, &b->nkeys, &cap, k))
+                return false;
+            last = k;
+            have = true;
+        }
+    }
+    if (b->nkeys)
+        qsort(b->keys, b->nkeys, sizeof *b->keys, lane_key_qcmp);
+    size_t m = 0;
+    for (size_t k = 0; k < b->nkeys; k++)
+        if (m == 0 || lanes_key_cmp(b->keys[m - 1], b->keys[k]) != 0)
+            b->keys[m++] = b->keys[k];
+    b->nkeys = m;
+    return true;
+}
+
+static uint32_t key_pos(const rank_build *b, lane_key k)
+{
+    size_t lo = 0, hi = b->nkeys;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = lanes_key_cmp(b->keys[mid], k);
+        if (c == 0)
+            return (uint32_t)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return LANES_NO_LANE;
+}
+
+static void assign_lanes(rank_build *b)
+{
+    const uint8_t *fl = b->ix->rflags[b->ri];
+    for (size_t j = 0; j < b->rk->nregions; j++) {
+        const region *r = b->rk->regions[j];
+        lane_key last = {LANE_RANK, 0};
+        uint32_t pos = LANES_NO_LANE;
+        for (size_t i = 0; i < r->n; i++) {
+            if (!(fl[j] & LANES_R_INDEXED)) {
+                b->lane_of[r->gidx0 + i] = LANES_NO_LANE;
+                continue;
+            }
+            lane_key k = lanes_call_key(r, i);
+            if (pos == LANES_NO_LANE || lanes_key_cmp(k, last) != 0) {
+                pos = key_pos(b, k);
+                last = k;
+            }
+            b->lane_of[r->gidx0 + i] = pos;
+        }
+    }
+}
+
+static uint32_t lane_at(const rank_build *b, size_t g)
+{
+    return b->lane_of ? b->lane_of[g] : 0;
+}
+
+typedef struct dfs_frame {
+    uint32_t g, next;
+} dfs_frame;
+
+/* Lane depth = number of ancestors in the same lane: a depth-first walk of
+ * the call forest keeping one open-call counter per lane. */
+static bool lane_depths(rank_build *b)
+{
+    const rank_calls *c = b->rk->calls;
+    size_t n = c->n, cap = 64, sp = 0;
+    uint32_t *cnt = calloc(b->nkeys ? b->nkeys : 1, sizeof *cnt);
+    dfs_frame *st = malloc(cap * sizeof *st);
+    bool ok = cnt && st;
+    if (ok)
+        memset(b->ldepth, 0, n * sizeof *b->ldepth);
+    for (size_t root = 0; ok && root < n; root++) {
+        if (c->parent[root] >= 0)
+            continue;
+        uint32_t g = (uint32_t)root;
+        for (;;) {
+            if (b->lane_of[g] != LANES_NO_LANE)
+                b->ldepth[g] = cnt[b->lane_of[g]]++;
+            if (sp == cap) {
+                dfs_frame *ns = realloc(st, cap * 2 * sizeof *st);
+                if (!(ok = ns != NULL))
+                    break;
+                st = ns;
+                cap *= 2;
+            }
+            st[sp++] = (dfs_frame){g, c->child_off[g]};
+            /* Leave every finished call, then descend into the next child. */
+            while (sp > 0 && st[sp - 1].next == c->child_off[st[sp - 1].g + 1]) {
+                uint32_t done = st[--sp].g;
+                if (b->lane_of[done] != LANES_NO_LANE)
+                    cnt[b->lane_of[done]]--;
+            }
+            if (sp == 0)
+                break;
+            g = c->child[st[sp - 1].next++];
+        }
+    }
+    free(cnt);
+    free(st);
+    return ok;
+}
+
+/* A rank whose calls all share one lane (legacy files, one thread) takes
+ * its depths straight from the nesting. */
+static bool single_lane(const rank_build *b)
+{
+    if (b->nkeys != 1)
+        return false;
+    for (size_t j = 0; j < b->rk->nregions; j++)
+        if (b->rk->regions[j]->n > 0 && !(b->ix->rflags[b->ri][j] & LANES_R_INDEXED))
+            return false;
+    return true;
+}
+
+static bool depths(rank_build *b)
+{
+    size_t n = b->rk->ncalls;
+    if (single_lane(b)) {
+        b->ldepth = b->rk->calls->depth;
+        return true;
+    }
+    b->lane_of = malloc(n * sizeof *b->lane_of);
+    b->ldepth = malloc(n * sizeof *b->ldepth);
+    b->own_ldepth = true;
+    if (!b->lane_of || !b->ldepth)
+        return false;
+    assign_lanes(b);
+    return lane_depths(b);
+}
+
+/* --------------------------------------------------------------- rows */
+
+static bool alloc_row(lane_row *row)
+{
+    size_t nb = lanes_nblocks(row->n);
+    row->idx = malloc((row->n ? row->n : 1) * sizeof *row->idx);
+    row->bstart = malloc((nb ? 2 * nb : 1) * sizeof *row->bstart);
+    row->bmaxend = row->bstart ? row->bstart + nb : NULL;
+    return row->idx && row->bstart;
+}
+
+/* Creates the rank's lanes with their rows sized and allocated. */
+static bool make_lanes(rank_build *b, size_t first)
+{
+    lanes_index *ix = b->ix;
+    lane *nl = realloc(ix->lanes, (first + b->nkeys + 1) * sizeof *nl);
+    if (!nl)
+        return false;
+    ix->lanes = nl;
+    for (size_t k = 0; k < b->nkeys; k++) {
+        lane *ln = &ix->lanes[first + k];
+        memset(ln, 0, sizeof *ln);
+        ln->rk = b->rk;
+        ln->kind = b->keys[k].kind;
+        ln->row = b->keys[k].row;
+        ix->nlanes++;
+    }
+    size_t n = b->rk->ncalls;
+    for (size_t g = 0; g < n; g++)
+        if (lane_at(b, g) != LANES_NO_LANE) {
+            lane *ln = &ix->lanes[first + lane_at(b, g)];
+            ln->ndepth = b->ldepth[g] + 1 > ln->ndepth ? b->ldepth[g] + 1 : ln->ndepth;
+            ln->ncalls++;
+        }
+    for (size_t k = 0; k < b->nkeys; k++) {
+        lane *ln = &ix->lanes[first + k];
+        ln->rows = calloc(ln->ndepth, sizeof *ln->rows);
+        if (!ln->rows)
+            return false;
+    }
+    for (size_t g = 0; g < n; g++)
+        if (lane_at(b, g) != LANES_NO_LANE)
+            ix->lanes[first + lane_at(b, g)].rows[b->ldepth[g]].n++;
+    for (size_t k = 0; k < b->nkeys; k++) {
+        lane *ln = &ix->lanes[first + k];
+        for (uint32_t d = 0; d < ln->ndepth; d++)
+            if (!alloc_row(&ln->rows[d]))
+                return false;
+    }
+    return true;
+}
+
+static void fill_rows(rank_build *b, size_t first)
+{
+    size_t n = b->rk->ncalls;
+    for (size_t k = 0; k < b->nkeys; k++) {
+        lane *ln = &b->ix->lanes[first + k];
+        for (uint32_t d = 0; d < ln->ndepth; d++)
+            ln->rows[d].n = 0;
+    }
+    for (size_t g = 0; g < n; g++)
+        if (lane_at(b, g) != LANES_NO_LANE) {
+            lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[b->ldepth[g]];
+            row->idx[row->n++] = (uint32_t)g;
+        }
+}
+
+/* ------------------------------------------------ sorting and blocks */
+
+/* Fills a row's block arrays and disjoint flag entry by entry, in order. */
+typedef struct row_fin {
+    lane_row *row;
+    size_t k;
+    int64_t maxend, prev_ve;
+} row_fin;
+
+static void fin_init(row_fin *f, lane_row *row)
+{
+    *f = (row_fin){row, 0, INT64_MIN, INT64_MIN};
+    row->disjoint = true;
+}
+
+static void fin_push(row_fin *f, int64_t s, int64_t e)
+{
+    lane_row *row = f->row;
+    int64_t ve = lanes_visible_end(s, e);
+    size_t k = f->k++;
+    if (k % LANES_BLOCK == 0)
+        row->bstart[k / LANES_BLOCK] = s;
+    if (s < f->prev_ve)
+        row->disjoint = false;
+    f->prev_ve = ve;
+    f->maxend = ve > f->maxend ? ve : f->maxend;
+    if (k % LANES_BLOCK == LANES_BLOCK - 1 || k + 1 == row->n)
+        row->bmaxend[k / LANES_BLOCK] = f->maxend;
+}
+
+/* One region's entries of a row: idx[pos .. end) of the unsorted row. */
+typedef struct mrun {
+    const int64_t *s, *e;
+    size_t gidx0;
+    size_t pos, end;
+} mrun;
+
+static int64_t run_key(const mrun *r, const uint32_t *idx)
+{
+    return r->s[idx[r->pos] - r->gidx0];
+}
+
+static bool run_less(const mrun *a, const mrun *b, const uint32_t *idx)
+{
+    int64_t x = run_key(a, idx), y = run_key(b, idx);
+    return x < y || (x == y && idx[a->pos] < idx[b->pos]);
+}
+
+static void sift_down(uint32_t *heap, size_t n, size_t i, const mrun *runs, const uint32_t *idx)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && run_less(&runs[heap[l]], &runs[heap[m]], idx))
+            m = l;
+        if (l + 1 < n && run_less(&runs[heap[l + 1]], &runs[heap[m]], idx))
+            m = l + 1;
+        if (m == i)
+            return;
+        uint32_t t = heap[i];
+        heap[i] = heap[m];
+        heap[m] = t;
+        i = m;
+    }
+}
+
+/* Splits a row filled in call order into its regions' runs. */
+static size_t split_runs(const rank_data *rk, const lane_row *row, mrun *runs)
+{
+    size_t nr = 0, j = 0;
+    for (size_t k = 0; k < row->n; k++) {
+        size_t g = row->idx[k];
+        bool moved = false;
+        while (g >= rk->regions[j]->gidx0 + rk->regions[j]->n) {
+            j++;
+            moved = true;
+        }
+        if (nr == 0 || moved) {
+            const region *r = rk->regions[j];
+            runs[nr++] = (mrun){r->start_ns, r->end_ns, r->gidx0, k, k};
+        }
+        runs[nr - 1].end = k + 1;
+    }
+    return nr;
+}
+
+/* Merges the sorted runs of a row (regions with sorted starts). */
+static void merge_row(const rank_data *rk, lane_row *row, mrun *runs, uint32_t *heap, uint32_t *tmp)
+{
+    row_fin f;
+    fin_init(&f, row);
+    size_t nr = split_runs(rk, row, runs);
+    if (nr == 1) {
+        const mrun *r = &runs[0];
+        for (size_t k = 0; k < row->n; k++)
+            fin_push(&f, r->s[row->idx[k] - r->gidx0], r->e[row->idx[k] - r->gidx0]);
+        return;
+    }
+    for (size_t k = 0; k < nr; k++)
+        heap[k] = (uint32_t)k;
+    for (size_t k = nr / 2; k-- > 0;)
+        sift_down(heap, nr, k, runs, row->idx);
+    size_t live = nr;
+    for (size_t o = 0; o < row->n; o++) {
+        mrun *r = &runs[heap[0]];
+        uint32_t g = row->idx[r->pos];
+        tmp[o] = g;
+        fin_push(&f, r->s[g - r->gidx0], r->e[g - r->gidx0]);
+        if (++r->pos == r->end)
+            heap[0] = heap[--live];
+        sift_down(heap, live, 0, runs, row->idx);
+    }
+    memcpy(row->idx, tmp, row->n * sizeof *tmp);
+}
+
+static bool entry_less(const int64_t *key, uint32_t a, uint32_t b)
+{
+    return key[a] < key[b] || (key[a] == key[b] && a < b);
+}
+
+static size_t run_end(const uint32_t *a, size_t from, size_t n, const int64_t *key)
+{
+    size_t k = from + 1;
+    while (k < n && !entry_less(key, a[k], a[k - 1]))
+        k++;
+    return k;
+}
+
+/* Natural merge sort by a per-call key (for regions whose starts are not
+ * sorted, which recorded order normally rules out). */
+static void sort_row(uint32_t *a, size_t n, uint32_t *tmp, const int64_t *key)
+{
+    uint32_t *src = a, *dst = tmp;
+    while (n > 1 && run_end(src, 0, n, key) < n) {
+        size_t k = 0;
+        while (k < n) {
+            size_t m = run_end(src, k, n, key);
+            size_t e = m < n ? run_end(src, m, n, key) : n;
+            size_t i = k, j = m, o = k;
+            while (i < m && j < e)
+                dst[o++] = entry_less(key, src[j], src[i]) ? src[j++] : src[i++];
+            while (i < m)
+                dst[o++] = src[i++];
+            while (j < e)
+                dst[o++] = src[j++];
+            k = e;
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+static void sort_row_flat(const rank_data *rk, lane_row *row, uint32_t *tmp, const int64_t *flat)
+{
+    row_fin f;
+    sort_row(row->idx, row->n, tmp, flat);
+    fin_init(&f, row);
+    for (size_t k = 0; k < row->n; k++) {
+        int64_t s, e;
+        lanes_call_span(rk, row->idx[k], &s, &e);
+        fin_push(&f, s, e);
+    }
+}
+
+static size_t widest_row(const lanes_index *ix, size_t first)
+{
+    size_t w = 1;
+    for (size_t l = first; l < ix->nlanes; l++)
+        for (uint32_t d = 0; d < ix->lanes[l].ndepth; d++)
+            w = ix->lanes[l].rows[d].n > w ? ix->lanes[l].rows[d].n : w;
+    return w;
+}
+
+static int64_t *start_column(const rank_data *rk)
+{
+    int64_t *flat = malloc((rk->ncalls ? rk->ncalls : 1) * sizeof *flat);
+    for (size_t j = 0; flat && j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        memcpy(flat + r->gidx0, r->start_ns, r->n * sizeof *flat);
+    }
+    return flat;
+}
+
+/* Sorts every row of the rank's lanes and fills their block arrays. */
+static bool finish_rows(rank_build *b, size_t first)
+{
+    lanes_index *ix = b->ix;
+    size_t nr = b->rk->nregions ? b->rk->nregions : 1;
+    uint32_t *tmp = malloc(widest_row(ix, first) * sizeof *tmp);
+    mrun *runs = malloc(nr * sizeof *runs);
+    uint32_t *heap = malloc(nr * sizeof *heap);
+    int64_t *flat = b->all_sorted ? NULL : start_column(b->rk);
+    bool ok = tmp && runs && heap && (b->all_sorted || flat);
+    for (size_t l = first; ok && l < ix->nlanes; l++)
+        for (uint32_t d = 0; d < ix->lanes[l].ndepth; d++) {
+            lane_row *row = &ix->lanes[l].rows[d];
+            if (flat)
+                sort_row_flat(b->rk, row, tmp, flat);
+            else
+                merge_row(b->rk, row, runs, heap, tmp);
+            if (row->n && row->bstart[0] < ix->t_min)
+                ix->t_min = row->bstart[0];
+        }
+    free(tmp);
+    free(runs);
+    free(heap);
+    free(flat);
+    return ok;
+}
+
+static void update_tmax(lanes_index *ix, const rank_data *rk)
+{
+    const uint8_t *fl = ix->rflags[rk - ix->prof->ranks];
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        if (!(fl[j] & LANES_R_INDEXED))
+            continue;
+        ix->ncalls += r->n;
+        for (size_t i = 0; i < r->n; i++)
+            ix->t_max = r->end_ns[i] > ix->t_max ? r->end_ns[i] : ix->t_max;
+    }
+}
+
+static bool build_rank(lanes_index *ix, size_t ri, const region_filter *f)
+{
+    rank_data *rk = &ix->prof->ranks[ri];
+    rank_build b = {ix, rk, ri, NULL, 0, NULL, NULL, false, true};
+    bool rank_ok = !f || filter_match_rank(f, rk->rank);
+    ix->rflags[ri] = calloc(rk->nregions ? rk->nregions : 1, 1);
+    if (!ix->rflags[ri])
+        return false;
+    size_t nidx = 0;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        uint8_t fl = rank_ok ? region_flags(rk->regions[j], f) : 0;
+        ix->rflags[ri][j] = fl;
+        nidx += fl ? rk->regions[j]->n : 0;
+        if ((fl & LANES_R_INDEXED) && !(fl & LANES_R_SORTED))
+            b.all_sorted = false;
+    }
+    size_t first = ix->nlanes;
+    ix->rank_lane0[ri] = first;
+    if (nidx == 0)
+        return true;
+    bool ok = collect_keys(&b) && depths(&b) && make_lanes(&b, first);
+    if (ok)
+        fill_rows(&b, first);
+    free(b.lane_of);
+    if (b.own_ldepth)
+        free(b.ldepth);
+    free(b.keys);
+    ok = ok && finish_rows(&b, first);
+    if (ok)
+        update_tmax(ix, rk);
+    return ok;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Regions without event data, counted by name: allreduce on every rank
+ * is one region to the user. */
+static bool count_summary_only(lanes_index *ix, const region_filter *f)
+{
+    const profile *p = ix->prof;
+    const char **names = malloc((p->nregions ? p->nregions : 1) * sizeof *names);
+    if (!names)
+        return false;
+    size_t n = 0;
+    for (size_t k = 0; k < p->nregions; k++) {
+        const region *r = p->regions[k];
+        if (!r->has_event_data && (!f || (filter_match_rank(f, r->rank) && filter_match(f, r))))
+            names[n++] = r->name;
+    }
+    if (n)
+        qsort(names, n, sizeof *names, name_cmp);
+    ix->nsummary_only = 0;
+    for (size_t k = 0; k < n; k++)
+        ix->nsummary_only += k == 0 || strcmp(names[k - 1], names[k]) != 0;
+    ix->summary_only_name = n ? names[0] : NULL;
+    free(names);
+    return true;
+}
+
+void lanes_free(lanes_index *ix)
+{
+    if (!ix)
+        return;
+    for (size_t l = 0; l < ix->nlanes; l++) {
+        lane *ln = &ix->lanes[l];
+        for (uint32_t d = 0; ln->rows && d < ln->ndepth; d++) {
+            free(ln->rows[d].idx);
+            free(ln->rows[d].bstart);
+        }
+        free(ln->rows);
+    }
+    free(ix->lanes);
+    if (ix->rflags)
+        for (size_t k = 0; k < ix->prof->nranks; k++)
+            free(ix->rflags[k]);
+    free(ix->rflags);
+    free(ix->rank_lane0);
+    free(ix);
+}
+
+sv_err lanes_build(profile *p, const region_filter *f, lanes_index **out, sv_error *err)
+{
+    *out = NULL;
+    sv_err e = profile_ensure_calls(p, err);
+    if (e)
+        return e;
+    lanes_index *ix = calloc(1, sizeof *ix);
+    if (ix) {
+        ix->prof = p;
+        ix->t_min = INT64_MAX;
+        ix->t_max = INT64_MIN;
+        ix->rank_lane0 = calloc(p->nranks + 1, sizeof *ix->rank_lane0);
+        ix->rflags = calloc(p->nranks ? p->nranks : 1, sizeof *ix->rflags);
+    }
+    bool ok = ix && ix->rank_lane0 && ix->rflags;
+    for (size_t k = 0; ok && k < p->nranks; k++)
+        ok = build_rank(ix, k, f);
+    if (!ok) {
+        lanes_free(ix);
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory while indexing the timeline",
+                            p->path);
+    }
+    ix->rank_lane0[p->nranks] = ix->nlanes;
+    if (!count_summary_only(ix, f)) {
+        lanes_free(ix);
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory", p->path);
+    }
+    *out = ix;
+    return SV_OK;
+}
