@@ -200,7 +200,7 @@ static void draw_too_small(ui_ctx *ctx)
     char msg[96];
     snprintf(msg, sizeof msg, "Terminal too small (%dx%d); need at least %dx%d", g->cols, g->rows,
              UI_MIN_COLS, UI_MIN_ROWS);
-    size_t starts[16], lens[16], n = 0, pos = 0, len = strlen(msg);
+    size_t starts[16] = {0}, lens[16] = {0}, n = 0, pos = 0, len = strlen(msg);
     while (pos < len && n < 16) {
         size_t end = pos, brk = 0;
         while (end < len && (int)(end - pos) <= g->cols) {

@@ -62,6 +62,9 @@ int headless_open(ui_backend *be, const app_options *o, char *msg, size_t msglen
     h->cols = o->cols > 0 ? o->cols : 80;
     h->rows = o->rows > 0 ? o->rows : 24;
     *be = (ui_backend){h, headless_next_key, headless_present, headless_size};
+    /* h now belongs to be (headless_close frees it); cppcheck does not follow
+     * the pointer into the compound literal. */
+    // cppcheck-suppress memleak
     return 0;
 }
 

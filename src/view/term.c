@@ -171,7 +171,7 @@ static int term_key_code(int code, ui_ctx *ctx)
             return SVK_WHEEL_UP;
         if (ev.bstate & BUTTON5_PRESSED)
             return SVK_WHEEL_DOWN;
-        return ev.bstate & BUTTON1_PRESSED ? SVK_CLICK : SVK_NONE;
+        return (ev.bstate & BUTTON1_PRESSED) ? SVK_CLICK : SVK_NONE;
     }
     default:
         return code == KEY_F(1) ? SVK_F1 : SVK_NONE;
