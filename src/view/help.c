@@ -104,8 +104,10 @@ static void walk_heading(help_walk *hw, const char *title)
     hw->row++;
 }
 
-/* A legend sample: count copies of each glyph, each in its role. */
+/* A legend sample: text, or count copies of a glyph, each in its role;
+ * drawn the way the timeline draws (a bar is "[name   ]"). */
 typedef struct sample_part {
+    const char *text;
     uint32_t glyph;
     int count, role;
 } sample_part;
@@ -113,13 +115,17 @@ typedef struct sample_part {
 static void walk_legend(help_walk *hw, const sample_part *parts, size_t nparts, const char *text)
 {
     int y = walk_y(hw, hw->row);
+    grid *g = &hw->ctx->grid;
+    int end = hw->area.x + 1 + hw->keyw;
     if (hw->draw && y >= 0) {
         int x = hw->area.x + 1;
-        for (size_t i = 0; i < nparts; i++) {
+        for (size_t i = 0; i < nparts && x < end; i++) {
+            if (parts[i].text)
+                x += grid_put_text(g, x, y, end - x, parts[i].text, parts[i].role, 0);
             for (int k = 0; k < parts[i].count; k++) {
-                int w = grid_cp_width(&hw->ctx->grid, parts[i].glyph);
-                if (x + w <= hw->area.x + 1 + hw->keyw)
-                    grid_put_cp(&hw->ctx->grid, x, y, parts[i].glyph, parts[i].role, 0);
+                int w = grid_cp_width(g, parts[i].glyph);
+                if (x + w <= end)
+                    grid_put_cp(g, x, y, parts[i].glyph, parts[i].role, 0);
                 x += w;
             }
         }
@@ -131,19 +137,20 @@ static void walk_legends(help_walk *hw)
 {
     const theme_glyphs *gl = theme_glyphs_get(hw->ctx->grid.ascii);
     walk_heading(hw, "Legend");
-    sample_part bar[] = {{gl->bar, 6, ROLE_BAR0}};
+    sample_part bar[] = {{"[name    ]", 0, 0, ROLE_BAR0}};
     walk_legend(hw, bar, 1,
                 "a call, as a bar from its start to its end; the region name is written inside "
                 "when it fits, each region keeps its colour");
-    sample_part await[] = {{gl->bar, 3, ROLE_BAR0 + 1}, {gl->await, 3, ROLE_AWAIT}};
-    walk_legend(hw, await, 2,
+    sample_part await[] = {
+        {"[name", 0, 0, ROLE_BAR0 + 1}, {NULL, gl->await, 4, ROLE_AWAIT}, {"]", 0, 0, ROLE_AWAIT}};
+    walk_legend(hw, await, 3,
                 "held then awaited: the hatched share is time the call spent suspended "
                 "(awaiting), not holding its thread");
-    sample_part dense[] = {{gl->dense[0], 1, ROLE_DENSE},
-                           {' ', 1, ROLE_NORMAL},
-                           {gl->dense[1], 1, ROLE_DENSE},
-                           {' ', 1, ROLE_NORMAL},
-                           {gl->dense[2], 1, ROLE_DENSE}};
+    sample_part dense[] = {{NULL, gl->dense[0], 1, ROLE_DENSE},
+                           {" ", 0, 0, ROLE_NORMAL},
+                           {NULL, gl->dense[1], 1, ROLE_DENSE},
+                           {" ", 0, 0, ROLE_NORMAL},
+                           {NULL, gl->dense[2], 1, ROLE_DENSE}};
     walk_legend(hw, dense, 5,
                 "a cell holding several calls (2-3, 4-9, 10 or more): zoom in to separate them");
     walk_entry(hw, "name", ROLE_SELECTED, "the selected call or row; its details show below");
@@ -169,11 +176,27 @@ static void walk_all(help_walk *hw)
     walk_legends(hw);
 }
 
+/* The key column fits the longest key label, within 12..20 columns. */
+static int key_column(const ui_ctx *ctx)
+{
+    int w = 12;
+    for (size_t i = 0; help_global[i][0]; i++)
+        w = w > text_display_width(help_global[i][0]) ? w : text_display_width(help_global[i][0]);
+    for (size_t v = 0; v < ctx->nviews; v++) {
+        const view_ops *ops = ctx->views[v];
+        for (size_t i = 0; ops->help && ops->help[i][0]; i++) {
+            int kw = text_display_width(ops->help[i][0]);
+            w = w > kw ? w : kw;
+        }
+    }
+    return w < 20 ? w : 20;
+}
+
 static help_walk walk_setup(ui_ctx *ctx, rect area, bool draw)
 {
     help_walk hw = {.ctx = ctx, .draw = draw};
     hw.area = (rect){area.x, area.y + 1, area.w, area.h > 1 ? area.h - 1 : 0};
-    hw.keyw = area.w >= 60 ? 16 : area.w / 4;
+    hw.keyw = area.w >= 60 ? key_column(ctx) : area.w / 4;
     return hw;
 }
 
