@@ -91,6 +91,17 @@ t resize-window -t ui -x 80 -y 24
 check "back at 80x24 the interface recovers" wait_for ui "^ \[1 "
 check "back at 80x24 the message is gone" hasnt "too small"
 check "back at 80x24 the status bar is on row 24" wait_until ui row_has 24 "? help"
+# A storm of resizes, some while keys are being handled, ending at 1x1 then 80x24.
+i=1
+while [ $i -le 30 ]; do
+    t resize-window -t ui -x $((20 + i * 7)) -y $((4 + i))
+    [ $((i % 5)) = 0 ] && t send-keys -t ui '?'
+    i=$((i + 1))
+done
+t resize-window -t ui -x 1 -y 1
+t resize-window -t ui -x 80 -y 24
+check "after a storm of resizes the screen is whole at 80x24" wait_until ui row_has 24 "? help"
+check "after a storm of resizes the title is there" has "^ \[1 "
 t send-keys -t ui q
 check "q quits with status 0" wait_for ui "SV-EXIT=0"
 check "q leaves the terminal restored" restored ui
