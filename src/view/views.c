@@ -10,11 +10,16 @@
 extern const view_ops timeline_view;
 extern const view_ops tree_view;
 extern const view_ops regions_view;
+extern const view_ops calls_view;
+extern const view_ops info_view;
+extern const view_ops source_pane_view;
 
 static const view_ops *const registry[] = {
     &timeline_view,
     &tree_view,
     &regions_view,
+    &calls_view,
+    &info_view,
 };
 
 const view_ops *const *views_registry(size_t *n)
@@ -25,5 +30,5 @@ const view_ops *const *views_registry(size_t *n)
 
 const view_ops *views_source_pane(void)
 {
-    return NULL;
+    return &source_pane_view;
 }
