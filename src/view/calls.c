@@ -728,7 +728,10 @@ static void draw_parents(ui_ctx *ctx, const call_ref *c, int x, int y, int w)
     for (size_t keep = nchain; keep >= 1; keep--) {
         strbuf b;
         sb_init(&b);
-        sb_puts(&b, "parents: ");
+        if (depth > 1)
+            sb_printf(&b, "parents (%zu): ", depth);
+        else
+            sb_puts(&b, "parents: ");
         call_ref a;
         /* The root, then an ellipsis for the ancestors left out. */
         if (keep < depth && ref_of(rk, root, &a))
