@@ -242,6 +242,14 @@ else
     screen 100x24 "2jj3" "$real/solver.h5"
     check "regions follow the tree's selection" hasx "^▶solve "
 
+    # --include / --exclude / --ranks narrow both views as they narrow the batch outputs
+    screen 100x24 "2" "$real/solver.h5" --exclude timestep
+    check "tree --exclude timestep: solve hangs on main" hasx "├─▾ solve$"
+    check "tree --exclude timestep: no timestep" hasnt "timestep"
+    screen 100x24 "3" "$real/solver.h5" --include "(main|rhs)\$"
+    check "regions --include: 2 of 2 regions" has "2 of 2 regions"
+    check "regions --include: rhs, not precond" sh -c "grep -q '^.rhs ' '$tmp/out' && ! grep -q precond '$tmp/out'"
+
     # --- regions of solver.h5: every column equals the expected statistics
     screen 160x30 "3" "$real/solver.h5"
     shape 160 30 "regions solver 160"
@@ -315,6 +323,11 @@ else
         check "regions mpi4: $r calls $calls, total, imbalance $im, slowest r$slow" \
             hasx "^.?$(re "$r") +$calls +$tot .* $(re "$im") +r$slow\$"
     done
+    screen 100x24 "3" "$real/solver_mpi4.h5" --ranks 2
+    t=$(re "$(ns "$(exp "$js" main 2 total_duration)")")
+    check "regions --ranks 2: main is rank 2's, 0.0% imbalance, r2" hasx "^.main +1 +$t .* 0\.0% +r2$"
+    screen 100x24 "2r" "$real/solver_mpi4.h5" --ranks 2,3
+    check "tree --ranks 2,3: first rank scope is rank 2" has "scope: rank 2 "
     screen 100x40 "3b" "$real/solver_mpi4.h5"
     shape 100 40 "regions mpi4 breakdown"
     check "b: header says per rank on" has "per rank: on"

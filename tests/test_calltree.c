@@ -49,7 +49,7 @@ static calltree *build(profile *p, int rank, int64_t thread, bool fold)
     calltree *t = NULL;
     sv_error err;
     sv_error_clear(&err);
-    if (calltree_build(p, (calltree_scope){rank, thread}, fold, &t, &err))
+    if (calltree_build(p, (calltree_scope){rank, thread}, fold, NULL, &t, &err))
         fail_msg("calltree_build: %s", err.msg);
     return t;
 }
@@ -180,7 +180,7 @@ static void test_small_threads(void **state)
 
     calltree_scope *sc;
     size_t nsc;
-    assert_int_equal(calltree_scopes(p, &sc, &nsc, NULL), SV_OK);
+    assert_int_equal(calltree_scopes(p, NULL, &sc, &nsc, NULL), SV_OK);
     assert_int_equal(nsc, 3); /* all, rank 0 thread 0, rank 0 thread 1 */
     assert_int_equal(sc[0].rank, -1);
     assert_int_equal(sc[1].rank, 0);
@@ -188,7 +188,7 @@ static void test_small_threads(void **state)
     assert_int_equal(sc[2].thread, 1);
     free(sc);
     calltree *bad = NULL;
-    assert_int_equal(calltree_build(p, (calltree_scope){7, -1}, false, &bad, NULL),
+    assert_int_equal(calltree_build(p, (calltree_scope){7, -1}, false, NULL, &bad, NULL),
                      SV_ERR_NOT_FOUND);
     assert_null(bad);
     profile_free(p);
@@ -206,6 +206,41 @@ static void test_legacy_fixture(void **state)
     profile_free(p);
 }
 
+static calltree *build_filtered(profile *p, const region_filter *f)
+{
+    calltree *t = NULL;
+    assert_int_equal(calltree_build(p, (calltree_scope){-1, -1}, false, f, &t, NULL), SV_OK);
+    return t;
+}
+
+/* --exclude a: a[1] goes, and a[0]'s children b[0], c[0], b[1] become
+ * top-level (b[2] stays under b[1]). */
+static void test_filter_tree(void **state)
+{
+    (void)state;
+    profile *p = legacy_small();
+    region_filter f;
+    filter_init(&f);
+    assert_int_equal(filter_add_exclude(&f, "a", NULL), SV_OK);
+    calltree *t = build_filtered(p, &f);
+    assert_int_equal(t->n, 4); /* root, b, b>b, c */
+    node_is(t, PATH(t, "b"), 2, 140, 40, 100);
+    node_is(t, PATH(t, "b", "b"), 1, 100, 100, 100);
+    node_is(t, PATH(t, "c"), 2, 320, 320, 300);
+    assert_int_equal(t->ncalls, 5);
+    assert_null(t->names[0].rep); /* "a" is not shown */
+    calltree_free(t);
+    filter_free(&f);
+    filter_init(&f);
+    assert_int_equal(filter_add_include(&f, "c", NULL), SV_OK);
+    t = build_filtered(p, &f);
+    assert_int_equal(t->n, 2);
+    node_is(t, PATH(t, "c"), 2, 320, 320, 300);
+    calltree_free(t);
+    filter_free(&f);
+    profile_free(p);
+}
+
 /* Without a thread table the scopes come from the column's values. */
 static void test_scopes_no_table(void **state)
 {
@@ -218,7 +253,7 @@ static void test_scopes_no_table(void **state)
     mp_finish(p);
     calltree_scope *sc;
     size_t nsc;
-    assert_int_equal(calltree_scopes(p, &sc, &nsc, NULL), SV_OK);
+    assert_int_equal(calltree_scopes(p, NULL, &sc, &nsc, NULL), SV_OK);
     assert_int_equal(nsc, 3); /* all, (4, 3), (4, 7) */
     assert_int_equal(sc[1].rank, 4);
     assert_int_equal(sc[1].thread, 3);
@@ -399,7 +434,7 @@ static void test_solver_mpi4(void **state)
     calltree_free(t);
     calltree_scope *sc;
     size_t nsc;
-    assert_int_equal(calltree_scopes(p, &sc, &nsc, NULL), SV_OK);
+    assert_int_equal(calltree_scopes(p, NULL, &sc, &nsc, NULL), SV_OK);
     assert_int_equal(nsc, 5); /* all + 4 ranks, no thread columns */
     assert_int_equal(sc[4].rank, 3);
     free(sc);
@@ -457,7 +492,7 @@ static void test_merged(void **state)
 
     merged_region *m;
     size_t n;
-    assert_int_equal(merged_regions_build(p, &m, &n, NULL), SV_OK);
+    assert_int_equal(merged_regions_build(p, NULL, &m, &n, NULL), SV_OK);
     assert_int_equal(n, 3);
     assert_string_equal(m[0].name, "only"); /* byte order */
     const merged_region *x = find_merged(m, n, "x");
@@ -501,6 +536,28 @@ static void test_merged(void **state)
     assert_false(o->known & (1u << MS_P95));
     ms_is(o, MS_IMBALANCE, 0);
     merged_regions_free(m, n);
+
+    /* --ranks 1 --exclude only: x and s over rank 1 alone */
+    region_filter f;
+    filter_init(&f);
+    assert_int_equal(filter_set_ranks(&f, "1", NULL), SV_OK);
+    assert_int_equal(filter_add_exclude(&f, "only", NULL), SV_OK);
+    assert_int_equal(merged_regions_build(p, &f, &m, &n, NULL), SV_OK);
+    assert_int_equal(n, 2);
+    x = find_merged(m, n, "x");
+    assert_int_equal(x->nranks, 1);
+    ms_is(x, MS_CALLS, 1);
+    ms_is(x, MS_TOTAL, 40);
+    ms_is(x, MS_P50, 40);
+    assert_true(find_merged(m, n, "s")->event_data);
+    merged_regions_free(m, n);
+    calltree_scope *sc;
+    size_t nsc;
+    assert_int_equal(calltree_scopes(p, &f, &sc, &nsc, NULL), SV_OK);
+    assert_int_equal(nsc, 2); /* all, rank 1 */
+    assert_int_equal(sc[1].rank, 1);
+    free(sc);
+    filter_free(&f);
     profile_free(p);
 }
 
@@ -514,7 +571,7 @@ static void test_merged_gpu_train(void **state)
     jm_node *j = load_expected("gpu_train");
     merged_region *m;
     size_t n;
-    assert_int_equal(merged_regions_build(p, &m, &n, NULL), SV_OK);
+    assert_int_equal(merged_regions_build(p, NULL, &m, &n, NULL), SV_OK);
     const merged_region *a = find_merged(m, n, "allreduce");
     assert_true(a->summary_only);
     const merged_region *f = find_merged(m, n, "forward");
@@ -534,17 +591,12 @@ static void test_merged_gpu_train(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_legacy_tree),
-        cmocka_unit_test(test_legacy_folded),
-        cmocka_unit_test(test_small_threads),
-        cmocka_unit_test(test_legacy_fixture),
-        cmocka_unit_test(test_scopes_no_table),
-        cmocka_unit_test(test_sort),
-        cmocka_unit_test(test_deep),
-        cmocka_unit_test(test_solver),
-        cmocka_unit_test(test_solver_mpi4),
-        cmocka_unit_test(test_merged),
-        cmocka_unit_test(test_merged_gpu_train),
+        cmocka_unit_test(test_legacy_tree),   cmocka_unit_test(test_legacy_folded),
+        cmocka_unit_test(test_small_threads), cmocka_unit_test(test_legacy_fixture),
+        cmocka_unit_test(test_filter_tree),   cmocka_unit_test(test_scopes_no_table),
+        cmocka_unit_test(test_sort),          cmocka_unit_test(test_deep),
+        cmocka_unit_test(test_solver),        cmocka_unit_test(test_solver_mpi4),
+        cmocka_unit_test(test_merged),        cmocka_unit_test(test_merged_gpu_train),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@ enum { CF_IN = 1, CF_INNER = 2 }; /* in scope; folded into its parent's call */
 
 typedef struct ct_build {
     calltree *t;
+    const region_filter *filter;
     size_t cap;     /* nodes allocated */
     uint32_t *hash; /* open addressing: node indices, CT_NONE empty */
     size_t hcap;    /* power of two */
@@ -122,7 +123,7 @@ static bool in_scope_rank(calltree_scope s, int rank)
     return s.rank < 0 || s.rank == rank;
 }
 
-static sv_err build_names(calltree *t, const profile *p, sv_error *err)
+static sv_err build_names(calltree *t, const profile *p, const region_filter *f, sv_error *err)
 {
     region **v = regions_by_name(p);
     t->names = malloc((p->nregions ? p->nregions : 1) * sizeof *t->names);
@@ -134,7 +135,7 @@ static sv_err build_names(calltree *t, const profile *p, sv_error *err)
         if (!t->nnames || strcmp(t->names[t->nnames - 1].name, v[i]->name) != 0)
             t->names[t->nnames++] = (ct_name){v[i]->name, NULL};
         ct_name *nm = &t->names[t->nnames - 1];
-        if (!nm->rep && in_scope_rank(t->scope, v[i]->rank))
+        if (!nm->rep && in_scope_rank(t->scope, v[i]->rank) && filter_match(f, v[i]))
             nm->rep = v[i];
     }
     free(v);
@@ -180,13 +181,13 @@ static void pass_free(rank_pass *rp)
     free(rp->stack);
 }
 
-static void pass_mark(rank_pass *rp, const calltree *t)
+static void pass_mark(rank_pass *rp, const calltree *t, const region_filter *f)
 {
     const rank_data *rk = rp->rk;
     for (size_t j = 0; j < rk->nregions; j++) {
         const region *r = rk->regions[j];
         uint32_t id = name_id(t, r->name);
-        bool any = t->scope.thread < 0 || r->thread_ids;
+        bool any = (t->scope.thread < 0 || r->thread_ids) && filter_match_name(f, r->name);
         for (size_t i = 0; i < r->n; i++) {
             size_t c = r->gidx0 + i;
             rp->cname[c] = id;
@@ -274,7 +275,7 @@ static sv_err build_rank(ct_build *b, const rank_data *rk)
     rank_pass rp = {.rk = rk};
     bool ok = pass_alloc(&rp, n);
     if (ok) {
-        pass_mark(&rp, b->t);
+        pass_mark(&rp, b->t, b->filter);
         for (size_t c = 0; ok && c < n; c++)
             if (rp.eff[c] == CT_UNSET)
                 ok = pass_resolve(b, &rp, (uint32_t)c);
@@ -333,8 +334,8 @@ void calltree_free(calltree *t)
     free(t);
 }
 
-sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion, calltree **out,
-                      sv_error *err)
+sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion,
+                      const region_filter *filter, calltree **out, sv_error *err)
 {
     *out = NULL;
     if (scope.rank >= 0 && !profile_rank(p, scope.rank))
@@ -347,8 +348,8 @@ sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion, cal
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     t->scope = scope;
     t->folded = fold_recursion;
-    ct_build b = {.t = t, .err = err};
-    e = build_names(t, p, err);
+    ct_build b = {.t = t, .filter = filter, .err = err};
+    e = build_names(t, p, filter, err);
     if (!e && !node_reserve(&b))
         e = sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     if (!e) {
@@ -356,7 +357,7 @@ sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion, cal
         t->n = 1;
     }
     for (size_t k = 0; !e && k < p->nranks; k++)
-        if (in_scope_rank(scope, p->ranks[k].rank))
+        if (in_scope_rank(scope, p->ranks[k].rank) && filter_match_rank(filter, p->ranks[k].rank))
             e = build_rank(&b, &p->ranks[k]);
     free(b.hash);
     if (!e)
@@ -559,13 +560,16 @@ static bool scope_push(calltree_scope **v, size_t *n, size_t *cap, calltree_scop
     return true;
 }
 
-sv_err calltree_scopes(const profile *p, calltree_scope **out, size_t *count, sv_error *err)
+sv_err calltree_scopes(const profile *p, const region_filter *filter, calltree_scope **out,
+                       size_t *count, sv_error *err)
 {
     calltree_scope *v = NULL;
     size_t n = 0, cap = 0;
     bool ok = scope_push(&v, &n, &cap, (calltree_scope){-1, -1});
     for (size_t k = 0; ok && k < p->nranks; k++) {
         const rank_data *rk = &p->ranks[k];
+        if (!filter_match_rank(filter, rk->rank))
+            continue;
         if (p->nranks > 1)
             ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, -1});
         int64_t *rows = NULL;
@@ -789,17 +793,22 @@ void merged_regions_free(merged_region *m, size_t count)
     free(m);
 }
 
-sv_err merged_regions_build(const profile *p, merged_region **out, size_t *count, sv_error *err)
+sv_err merged_regions_build(const profile *p, const region_filter *filter, merged_region **out,
+                            size_t *count, sv_error *err)
 {
     *out = NULL;
     *count = 0;
+    size_t nv = 0;
     region **v = regions_by_name(p);
+    for (size_t i = 0; v && i < p->nregions; i++)
+        if (filter_match(filter, v[i]))
+            v[nv++] = v[i];
     merged_region *m = calloc(p->nregions ? p->nregions : 1, sizeof *m);
     size_t n = 0;
     bool ok = v && m;
-    for (size_t i = 0; ok && i < p->nregions;) {
+    for (size_t i = 0; ok && i < nv;) {
         size_t j = i;
-        while (j < p->nregions && strcmp(v[j]->name, v[i]->name) == 0)
+        while (j < nv && strcmp(v[j]->name, v[i]->name) == 0)
             j++;
         merged_region *g = &m[n++];
         g->name = v[i]->name;

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filter.h"
 #include "profile.h"
 
 #define CT_NONE UINT32_MAX
@@ -71,10 +72,12 @@ typedef struct calltree {
     int64_t ncalls; /* calls in scope */
 } calltree;
 
-/* Builds the tree (calls profile_ensure_calls()).  SV_ERR_NOT_FOUND for a
- * rank that does not exist. */
-sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion, calltree **out,
-                      sv_error *err);
+/* Builds the tree (calls profile_ensure_calls()).  A filter (NULL: none)
+ * leaves out the ranks and regions it rejects; the calls of a rejected
+ * region hang their children on its nearest kept ancestor, as a thread
+ * scope does.  SV_ERR_NOT_FOUND for a rank that does not exist. */
+sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion,
+                      const region_filter *filter, calltree **out, sv_error *err);
 void calltree_free(calltree *t);
 
 static inline const char *calltree_node_name(const calltree *t, uint32_t node)
@@ -104,10 +107,11 @@ typedef enum ct_key {
  * O(n log n). */
 void calltree_sort(calltree *t, ct_key key, bool descending);
 
-/* Scopes worth offering: every rank merged, then each rank (only when there
- * are several) followed by each thread row its calls use (when it has a
- * thread column).  Malloc'ed. */
-sv_err calltree_scopes(const profile *p, calltree_scope **out, size_t *count, sv_error *err);
+/* Scopes worth offering: every rank merged, then each rank the filter
+ * keeps (only when there are several) followed by each thread row its calls
+ * use (when it has a thread column).  Malloc'ed. */
+sv_err calltree_scopes(const profile *p, const region_filter *filter, calltree_scope **out,
+                       size_t *count, sv_error *err);
 
 /* ---------------------------------------------------------- regions merged */
 
@@ -141,11 +145,13 @@ typedef struct merged_region {
     int slowest_rank; /* rank with the largest total (-1 unknown) */
 } merged_region;
 
-/* Merges every region name of p: percentiles and std over the merged
+/* Merges every region name of p that the filter keeps (NULL: all), over
+ * the ranks it keeps: percentiles and std over the merged
  * durations of every rank (single-rank names reuse the region's own
  * statistics).  Malloc'ed array in byte order of names; free with
  * merged_regions_free(). */
-sv_err merged_regions_build(const profile *p, merged_region **out, size_t *count, sv_error *err);
+sv_err merged_regions_build(const profile *p, const region_filter *filter, merged_region **out,
+                            size_t *count, sv_error *err);
 void merged_regions_free(merged_region *m, size_t count);
 
 /* The statistic of one region of one rank in the same terms (for the

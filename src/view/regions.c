@@ -180,7 +180,8 @@ static void reg_build(regions_state *s, ui_ctx *ctx)
     s->built = true;
     sv_error err;
     sv_error_clear(&err);
-    if (merged_regions_build(ctx->prof, &s->m, &s->nm, &err)) {
+    const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
+    if (merged_regions_build(ctx->prof, f, &s->m, &s->nm, &err)) {
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return;
     }
@@ -489,7 +490,7 @@ static void reg_destroy(void *state)
 }
 
 static const char *const reg_help[][2] = {
-    {"Up Down PgUp PgDn", "move; the source pane and the other views follow"},
+    {"Up Down PgUp/Dn", "move; the source pane and the other views follow the selection"},
     {"Enter d", "list the calls of the region (view 4)"},
     {"< >", "sort by the previous / next column"},
     {"I", "invert the sort"},

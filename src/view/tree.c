@@ -101,12 +101,13 @@ static void tree_sort(tree_state *s)
 static bool tree_build(tree_state *s, ui_ctx *ctx)
 {
     tree_free_tree(s);
-    if (!s->scopes && calltree_scopes(ctx->prof, &s->scopes, &s->nscopes, NULL))
+    const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
+    if (!s->scopes && calltree_scopes(ctx->prof, f, &s->scopes, &s->nscopes, NULL))
         s->nscopes = 0; /* without memory: all ranks only */
     sv_error err;
     sv_error_clear(&err);
     calltree_scope sc = s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1};
-    if (calltree_build(ctx->prof, sc, s->fold, &s->t, &err)) {
+    if (calltree_build(ctx->prof, sc, s->fold, f, &s->t, &err)) {
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return false;
     }
@@ -661,7 +662,7 @@ static void tree_destroy(void *state)
 }
 
 static const char *const tree_help[][2] = {
-    {"Up Down PgUp PgDn", "move; the source pane and the other views follow"},
+    {"Up Down PgUp/Dn", "move; the source pane and the other views follow the selection"},
     {"Enter", "expand or collapse the call path"},
     {"Right Left", "expand (then go to the first child) / collapse (then go to the parent)"},
     {"e c", "expand / collapse this node"},
@@ -673,6 +674,9 @@ static const char *const tree_help[][2] = {
     {"d", "list the calls of the region (view 4)"},
     {"n N", "next / previous call path matching the search, opened"},
     {"f", "keep only paths leading to matching regions"},
+    {"Columns", "Incl: time of the calls on this path, Excl: without their children, Mean and "
+                "Max per call, %Par: share of the parent's Incl; Await and GPU when recorded. "
+                "Regions without event data have no calls here (see view 3)"},
     {NULL, NULL},
 };
 
