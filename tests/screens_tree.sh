@@ -241,6 +241,13 @@ else
     check "d: view 4 shows solve" has "solve"
     screen 100x24 "2jj3" "$real/solver.h5"
     check "regions follow the tree's selection" hasx "^▶solve "
+    # a call selected in the timeline: the tree opens the way to its node
+    screen 100x30 "1jjj<Enter>" "$real/solver.h5"
+    picked=$(grep -E '^ [^ ]+  rank [0-9]+  start ' "$tmp/out" | head -n 1 | awk '{print $1}')
+    check "timeline selected a call (details line)" [ -n "$picked" ]
+    screen 100x30 "2C1jjj<Enter>2" "$real/solver.h5"
+    check "tree follows the timeline's call ($picked), opening its path" \
+        sh -c "grep -E '^▶' '$tmp/out' | grep -qE ' $(re "$picked")\$'"
 
     # --include / --exclude / --ranks narrow both views as they narrow the batch outputs
     screen 100x24 "2" "$real/solver.h5" --exclude timestep

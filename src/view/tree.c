@@ -64,6 +64,7 @@ typedef struct tree_state {
     char filter_text[sizeof((ui_ctx *)0)->search_text];
     bool stale;
     const region *seen_sel; /* selection last seen: follow other views */
+    int64_t seen_call;
 } tree_state;
 
 /* ------------------------------------------------------------- building */
@@ -283,13 +284,71 @@ static void tree_select(tree_state *s, ui_ctx *ctx)
     if (r && r != ctx->sel.region)
         ui_select_region(ctx, r);
     s->seen_sel = ctx->sel.region;
+    s->seen_call = ctx->sel.call;
 }
 
-/* Another view selected a region: put the cursor on its first row. */
+/* Whether call idx of r is in the tree (scope and --include/--exclude). */
+static bool call_in_tree(const calltree *t, const ui_ctx *ctx, const region *r, size_t idx)
+{
+    if (!filter_match_name(ctx->opt ? ctx->opt->filter : NULL, r->name))
+        return false;
+    return t->scope.thread < 0 || (r->thread_ids && r->thread_ids[idx] == t->scope.thread);
+}
+
+/* Region names on the path of the selected call, top level first, as the
+ * tree places it (calls outside the tree skipped, recursion folded when
+ * the tree folds).  NULL when the call's rank is not in the tree. */
+static const char **call_path_names(const tree_state *s, const ui_ctx *ctx, size_t *n)
+{
+    const calltree *t = s->t;
+    const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
+    rank_data *rk = profile_rank(ctx->prof, ctx->sel.rank);
+    int64_t c = ctx->sel.call;
+    *n = 0;
+    if (!rk || !rk->calls || c < 0 || (size_t)c >= rk->calls->n ||
+        !filter_match_rank(f, rk->rank) || (t->scope.rank >= 0 && t->scope.rank != rk->rank))
+        return NULL;
+    const char **v = malloc(((size_t)rk->calls->depth[c] + 1) * sizeof *v);
+    for (; v && c >= 0; c = rk->calls->parent[c]) {
+        size_t idx;
+        const region *r = rank_call_region(rk, c, &idx);
+        if (!r || !call_in_tree(t, ctx, r, idx))
+            continue;
+        if (!(t->folded && *n > 0 && strcmp(v[*n - 1], r->name) == 0))
+            v[(*n)++] = r->name;
+    }
+    for (size_t i = 0; v && i < *n / 2; i++) {
+        const char *x = v[i];
+        v[i] = v[*n - 1 - i];
+        v[*n - 1 - i] = x;
+    }
+    return v;
+}
+
+/* Another view selected a call: open the way to its node. */
+static bool tree_follow_call(tree_state *s, const ui_ctx *ctx)
+{
+    size_t n;
+    const char **names = call_path_names(s, ctx, &n);
+    uint32_t node = names && n ? tree_find_path(s, names, n) : CT_NONE;
+    free(names);
+    if (node == CT_NONE || s->t->nodes[node].depth + 1 != n) {
+        s->stale = true; /* part of the way may have opened */
+        return false;
+    }
+    tree_reflow(s, node);
+    return true;
+}
+
+/* Another view selected a call or a region: put the cursor on the call's
+ * node, else on the region's first row. */
 static void tree_follow(tree_state *s, const ui_ctx *ctx)
 {
     const region *r = ctx->sel.region;
     s->seen_sel = r;
+    s->seen_call = ctx->sel.call;
+    if (r && ctx->sel.call >= 0 && tree_follow_call(s, ctx))
+        return;
     uint32_t cur = tree_cursor_node(s);
     if (!r || (cur != CT_NONE && strcmp(calltree_node_name(s->t, cur), r->name) == 0))
         return;
@@ -493,7 +552,7 @@ static void tree_refresh(tree_state *s, ui_ctx *ctx)
     }
     if (s->stale)
         tree_reflow(s, tree_cursor_node(s));
-    if (ctx->sel.region != s->seen_sel)
+    if (ctx->sel.region != s->seen_sel || ctx->sel.call != s->seen_call)
         tree_follow(s, ctx);
 }
 
@@ -647,6 +706,7 @@ static void *tree_create(ui_ctx *ctx)
         return NULL;
     table_init(&s->tb, tree_cols, TC_COUNT, TC_INCL, true);
     s->seen_sel = ctx->sel.region;
+    s->seen_call = ctx->sel.call;
     /* the tree and its scopes are built on first use */
     return s;
 }
