@@ -16,6 +16,7 @@
 #include "filter.h"
 #include "loader.h"
 #include "view/app.h"
+#include "view/term.h"
 
 /* What a shell reports for a process killed by SIGPIPE (128 + 13): a closed pipe reads the same
  * whether we die of the signal or exit quietly. */
@@ -81,7 +82,8 @@ static bool probe_wanted(void)
     return !v || strcmp(v, "1") != 0;
 }
 
-static int load_profile(const char *file, profile **p)
+/* Progress is for a person waiting at a terminal for the first frame, never for batch output. */
+static int load_profile(const char *file, bool show_progress, profile **p)
 {
     sv_error err;
     sv_error_clear(&err);
@@ -90,8 +92,13 @@ static int load_profile(const char *file, profile **p)
     sv_err rc = path ? SV_OK : err.code;
     if (rc == SV_OK && probe_wanted())
         rc = profile_probe(path, &err);
-    if (rc == SV_OK)
-        rc = profile_load(path, NULL, p, &err);
+    if (rc == SV_OK) {
+        term_progress_state ps;
+        term_progress_start(&ps, path);
+        load_options lo = {show_progress ? term_progress : NULL, &ps};
+        rc = profile_load(path, &lo, p, &err);
+        term_progress_done(&ps);
+    }
     free(demo);
     if (rc != SV_OK) {
         fprintf(stderr, "scopeview: %s\n", err.msg);
@@ -153,10 +160,10 @@ static int run(const cli_options *o)
     profile *p = NULL;
     filter_init(&f);
     int status = build_filter(o, &f);
-    if (status == 0)
-        status = load_profile(o->file, &p);
     /* Piped without --batch: a terminal UI has nowhere to go, so print the summary. */
     bool viewer = o->mode == CLI_INTERACTIVE && (o->headless || isatty(STDOUT_FILENO));
+    if (status == 0)
+        status = load_profile(o->file, viewer && !o->headless, &p);
     if (status == 0)
         status = viewer ? run_viewer(o, p, &f) : run_output(o, p, &f);
     profile_free(p);
