@@ -489,8 +489,8 @@ static const char *const timeline_help[][2] = {
     {"E C", "the same for every lane"},
     {"wheel, click", "zoom at the pointer; select the call clicked"},
     {"[name    ]", "a call: a bar from its start to its end, its region's colour"},
-    {"\u2591 (ASCII /)", "the awaited share of a call: suspended, not holding its thread"},
-    {"\u2236 \u2237 \u2593 (: % @)", "a cell holding 2-3, 4-9, 10+ calls: zoom in to see them"},
+    {"shaded end", "the awaited share of a call (/ in ASCII): suspended, not holding its thread"},
+    {"dots, dark cell", "a cell holding 2-3, 4-9, 10+ calls (: % @ in ASCII): zoom in to see them"},
     {"+N deeper", "a lane has deeper rows than shown: e shows them"},
     {NULL, NULL},
 };

@@ -32,8 +32,11 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
     timefmt_ns(b, sizeof b, (double)(tl_col_time(&s->v, g->tw) - zero));
     timefmt_ns(res, sizeof res, (double)s->v.npc);
     size_t nl = s->ix ? s->ix->nlanes : 0;
-    snprintf(line, sizeof line, " %s .. %s  (%s/col)  %zu lane%s", a, b, res, nl,
-             nl == 1 ? "" : "s");
+    if (nl)
+        snprintf(line, sizeof line, " %s .. %s  (%s/col)  %zu lane%s", a, b, res, nl,
+                 nl == 1 ? "" : "s");
+    else
+        snprintf(line, sizeof line, " no lanes");
     size_t ns = s->ix ? s->ix->nsummary_only : 0;
     if (ns == 1)
         snprintf(note, sizeof note, "1 region without event data: %.40s ",
@@ -138,7 +141,8 @@ static bool is_selected(const ui_ctx *ctx, const lane *ln, uint32_t call)
 }
 
 /* The name inside a bar: over its held share when that has room. */
-static void draw_bar_name(ui_ctx *ctx, const tl_seg *sg, int x0, int y, const char *name, int role)
+static void draw_bar_name(ui_ctx *ctx, const tl_seg *sg, int x0, int y, const char *name, int role,
+                          int attr)
 {
     int a = sg->x0 + (sg->edge_left ? 1 : 0), b = sg->x1 - (sg->edge_right ? 1 : 0);
     int held_end = sg->await_x < b ? sg->await_x : b;
@@ -146,7 +150,7 @@ static void draw_bar_name(ui_ctx *ctx, const tl_seg *sg, int x0, int y, const ch
     int room = held_end - a >= 4 || held_end - a >= nw ? held_end - a : b - a;
     if (room < 4 && room < nw) /* "ab…" says less than a plain bar */
         return;
-    int used = grid_put_text(&ctx->grid, x0 + a, y, room, name, role, 0);
+    int used = grid_put_text(&ctx->grid, x0 + a, y, room, name, role, attr);
     for (int x = sg->await_x; x < a + used; x++) { /* name over the awaited share */
         cell *c = cell_at(&ctx->grid, x0 + x, y);
         if (c && role != ROLE_SELECTED)
@@ -162,8 +166,10 @@ static void draw_bar(const tl_state *s, ui_ctx *ctx, const lane *ln, const tl_se
     if (!r)
         return;
     bool sel = is_selected(ctx, ln, sg->call);
-    bool dim = ctx->filter_on && ctx->has_search && !ui_search_match(ctx, r->name);
+    bool match = ctx->has_search && ui_search_match(ctx, r->name);
+    bool dim = ctx->filter_on && ctx->has_search && !match;
     int role = sel ? ROLE_SELECTED : dim ? ROLE_DIM : theme_region_role(r->name);
+    int attr = match && !ctx->filter_on ? GA_UNDERLINE : 0;
     int x0 = s->geo.tx;
     for (int x = sg->x0; x < sg->x1; x++) {
         bool awaited = x >= sg->await_x;
@@ -172,24 +178,47 @@ static void draw_bar(const tl_state *s, ui_ctx *ctx, const lane *ln, const tl_se
             ch = x + 1 == sg->x1 && sg->edge_right ? gl->vline : '[';
         else if (x + 1 == sg->x1 && sg->edge_right)
             ch = ']';
-        grid_put_cp(&ctx->grid, x0 + x, y, ch, awaited && !sel ? ROLE_AWAIT : role, 0);
+        grid_put_cp(&ctx->grid, x0 + x, y, ch, awaited && !sel ? ROLE_AWAIT : role, attr);
     }
-    draw_bar_name(ctx, sg, x0, y, r->name, role);
+    draw_bar_name(ctx, sg, x0, y, r->name, role, attr);
 }
 
-static void draw_row(tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t d)
+/* Columns of the selected call when it lies in this row: a dense cell
+ * there is drawn selected, so the selection never disappears. */
+typedef struct sel_cols {
+    bool here;
+    int64_t c0, c1;
+} sel_cols;
+
+static void draw_row(tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t d, const sel_cols *sc)
 {
     const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
     const lane *ln = &s->ix->lanes[l];
     size_t n = tl_layout_row(ln, &ln->rows[d], &s->v, s->segs, s->segcap);
     for (size_t k = 0; k < n; k++) {
         const tl_seg *sg = &s->segs[k];
-        if (sg->kind == TL_DENSE)
-            grid_put_cp(&ctx->grid, s->geo.tx + sg->x0, y, gl->dense[tl_dense_level(sg->count)],
-                        ROLE_DENSE, 0);
-        else
+        if (sg->kind == TL_BAR) {
             draw_bar(s, ctx, ln, sg, y);
+            continue;
+        }
+        bool sel = sc->here && sg->x0 >= sc->c0 && sg->x0 <= sc->c1;
+        grid_put_cp(&ctx->grid, s->geo.tx + sg->x0, y, gl->dense[tl_dense_level(sg->count)],
+                    sel ? ROLE_SELECTED : ROLE_DENSE, 0);
     }
+}
+
+static void selected_cols(const tl_state *s, const ui_ctx *ctx, size_t *lane_out, uint32_t *depth,
+                          sel_cols *sc)
+{
+    size_t pos;
+    sc->here = ctx->sel.call >= 0 &&
+               lanes_locate(s->ix, ctx->sel.rank, ctx->sel.call, lane_out, depth, &pos);
+    if (!sc->here)
+        return;
+    int64_t st, e;
+    lanes_call_span(s->ix->lanes[*lane_out].rk, (uint32_t)ctx->sel.call, &st, &e);
+    sc->c0 = tl_time_col(&s->v, st);
+    sc->c1 = tl_time_col(&s->v, lanes_visible_end(st, e) - 1);
 }
 
 /* The cursor column, dotted so it differs from a one-column call. */
@@ -201,10 +230,13 @@ static uint32_t cursor_glyph(const ui_ctx *ctx)
 static void draw_rows(tl_state *s, ui_ctx *ctx)
 {
     const tl_geo *g = &s->geo;
+    size_t sl = 0;
+    uint32_t sd = 0;
+    sel_cols sc;
+    selected_cols(s, ctx, &sl, &sd, &sc);
     for (int i = 0; i < g->nvis; i++) {
         int y = g->rows_y + i;
         size_t r = s->top_row + (size_t)i;
-        grid_fill(&ctx->grid, (rect){g->x, y, g->w, 1}, ' ', ROLE_NORMAL, 0);
         if (r >= s->nrows)
             continue;
         size_t l;
@@ -212,7 +244,8 @@ static void draw_rows(tl_state *s, ui_ctx *ctx)
         tl_row_at(s, r, &l, &d);
         draw_label(s, ctx, y, l, d, r == s->cur_row, i == 0);
         grid_put_cp(&ctx->grid, g->tx + s->cursor_x, y, cursor_glyph(ctx), ROLE_DIM, 0);
-        draw_row(s, ctx, y, l, d);
+        sel_cols none = {false, 0, 0};
+        draw_row(s, ctx, y, l, d, sc.here && sl == l && sd == d ? &sc : &none);
         cell *c = r == s->cur_row ? cell_at(&ctx->grid, g->tx + s->cursor_x, y) : NULL;
         if (c)
             c->attr ^= GA_REVERSE;
@@ -324,7 +357,6 @@ static void draw_details(const tl_state *s, ui_ctx *ctx)
     const tl_geo *g = &s->geo;
     if (g->panel_h <= 0)
         return;
-    grid_fill(&ctx->grid, (rect){g->x, g->panel_y, g->w, g->panel_h}, ' ', ROLE_NORMAL, 0);
     flow f = {&ctx->grid, g->x + 1, g->x + g->w, g->panel_y, g->panel_y + g->panel_h, g->x + 1};
     rank_data *rk = ctx->sel.call >= 0 ? profile_rank(ctx->prof, ctx->sel.rank) : NULL;
     size_t i = 0;
