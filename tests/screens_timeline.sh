@@ -136,6 +136,17 @@ screen 80x24 "<Enter>z" "$small"
 check "z zooms to the selected call" rowhas 2 "(21 ns/col)"
 check "z keeps the selection" has "outer  rank 0"
 
+# --- the mouse (headless: the pointer is at the middle of the view area, column 40, row
+# 12; the time axis starts at column 16, so the pointer is over time column 24)
+screen 80x24 "<WheelUp>" "$small"
+# tc = 1000 + 24*32 + 16 = 1784; npc 16; t0 = 1784 - 24*16 - 8 = 1392
+check "wheel up zooms in at the pointer" rowhas 2 "392 ns \.\. 1\.416 us  (16 ns/col)"
+screen 80x24 "<WheelDown>" "$small"
+# npc 64; t0 = 1784 - 24*64 - 32 = 216 (784 ns before zero); right edge 216 + 64*64
+check "wheel down zooms out at the pointer" rowhas 2 "^ -784 ns \.\. 3\.312 us  (64 ns/col)"
+screen 80x24 "<Click>" "$small"
+check "a click below the lanes moves the cursor column" rowhas 3 "@768 ns"
+
 # --- legacy_small.h5: one lane per rank, three depth rows
 screen 80x24 "" "$fx/legacy_small.h5"
 check "legacy: one lane" rowhas 2 "1 lane$"
@@ -204,6 +215,18 @@ if [ -f "$shared/extended/async_server.h5" ]; then
     check "mpi4 200x60: main bars" has "\[main"
     check "mpi4 200x60: no line wider than 200" [ "$(widest)" -le 200 ]
 
+    screen 80x24 "<Click>" "$shared/real/solver_mpi4.h5"
+    # rows from screen row 3: r0 r1 (4 rows each), then r2 depth 0, 1: row 12 is r2 depth 1
+    check "click selects the call under the pointer" has "timestep  rank 2"
+    screen 80x24 "jjjc" "$shared/real/solver_mpi4.h5"
+    check "c folds a lane to fewer rows" rowhas 5 "^ r1 "
+    screen 80x24 "jjjce" "$shared/real/solver_mpi4.h5"
+    check "e unfolds it again" rowhas 8 "^ r1 "
+    screen 80x24 "<PgDn>" "$shared/real/solver_mpi4.h5"
+    check "PgDn scrolls (the last rank stays on screen)" has "r3 "
+    screen 100x30 "3/solve<Enter>d<Enter>" "$shared/real/solver.h5"
+    check "a call chosen in the calls view is shown on the timeline" rowhas 1 "\[1 timeline\]"
+    check "and selected there" has "solve  rank 0  start"
     screen 80x24 "e" "$shared/extended/recursion.h5"
     check "recursion: e shows every depth row" hasnt "deeper"
     screen 80x24 "" "$shared/extended/recursion.h5"
