@@ -737,7 +737,9 @@ static void merge_pooled_std(merged_region *m)
     ms_set(m, MS_STD, var > 0 ? sqrt(var) : 0.0);
 }
 
-static void merge_imbalance(merged_region *m)
+/* Over the nranks ranks considered: a rank without the region counts as
+ * a total of 0 (it did not do that work while the others did). */
+static void merge_imbalance(merged_region *m, size_t nranks)
 {
     double sum = 0, hi = 0, t;
     int slow = -1;
@@ -752,12 +754,12 @@ static void merge_imbalance(merged_region *m)
     }
     if (m->nranks == 0)
         return;
-    double mean = sum / (double)m->nranks;
+    double mean = sum / (double)(nranks > m->nranks ? nranks : m->nranks);
     ms_set(m, MS_IMBALANCE, hi > 0 ? (hi - mean) / hi : 0.0);
     m->slowest_rank = slow;
 }
 
-static bool merge_one(merged_region *m)
+static bool merge_one(merged_region *m, size_t nranks)
 {
     m->event_data = true;
     m->summary_only = true;
@@ -768,7 +770,7 @@ static bool merge_one(merged_region *m)
     m->slowest_rank = -1;
     merge_sums(m);
     merge_extremes(m);
-    merge_imbalance(m);
+    merge_imbalance(m, nranks);
     if (m->nranks == 1) {
         static const merged_stat own[] = {MS_P50, MS_P95, MS_P99, MS_STD};
         for (size_t k = 0; k < sizeof own / sizeof *own; k++) {
@@ -798,7 +800,9 @@ sv_err merged_regions_build(const profile *p, const region_filter *filter, merge
 {
     *out = NULL;
     *count = 0;
-    size_t nv = 0;
+    size_t nv = 0, nranks = 0;
+    for (size_t k = 0; k < p->nranks; k++)
+        nranks += filter_match_rank(filter, p->ranks[k].rank);
     region **v = regions_by_name(p);
     for (size_t i = 0; v && i < p->nregions; i++)
         if (filter_match(filter, v[i]))
@@ -817,7 +821,7 @@ sv_err merged_regions_build(const profile *p, const region_filter *filter, merge
         ok = g->ranks != NULL;
         if (ok) {
             memcpy(g->ranks, v + i, g->nranks * sizeof *g->ranks);
-            ok = merge_one(g);
+            ok = merge_one(g, nranks);
         }
         i = j;
     }

@@ -130,7 +130,8 @@ typedef enum merged_stat {
     MS_EXCL,
     MS_AWAIT_SHARE, /* await total / total, a fraction */
     MS_GPU,
-    MS_IMBALANCE, /* (max - mean) / max of the per-rank totals, a fraction */
+    MS_IMBALANCE, /* (max - mean) / max of the per-rank totals, a fraction;
+                   * a rank without the region counts as 0 */
     MS_COUNT
 } merged_stat;
 

@@ -196,7 +196,10 @@ static void reg_build(regions_state *s, ui_ctx *ctx)
         gpu |= (s->m[i].known >> MS_GPU) & 1u;
         await |= (s->m[i].known >> MS_AWAIT_SHARE) & 1u;
     }
-    bool multi = ctx->prof->nranks > 1;
+    size_t nranks = 0;
+    for (size_t k = 0; k < ctx->prof->nranks; k++)
+        nranks += filter_match_rank(f, ctx->prof->ranks[k].rank);
+    bool multi = nranks > 1;
     s->tb.hidden = (gpu ? 0 : 1u << RC_GPU) | (await ? 0 : 1u << RC_AWAIT) |
                    (multi ? 0 : (1u << RC_IMBAL) | (1u << RC_SLOW));
     reg_sort(s);
@@ -316,7 +319,7 @@ static void reg_draw_cell(const regions_state *s, grid *g, reg_row r, size_t col
         known = m->slowest_rank >= 0;
         if (r.rank < 0)
             snprintf(b, sizeof b, "r%d", m->slowest_rank);
-        else if (m->ranks[r.rank]->rank == m->slowest_rank)
+        else if (m->nranks > 1 && m->ranks[r.rank]->rank == m->slowest_rank)
             snprintf(b, sizeof b, "slow");
         else
             return;
@@ -344,7 +347,7 @@ static void reg_draw_name(const regions_state *s, ui_ctx *ctx, reg_row r, int y,
     char b[64];
     if (r.rank >= 0) {
         int rk = m->ranks[r.rank]->rank;
-        bool say_slow = rk == m->slowest_rank && !table_col_shown(&s->tb, RC_SLOW);
+        bool say_slow = m->nranks > 1 && rk == m->slowest_rank && !table_col_shown(&s->tb, RC_SLOW);
         snprintf(b, sizeof b, "  rank %d%s%s", rk, m->ranks[r.rank]->has_event_data ? "" : " *",
                  say_slow ? " (slowest)" : "");
         table_put(&s->tb, g, RC_NAME, y, b, cur ? ROLE_SELECTED : ROLE_DIM, 0);
@@ -499,7 +502,8 @@ static const char *const reg_help[][2] = {
     {"f", "show only the regions matching the search"},
     {"Columns", "totals over ranks; P50 P95 P99 Std over every call of every rank; "
                 "Await: awaited share of the total; Imbal: (max - mean) / max of the "
-                "per-rank totals; Slow: the rank with the largest total; * no event data"},
+                "per-rank totals (a rank without the region counts 0); Slow: the rank with the "
+                "largest total; * no event data"},
     {NULL, NULL},
 };
 
