@@ -343,7 +343,6 @@ static profile *random_profile(size_t per_region, bool unsorted)
     profile *p = profile_new("random");
     rank_data *rk = profile_add_rank(p, 3);
     const char *names[] = {"alpha", "beta", "gamma"};
-    size_t total = 3 * per_region;
     int64_t next_id = 1;
     for (size_t j = 0; j < 3; j++) {
         int64_t *s = malloc(per_region * sizeof *s), *e = malloc(per_region * sizeof *e);
@@ -369,7 +368,6 @@ static profile *random_profile(size_t per_region, bool unsorted)
         free(thr);
         free(tsk);
     }
-    (void)total;
     mp_finish(p);
     return p;
 }

@@ -80,11 +80,20 @@ static void draw_ruler(const tl_state *s, ui_ctx *ctx)
 
 /* -------------------------------------------------------------- rows */
 
+/* Display width of text when it is at most max columns, else max + 1,
+ * reading no more of it than that needs (names can be a megabyte long). */
+static int bounded_width(const grid *g, const char *text, int max)
+{
+    size_t cap = 4 * (size_t)(max > 0 ? max : 0) + 8, n = strnlen(text, cap);
+    int w = grid_text_widthn(g, text, n);
+    return n == cap || w > max ? max + 1 : w;
+}
+
 /* Writes text within max_w columns, cutting in the middle when it is too
  * wide: thread names differ at their ends ("ThreadPoolExecutor-0_1"). */
 static void put_middle_cut(grid *g, int x, int y, int max_w, const char *text, int role)
 {
-    int w = text_display_width(text);
+    int w = bounded_width(g, text, max_w);
     if (w <= max_w || max_w < 8) {
         grid_put_text(g, x, y, max_w, text, role, 0);
         return;
@@ -146,7 +155,7 @@ static void draw_bar_name(ui_ctx *ctx, const tl_seg *sg, int x0, int y, const ch
 {
     int a = sg->x0 + (sg->edge_left ? 1 : 0), b = sg->x1 - (sg->edge_right ? 1 : 0);
     int held_end = sg->await_x < b ? sg->await_x : b;
-    int nw = text_display_width(name);
+    int nw = bounded_width(&ctx->grid, name, b - a);
     int room = held_end - a >= 4 || held_end - a >= nw ? held_end - a : b - a;
     if (room < 4 && room < nw) /* "ab…" says less than a plain bar */
         return;
@@ -286,8 +295,7 @@ static void fmt_ns(char *buf, size_t len, int64_t ns)
     timefmt_ns(buf, len, (double)ns);
 }
 
-static void details_names(flow *f, const ui_ctx *ctx, const region *r, size_t i,
-                          const rank_data *rk)
+static void details_names(flow *f, const region *r, size_t i, const rank_data *rk)
 {
     char nb[48], buf[200];
     flow_item(f, NULL, r->name, theme_region_role(r->name));
@@ -297,7 +305,6 @@ static void details_names(flow *f, const ui_ctx *ctx, const region *r, size_t i,
         flow_item(f, "thread", rank_thread_name(rk, r->thread_ids[i], nb, sizeof nb), ROLE_NORMAL);
     if (r->task_ids && r->task_ids[i] >= 0)
         flow_item(f, "task", rank_task_name(rk, r->task_ids[i], nb, sizeof nb), ROLE_NORMAL);
-    (void)ctx;
 }
 
 static void details_times(flow *f, const ui_ctx *ctx, const region *r, size_t i,
@@ -368,7 +375,7 @@ static void draw_details(const tl_state *s, ui_ctx *ctx)
                       ROLE_DIM, 0);
         return;
     }
-    details_names(&f, ctx, r, i, rk);
+    details_names(&f, r, i, rk);
     details_times(&f, ctx, r, i, rk, ctx->sel.call);
     details_source(&f, r, i);
 }
