@@ -166,7 +166,7 @@ typedef struct list_ctx {
     bool nomem;
 } list_ctx;
 
-static h5u_kind kind_of_link(hid_t g, const char *name, const H5L_info_t *info, haddr_t *addr)
+static h5u_kind kind_of_link(const char *name, const H5L_info_t *info, haddr_t *addr)
 {
     *addr = HADDR_UNDEF;
     if (info->type == H5L_TYPE_SOFT)
@@ -176,12 +176,18 @@ static h5u_kind kind_of_link(hid_t g, const char *name, const H5L_info_t *info, 
     /* "." would name the group itself through the path interface. */
     if (strcmp(name, ".") == 0)
         return H5U_OTHER;
+    *addr = info->u.address;
+    return H5U_UNKNOWN;
+}
+
+/* The type of object `name` below g. */
+static h5u_kind object_kind(hid_t g, const char *name)
+{
     H5O_info_t oi;
     if (H5Oget_info_by_name2(g, name, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0) {
         H5Eclear2(H5E_DEFAULT);
         return H5U_OTHER;
     }
-    *addr = oi.addr;
     if (oi.type == H5O_TYPE_GROUP)
         return H5U_GROUP;
     if (oi.type == H5O_TYPE_DATASET)
@@ -189,8 +195,16 @@ static h5u_kind kind_of_link(hid_t g, const char *name, const H5L_info_t *info, 
     return H5U_OTHER;
 }
 
+h5u_kind h5u_entry_kind(hid_t g, h5u_entry *e)
+{
+    if (e->kind == H5U_UNKNOWN)
+        e->kind = object_kind(g, e->name);
+    return e->kind;
+}
+
 static herr_t list_cb(hid_t g, const char *name, const H5L_info_t *info, void *data)
 {
+    (void)g;
     list_ctx *c = data;
     h5u_list *l = c->l;
     if (l->n == l->cap) {
@@ -209,7 +223,7 @@ static herr_t list_cb(hid_t g, const char *name, const H5L_info_t *info, void *d
         c->nomem = true;
         return -1;
     }
-    e->kind = kind_of_link(g, name, info, &e->addr);
+    e->kind = kind_of_link(name, info, &e->addr);
     l->n++;
     return 0;
 }
@@ -295,8 +309,17 @@ static h5u_status open_dataset(h5u_reader *rd, hid_t loc, const char *name, hid_
                                bool *filtered, char *why, size_t whylen)
 {
     *ds = H5Dopen2(loc, name, rd->dapl);
-    if (*ds < 0)
-        return fail_h5(why, whylen, "cannot open");
+    if (*ds < 0) {
+        /* Listings do not look types up: say so when it is a group. */
+        char desc[H5U_WHY_MAX];
+        h5u_error_desc(desc, sizeof desc);
+        h5u_kind k = object_kind(loc, name);
+        if (k != H5U_DATASET)
+            set_why(why, whylen, "not a dataset (%s)", k == H5U_GROUP ? "a group" : "no data");
+        else
+            set_why(why, whylen, "cannot open: %s", desc);
+        return H5U_BAD;
+    }
     hid_t dcpl = H5Dget_create_plist(*ds);
     if (dcpl < 0) {
         fail_h5(why, whylen, "cannot read its properties");

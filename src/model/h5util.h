@@ -58,6 +58,7 @@ void h5u_reader_close(h5u_reader *rd);
 /* --- group listing --- */
 
 typedef enum h5u_kind {
+    H5U_UNKNOWN, /* hard link whose object type was not looked up yet */
     H5U_GROUP,
     H5U_DATASET,
     H5U_OTHER,    /* a named datatype or an unknown object */
@@ -76,8 +77,17 @@ typedef struct h5u_list {
     size_t n, cap;
 } h5u_list;
 
-/* The links of group g by name.  H5U_BAD when the group cannot be listed. */
+/* The links of group g by name.  H5U_BAD when the group cannot be listed.
+ * Hard links come as H5U_UNKNOWN: looking up an object's type costs a read
+ * of its header, which a dataset about to be opened does not need. */
 h5u_status h5u_list_group(hid_t g, h5u_list *out, char *why, size_t whylen);
+/* The kind of e (a link of group g), looked up once when still unknown. */
+h5u_kind h5u_entry_kind(hid_t g, h5u_entry *e);
+/* Worth opening as a dataset (a dataset, or a hard link not looked up). */
+static inline bool h5u_maybe_dataset(const h5u_entry *e)
+{
+    return e->kind == H5U_DATASET || e->kind == H5U_UNKNOWN;
+}
 void h5u_list_free(h5u_list *l);
 /* Index of name in l, or -1. */
 long h5u_list_find(const h5u_list *l, const char *name);

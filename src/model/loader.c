@@ -282,12 +282,12 @@ static int64_t **col_field(region *r, const opt_col *oc)
 }
 
 /* Reads a required column; false (with a warning) when the region must go. */
-static bool read_required(ld_ctx *c, hid_t g, const char *region_name, const h5u_list *l,
-                          const char *col, int64_t **out, size_t *n, sv_err *e)
+static bool read_required(ld_ctx *c, hid_t g, const char *region_name, h5u_list *l, const char *col,
+                          int64_t **out, size_t *n, sv_err *e)
 {
     char why[H5U_WHY_MAX];
     long idx = h5u_list_find(l, col);
-    if (idx < 0 || l->v[idx].kind != H5U_DATASET) {
+    if (idx < 0 || !h5u_maybe_dataset(&l->v[idx])) {
         ld_warn(c, region_name, "dataset", col, "%s; region dropped",
                 idx < 0 ? "missing" : "not a dataset");
         return false;
@@ -297,19 +297,21 @@ static bool read_required(ld_ctx *c, hid_t g, const char *region_name, const h5u
         *e = SV_ERR_NOMEM;
     else if (st != H5U_OK)
         ld_warn(c, region_name, "dataset", col, "%s; region dropped", why);
+    else
+        l->v[idx].kind = H5U_DATASET; /* the walk need not look it up */
     return st == H5U_OK;
 }
 
 /* Reads one optional column of n values into the staged region.  false
  * when the whole region must go (a refused layout). */
-static bool read_optional(ld_ctx *c, hid_t g, const char *region_name, const h5u_list *l,
+static bool read_optional(ld_ctx *c, hid_t g, const char *region_name, h5u_list *l,
                           const opt_col *oc, region *tmp, sv_err *e)
 {
     long idx = h5u_list_find(l, oc->name);
     if (idx < 0)
         return true;
     c->p->legacy = false;
-    if (l->v[idx].kind != H5U_DATASET) {
+    if (!h5u_maybe_dataset(&l->v[idx])) {
         ld_warn(c, region_name, "dataset", oc->name, "not a dataset; column ignored");
         return true;
     }
@@ -329,6 +331,7 @@ static bool read_optional(ld_ctx *c, hid_t g, const char *region_name, const h5u
         ld_warn(c, region_name, "dataset", oc->name, "%s; column dropped", why);
         return true;
     }
+    l->v[idx].kind = H5U_DATASET;
     if (n != tmp->n) {
         ld_warn(c, region_name, "dataset", oc->name,
                 "%zu elements, start_times has %zu; column dropped", n, tmp->n);
@@ -339,15 +342,15 @@ static bool read_optional(ld_ctx *c, hid_t g, const char *region_name, const h5u
     return true;
 }
 
-static bool read_event_meta(ld_ctx *c, hid_t g, const char *region_name, const h5u_list *l,
-                            region *tmp, sv_err *e)
+static bool read_event_meta(ld_ctx *c, hid_t g, const char *region_name, h5u_list *l, region *tmp,
+                            sv_err *e)
 {
     long idx = h5u_list_find(l, "event_metadata");
     if (idx < 0)
         return true;
     c->p->legacy = false;
     const char *col = "event_metadata";
-    if (l->v[idx].kind != H5U_DATASET) {
+    if (!h5u_maybe_dataset(&l->v[idx])) {
         ld_warn(c, region_name, "dataset", col, "not a dataset; column ignored");
         return true;
     }
@@ -363,6 +366,7 @@ static bool read_event_meta(ld_ctx *c, hid_t g, const char *region_name, const h
                 st == H5U_REFUSED ? "region" : "column");
         return st != H5U_REFUSED;
     }
+    l->v[idx].kind = H5U_DATASET;
     if (s.n != tmp->n) {
         ld_warn(c, region_name, "dataset", col, "%zu elements, start_times has %zu; column dropped",
                 s.n, tmp->n);
@@ -416,8 +420,8 @@ static void check_columns(ld_ctx *c, const rank_data *rk, const char *region_nam
 
 /* The per-call columns of a region with start_times.  false when the region
  * is dropped (warning given) or on NOMEM (*e set). */
-static bool load_columns(ld_ctx *c, const rank_data *rk, hid_t g, const char *name,
-                         const h5u_list *l, region *t, sv_err *e)
+static bool load_columns(ld_ctx *c, const rank_data *rk, hid_t g, const char *name, h5u_list *l,
+                         region *t, sv_err *e)
 {
     size_t ne;
     if (!read_required(c, g, name, l, "start_times", &t->start_ns, &t->n, e) ||
@@ -566,12 +570,13 @@ static sv_err load_summary(ld_ctx *c, hid_t g, const char *name, const char *sum
 
 /* A subgroup `summary` (or `aggregate`) holding attributes and no
  * datasets is a stored summary; its name, or NULL. */
-static const char *stored_summary(hid_t g, const h5u_list *l, sv_err *e)
+static const char *stored_summary(hid_t g, h5u_list *l, sv_err *e)
 {
     static const char *const names[] = {"summary", "aggregate"};
     for (size_t k = 0; k < 2; k++) {
         long idx = h5u_list_find(l, names[k]);
-        if (idx < 0 || l->v[idx].kind != H5U_GROUP || h5u_num_attrs(g, names[k]) == 0)
+        if (idx < 0 || h5u_entry_kind(g, &l->v[idx]) != H5U_GROUP ||
+            h5u_num_attrs(g, names[k]) == 0)
             continue;
         hid_t sg = H5Gopen2(g, names[k], H5P_DEFAULT);
         if (sg < 0) {
@@ -581,6 +586,9 @@ static const char *stored_summary(hid_t g, const h5u_list *l, sv_err *e)
         h5u_list sl;
         char why[H5U_WHY_MAX];
         h5u_status st = h5u_list_group(sg, &sl, why, sizeof why);
+        bool datasets = false;
+        for (size_t i = 0; st == H5U_OK && i < sl.n; i++)
+            datasets |= h5u_entry_kind(sg, &sl.v[i]) == H5U_DATASET;
         H5Gclose(sg);
         if (st == H5U_NOMEM) {
             *e = SV_ERR_NOMEM;
@@ -588,9 +596,6 @@ static const char *stored_summary(hid_t g, const h5u_list *l, sv_err *e)
         }
         if (st != H5U_OK)
             continue;
-        bool datasets = false;
-        for (size_t i = 0; i < sl.n; i++)
-            datasets |= sl.v[i].kind == H5U_DATASET;
         h5u_list_free(&sl);
         if (!datasets)
             return names[k];
@@ -598,7 +603,7 @@ static const char *stored_summary(hid_t g, const h5u_list *l, sv_err *e)
     return NULL;
 }
 
-static sv_err load_region(ld_ctx *c, rank_data *rk, hid_t g, const char *name, const h5u_list *l,
+static sv_err load_region(ld_ctx *c, rank_data *rk, hid_t g, const char *name, h5u_list *l,
                           bool has_start, const char *sum)
 {
     region t;
@@ -685,18 +690,18 @@ static sv_err walk_group(ld_ctx *c, rank_data *rk, hid_t g, strbuf *name, int de
     if (depth > 0) {
         sum = stored_summary(g, &l, &e);
         long si = h5u_list_find(&l, "start_times");
-        bool has_start = si >= 0 && l.v[si].kind == H5U_DATASET;
+        bool has_start = si >= 0 && h5u_entry_kind(g, &l.v[si]) == H5U_DATASET;
         if (!e && (has_start || sum))
             e = load_region(c, rk, g, name->s, &l, has_start, sum);
     }
     for (size_t i = 0; !e && i < l.n; i++) {
-        const h5u_entry *ch = &l.v[i];
+        h5u_entry *ch = &l.v[i];
         if (ch->kind == H5U_SOFT || ch->kind == H5U_EXTERNAL) {
             char item[LD_LINE / 2];
             child_path(item, sizeof item, name, depth, ch->name);
             ld_warn(c, NULL, "link", item, "%s link not followed",
                     ch->kind == H5U_SOFT ? "soft" : "external");
-        } else if (ch->kind == H5U_GROUP && !(sum && strcmp(ch->name, sum) == 0))
+        } else if (h5u_entry_kind(g, ch) == H5U_GROUP && !(sum && strcmp(ch->name, sum) == 0))
             e = walk_child(c, rk, g, ch, name, depth);
     }
     h5u_list_free(&l);
@@ -716,7 +721,7 @@ static sv_err table_i64(ld_ctx *c, hid_t tg, const char *table, const h5u_list *
     *present = true;
     char item[64], why[H5U_WHY_MAX];
     snprintf(item, sizeof item, "%s/%s", table, col);
-    if (l->v[idx].kind != H5U_DATASET) {
+    if (!h5u_maybe_dataset(&l->v[idx])) {
         ld_warn(c, NULL, "dataset", item, "not a dataset; ignored");
         return SV_OK;
     }
@@ -738,7 +743,7 @@ static sv_err table_strs(ld_ctx *c, hid_t tg, const char *table, const h5u_list 
     *present = true;
     char item[64], why[H5U_WHY_MAX];
     snprintf(item, sizeof item, "%s/%s", table, col);
-    if (l->v[idx].kind != H5U_DATASET) {
+    if (!h5u_maybe_dataset(&l->v[idx])) {
         ld_warn(c, NULL, "dataset", item, "not a dataset; ignored");
         return SV_OK;
     }
@@ -912,12 +917,12 @@ static bool rank_exists(const profile *p, int rank)
     return false;
 }
 
-static sv_err load_regions(ld_ctx *c, rank_data *rk, hid_t rg, const h5u_list *l)
+static sv_err load_regions(ld_ctx *c, rank_data *rk, hid_t rg, h5u_list *l)
 {
     long idx = h5u_list_find(l, "regions");
     if (idx < 0)
         return SV_OK;
-    if (l->v[idx].kind != H5U_GROUP) {
+    if (h5u_entry_kind(rg, &l->v[idx]) != H5U_GROUP) {
         ld_warn(c, NULL, "link", "regions", "not a group; ignored");
         return SV_OK;
     }
@@ -965,9 +970,9 @@ static sv_err load_rank(ld_ctx *c, hid_t f, const char *gname, int rank)
         e = SV_ERR_NOMEM;
     c->rank = rank;
     long ti = h5u_list_find(&l, "threads"), ki = h5u_list_find(&l, "tasks");
-    if (!e && ti >= 0 && l.v[ti].kind == H5U_GROUP)
+    if (!e && ti >= 0 && h5u_entry_kind(rg, &l.v[ti]) == H5U_GROUP)
         e = load_threads(c, rk, rg);
-    if (!e && ki >= 0 && l.v[ki].kind == H5U_GROUP)
+    if (!e && ki >= 0 && h5u_entry_kind(rg, &l.v[ki]) == H5U_GROUP)
         e = load_tasks(c, rk, rg);
     if (!e)
         e = load_regions(c, rk, rg, &l);
@@ -1048,9 +1053,10 @@ static sv_err load_metadata(ld_ctx *c, hid_t f)
 
 /* ------------------------------------------------------------ file */
 
-static sv_err load_top_entry(ld_ctx *c, hid_t f, const h5u_entry *en)
+static sv_err load_top_entry(ld_ctx *c, hid_t f, h5u_entry *en)
 {
     int rank;
+    h5u_entry_kind(f, en);
     if (en->kind == H5U_SOFT || en->kind == H5U_EXTERNAL) {
         ld_warn(c, NULL, "link", en->name, "%s link not followed",
                 en->kind == H5U_SOFT ? "soft" : "external");
