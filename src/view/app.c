@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calls.h"
 #include "headless.h"
 #include "term.h"
 #include "text.h"
@@ -381,6 +382,25 @@ static int app_mouse(app *a, ui_cmd cmd)
     return app_to_view(a, cmd);
 }
 
+/* d and S from views that do not handle them: d lists the selected
+ * region's calls, S shows its slowest call in the timeline. */
+static int app_drill(ui_ctx *ctx, ui_cmd cmd)
+{
+    size_t from = ctx->current;
+    if (cmd == CMD_SLOWEST) {
+        calls_jump_slowest(ctx);
+        ui_open_view(ctx, 1);
+    } else if (!ctx->sel.region) {
+        ui_set_status(ctx, "Select a call or region first");
+        return VF_REDRAW;
+    } else {
+        ui_open_view(ctx, 4);
+    }
+    if (ctx->current != from)
+        ctx->previous = from;
+    return VF_REDRAW;
+}
+
 /* A command the current view did not take. */
 static int app_fallback(app *a, ui_cmd cmd)
 {
@@ -392,6 +412,8 @@ static int app_fallback(app *a, ui_cmd cmd)
         ctx->previous = ctx->current;
         return VF_REDRAW;
     }
+    if (cmd == CMD_DRILL || cmd == CMD_SLOWEST)
+        return app_drill(ctx, cmd);
     if ((cmd == CMD_SEARCH_NEXT || cmd == CMD_SEARCH_PREV) && !ctx->has_search) {
         ui_set_status(ctx, "No search yet: press / to search region names");
         return VF_REDRAW;
