@@ -54,6 +54,26 @@ void h5u_setup(void)
     H5PLset_loading_state(0);
 }
 
+static herr_t nomem_walk_cb(unsigned n, const H5E_error2_t *e, void *data)
+{
+    (void)n;
+    if (e->min_num == H5E_CANTALLOC || e->min_num == H5E_NOSPACE)
+        *(bool *)data = true;
+    return 0;
+}
+
+/* Called by libhdf5 as a failing API call returns, stack intact. */
+static herr_t nomem_auto_cb(hid_t stack, void *data)
+{
+    H5Ewalk2(stack, H5E_WALK_UPWARD, nomem_walk_cb, data);
+    return 0;
+}
+
+void h5u_watch_nomem(bool *flag)
+{
+    H5Eset_auto2(H5E_DEFAULT, nomem_auto_cb, flag);
+}
+
 typedef struct walk_ctx {
     char *buf;
     size_t cap;

@@ -44,6 +44,12 @@ typedef struct h5u_reader {
 /* Silences the error stack for this thread and forbids filter plugins. */
 void h5u_setup(void);
 
+/* For the crash probe's walk, until the next h5u_setup(): every libhdf5
+ * call that fails for want of memory sets *flag.  The walk runs under
+ * RLIMIT_AS, where a corrupt length asking for gigabytes fails at once;
+ * in-process it would take minutes (a 4 GiB conversion buffer, zeroed). */
+void h5u_watch_nomem(bool *flag);
+
 /* The innermost description of the current error stack (escaped, at most
  * cap bytes), then clears the stack.  "unknown HDF5 error" when empty. */
 void h5u_error_desc(char *buf, size_t cap);

@@ -1161,12 +1161,22 @@ static sv_err load_main(const char *path, const load_options *opt, bool probe, p
     if (e)
         return e;
     h5u_setup();
+    bool nomem = false;
+    if (probe)
+        h5u_watch_nomem(&nomem);
     c.p = profile_new(path);
     if (!c.p)
         return ld_nomem(&c, err);
     c.p->file_size = size;
     e = load_path(&c, path, err);
     free(c.seen.v);
+    /* Whatever the walk made of it: an allocation refused under the probe's
+     * limit would be a huge one, and slow, in-process. */
+    if (probe) {
+        h5u_setup();
+        if (nomem)
+            e = ld_nomem(&c, err);
+    }
     if (!e && !probe)
         e = profile_finish(c.p, err);
     if (e || probe) {
@@ -1189,11 +1199,11 @@ sv_err profile_load(const char *path, const load_options *opt, profile **out, sv
     return load_main(path, opt, false, out, err);
 }
 
-sv_err loader_probe_walk(const char *path, sv_error *err)
+sv_err loader_probe_walk(const char *path, const load_options *opt, sv_error *err)
 {
     profile *p = NULL;
     sv_error_clear(err);
     if (!path)
         return sv_error_set(err, SV_ERR_USAGE, "loader_probe_walk: no path");
-    return load_main(path, NULL, true, &p, err);
+    return load_main(path, opt, true, &p, err);
 }

@@ -22,13 +22,14 @@ sv_err profile_load(const char *path, const load_options *opt, profile **out, sv
  * malformed files, so before the in-process load a child process runs the
  * loader's walk on path (structure, attributes, strings, dataset metadata
  * and chunk indexes, but no whole numeric column) under memory, CPU and
- * core-size limits and a watchdog.  SV_OK when the child finished (the load
- * itself reports any ordinary fault); SV_ERR_DAMAGED with "PATH: the file is
- * damaged (...)" when it crashed, hit a limit or did not finish in time. */
+ * core-size limits, watched by the parent: the walk reports progress, and
+ * a child that makes none for a while is killed.  SV_OK when the child
+ * finished (the load itself reports any ordinary fault); SV_ERR_DAMAGED with
+ * "PATH: the file is damaged (...)" when it crashed, hit a limit or stalled. */
 sv_err profile_probe(const char *path, sv_error *err);
 
 /* The walk the probe's child runs: profile_load without reading numeric
- * columns and without keeping a profile. */
-sv_err loader_probe_walk(const char *path, sv_error *err);
+ * columns and without keeping a profile (opt: progress only). */
+sv_err loader_probe_walk(const char *path, const load_options *opt, sv_error *err);
 
 #endif

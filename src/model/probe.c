@@ -42,9 +42,18 @@
  * at most 4 GiB.  The walk keeps only strings, which the file must hold. */
 #define PROBE_AS_BASE (256 * MIB)
 #define PROBE_AS_MAX (4096 * MIB)
-/* Deadline: 10 s, plus 1 s per 64 MiB of file for the string datasets. */
-#define PROBE_TIME_BASE 10
+/* The child is killed after this long without progress (the loader
+ * reports after each region and table): 10 s, plus 1 s per 64 MiB of file
+ * for one huge string dataset.  A file of many regions may take longer as
+ * a whole, so the deadline moves with progress instead of being total. */
+#define PROBE_STALL_BASE 10
 #define PROBE_BYTES_PER_S (64 * MIB)
+/* A busy loop is a hang whoever watches: the CPU limit backs the watchdog
+ * up generously (60 s plus 1 s per MiB). */
+#define PROBE_CPU_BASE 60
+#define PROBE_CPU_BYTES_PER_S MIB
+/* The child reports progress at most this often. */
+#define PROBE_TICK_MS 100
 
 /* Child exit statuses. */
 #define PROBE_EXIT_OK 0
@@ -52,7 +61,8 @@
 
 typedef struct probe_limits {
     uint64_t as_bytes;
-    unsigned seconds;
+    unsigned stall_s; /* without progress */
+    rlim_t cpu_s;
 } probe_limits;
 
 static probe_limits probe_limits_for(uint64_t size)
@@ -60,39 +70,9 @@ static probe_limits probe_limits_for(uint64_t size)
     probe_limits l;
     uint64_t as = size <= (PROBE_AS_MAX - PROBE_AS_BASE) / 4 ? 4 * size + PROBE_AS_BASE : 0;
     l.as_bytes = as && as < PROBE_AS_MAX ? as : PROBE_AS_MAX;
-    l.seconds = PROBE_TIME_BASE + (unsigned)(size / PROBE_BYTES_PER_S);
+    l.stall_s = PROBE_STALL_BASE + (unsigned)(size / PROBE_BYTES_PER_S);
+    l.cpu_s = PROBE_CPU_BASE + (rlim_t)(size / PROBE_CPU_BYTES_PER_S);
     return l;
-}
-
-static void probe_set_limit(int resource, rlim_t soft, rlim_t hard)
-{
-    struct rlimit rl = {soft, hard};
-    /* A limit that cannot be set only weakens containment: carry on. */
-    (void)setrlimit(resource, &rl);
-}
-
-/* Runs in the child: limits first, then the walk.  Never returns. */
-static void probe_child(const char *path, const probe_limits *l, int keep_fd)
-{
-    (void)keep_fd; /* held open until exit: the parent sees the pipe close */
-    /* No core file, not even through a core_pattern pipe (which ignores
-     * RLIMIT_CORE); and no orphan child spinning after the parent died. */
-    probe_set_limit(RLIMIT_CORE, 0, 0);
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    probe_set_limit(RLIMIT_CPU, l->seconds + 1, l->seconds + 2);
-    if (!PROBE_ASAN)
-        probe_set_limit(RLIMIT_AS, l->as_bytes, l->as_bytes);
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, STDIN_FILENO);
-        dup2(null, STDOUT_FILENO);
-        close(null);
-    }
-    sv_error err;
-    sv_err e = loader_probe_walk(path, &err);
-    /* _exit: the parent's stdio buffers and atexit handlers are not ours. */
-    _exit(e == SV_ERR_NOMEM ? PROBE_EXIT_NOMEM : PROBE_EXIT_OK);
 }
 
 static int64_t now_ms(void)
@@ -102,22 +82,110 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Waits until the child closes its end of the pipe (it exited, however it
- * died) or the deadline passes.  true when it finished in time. */
-static bool probe_wait_pipe(int fd, unsigned seconds)
+/* The child's side of the progress pipe. */
+typedef struct probe_ticker {
+    int fd;
+    int64_t last_ms;
+} probe_ticker;
+
+static void probe_tick(void *ctx, uint64_t done, uint64_t total)
 {
-    int64_t deadline = now_ms() + (int64_t)seconds * 1000;
+    (void)done;
+    (void)total;
+    probe_ticker *t = ctx;
+    int64_t now = now_ms();
+    if (now - t->last_ms < PROBE_TICK_MS)
+        return;
+    t->last_ms = now;
+    /* A full pipe means the parent has not read yet: it saw progress. */
+    (void)!write(t->fd, "", 1);
+}
+
+static void probe_set_limit(int resource, rlim_t soft, rlim_t hard)
+{
+    struct rlimit rl = {soft, hard};
+    /* A limit that cannot be set only weakens containment: carry on. */
+    (void)setrlimit(resource, &rl);
+}
+
+/* Runs in the child: limits first, then the walk, ticking into fd (held
+ * open until exit, so the parent also sees the end).  Never returns. */
+static void probe_child(const char *path, const probe_limits *l, int fd)
+{
+    /* No core file, not even through a core_pattern pipe (which ignores
+     * RLIMIT_CORE); and no orphan child spinning after the parent died. */
+    probe_set_limit(RLIMIT_CORE, 0, 0);
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    probe_set_limit(RLIMIT_CPU, l->cpu_s, l->cpu_s + 1);
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    if (!PROBE_ASAN)
+        probe_set_limit(RLIMIT_AS, l->as_bytes, l->as_bytes);
+    /* Silent: the parent gives the one-line verdict (a sanitizer's report
+     * included; SCOPEVIEW_NO_PROBE=1 shows it in-process). */
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        if (null > STDERR_FILENO)
+            close(null);
+    }
+    probe_ticker ticker = {fd, now_ms()};
+    load_options opt = {.progress = probe_tick, .progress_ctx = &ticker};
+    sv_error err;
+    sv_err e = loader_probe_walk(path, &opt, &err);
+    /* _exit: the parent's stdio buffers and atexit handlers are not ours. */
+    _exit(e == SV_ERR_NOMEM ? PROBE_EXIT_NOMEM : PROBE_EXIT_OK);
+}
+
+/* Reads the child's ticks until it closes its end of the pipe (it exited,
+ * however it died): true; or until it has made no progress for stall_s
+ * seconds: false. */
+static bool probe_watch(int fd, unsigned stall_s)
+{
+    int64_t deadline = now_ms() + (int64_t)stall_s * 1000;
     for (;;) {
         int64_t left = deadline - now_ms();
         if (left <= 0)
             return false;
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
         int rc = poll(&pfd, 1, left > INT32_MAX ? INT32_MAX : (int)left);
-        if (rc > 0)
-            return true;
-        if (rc < 0 && errno != EINTR)
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
             return true; /* cannot watch: let waitpid block */
+        if (rc == 0)
+            continue;
+        char buf[64];
+        ssize_t k = read(fd, buf, sizeof buf);
+        if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN))
+            return true;
+        if (k > 0)
+            deadline = now_ms() + (int64_t)stall_s * 1000;
     }
+}
+
+/* A pipe whose ends are above stderr: with stdout closed, pipe2 would hand
+ * out fd 1, which the child then replaces by /dev/null. */
+static bool probe_pipe(int fds[2])
+{
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return false;
+    for (int i = 0; i < 2; i++) {
+        if (fds[i] > STDERR_FILENO)
+            continue;
+        int fd = fcntl(fds[i], F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+        close(fds[i]);
+        fds[i] = fd;
+    }
+    if (fds[0] >= 0 && fds[1] >= 0)
+        return true;
+    if (fds[0] >= 0)
+        close(fds[0]);
+    if (fds[1] >= 0)
+        close(fds[1]);
+    return false;
 }
 
 static int probe_reap(pid_t pid)
@@ -134,11 +202,14 @@ static sv_err probe_verdict(const char *path, int status, bool in_time, const pr
 {
     char epath[240];
     text_escape_buf(epath, sizeof epath, path);
-    bool cpu = WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU;
-    if (!in_time || cpu)
+    if (!in_time)
         return sv_error_set(err, SV_ERR_DAMAGED,
-                            "%s: the file is damaged (reading it did not finish in %u s)", epath,
-                            l->seconds);
+                            "%s: the file is damaged (reading it made no progress for %u s)", epath,
+                            l->stall_s);
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
+        return sv_error_set(err, SV_ERR_DAMAGED,
+                            "%s: the file is damaged (reading it used more than %llu s of CPU)",
+                            epath, (unsigned long long)l->cpu_s);
     if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_EXIT_OK)
         return SV_OK;
     if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_EXIT_NOMEM)
@@ -161,7 +232,7 @@ sv_err profile_probe(const char *path, sv_error *err)
      * inherits it and the load after the probe does not pay it again. */
     h5u_setup();
     int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
+    if (!probe_pipe(fds))
         return SV_OK; /* out of descriptors: load unprotected rather than refuse */
     pid_t pid = fork();
     if (pid == 0) {
@@ -173,7 +244,7 @@ sv_err profile_probe(const char *path, sv_error *err)
         close(fds[0]);
         return SV_OK; /* cannot fork: the same choice as above */
     }
-    bool in_time = probe_wait_pipe(fds[0], l.seconds);
+    bool in_time = probe_watch(fds[0], l.stall_s);
     close(fds[0]);
     if (!in_time)
         kill(pid, SIGKILL);
