@@ -621,8 +621,15 @@ static h5u_status read_vlen_owned(hid_t ds, hid_t dxpl, hid_t mt, h5u_strs *out,
         bool cut = false;
         size_t len = strlen(out->v[i]);
         size_t keep = cut_len(out->v[i], len, &cut);
+        if (!cut)
+            continue;
         out->v[i][keep] = '\0';
-        out->ncut += cut;
+        out->ncut++;
+        /* Give the cut-off tail back (shrinking cannot fail in practice;
+         * if it does the string stays as it is). */
+        char *small = realloc(out->v[i], keep + 1);
+        if (small)
+            out->v[i] = small;
     }
     return H5U_OK;
 }
