@@ -214,21 +214,37 @@ static int child_cmp(const void *a, const void *b)
     return (x->g > y->g) - (x->g < y->g);
 }
 
-static void call_interval(const rank_data *rk, uint32_t g, int64_t *s, int64_t *e)
+/* Index of the region holding rank call g, trying region j first:
+ * children met in ascending order mostly stay in one region, so the hot
+ * loops below rarely search. */
+static size_t region_of_call(const rank_data *rk, size_t j, uint32_t g)
 {
-    size_t i;
-    const region *r = rank_call_region(rk, g, &i);
-    *s = r->start_ns[i];
-    *e = r->end_ns[i];
+    const region *r = rk->regions[j];
+    if (g >= r->gidx0 && g < r->gidx0 + r->n)
+        return j;
+    /* The last region starting at or before g (an empty region is never
+     * last among those: the next one starts at the same index). */
+    size_t lo = 0, hi = rk->nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->regions[mid]->gidx0 <= g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
 }
 
-/* Orders one parent's children by start; tmp has room for them. */
-static void sort_children(const rank_data *rk, uint32_t *kids, size_t n, child_key *tmp)
+/* Loads the intervals of one parent's children (ascending call index) into
+ * tmp and orders both by (start, -end, index).  *j is the region cursor. */
+static void order_children(const rank_data *rk, uint32_t *kids, size_t n, child_key *tmp, size_t *j)
 {
     bool sorted = true;
     for (size_t k = 0; k < n; k++) {
-        call_interval(rk, kids[k], &tmp[k].s, &tmp[k].e);
-        tmp[k].g = kids[k];
+        *j = region_of_call(rk, *j, kids[k]);
+        const region *r = rk->regions[*j];
+        size_t i = kids[k] - r->gidx0;
+        tmp[k] = (child_key){r->start_ns[i], r->end_ns[i], kids[k]};
         if (k > 0 && child_cmp(&tmp[k - 1], &tmp[k]) > 0)
             sorted = false;
     }
@@ -239,67 +255,102 @@ static void sort_children(const rank_data *rk, uint32_t *kids, size_t n, child_k
         kids[k] = tmp[k].g;
 }
 
-static bool build_children(const rank_data *rk, const int32_t *parent, rank_calls *c)
+/* Length of the union of the (start-ordered) intervals clipped to [lo, hi]:
+ * nest_union_clipped over child keys. */
+static int64_t union_of_keys(const child_key *k, size_t n, int64_t lo, int64_t hi)
 {
-    size_t n = rk->ncalls;
-    c->child_off = calloc(n + 1, sizeof *c->child_off);
-    c->child = malloc((n ? n : 1) * sizeof *c->child);
-    uint32_t *cursor = malloc((n + 1) * sizeof *cursor);
-    size_t widest = 0;
-    child_key *tmp = NULL;
-    bool ok = c->child_off && c->child && cursor;
-    for (size_t g = 0; ok && g < n; g++)
-        if (parent[g] >= 0)
-            c->child_off[parent[g] + 1]++;
-    for (size_t g = 0; ok && g < n; g++) {
-        size_t w = c->child_off[g + 1];
-        widest = w > widest ? w : widest;
-        c->child_off[g + 1] += c->child_off[g];
+    int64_t covered = 0, cur_s = 0, cur_e = 0;
+    bool open = false;
+    for (size_t i = 0; i < n; i++) {
+        int64_t cs = k[i].s > lo ? k[i].s : lo, ce = k[i].e < hi ? k[i].e : hi;
+        if (ce <= cs)
+            continue;
+        if (open && cs <= cur_e) {
+            cur_e = ce > cur_e ? ce : cur_e;
+            continue;
+        }
+        if (open)
+            covered += cur_e - cur_s;
+        cur_s = cs;
+        cur_e = ce;
+        open = true;
     }
-    if (ok) {
-        memcpy(cursor, c->child_off, (n + 1) * sizeof *cursor);
-        for (size_t g = 0; g < n; g++)
-            if (parent[g] >= 0)
-                c->child[cursor[parent[g]]++] = (uint32_t)g;
-        ok = (tmp = malloc((widest ? widest : 1) * sizeof *tmp)) != NULL;
-    }
-    for (size_t g = 0; ok && g < n; g++)
-        sort_children(rk, c->child + c->child_off[g], c->child_off[g + 1] - c->child_off[g], tmp);
-    free(tmp);
-    free(cursor);
-    return ok;
+    return open ? covered + (cur_e - cur_s) : covered;
 }
 
-/* Exclusive time of every call from its (start-ordered) children. */
-static void explicit_exclusive(rank_data *rk, const rank_calls *c, int64_t *excl)
+/* Children lists of every call (CSR, each ordered by start) from parent
+ * links.  With totals, also the exclusive time of every call: its duration
+ * less the union of its children, added to its region's total and, when
+ * excl is given, stored per call. */
+static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, bool totals,
+                           int64_t *excl)
 {
-    int64_t ks[64], ke[64];
+    size_t n = rk->ncalls, widest = 0;
+    uint32_t *off = c->child_off = calloc(n + 1, sizeof *off);
+    uint32_t *child = c->child = malloc((n ? n : 1) * sizeof *child);
+    if (!off || !child)
+        return false;
+    for (size_t g = 0; g < n; g++)
+        if (parent[g] >= 0)
+            off[parent[g] + 1]++;
+    for (size_t g = 0; g < n; g++) {
+        widest = off[g + 1] > widest ? off[g + 1] : widest;
+        off[g + 1] += off[g];
+    }
+    /* off[p] serves as p's fill cursor, ending at p + 1's start: shift back. */
+    for (size_t g = 0; g < n; g++)
+        if (parent[g] >= 0)
+            child[off[parent[g]]++] = (uint32_t)g;
+    memmove(off + 1, off, n * sizeof *off);
+    off[0] = 0;
+    child_key *tmp = malloc((widest ? widest : 1) * sizeof *tmp);
+    if (!tmp)
+        return false;
+    size_t jk = 0;
     for (size_t j = 0; j < rk->nregions; j++) {
         region *r = rk->regions[j];
         for (size_t i = 0; i < r->n; i++) {
-            size_t g = r->gidx0 + i, a = c->child_off[g], b = c->child_off[g + 1];
-            int64_t s = r->start_ns[i], e = r->end_ns[i], covered = 0;
-            /* Union in batches: intervals arrive sorted, so batches chain
-             * correctly when each batch starts where the last one ended. */
-            int64_t lo = s;
-            for (size_t k = a; k < b; k += 64) {
-                size_t m = b - k < 64 ? b - k : 64;
-                for (size_t q = 0; q < m; q++)
-                    call_interval(rk, c->child[k + q], &ks[q], &ke[q]);
-                covered += nest_union_clipped(ks, ke, m, lo, e);
-                for (size_t q = 0; q < m; q++)
-                    lo = ke[q] > lo ? (ke[q] < e ? ke[q] : e) : lo;
-            }
-            int64_t x = (e - s) - covered;
+            size_t g = r->gidx0 + i, a = off[g], m = off[g + 1] - a;
+            order_children(rk, child + a, m, tmp, &jk);
+            if (!totals)
+                continue;
+            int64_t s = r->start_ns[i], e = r->end_ns[i];
+            int64_t x = (e - s) - union_of_keys(tmp, m, s, e);
             x = x < 0 ? 0 : x;
             r->st.exclusive_total_ns = nest_sat_add(r->st.exclusive_total_ns, x);
             if (excl)
                 excl[g] = x;
         }
     }
+    free(tmp);
+    return true;
 }
 
-/* 1 done, 0 fall back to inference (warned), -1 out of memory. */
+/* false (warned on the totals pass) when the parent links form a cycle.
+ * -1 on NOMEM.  Fills out->depth for per-call output. */
+static int check_acyclic(rank_data *rk, const int32_t *parent, nest_out *out)
+{
+    size_t n = rk->ncalls, m = n ? n : 1;
+    uint32_t *depth = out->per_call ? out->depth : malloc(m * sizeof *depth);
+    uint32_t *path = malloc(m * sizeof *path);
+    int rc = depth && path ? 1 : -1;
+    if (rc == 1 && !compute_depths(parent, depth, n, path)) {
+        if (!out->per_call)
+            profile_warn(rk->owner,
+                         "%s: rank %d: dataset parent_ids: parent links form a cycle; "
+                         "nesting inferred from times instead",
+                         rk->owner->path, rk->rank);
+        rc = 0;
+    }
+    if (!out->per_call)
+        free(depth);
+    free(path);
+    return rc;
+}
+
+/* 1 done, 0 fall back to inference (warned), -1 out of memory.  Each
+ * temporary is freed as soon as it is no longer needed, which keeps the
+ * totals pass at 12 bytes a call on top of the columns. */
 static int explicit_rank(rank_data *rk, nest_out *out, rank_calls *keep)
 {
     size_t n = rk->ncalls;
@@ -308,42 +359,32 @@ static int explicit_rank(rank_data *rk, nest_out *out, rank_calls *keep)
     if (built <= 0) {
         id_map_free(&m);
         if (built == 0 && !out->per_call)
-            profile_warn(rk->owner, "%s: rank %d: dataset call_ids: an id repeats; nesting inferred "
-                         "from times instead", rk->owner->path, rk->rank);
+            profile_warn(rk->owner,
+                         "%s: rank %d: dataset call_ids: an id repeats; nesting inferred "
+                         "from times instead",
+                         rk->owner->path, rk->rank);
         return built;
     }
     int32_t *parent = out->per_call ? out->parent : malloc((n ? n : 1) * sizeof *parent);
-    uint32_t *depth = out->per_call ? out->depth : malloc((n ? n : 1) * sizeof *depth);
-    uint32_t *path = malloc((n ? n : 1) * sizeof *path);
+    int rc = parent ? 1 : -1;
+    /* The per-call pass repeats the totals pass: warn only once. */
+    if (rc == 1)
+        link_parents(rk, &m, parent, !out->per_call);
+    id_map_free(&m);
+    if (rc == 1)
+        rc = check_acyclic(rk, parent, out);
     rank_calls tmp = {0};
     rank_calls *c = keep ? keep : &tmp;
-    int rc = parent && depth && path ? 1 : -1;
-    if (rc == 1) {
-        /* The per-call pass repeats the totals pass: warn only once. */
-        link_parents(rk, &m, parent, !out->per_call);
-        if (!compute_depths(parent, depth, n, path)) {
-            if (!out->per_call)
-                profile_warn(rk->owner, "%s: rank %d: dataset parent_ids: parent links form a cycle; "
-                         "nesting inferred from times instead", rk->owner->path, rk->rank);
-            rc = 0;
-        }
-    }
-    if (rc == 1 && !build_children(rk, parent, c))
+    if (rc == 1 && !build_children(rk, parent, c, true, out->excl))
         rc = -1;
-    if (rc == 1)
-        explicit_exclusive(rk, c, out->excl);
     if (!keep || rc != 1) {
         free(c->child_off);
         free(c->child);
         c->child_off = NULL;
         c->child = NULL;
     }
-    if (!out->per_call) {
+    if (!out->per_call)
         free(parent);
-        free(depth);
-    }
-    free(path);
-    id_map_free(&m);
     return rc;
 }
 
@@ -405,10 +446,10 @@ static sv_err build_rank_calls(rank_data *rk, sv_error *err)
     }
     sv_err e = c && c->parent && c->depth && c->excl_ns
                    ? nest_rank(rk, &out, c, err)
-                   : sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory",
-                                  rk->owner->path, rk->rank);
+                   : sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
+                                  rk->rank);
     /* Inference leaves no children lists behind: build them from parents. */
-    if (!e && !c->child_off && !build_children(rk, c->parent, c))
+    if (!e && !c->child_off && !build_children(rk, c->parent, c, false, NULL))
         e = sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
                          rk->rank);
     if (e) {
