@@ -1,11 +1,31 @@
 /* Nesting entry points and the explicit-id path (call_ids / parent_ids). */
 #include "nest.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "nest_internal.h"
 #include "text.h"
+
+/* Per-call arrays of a big rank: 2 MiB-aligned with a huge-page hint, as
+ * the loader does for columns.  A fresh array's page faults otherwise cost
+ * more than the nesting that fills it.  Freed with free(). */
+#define BIG_MIN ((size_t)4 << 20)
+#define BIG_ALIGN ((size_t)2 << 20)
+
+static void *alloc_big(size_t bytes)
+{
+    if (bytes < BIG_MIN)
+        return malloc(bytes ? bytes : 1);
+    size_t sz = (bytes + BIG_ALIGN - 1) & ~(BIG_ALIGN - 1);
+    void *p;
+    if (posix_memalign(&p, BIG_ALIGN, sz) != 0)
+        return NULL;
+    madvise(p, sz, MADV_HUGEPAGE);
+    return p;
+}
 
 int64_t nest_union_clipped(const int64_t *s, const int64_t *e, size_t n, int64_t lo, int64_t hi)
 {
@@ -286,10 +306,11 @@ static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, 
                            int64_t *excl)
 {
     size_t n = rk->ncalls, widest = 0;
-    uint32_t *off = c->child_off = calloc(n + 1, sizeof *off);
-    uint32_t *child = c->child = malloc((n ? n : 1) * sizeof *child);
+    uint32_t *off = c->child_off = alloc_big((n + 1) * sizeof *off);
+    uint32_t *child = c->child = alloc_big(n * sizeof *child);
     if (!off || !child)
         return false;
+    memset(off, 0, (n + 1) * sizeof *off);
     for (size_t g = 0; g < n; g++)
         if (parent[g] >= 0)
             off[parent[g] + 1]++;
@@ -440,9 +461,9 @@ static sv_err build_rank_calls(rank_data *rk, sv_error *err)
     nest_out out = {true, NULL, NULL, NULL};
     if (c) {
         c->n = n;
-        out.parent = c->parent = malloc(m * sizeof *c->parent);
-        out.depth = c->depth = malloc(m * sizeof *c->depth);
-        out.excl = c->excl_ns = malloc(m * sizeof *c->excl_ns);
+        out.parent = c->parent = alloc_big(m * sizeof *c->parent);
+        out.depth = c->depth = alloc_big(m * sizeof *c->depth);
+        out.excl = c->excl_ns = alloc_big(m * sizeof *c->excl_ns);
     }
     sv_err e = c && c->parent && c->depth && c->excl_ns
                    ? nest_rank(rk, &out, c, err)
