@@ -42,12 +42,25 @@ profile *profile_new(const char *path)
     return p;
 }
 
+/* Grows *v (of *cap elements of size sz) to hold n + 1; doubling keeps
+ * adding n items linear. */
+static bool grow(void **v, size_t *cap, size_t n, size_t sz)
+{
+    if (n < *cap)
+        return true;
+    size_t c = *cap ? *cap * 2 : 8;
+    void *g = realloc(*v, c * sz);
+    if (!g)
+        return false;
+    *v = g;
+    *cap = c;
+    return true;
+}
+
 rank_data *profile_add_rank(profile *p, int rank)
 {
-    rank_data *r = realloc(p->ranks, (p->nranks + 1) * sizeof *r);
-    if (!r)
+    if (!grow((void **)&p->ranks, &p->ranks_cap, p->nranks, sizeof *p->ranks))
         return NULL;
-    p->ranks = r;
     rank_data *rk = &p->ranks[p->nranks++];
     memset(rk, 0, sizeof *rk);
     rk->rank = rank;
@@ -57,10 +70,8 @@ rank_data *profile_add_rank(profile *p, int rank)
 
 region *rank_add_region(rank_data *rk, const char *name)
 {
-    region **v = realloc(rk->regions, (rk->nregions + 1) * sizeof *v);
-    if (!v)
+    if (!grow((void **)&rk->regions, &rk->regions_cap, rk->nregions, sizeof *rk->regions))
         return NULL;
-    rk->regions = v;
     region *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;

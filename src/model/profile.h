@@ -136,6 +136,7 @@ typedef struct rank_data {
     struct profile *owner;
     region **regions;   /* sorted by name (byte order) */
     size_t nregions;
+    size_t regions_cap;
     size_t ncalls;      /* sum of regions' n */
     thread_table threads;
     bool has_threads;
@@ -161,6 +162,7 @@ typedef struct profile {
     size_t nmeta;
     rank_data *ranks;       /* sorted by rank number */
     size_t nranks;
+    size_t ranks_cap;
     region **regions;       /* every (region, rank): by rank, then name */
     size_t nregions;
     bool has_min_start;
@@ -170,7 +172,9 @@ typedef struct profile {
     size_t nwarnings_cap;
 } profile;
 
-/* --- producer side (loader) --- */
+/* --- producer side (loader) ---
+ * A rank_data pointer is valid until the next profile_add_rank() (the
+ * array grows); fill one rank before adding the next. */
 profile *profile_new(const char *path);
 rank_data *profile_add_rank(profile *p, int rank);          /* NULL on NOMEM */
 region *rank_add_region(rank_data *rk, const char *name);  /* NULL on NOMEM */
