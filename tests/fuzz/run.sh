@@ -1,0 +1,93 @@
+#!/bin/sh
+# make fuzz: runs tests/fuzz/fuzz_load for FUZZ_SECONDS (default 60) from a seed
+# corpus the generator writes, then sorts every crash, hang and leak libFuzzer
+# kept into "libhdf5" (the first frame outside the sanitizer runtime and libc
+# is in libhdf5: expected, contained by the probe) and "scopeview" (anything
+# else: a bug to fix).  Each libhdf5 input is also run through the real binary,
+# which must print the one-line damaged message and exit 1.
+#
+# Output in tests/fuzz/out/ of the build tree: corpus/ (kept between runs),
+# artifacts/, fuzz.log and report.txt.  Exits 1 when scopeview's own code
+# crashed or a libhdf5 crash was not contained.
+# Run from the build directory; SV_TOP_SRCDIR (or $top_srcdir) names the sources.
+set -u
+src=${SV_TOP_SRCDIR:-$(dirname "$0")/../..}
+seconds=${FUZZ_SECONDS:-60}
+fuzz=./tests/fuzz/fuzz_load
+sv=$(pwd)/scopeview
+out=tests/fuzz/out
+[ -x "$fuzz" ] && [ -x ./svgen ] && [ -x "$sv" ] || {
+    echo "run.sh: build tests/fuzz/fuzz_load, svgen and scopeview first (make fuzz)" >&2
+    exit 2
+}
+mkdir -p "$out/seeds" "$out/corpus" "$out/artifacts" "$out/triage" || exit 2
+
+# --- seeds: the fixtures below 256 KiB, small generated scenarios, kept inputs
+seeds=$out/seeds
+./svgen fixtures "$seeds" >/dev/null || exit 2
+./svgen legacy "$seeds/gen_legacy.h5" 20 >/dev/null
+./svgen extended "$seeds/gen_extended.h5" 40 >/dev/null
+./svgen deep "$seeds/gen_deep.h5" 50 >/dev/null
+./svgen cycle-long "$seeds/gen_cycle.h5" 20 >/dev/null
+./svgen many-regions "$seeds/gen_many.h5" 20 3 >/dev/null
+for f in "$src"/tests/regress/*.h5; do
+    [ -f "$f" ] && cp "$f" "$seeds/"
+done
+find "$seeds" -type f -size +256k -delete
+
+# --- fuzz: one worker process, crashes/hangs/OOMs recorded and skipped
+echo "fuzz: ${seconds} s from $(ls "$seeds" | wc -l) seeds; log in $out/fuzz.log"
+LSAN_OPTIONS=suppressions=$src/tests/fuzz/lsan.supp
+export LSAN_OPTIONS
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+    "$fuzz" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+    -dict="$src/tests/fuzz/hdf5.dict" -artifact_prefix="$out/artifacts/" \
+    "$out/corpus" "$seeds" >"$out/fuzz.log" 2>&1
+execs=$(grep -o '^#[0-9]*' "$out/fuzz.log" | tail -n 1 | tr -d '#')
+echo "fuzz: ${execs:-0} executions, corpus $(ls "$out/corpus" | wc -l) inputs"
+
+# --- triage: classify every artifact by its first frame that is not runtime
+# first_frame LOG: the first stack frame outside sanitizers, libFuzzer and libc
+first_frame() {
+    grep -E '^ +#[0-9]+ ' "$1" |
+        grep -vE '__asan|__interceptor|__sanitizer|__ubsan|__lsan|asan_|sanitizer_common|compiler-rt|fuzzer::|libc\.so|libc_start|/libc-|in (malloc|calloc|realloc|free|memcpy|memmove|memset|strlen|strdup) ' |
+        head -n 1
+}
+nlib=0 nown=0 nflaky=0 nuncontained=0
+report=$out/report.txt
+: >"$report"
+for a in "$out"/artifacts/*; do
+    [ -f "$a" ] || continue
+    name=$(basename "$a")
+    log=$out/triage/$name.log
+    ASAN_OPTIONS=detect_leaks=1:symbolize=1 timeout 60 "$fuzz" -timeout=10 -rss_limit_mb=2048 \
+        "$a" >"$log" 2>&1
+    rc=$?
+    frame=$(first_frame "$log")
+    kind=$(grep -oE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer|UndefinedBehaviorSanitizer): [A-Za-z-]+' "$log" | head -n 1)
+    if [ "$rc" = 0 ]; then
+        class=flaky
+        nflaky=$((nflaky + 1))
+    elif echo "$frame" | grep -q 'libhdf5'; then
+        class=libhdf5
+        nlib=$((nlib + 1))
+        # The real binary, probe on: one line, exit 1, no core.
+        msg=$(ulimit -c 0 && ASAN_OPTIONS=detect_leaks=0 "$sv" --json "$a" 2>&1 >/dev/null)
+        src_rc=$?
+        if [ "$src_rc" != 1 ] || [ "$(printf '%s\n' "$msg" | wc -l)" != 1 ] ||
+            ! printf '%s\n' "$msg" | grep -q 'damaged\|not an HDF5\|truncated'; then
+            class="libhdf5 NOT CONTAINED (exit $src_rc: $msg)"
+            nuncontained=$((nuncontained + 1))
+        fi
+    else
+        class=scopeview
+        nown=$((nown + 1))
+    fi
+    printf '%s\t%s\t%s\t%s\n' "$class" "$name" "${kind:-exit $rc}" \
+        "$(echo "$frame" | sed 's/^ *//')" >>"$report"
+done
+echo "triage: $nlib in libhdf5, $nown in scopeview, $nflaky not reproduced," \
+    "$nuncontained libhdf5 crashes not contained; details in $report"
+sort "$report" | cut -c1-200
+[ "$nown" = 0 ] && [ "$nuncontained" = 0 ]
