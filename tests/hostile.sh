@@ -1,0 +1,190 @@
+#!/bin/sh
+# Hostile content and resource bounds, on the real binary (issue 6):
+# - `svgen hostile` and fault_hostile_strings.h5: every batch output (--summary, --json, --csv,
+#   --events in three formats), stderr included, holds no ESC, BEL, CR, other C0 or C1
+#   control and no invalid UTF-8; JSON parses, CSV stays rectangular; headless screens of
+#   every view at 80x24, 200x60, 1x1, 500x200 and --ascii keep every line within the width.
+# - fault_huge_string.h5 (10 MiB source text) loads in bounded time and memory.
+# - 100 000 levels of nesting and a 100 000-call parent cycle load and draw in every view on
+#   a 2 MiB stack; datasets claiming billions of elements in a 20 KiB file, 10 000 threads
+#   and 100 000 regions load within memory proportional to the real data.
+# - No input file is ever modified (checksums before and after every run).
+# Peak memory is checked only without AddressSanitizer (its shadow memory would dominate).
+# Prints "N passed, N failed"; exits non-zero when anything failed.
+top_build=${SV_TOP_BUILDDIR:-.}
+sv="$top_build/scopeview"
+fx="$top_build/tests/fixtures"
+oc="$top_build/tests/outcheck"
+bg="$top_build/tests/bounds_gen"
+svgen="$top_build/svgen"
+for x in "$sv" "$oc" "$bg" "$svgen"; do
+    [ -x "$x" ] || {
+        echo "hostile.sh: $x missing (run from make check)"
+        exit 99
+    }
+done
+[ -f "$fx/small.h5" ] || {
+    echo "hostile.sh: fixtures missing (run from make check)"
+    exit 99
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-hostile.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() {
+    name=$1
+    shift
+    if "$@"; then ok; else bad "$name"; fi
+}
+asan=no
+grep -q __asan_init "$sv" && asan=yes
+# Recursion as deep as the data would overflow this stack (100 000 levels of even 32 bytes);
+# ASan's frames are bigger, so it keeps the default there.
+stack=2048
+[ "$asan" = yes ] && stack=8192
+
+# sv ARGS...: the binary with the bounded stack; output in $tmp/out, $tmp/err, status in rc
+svrun() {
+    (ulimit -s "$stack" 2>/dev/null
+        "$sv" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null)
+    rc=$?
+}
+# mem KIB ARGS...: svrun under outcheck run (exit 3 when the peak RSS passed KIB)
+mem() {
+    kib=$1
+    shift
+    [ "$asan" = yes ] && kib=0
+    (ulimit -s "$stack" 2>/dev/null
+        "$oc" run "$kib" "$sv" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null)
+    rc=$?
+}
+clean_err() { "$oc" clean "$tmp/err"; }
+
+# --- hostile strings in every output
+"$svgen" hostile "$tmp/hostile.h5" >/dev/null || exit 99
+cp "$fx/fault_hostile_strings.h5" "$tmp/evil.h5"
+views="1 2 3 4 5"
+for f in "$tmp/hostile.h5" "$tmp/evil.h5"; do
+    b=$(basename "$f")
+    sum=$(cksum <"$f")
+    svrun --summary "$f"
+    check "$b --summary: exit 0" [ "$rc" = 0 ]
+    check "$b --summary: clean" "$oc" clean "$tmp/out"
+    check "$b --summary: stderr clean" clean_err
+    svrun --json "$f"
+    check "$b --json: exit 0" [ "$rc" = 0 ]
+    check "$b --json: valid JSON, clean" "$oc" json "$tmp/out"
+    check "$b --json: stderr clean" clean_err
+    cp "$tmp/out" "$tmp/json"
+    svrun --csv "$f"
+    check "$b --csv: rectangular, clean" "$oc" csv "$tmp/out"
+    check "$b --csv: stderr clean" clean_err
+    # --events on a hostile name, passed back as the raw bytes the file holds
+    for k in 0 1 7 20; do
+        # (not $name: check() uses it)
+        rname=$("$oc" name "$k" "$tmp/json" 2>/dev/null) || continue
+        svrun --events "$rname" "$f"
+        check "$b --events #$k: exit 0" [ "$rc" = 0 ]
+        check "$b --events #$k: clean" "$oc" clean "$tmp/out"
+        svrun --events "$rname" --json "$f"
+        check "$b --events #$k --json: valid" "$oc" json "$tmp/out"
+        svrun --events "$rname" --csv "$f"
+        check "$b --events #$k --csv: rectangular" "$oc" csv "$tmp/out"
+        check "$b --events #$k: stderr clean" clean_err
+    done
+    for size in 80x24 200x60 1x1 500x200; do
+        cols=${size%x*} rows=${size#*x}
+        for keys in $views "1jjjj<Enter>" "2<End>" "3<Down><Down><Enter>" "4jjj<Enter>" "/evil<Enter>" "?"; do
+            svrun --batch --size "$size" --keys "$keys" "$f"
+            [ "$rc" = 0 ] && "$oc" screen "$cols" "$rows" "$tmp/out" 2>>"$tmp/screens" &&
+                clean_err || echo "$b $size '$keys' rc=$rc" >>"$tmp/screens"
+        done
+    done
+    for keys in $views; do
+        svrun --batch --size 80x24 --ascii --keys "$keys" "$f"
+        LC_ALL=C grep -q '[^ -~]' "$tmp/out" &&
+            echo "$b --ascii '$keys' not ASCII" >>"$tmp/screens"
+    done
+    check "$b: every screen is clean and within its size" [ ! -s "$tmp/screens" ]
+    [ -s "$tmp/screens" ] && head -n 5 "$tmp/screens"
+    rm -f "$tmp/screens"
+    check "$b: unchanged" [ "$(cksum <"$f")" = "$sum" ]
+done
+
+# --- 10 MiB strings: cut to 1 MiB, in bounded time and memory
+f="$fx/fault_huge_string.h5"
+sum=$(cksum <"$f")
+t0=$(date +%s)
+mem 262144 --json "$f"
+t1=$(date +%s)
+check "huge strings: exit 0 within 256 MiB" [ "$rc" = 0 ]
+check "huge strings: valid JSON" "$oc" json "$tmp/out"
+check "huge strings: loads in under 30 s" [ $((t1 - t0)) -lt 30 ]
+check "huge strings: warns that the text was cut" grep -q "cut to" "$tmp/err"
+for keys in 1 2 3 4 5 "4<Enter>"; do
+    svrun --batch --size 200x60 --keys "$keys" "$f"
+    [ "$rc" = 0 ] && "$oc" screen 200 60 "$tmp/out" || echo "$keys" >>"$tmp/screens"
+done
+check "huge strings: every view draws within 200x60" [ ! -s "$tmp/screens" ]
+rm -f "$tmp/screens"
+check "huge strings: unchanged" [ "$(cksum <"$f")" = "$sum" ]
+
+# --- deep nesting and a long cycle: no recursion as deep as the data
+# bounded NAME FILE KIB: --json within KIB, and every view at 200x60, on the small stack
+bounded() {
+    what=$1 f=$2 kib=$3
+    sum=$(cksum <"$f")
+    mem "$kib" --json "$f"
+    check "$what: --json exits 0 within $kib KiB (stack ${stack} KiB)" [ "$rc" = 0 ]
+    check "$what: valid JSON" "$oc" json "$tmp/out"
+    cp "$tmp/err" "$tmp/$what.err"
+    for keys in $views "1<End><Enter>" "2<End>" "2*" "4<End><Enter>"; do
+        svrun --batch --size 200x60 --keys "$keys" "$f"
+        [ "$rc" = 0 ] && "$oc" screen 200 60 "$tmp/out" || echo "'$keys' rc=$rc" >>"$tmp/screens"
+    done
+    check "$what: every view draws" [ ! -s "$tmp/screens" ]
+    [ -s "$tmp/screens" ] && head -n 3 "$tmp/screens"
+    rm -f "$tmp/screens"
+    check "$what: unchanged" [ "$(cksum <"$f")" = "$sum" ]
+}
+"$svgen" deep "$tmp/deep.h5" 100000 >/dev/null || exit 99
+bounded "deep 100000" "$tmp/deep.h5" 262144
+"$svgen" cycle-long "$tmp/cycle.h5" 100000 >/dev/null || exit 99
+bounded "cycle 100000" "$tmp/cycle.h5" 262144
+check "cycle 100000: warns about the cycle" grep -q "cycle" "$tmp/cycle 100000.err"
+
+# --- billions of elements claimed by a 20 KiB file
+"$bg" claims "$tmp/claims.h5" || exit 99
+bounded claims "$tmp/claims.h5" 65536
+mem 65536 --json "$tmp/claims.h5"
+check "claims: region good loads" grep -q '"name": "good"' "$tmp/out"
+check "claims: region meta loads" grep -q '"name": "meta"' "$tmp/out"
+check "claims: big is dropped" sh -c "! grep -q '\"name\": \"big\"' '$tmp/out'"
+check "claims: zipped is dropped" sh -c "! grep -q '\"name\": \"zipped\"' '$tmp/out'"
+check "claims: four warnings say the file cannot hold them" \
+    [ "$(grep -c 'more than the file can hold' "$tmp/err")" = 4 ]
+
+# --- 10 000 threads: a thread table of 10 000 rows, 30 000 calls on them
+"$bg" threads "$tmp/threads.h5" 10000 || exit 99
+bounded "10000 threads" "$tmp/threads.h5" 262144
+mem 262144 --json "$tmp/threads.h5"
+check "10000 threads: work has 20000 calls" grep -q '"name": "work".*"num_calls": 20000' "$tmp/out"
+
+# --- 100 000 regions (the slowest case: about 100 000 groups to walk, twice with the probe)
+"$bg" regions "$tmp/regions.h5" 100000 || exit 99
+sum=$(cksum <"$tmp/regions.h5")
+mem 524288 --json "$tmp/regions.h5"
+check "100000 regions: exit 0 within 512 MiB" [ "$rc" = 0 ]
+check "100000 regions: all of them" [ "$(grep -c '"name": "r[0-9]*"' "$tmp/out")" = 100000 ]
+for keys in 1 3; do
+    (ulimit -s "$stack"
+        SCOPEVIEW_NO_PROBE=1 "$sv" --batch --size 200x60 --keys "$keys" "$tmp/regions.h5" \
+            >"$tmp/out" 2>/dev/null)
+    check "100000 regions: view $keys draws" "$oc" screen 200 60 "$tmp/out"
+done
+check "100000 regions: unchanged" [ "$(cksum <"$tmp/regions.h5")" = "$sum" ]
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
