@@ -1,0 +1,275 @@
+#!/bin/sh
+# bench.sh: the scopeview benchmark behind `make bench`.  Run from the build
+# directory (make does); see bench/README.md.
+#
+# Writes the profiles once into $BENCH_OUT with the project's generator,
+# then measures on them, taking the median of $BENCH_REPEATS runs after one
+# warm-up run (warm page cache):
+#   1. raw read: bench/raw_read, every dataset read whole with libhdf5 (the
+#      floor), and the file's column bytes;
+#   2. scopeview --json FILE > /dev/null, as a ratio to 1 (wall clock; the
+#      user+sys CPU ratio is printed too);
+#   3. peak RSS of 2, as a ratio to the column bytes and against
+#      1.5 x columns + 32 MiB;
+#   4. scopeview --batch --size 200x60 with $BENCH_KEYS navigation keys, with
+#      $BENCH_LONG_KEYS and with none, on the 10M-call file and on a 10 000-call
+#      file: user CPU time per key beyond the load, and the ratio between the
+#      two files.
+# Prints a table and writes $BENCH_OUT/results.json.  Every process is timed
+# by bench/runstat (wall clock, and CPU and peak RSS from wait4).
+#
+# Environment: BENCH_REPEATS (5), BENCH_KEYS (300), BENCH_LONG_KEYS (3000),
+# BENCH_OUT (bench/out), BENCH_REGEN=1 rewrites the profiles,
+# BENCH_ONLY="legacy-10M ..." limits the files of parts 1-3.
+set -eu
+
+srcdir=${1:-$(dirname "$0")/..}
+R=${BENCH_REPEATS:-5}
+NKEYS=${BENCH_KEYS:-300}
+LKEYS=${BENCH_LONG_KEYS:-3000}
+OUT=${BENCH_OUT:-bench/out}
+SV=./scopeview
+SVGEN=./svgen
+RAW=./bench/raw_read
+RUNSTAT=./bench/runstat
+MIB=1048576
+
+for t in "$SV" "$SVGEN" "$RAW" "$RUNSTAT"; do
+    [ -x "$t" ] || { echo "bench: $t is missing (run 'make bench' in the build directory)" >&2; exit 1; }
+done
+mkdir -p "$OUT"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/svbench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+# ------------------------------------------------------------ the profiles
+# name | generator arguments after PATH | calls | --json target (x raw read)
+FILES="legacy-10M|legacy|10000000|10000000|3
+extended-2M|extended|2000000|2000000|4
+many-3000x10|many-regions|3000 10|30000|3
+legacy-10k|legacy|10000|10000|-"
+
+gen_file() { # name kind args
+    m_f="$OUT/$1.h5"
+    if [ -s "$m_f" ] && [ "${BENCH_REGEN:-0}" != 1 ]; then
+        return 0
+    fi
+    echo "bench: writing $m_f (svgen $2 PATH $3)" >&2
+    # shellcheck disable=SC2086 # $3 holds one or two numbers
+    "$SVGEN" "$2" "$m_f.tmp" $3 >/dev/null
+    mv "$m_f.tmp" "$m_f"
+}
+
+echo "$FILES" | while IFS='|' read -r name kind args calls target; do
+    gen_file "$name" "$kind" "$args"
+done
+
+# ------------------------------------------------------------ measuring
+# run_once SAMPLES CMD...: appends "wall user sys maxrss_kib status".
+run_once() {
+    m_samples=$1
+    shift
+    RUNSTAT_OUT="$TMP/one" "$RUNSTAT" "$@" >/dev/null 2>"$TMP/stderr" || true
+    cat "$TMP/one" >>"$m_samples"
+}
+
+# median SAMPLES COLUMN
+median() {
+    awk -v c="$2" '{ print $c }' "$1" | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan"; exit }
+              if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# cpu_median SAMPLES: median of user + sys.
+cpu_median() {
+    awk '{ print $2 + $3 }' "$1" | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# status SAMPLES: the worst exit status seen.
+worst_status() {
+    awk 'BEGIN { s = 0 } $5 != 0 { s = $5 } END { print s }' "$1"
+}
+
+calc() { awk "BEGIN { printf \"%.10g\", ($1) }"; }
+fmt() { awk -v v="$2" "BEGIN { printf \"$1\", v }"; }
+
+# measure NAME CMD...: one warm-up, then R runs into $TMP/NAME.
+# (sh has no local variables: helpers use their own m_ names.)
+measure() {
+    m_name=$1
+    shift
+    : >"$TMP/$m_name"
+    run_once "$TMP/warm" "$@"
+    m_i=0
+    while [ "$m_i" -lt "$R" ]; do
+        run_once "$TMP/$m_name" "$@"
+        m_i=$((m_i + 1))
+    done
+}
+
+# ------------------------------------------------------------ machine
+cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+ncpu=$(nproc 2>/dev/null || echo 1)
+mem_kib=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
+load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+hdf5=$("$RAW" "$OUT/legacy-10k.h5" | sed -n 's/.*"hdf5": "\([^"]*\)".*/\1/p')
+
+echo "scopeview benchmark: median of $R runs after a warm-up, warm page cache"
+echo "machine: $cpu, $ncpu CPUs, $(fmt '%.1f' "$(calc "$mem_kib / 1048576")") GiB RAM, libhdf5 $hdf5, load average $load at start"
+echo
+
+JSON="$TMP/files.json"
+: >"$JSON"
+ROWS="$TMP/rows"
+: >"$ROWS"
+
+# ------------------------------------------------------------ parts 1-3
+printf '%-14s %9s %10s %9s %9s %7s %7s %9s %6s %9s %s\n' \
+    file calls columns "raw read" "--json" ratio target "peak RSS" ratio limit ""
+echo "$FILES" | while IFS='|' read -r name kind args calls target; do
+    case " ${BENCH_ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
+    f="$OUT/$name.h5"
+    "$RAW" "$f" >"$TMP/raw.json"
+    colbytes=$(sed -n 's/.*"column_bytes": \([0-9]*\).*/\1/p' "$TMP/raw.json")
+    ndatasets=$(sed -n 's/.*"datasets": \([0-9]*\).*/\1/p' "$TMP/raw.json")
+    measure "raw-$name" "$RAW" "$f"
+    measure "json-$name" "$SV" --json "$f"
+    raw_s=$(median "$TMP/raw-$name" 1)
+    raw_cpu=$(cpu_median "$TMP/raw-$name")
+    raw_rss=$(median "$TMP/raw-$name" 4)
+    js=$(median "$TMP/json-$name" 1)
+    js_cpu=$(cpu_median "$TMP/json-$name")
+    js_rss=$(median "$TMP/json-$name" 4)
+    js_status=$(worst_status "$TMP/json-$name")
+    ratio=$(calc "$js / $raw_s")
+    cpu_ratio=$(calc "$raw_cpu > 0 ? $js_cpu / $raw_cpu : 0")
+    rss_bytes=$(calc "$js_rss * 1024")
+    mem_ratio=$(calc "$rss_bytes / $colbytes")
+    limit=$(calc "1.5 * $colbytes + 32 * $MIB")
+    mem_met=$(calc "$rss_bytes <= $limit ? 1 : 0")
+    if [ "$target" = - ]; then
+        t_met=1
+        tshow="-"
+    else
+        t_met=$(calc "$ratio <= $target ? 1 : 0")
+        tshow="<=${target}x"
+    fi
+    [ "$js_status" = 0 ] || t_met=0
+    verdict="ok"
+    [ "$t_met" = 1 ] || verdict="MISSED(time)"
+    [ "$mem_met" = 1 ] || verdict="$verdict MISSED(memory)"
+    [ "$js_status" = 0 ] || verdict="FAILED(exit $js_status: $(head -c 120 "$TMP/stderr" | tr '\n' ' '))"
+    printf '%-14s %9s %6.1f MiB %7.3f s %7.3f s %6.2fx %7s %5.0f MiB %5.2fx %5.0f MiB %s\n' \
+        "$name" "$calls" "$(calc "$colbytes / $MIB")" "$raw_s" "$js" "$ratio" "$tshow" \
+        "$(calc "$rss_bytes / $MIB")" "$mem_ratio" "$(calc "$limit / $MIB")" "$verdict"
+    printf '%s %s %s %s %s\n' "$name" "$raw_cpu" "$js_cpu" "$cpu_ratio" "$raw_rss" >>"$ROWS"
+    sep=""
+    [ -s "$JSON" ] && sep=",
+"
+    {
+        printf '%s' "$sep"
+        printf '    "%s": {"calls": %s, "datasets": %s, "column_bytes": %s,\n' \
+            "$name" "$calls" "$ndatasets" "$colbytes"
+        printf '      "raw_read_s": %s, "raw_read_cpu_s": %s, "raw_read_peak_rss_bytes": %s,\n' \
+            "$raw_s" "$raw_cpu" "$(calc "$raw_rss * 1024")"
+        printf '      "json_s": %s, "json_cpu_s": %s, "json_exit": %s, "json_ratio": %s, "json_target": %s, "json_met": %s,\n' \
+            "$js" "$js_cpu" "$js_status" "$ratio" "$([ "$target" = - ] && echo null || echo "$target")" \
+            "$([ "$t_met" = 1 ] && echo true || echo false)"
+        printf '      "peak_rss_bytes": %s, "memory_ratio": %s, "memory_limit_bytes": %s, "memory_met": %s}' \
+            "$rss_bytes" "$mem_ratio" "$limit" "$([ "$mem_met" = 1 ] && echo true || echo false)"
+    } >>"$JSON"
+done
+echo
+echo "CPU time (user+sys) for the same runs:"
+while read -r name raw_cpu js_cpu cpu_ratio raw_rss; do
+    printf '  %-14s raw read %6.3f s   --json %6.3f s   ratio %5.2fx   (raw read peak RSS %.0f MiB)\n' \
+        "$name" "$raw_cpu" "$js_cpu" "$cpu_ratio" "$(calc "$raw_rss / 1024")"
+done <"$ROWS"
+echo
+
+# ------------------------------------------------------------ part 4
+# Keys are handled and screens drawn in user space, while the system time
+# of these runs is the load's page faulting, whose cost varies severalfold
+# from run to run (huge pages available or not): per-key figures are
+# therefore taken from user CPU time, with wall time shown beside them.
+# Besides the $NKEYS-key walk, the same generator's $LKEYS-key walk (whose
+# first $NKEYS keys are that walk) is timed: ten times the signal over the
+# same noise, so the target is judged on it.
+KEYS=$(sh "$srcdir/bench/keys_gen.sh" "$NKEYS")
+LKEYS_STR=$(sh "$srcdir/bench/keys_gen.sh" "$LKEYS")
+echo "$KEYS" >"$OUT/keys.txt"
+echo "$LKEYS_STR" >"$OUT/keys-long.txt"
+echo "headless screen 200x60, time per key beyond the load: user CPU (wall)"
+printf '%-14s %14s %24s %24s\n' file "load (0 keys)" "$NKEYS keys" "$LKEYS keys"
+KJSON="$TMP/keys.json"
+: >"$KJSON"
+headless_ok=1
+for name in legacy-10M legacy-10k; do
+    f="$OUT/$name.h5"
+    for k in 0 n l; do : >"$TMP/k$k-$name"; done
+    run_once "$TMP/warm" "$SV" --batch --size 200x60 --keys "" "$f"
+    i=0
+    # Interleaved, so drift in the machine's load hits all three alike.
+    while [ "$i" -lt "$R" ]; do
+        run_once "$TMP/k0-$name" "$SV" --batch --size 200x60 --keys "" "$f"
+        run_once "$TMP/kn-$name" "$SV" --batch --size 200x60 --keys "$KEYS" "$f"
+        run_once "$TMP/kl-$name" "$SV" --batch --size 200x60 --keys "$LKEYS_STR" "$f"
+        i=$((i + 1))
+    done
+    st=$(cat "$TMP/k0-$name" "$TMP/kn-$name" "$TMP/kl-$name" >"$TMP/kall" && worst_status "$TMP/kall")
+    if [ "$st" != 0 ]; then
+        headless_ok=0
+        printf '%-14s headless mode failed (exit %s): %s\n' "$name" "$st" \
+            "$(head -c 160 "$TMP/stderr" | tr '\n' ' ')"
+        continue
+    fi
+    t0=$(median "$TMP/k0-$name" 1) tn=$(median "$TMP/kn-$name" 1) tl=$(median "$TMP/kl-$name" 1)
+    u0=$(median "$TMP/k0-$name" 2) un=$(median "$TMP/kn-$name" 2) ul=$(median "$TMP/kl-$name" 2)
+    pn=$(calc "($un - $u0) / $NKEYS") pl=$(calc "($ul - $u0) / $LKEYS")
+    pwn=$(calc "($tn - $t0) / $NKEYS") pwl=$(calc "($tl - $t0) / $LKEYS")
+    printf '%-14s %12.3f s %11.1f us (%6.1f us) %11.1f us (%6.1f us)\n' "$name" "$t0" \
+        "$(calc "$pn * 1e6")" "$(calc "$pwn * 1e6")" "$(calc "$pl * 1e6")" "$(calc "$pwl * 1e6")"
+    v=$(echo "$name" | tr '-' '_')
+    eval "pn_$v=$pn pl_$v=$pl pwl_$v=$pwl"
+    [ -s "$KJSON" ] && printf ',\n' >>"$KJSON"
+    printf '    "%s": {"zero_keys_s": %s, "keys_s": %s, "long_keys_s": %s, "zero_keys_user_s": %s, "keys_user_s": %s, "long_keys_user_s": %s,\n' \
+        "$name" "$t0" "$tn" "$tl" "$u0" "$un" "$ul" >>"$KJSON"
+    printf '      "per_key_user_s": %s, "per_key_long_user_s": %s, "per_key_wall_s": %s, "per_key_long_wall_s": %s}' \
+        "$pn" "$pl" "$pwn" "$pwl" >>"$KJSON"
+done
+
+# ratio BIG SMALL: BIG / SMALL, or null unless both are above zero (else noise won).
+ratio() { [ "$(calc "$1 > 0 && $2 > 0")" = 1 ] && calc "$1 / $2" || echo null; }
+show() { if [ "$1" = null ]; then echo "n/a"; else fmt '%.2fx' "$1"; fi; }
+key_ratio=null key_ratio_short=null key_ratio_wall=null key_met=false
+# shellcheck disable=SC2154 # the pn_, pl_ and pwl_ figures are set by eval above
+if [ "$headless_ok" = 1 ]; then
+    key_ratio=$(ratio "$pl_legacy_10M" "$pl_legacy_10k")
+    key_ratio_short=$(ratio "$pn_legacy_10M" "$pn_legacy_10k")
+    key_ratio_wall=$(ratio "$pwl_legacy_10M" "$pwl_legacy_10k")
+    [ "$key_ratio" != null ] && [ "$(calc "$key_ratio <= 2")" = 1 ] && key_met=true
+    printf 'per-key ratio 10M / 10k calls: %s over %s keys (wall %s), %s over %s keys; target <= 2x: %s\n' \
+        "$(show "$key_ratio")" "$LKEYS" "$(show "$key_ratio_wall")" "$(show "$key_ratio_short")" "$NKEYS" \
+        "$([ "$key_met" = true ] && echo ok || echo MISSED)"
+else
+    echo "per-key ratio: not measured (the headless screen mode failed)"
+fi
+
+# ------------------------------------------------------------ results.json
+{
+    printf '{\n  "machine": {"cpu": "%s", "cpus": %s, "mem_bytes": %s, "hdf5": "%s", "load_average": %s},\n' \
+        "$cpu" "$ncpu" "$((mem_kib * 1024))" "$hdf5" "$load"
+    printf '  "repeats": %s, "statistic": "median",\n' "$R"
+    printf '  "targets": {"json_ratio": {"legacy-10M": 3, "extended-2M": 4, "many-3000x10": 3},\n'
+    printf '              "memory": "1.5 * column_bytes + 32 MiB", "per_key_ratio": 2},\n'
+    printf '  "files": {\n'
+    cat "$JSON"
+    printf '\n  },\n  "headless": {"size": "200x60", "keys": %s, "long_keys": %s, "available": %s,\n' \
+        "$NKEYS" "$LKEYS" "$([ "$headless_ok" = 1 ] && echo true || echo false)"
+    printf '    "per_key_basis": "user CPU time", "per_key_ratio": %s, "per_key_ratio_wall": %s, "per_key_ratio_short": %s, "per_key_met": %s,\n    "files": {\n' \
+        "$key_ratio" "$key_ratio_wall" "$key_ratio_short" "$key_met"
+    cat "$KJSON"
+    printf '\n    }\n  }\n}\n'
+} >"$OUT/results.json"
+echo
+echo "results: $OUT/results.json"
