@@ -101,11 +101,16 @@ inhelp() { grep -q -- "$1" "$tmp/help"; }
 check "help legend explains await shading" inhelp "awaited"
 check "help legend explains the density glyph" inhelp "several calls"
 check "help legend explains the source pane" inhelp "source pane"
+check "help has a section for the source pane" inhelp "^Source pane"
+screen 100x200 "?" "$small"
+check "help fits in 100x200" has "lines 1-\\([0-9]*\\) of \\1$"
+check "help has one legend" [ "$(grep -c "^Legend" "$tmp/out")" = 1 ]
+check "help explains the await shading once" [ "$(grep -c "suspended" "$tmp/out")" = 1 ]
 for v in $tabs; do
     case $v in [0-9]) ;; *) check "help has a section for the $v view" inhelp "^[0-9] $v view" ;; esac
 done
-for k in "q " "? F1" "Esc" "Tab S-Tab" "Left Right h l" "Up Down k j" "+ = - 0 z" "\[ \]" \
-    "Enter" "/ " "n N"; do
+for k in "q " "? F1" "Esc" "Tab S-Tab" "Left Right h l" "Up Down k j" "+ = -" "0 " "z " "\[ \]" \
+    "Enter" "/ " "n N" "f " "d " "S " "s " "J K" "} {"; do
     check "help explains '$k'" inhelp "^ $k"
 done
 screen 80x24 "?<PgDn><PgDn><PgUp><PgUp>" "$small"

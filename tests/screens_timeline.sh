@@ -162,8 +162,10 @@ check "hostile: no control bytes" clean
 # --- help lists the timeline keys and legend
 screen 100x60 "?" "$small"
 check "help: zoom to selected" has "zoom to the selected call"
-check "help: await legend" has "awaited share"
-check "help: density legend" has "2-3, 4-9, 10+ calls"
+screen 100x60 "?<End>" "$small"
+check "help: await legend" has "hatched share is time the call spent"
+check "help: density legend" has "2-3, 4-9, 10 or more"
+check "help: folded lane legend" has "+N deeper"
 
 # --- sizes
 screen 40x10 "" "$small"

@@ -8,6 +8,8 @@
 
 #include "view.h"
 
+/* Keys that mean the same in every view; each view lists its own (and
+ * the timeline its zoom keys), the source pane its scrolling keys. */
 static const char *const help_global[][2] = {
     {"q", "quit; closes the help or a sub-screen first"},
     {"? F1", "show or hide this help"},
@@ -19,15 +21,16 @@ static const char *const help_global[][2] = {
     {"PgUp PgDn", "a page up / down"},
     {"Home End", "to the first / last"},
     {"Enter", "select the call under the cursor / open / expand"},
-    {"+ = - 0 z", "zoom in, zoom out around the cursor, fit all, zoom to the selection"},
-    {"[ ]", "previous / next call in the current lane"},
     {"/", "search region names: an extended regular expression, ignoring case "
           "when it is all lower case; Enter searches, Esc cancels"},
     {"n N", "next / previous match"},
     {"f", "filter the views to regions matching the search (again: off)"},
+    {"d", "list the calls of the selected region (view 4)"},
+    {"S", "show the slowest call of the selected region (or of the busiest one) on its "
+          "slowest rank in the timeline"},
     {"s", "show or hide the source pane of the selected region"},
     {"Ctrl-L", "redraw the screen"},
-    {"Mouse", "wheel zooms, a click selects; a click on a view's name opens it"},
+    {"Mouse", "wheel scrolls or zooms, a click selects; a click on a view's name opens it"},
     {NULL, NULL},
 };
 
@@ -153,42 +156,50 @@ static void walk_legends(help_walk *hw)
                            {NULL, gl->dense[2], 1, ROLE_DENSE}};
     walk_legend(hw, dense, 5,
                 "a cell holding several calls (2-3, 4-9, 10 or more): zoom in to separate them");
+    walk_entry(hw, "+N deeper", ROLE_DIM, "a lane has N depth rows more than shown: e shows them");
     walk_entry(hw, "name", ROLE_SELECTED, "the selected call or row; its details show below");
     walk_entry(hw, "name", ROLE_SEARCH, "a region matching the search");
-    walk_entry(hw, "source pane", ROLE_NORMAL,
-               "s shows the selected region's captured source: file:line, line numbers from "
-               "the recorded line, Python highlighting; it follows the selection");
+}
+
+static void walk_section(help_walk *hw, const char *title, const char *const (*lines)[2])
+{
+    walk_heading(hw, title);
+    for (size_t i = 0; lines && lines[i][0]; i++)
+        walk_entry(hw, lines[i][0], ROLE_HEADER, lines[i][1]);
 }
 
 static void walk_all(help_walk *hw)
 {
-    walk_heading(hw, "Keys in every view");
-    for (size_t i = 0; help_global[i][0]; i++)
-        walk_entry(hw, help_global[i][0], ROLE_HEADER, help_global[i][1]);
+    walk_section(hw, "Keys in every view", help_global);
     for (size_t v = 0; v < hw->ctx->nviews; v++) {
         const view_ops *ops = hw->ctx->views[v];
         char title[96];
         snprintf(title, sizeof title, "%d %s view", ops->number, ops->name);
-        walk_heading(hw, title);
-        for (size_t i = 0; ops->help && ops->help[i][0]; i++)
-            walk_entry(hw, ops->help[i][0], ROLE_HEADER, ops->help[i][1]);
+        walk_section(hw, title, ops->help);
     }
+    const view_ops *pane = views_source_pane();
+    if (pane)
+        walk_section(hw, "Source pane (s, beside or below any view)", pane->help);
     walk_legends(hw);
+}
+
+static int widest_key(const char *const (*lines)[2], int w)
+{
+    for (size_t i = 0; lines && lines[i][0]; i++) {
+        int kw = text_display_width(lines[i][0]);
+        w = w > kw ? w : kw;
+    }
+    return w;
 }
 
 /* The key column fits the longest key label, within 12..20 columns. */
 static int key_column(const ui_ctx *ctx)
 {
-    int w = 12;
-    for (size_t i = 0; help_global[i][0]; i++)
-        w = w > text_display_width(help_global[i][0]) ? w : text_display_width(help_global[i][0]);
-    for (size_t v = 0; v < ctx->nviews; v++) {
-        const view_ops *ops = ctx->views[v];
-        for (size_t i = 0; ops->help && ops->help[i][0]; i++) {
-            int kw = text_display_width(ops->help[i][0]);
-            w = w > kw ? w : kw;
-        }
-    }
+    int w = widest_key(help_global, 12);
+    for (size_t v = 0; v < ctx->nviews; v++)
+        w = widest_key(ctx->views[v]->help, w);
+    const view_ops *pane = views_source_pane();
+    w = pane ? widest_key(pane->help, w) : w;
     return w < 20 ? w : 20;
 }
 

@@ -322,7 +322,8 @@ static const key_binding source_keys[] = {
 };
 
 static const char *const source_help[][2] = {
-    {"s", "show or hide the source pane (beside the view, below it when narrow)"},
+    {"s", "show or hide the pane: the selected region's captured source, file:line, line "
+          "numbers from the recorded line, Python highlighting; it follows the selection"},
     {"J K", "scroll the source pane a line down / up"},
     {"} {", "scroll the source pane a page down / up"},
     {"Wheel", "over the pane: scroll it"},

@@ -479,7 +479,7 @@ static const char *const timeline_help[][2] = {
     {"Up Down j k", "move between lanes and depth rows"},
     {"PgUp PgDn", "scroll the lanes by a page"},
     {"Home End", "jump to the start / end of the profile"},
-    {"+ = / -", "zoom in / out around the cursor column"},
+    {"+ = -", "zoom in (+ or =) / out (-) around the cursor column"},
     {"0", "fit the whole profile"},
     {"z", "zoom to the selected call"},
     {"[ ]", "select the previous / next call in the cursor's row"},
@@ -488,10 +488,6 @@ static const char *const timeline_help[][2] = {
     {"e c", "show every depth row of a lane / fold it (c again: one row)"},
     {"E C", "the same for every lane"},
     {"wheel, click", "zoom at the pointer; select the call clicked"},
-    {"[name    ]", "a call: a bar from its start to its end, its region's colour"},
-    {"shaded end", "the awaited share of a call (/ in ASCII): suspended, not holding its thread"},
-    {"dots, dark cell", "a cell holding 2-3, 4-9, 10+ calls (: % @ in ASCII): zoom in to see them"},
-    {"+N deeper", "a lane has deeper rows than shown: e shows them"},
     {NULL, NULL},
 };
 
