@@ -27,6 +27,7 @@ static const char *shared_dir(char *buf, size_t len)
 
 static char *slurp(const char *path, size_t *len)
 {
+    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -128,7 +129,7 @@ static void check_profile(const char *sub, const char *base)
         print_message("SKIP: shared data not found (%s)\n", h5);
         skip();
     }
-    size_t len;
+    size_t len = 0;
     char *text = slurp(js, &len), msg[128];
     assert_non_null(text);
     jm_node *exp = jm_parse(text, len, msg, sizeof msg);
