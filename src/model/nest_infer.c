@@ -56,8 +56,13 @@ static int key_qcmp(const void *a, const void *b)
 
 typedef struct heap_item {
     int64_t s, e;
+    /* Where the region's next call comes from, kept here so that
+     * advancing touches nothing but this item. */
+    const int64_t *sp, *ep;
+    const uint32_t *perm; /* sorted order, or NULL when already sorted */
     uint32_t reg;
     uint32_t pos; /* position in the region's order */
+    uint32_t n;
 } heap_item;
 
 typedef struct call_iter {
@@ -130,19 +135,20 @@ static void heap_sift_down(heap_item *h, size_t n, size_t i)
     h[i] = x;
 }
 
-static uint32_t iter_idx(const call_iter *it, uint32_t reg, uint32_t pos)
+static inline uint32_t item_idx(const heap_item *h)
 {
-    return it->perm[reg] ? it->perm[reg][pos] : pos;
+    return h->perm ? h->perm[h->pos] : h->pos;
 }
 
-static void heap_load(const call_iter *it, heap_item *h, uint32_t reg, uint32_t pos)
+/* Moves h to its region's next call; false when there is none. */
+static inline bool item_advance(heap_item *h)
 {
-    const region *r = it->rk->regions[reg];
-    uint32_t i = iter_idx(it, reg, pos);
-    h->s = r->start_ns[i];
-    h->e = r->end_ns[i];
-    h->reg = reg;
-    h->pos = pos;
+    if (++h->pos >= h->n)
+        return false;
+    uint32_t i = item_idx(h);
+    h->s = h->sp[i];
+    h->e = h->ep[i];
+    return true;
 }
 
 static bool merge_init(call_iter *it)
@@ -158,7 +164,11 @@ static bool merge_init(call_iter *it)
             continue;
         if (!region_in_order(r) && !(it->perm[j] = region_perm(r)))
             return false;
-        heap_load(it, &it->heap[it->nheap++], j, 0);
+        heap_item *h = &it->heap[it->nheap++];
+        *h = (heap_item){0, 0, r->start_ns, r->end_ns, it->perm[j], j, 0, (uint32_t)r->n};
+        uint32_t i = item_idx(h);
+        h->s = r->start_ns[i];
+        h->e = r->end_ns[i];
     }
     for (size_t i = it->nheap / 2; i-- > 0;)
         heap_sift_down(it->heap, it->nheap, i);
@@ -209,21 +219,17 @@ static inline bool iter_next(call_iter *it, call_key *out)
     if (it->nheap <= SCAN_MAX) {
         heap_item *h = &it->heap[scan_min(it->heap, it->nheap)];
         uint32_t reg = h->reg;
-        call_key k = {-1, -1, h->s, h->e, reg, iter_idx(it, reg, h->pos)};
+        call_key k = {-1, -1, h->s, h->e, reg, item_idx(h)};
         *out = k;
-        if (h->pos + 1 < it->rk->regions[reg]->n)
-            heap_load(it, h, reg, h->pos + 1);
-        else
+        if (!item_advance(h))
             *h = it->heap[--it->nheap];
         return true;
     }
     heap_item *top = &it->heap[0];
     uint32_t reg = top->reg;
-    call_key k = {-1, -1, top->s, top->e, reg, iter_idx(it, reg, top->pos)};
+    call_key k = {-1, -1, top->s, top->e, reg, item_idx(top)};
     *out = k;
-    if (top->pos + 1 < it->rk->regions[reg]->n)
-        heap_load(it, top, reg, top->pos + 1);
-    else
+    if (!item_advance(top))
         it->heap[0] = it->heap[--it->nheap];
     heap_sift_down(it->heap, it->nheap, 0);
     return true;
