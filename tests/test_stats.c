@@ -131,6 +131,23 @@ static void test_overflow_dropped(void **state)
     profile_free(p);
 }
 
+/* Durations near 2^62: the exact integer form would overflow, the
+ * fallback still gives mean 1.5 * 2^61 and std 0.5 * 2^61. */
+static void test_huge_durations_std(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    int64_t s[] = {0, 0}, e[] = {(int64_t)1 << 62, (int64_t)1 << 61};
+    mp_region(profile_add_rank(p, 0), "big", 2, s, e);
+    mp_finish(p);
+    double x, two61 = 2305843009213693952.0;
+    assert_true(region_stat_ns(p->regions[0], RSTAT_MEAN, &x));
+    assert_float_equal(x, 1.5 * two61, two61 * 1e-12);
+    assert_true(region_stat_ns(p->regions[0], RSTAT_STD, &x));
+    assert_float_equal(x, 0.5 * two61, two61 * 1e-12);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -141,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_mean_std),
         cmocka_unit_test(test_region_stats),
         cmocka_unit_test(test_overflow_dropped),
+        cmocka_unit_test(test_huge_durations_std),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 __extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
 
 static void swap64(int64_t *a, int64_t *b)
 {
@@ -120,7 +121,8 @@ void stats_mean_std(const int64_t *v, size_t n, double *mean, double *std)
 
 /* The single pass over the columns: everything but percentiles. */
 typedef struct pass_acc {
-    i128 sum, sumsq;
+    i128 sum;
+    u128 sumsq; /* unsigned: may wrap on hostile data, then sumsq_ok is false */
     bool sumsq_ok;
 } pass_acc;
 
@@ -130,7 +132,8 @@ static bool pass_durations(region *r, pass_acc *acc)
     region_stats *st = &r->st;
     const int64_t *s = r->start_ns, *e = r->end_ns;
     int64_t mn = INT64_MAX, mx = INT64_MIN, fs = INT64_MAX, le = INT64_MIN;
-    i128 sum = 0, sumsq = 0;
+    i128 sum = 0;
+    u128 sumsq = 0;
     for (size_t i = 0; i < r->n; i++) {
         int64_t d;
         bad |= __builtin_sub_overflow(e[i], s[i], &d) | (d < 0);
@@ -139,8 +142,10 @@ static bool pass_durations(region *r, pass_acc *acc)
         fs = s[i] < fs ? s[i] : fs;
         le = e[i] > le ? e[i] : le;
         sum += d;
-        sumsq += (i128)d * d;
+        sumsq += (u128)d * (u128)d;
     }
+    if (bad)
+        return false;
     st->min_ns = mn;
     st->max_ns = mx;
     st->first_start_ns = fs;
@@ -149,10 +154,11 @@ static bool pass_durations(region *r, pass_acc *acc)
     st->last_ns = e[r->n - 1] - s[r->n - 1];
     acc->sum = sum;
     acc->sumsq = sumsq;
-    /* (d^2 summed over n) stays below 2^126 when every d < 2^50 and
-     * n < 2^26; otherwise the exact form could overflow. */
-    acc->sumsq_ok = mx < ((int64_t)1 << 50) && r->n < ((size_t)1 << 26);
-    return !bad;
+    /* n * sumsq <= (n * max)^2 and sum^2 <= (n * max)^2: both fit in 127
+     * bits when n * max < 2^62, so the exact form is safe; otherwise (only
+     * hostile data gets there) finish_moments takes two passes instead. */
+    acc->sumsq_ok = (u128)r->n * (u128)mx < ((u128)1 << 62);
+    return true;
 }
 
 static void pass_optional(region *r)
@@ -414,7 +420,7 @@ static void finish_moments(region *r, const pass_acc *acc)
     st->total_ns = acc->sum > INT64_MAX ? INT64_MAX : (int64_t)acc->sum;
     st->mean_ns = (double)acc->sum / n;
     if (acc->sumsq_ok) {
-        i128 num = (i128)r->n * acc->sumsq - acc->sum * acc->sum;
+        i128 num = (i128)((u128)r->n * acc->sumsq) - acc->sum * acc->sum;
         st->std_ns = sqrt((double)num) / n;
     } else {
         int64_t *d = malloc(r->n * sizeof *d);
