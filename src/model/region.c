@@ -420,21 +420,52 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Thread rows are small table indices, so a presence map over their range
+ * replaces a sort of the whole column; a wide range falls back to sorting. */
+static size_t distinct_by_map(const int64_t *col, size_t n, int64_t lo, size_t span, int64_t *out)
+{
+    unsigned char *seen = calloc(span, 1);
+    if (!seen)
+        return (size_t)-1;
+    for (size_t i = 0; i < n; i++)
+        seen[col[i] - lo] = 1;
+    size_t k = 0;
+    for (size_t j = 0; j < span; j++)
+        if (seen[j])
+            out[k++] = lo + (int64_t)j;
+    free(seen);
+    return k;
+}
+
+static size_t distinct_by_sort(const int64_t *col, size_t n, int64_t *v)
+{
+    memcpy(v, col, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_i64);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    return k;
+}
+
 sv_err region_threads(const region *r, int64_t **rows, size_t *count, sv_error *err)
 {
     *rows = NULL;
     *count = 0;
     if (!r->thread_ids || r->n == 0)
         return SV_OK;
-    int64_t *v = malloc(r->n * sizeof *v);
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < r->n; i++) {
+        lo = r->thread_ids[i] < lo ? r->thread_ids[i] : lo;
+        hi = r->thread_ids[i] > hi ? r->thread_ids[i] : hi;
+    }
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
+    int64_t *v = malloc(r->n * sizeof *v); /* n >= the number of distinct rows */
     if (!v)
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
-    memcpy(v, r->thread_ids, r->n * sizeof *v);
-    qsort(v, r->n, sizeof *v, cmp_i64);
-    size_t k = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (k == 0 || v[k - 1] != v[i])
-            v[k++] = v[i];
+    size_t k = span <= (1u << 20) ? distinct_by_map(r->thread_ids, r->n, lo, span, v) : (size_t)-1;
+    if (k == (size_t)-1)
+        k = distinct_by_sort(r->thread_ids, r->n, v);
     *rows = v;
     *count = k;
     return SV_OK;
