@@ -69,6 +69,7 @@ typedef struct regions_state {
     bool filter_on;
     char filter_text[sizeof((ui_ctx *)0)->search_text];
     const region *seen_sel;
+    bool drawn; /* once: the first row is selected when nothing is */
 } regions_state;
 
 /* ------------------------------------------------------------- sorting */
@@ -390,6 +391,10 @@ static void reg_draw(void *state, ui_ctx *ctx, rect area)
         return;
     reg_ensure(s, ctx);
     reg_refresh(s, ctx);
+    /* Drawn before the source pane, so the pane shows the row at once. */
+    if (!s->drawn && !s->error[0] && !ctx->sel.region)
+        reg_select(s, ctx);
+    s->drawn = true;
     reg_draw_info(s, ctx, area);
     grid *g = &ctx->grid;
     if (s->error[0]) {

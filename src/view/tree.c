@@ -65,6 +65,7 @@ typedef struct tree_state {
     bool stale;
     const region *seen_sel; /* selection last seen: follow other views */
     int64_t seen_call;
+    bool drawn; /* once: the first row is selected when nothing is */
 } tree_state;
 
 /* ------------------------------------------------------------- building */
@@ -569,6 +570,10 @@ static void tree_draw(void *state, ui_ctx *ctx, rect area)
         return;
     }
     tree_refresh(s, ctx);
+    /* Drawn before the source pane, so the pane shows the row at once. */
+    if (!s->drawn && !ctx->sel.region)
+        tree_select(s, ctx);
+    s->drawn = true;
     rect body = {area.x, area.y + 1, area.w, area.h - 1};
     table_layout(&s->tb, &ctx->grid, body);
     table_scroll(&s->tb);
