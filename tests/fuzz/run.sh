@@ -36,22 +36,23 @@ done
 find "$seeds" -type f -size +256k -delete
 
 # --- fuzz: one worker process, crashes/hangs/OOMs recorded and skipped
-echo "fuzz: ${seconds} s from $(ls "$seeds" | wc -l) seeds; log in $out/fuzz.log"
+# (FUZZ_SECONDS=0: only sort the artifacts already kept)
+[ "$seconds" -gt 0 ] && echo "fuzz: ${seconds} s from $(ls "$seeds" | wc -l) seeds; log in $out/fuzz.log"
 LSAN_OPTIONS=suppressions=$src/tests/fuzz/lsan.supp
 export LSAN_OPTIONS
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+[ "$seconds" -gt 0 ] && ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
     "$fuzz" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
     -dict="$src/tests/fuzz/hdf5.dict" -artifact_prefix="$out/artifacts/" \
     "$out/corpus" "$seeds" >"$out/fuzz.log" 2>&1
-execs=$(grep -o '^#[0-9]*' "$out/fuzz.log" | tail -n 1 | tr -d '#')
+execs=$(grep -o '^#[0-9]*' "$out/fuzz.log" 2>/dev/null | tail -n 1 | tr -d '#')
 echo "fuzz: ${execs:-0} executions, corpus $(ls "$out/corpus" | wc -l) inputs"
 
 # --- triage: classify every artifact by its first frame that is not runtime
 # first_frame LOG: the first stack frame outside sanitizers, libFuzzer and libc
 first_frame() {
     grep -E '^ +#[0-9]+ ' "$1" |
-        grep -vE '__asan|__interceptor|__sanitizer|__ubsan|__lsan|asan_|sanitizer_common|compiler-rt|fuzzer::|libc\.so|libc_start|/libc-|in (malloc|calloc|realloc|free|memcpy|memmove|memset|strlen|strdup) ' |
+        grep -vE '__asan|__interceptor|__sanitizer|__ubsan|__lsan|asan_|sanitizer_common|compiler-rt|fuzzer::|libc\.so|libc_start|/libc-|/sysdeps/|in __(mem|str)[a-z0-9_]* |in (malloc|calloc|realloc|free|memcpy|memmove|memset|strlen|strdup) ' |
         head -n 1
 }
 nlib=0 nown=0 nflaky=0 nuncontained=0
