@@ -171,7 +171,6 @@ static void addr_set_clear(addr_set *s)
 }
 
 /* ------------------------------------------------------------ staging */
-
 static void free_strv(char **v, size_t n)
 {
     if (!v)
@@ -181,23 +180,6 @@ static void free_strv(char **v, size_t n)
     free(v);
 }
 
-/* Frees what a staged region owns (the same fields profile_free frees). */
-static void stage_free(region *r)
-{
-    free(r->start_ns);
-    free(r->end_ns);
-    free(r->call_ids);
-    free(r->parent_ids);
-    free(r->thread_ids);
-    free(r->task_ids);
-    free(r->await_ns);
-    free(r->gpu_ns);
-    free_strv(r->event_meta, r->n);
-    free(r->source_file);
-    free(r->source_text);
-    free_strv(r->tags, r->ntags);
-    memset(r, 0, sizeof *r);
-}
 
 /* Hands a validated staged region to the model. */
 static sv_err stage_commit(rank_data *rk, const char *name, region *tmp)
@@ -616,7 +598,7 @@ static sv_err load_region(ld_ctx *c, rank_data *rk, hid_t g, const char *name, h
         e = load_region_attrs(c, g, name, &t);
     if (!e && keep && !c->rd.probe)
         e = stage_commit(rk, name, &t);
-    stage_free(&t);
+    region_clear(&t);
     ld_progress(c);
     return e;
 }

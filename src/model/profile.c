@@ -115,9 +115,8 @@ static void free_strv(char **v, size_t n)
     free(v);
 }
 
-static void region_free_data(region *r)
+void region_clear(region *r)
 {
-    free(r->name);
     free(r->start_ns);
     free(r->end_ns);
     free(r->call_ids);
@@ -131,13 +130,15 @@ static void region_free_data(region *r)
     free(r->source_text);
     free_strv(r->tags, r->ntags);
     free(r->own_excl_ns);
+    memset(r, 0, sizeof *r);
 }
 
 void region_free(region *r)
 {
     if (!r)
         return;
-    region_free_data(r);
+    free(r->name);
+    region_clear(r);
     free(r);
 }
 

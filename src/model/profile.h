@@ -186,6 +186,9 @@ sv_err profile_finish(profile *p, sv_error *err);
 /* --- consumer side --- */
 void profile_free(profile *p);
 void region_free(region *r); /* for regions made by region_for_thread() */
+/* Frees what a region owns except its name, and zeroes it (the loader's
+ * staging of a region that is then dropped). */
+void region_clear(region *r);
 
 rank_data *profile_rank(const profile *p, int rank);     /* by number, NULL if none */
 region *rank_region(const rank_data *rk, const char *name);
