@@ -301,8 +301,8 @@ static void plan_ranks(pct_plan *pl, const uint32_t *h, const size_t *ranks, siz
 static int resolve_ranks(const region *r, const uint32_t *h, pct_plan *pl)
 {
     uint8_t slot_of[6];
-    size_t nb = 0, bkt[6], off[7] = {0}, fill[6];
-    bool light[6];
+    size_t nb = 0, bkt[6] = {0}, off[7] = {0}, fill[6];
+    bool light[6] = {false};
     for (size_t j = 0; j < pl->nr; j++) {
         size_t s = 0;
         while (s < nb && bkt[s] != pl->bucket[j])

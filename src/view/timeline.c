@@ -237,7 +237,7 @@ static int search_step(tl_state *s, ui_ctx *ctx, int dir)
 {
     if (!ctx->has_search || !s->ix)
         return 0;
-    lanes_key key, hit;
+    lanes_key key, hit = {0};
     if (ctx->sel.call >= 0 && ctx->sel.region) {
         size_t i = 0;
         rank_data *rk = profile_rank(ctx->prof, ctx->sel.rank);

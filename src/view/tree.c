@@ -467,7 +467,7 @@ static void tree_guides(const tree_state *s, const grid *g, uint32_t node, int w
         units = TREE_MAX_GUIDES;
     size_t shown = depth <= units ? depth : units - 2;
     /* unit k (0 = the node's own connector) belongs to the ancestor k up */
-    bool lastv[TREE_MAX_GUIDES];
+    bool lastv[TREE_MAX_GUIDES] = {false};
     uint32_t a = node;
     for (size_t k = 0; k < shown; k++, a = t->nodes[a].parent)
         lastv[k] = s->last[a];
