@@ -68,6 +68,7 @@ check "small: outer bars in the first row" rowhas 4 "\[outer"
 check "small: inner in depth row 1" rowhas 5 "inner"
 check "small: lane Worker-1 after its depth rows" rowhas 6 "r0 Worker-1"
 check "small: no selection yet" has "No call selected"
+check "small: the hint is not cut" hasnt "No call selected.*…"
 check "small: no control bytes" clean
 
 # --- selection and details
@@ -205,6 +206,9 @@ if [ -f "$shared/extended/async_server.h5" ]; then
 
     screen 80x24 "" "$shared/extended/gpu_train.h5"
     check "gpu: one region without event data" rowhas 2 "1 region without event data"
+    # the name does not fit beside the range at 80 columns: the count alone, never cut
+    check "gpu: the note is not cut" sh -c "sed -n 2p '$tmp/s' | grep -q 'without event data\$'"
+    check "gpu: no selection, the hint wraps onto a second line" has "^ \[ \] step through a row"
     screen 80x24 "/forward<Enter>" "$shared/extended/gpu_train.h5"
     check "gpu: forward has GPU time" grep -q "gpu [0-9.]* [num]*s" "$tmp/s"
 

@@ -23,10 +23,22 @@ static cell *cell_at(grid *g, int x, int y)
 
 /* ------------------------------------------------------------ header */
 
+/* The note on regions the timeline cannot draw: with the region's name
+ * when there is one and it fits, else just the count. */
+static void header_note(const tl_state *s, char *note, size_t len, bool named)
+{
+    size_t ns = s->ix ? s->ix->nsummary_only : 0;
+    note[0] = '\0';
+    if (ns == 1 && named)
+        snprintf(note, len, "1 region without event data: %.40s ", s->ix->summary_only_name);
+    else if (ns)
+        snprintf(note, len, "%zu region%s without event data ", ns, ns == 1 ? "" : "s");
+}
+
 static void draw_header(const tl_state *s, ui_ctx *ctx)
 {
     const tl_geo *g = &s->geo;
-    char a[32], b[32], res[32], line[256], note[96] = "";
+    char a[32], b[32], res[32], line[256], note[96];
     int64_t zero = zero_of(ctx);
     timefmt_ns(a, sizeof a, (double)(s->v.t0 - zero));
     timefmt_ns(b, sizeof b, (double)(tl_col_time(&s->v, g->tw) - zero));
@@ -37,18 +49,19 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
                  nl == 1 ? "" : "s");
     else
         snprintf(line, sizeof line, " no lanes");
-    size_t ns = s->ix ? s->ix->nsummary_only : 0;
-    if (ns == 1)
-        snprintf(note, sizeof note, "1 region without event data: %.40s ",
-                 s->ix->summary_only_name);
-    else if (ns)
-        snprintf(note, sizeof note, "%zu regions without event data ", ns);
     grid_fill(&ctx->grid, (rect){g->x, g->header_y, g->w, 1}, ' ', ROLE_HEADER, 0);
     int used = grid_put_text(&ctx->grid, g->x, g->header_y, g->w, line, ROLE_HEADER, 0);
+    header_note(s, note, sizeof note, true);
     int nw = text_display_width(note);
-    if (ns && used + 2 + nw <= g->w)
+    if (used + 2 + nw > g->w) {
+        header_note(s, note, sizeof note, false);
+        nw = text_display_width(note);
+    }
+    if (!note[0])
+        return;
+    if (used + 2 + nw <= g->w)
         grid_put_text(&ctx->grid, g->x + g->w - nw, g->header_y, nw, note, ROLE_DIM, 0);
-    else if (ns && used + 4 < g->w) /* keep as much of the note as fits */
+    else if (used + 4 < g->w) /* keep as much of the note as fits */
         grid_put_text(&ctx->grid, g->x + used + 2, g->header_y, g->w - used - 2, note, ROLE_DIM, 0);
 }
 
@@ -369,10 +382,9 @@ static void draw_details(const tl_state *s, ui_ctx *ctx)
     size_t i = 0;
     const region *r = rk ? rank_call_region(rk, ctx->sel.call, &i) : NULL;
     if (!r) {
-        grid_put_text(&ctx->grid, f.x0, f.y, g->w - 1,
-                      "No call selected: Enter selects the call under the cursor, [ ] step "
-                      "through a row, / searches, ? help",
-                      ROLE_DIM, 0);
+        /* Two items, so that a narrow screen wraps the hint between them. */
+        flow_item(&f, NULL, "No call selected: Enter selects the call under the cursor,", ROLE_DIM);
+        flow_item(&f, NULL, "[ ] step through a row, / searches, ? help", ROLE_DIM);
         return;
     }
     details_names(&f, r, i, rk);
