@@ -55,6 +55,7 @@ typedef struct calls_state {
     int64_t *durs; /* durations, for the histogram */
     size_t n;
     bool has[CC_N];
+    int name_w[2]; /* widest thread / task name of the ranks in scope, 0 unknown */
     int sort_col;
     bool desc;
     size_t cursor, top;

@@ -18,7 +18,7 @@ const calls_colspec calls_cols[CC_N] = {
     {"awaited", 9, true, "largest first", "smallest first"},
     {"GPU", 9, true, "largest first", "smallest first"},
     {"start", 10, false, "earliest first", "latest first"},
-    {"rank", 5, false, "lowest first", "highest first"},
+    {"rank", 6, false, "lowest first", "highest first"},
     {"thread", 0, false, "by table row", "by table row, last first"},
     {"task", 0, false, "by table row", "by table row, last first"},
 };
@@ -248,6 +248,51 @@ static bool calls_fill(calls_state *s)
     return true;
 }
 
+/* The widest thread (or task) name among the calls of r: each table row
+ * used is measured once; ids outside the table (named "thread N") only
+ * in the first calls, as the column is capped anyway.  -1: no memory. */
+static int widest_used(const region *r, const grid *g, bool tasks)
+{
+    enum { STRAYS_MAX = 4096 };
+    const rank_data *rk = r->owner;
+    const int64_t *ids = tasks ? r->task_ids : r->thread_ids;
+    size_t n = tasks ? rk->tasks.n : rk->threads.n, strays = 0;
+    uint8_t *used = calloc(n ? n : 1, 1);
+    if (!used)
+        return -1;
+    int w = 0;
+    for (size_t i = 0; ids && r->has_event_data && i < r->n; i++) {
+        int64_t id = ids[i];
+        bool in_table = id >= 0 && (size_t)id < n;
+        if (id < 0 || (in_table && used[id]) || (!in_table && strays++ >= STRAYS_MAX))
+            continue;
+        if (in_table)
+            used[id] = 1;
+        char buf[64];
+        const char *name = tasks ? rank_task_name(rk, id, buf, sizeof buf)
+                                 : rank_thread_name(rk, id, buf, sizeof buf);
+        int nw = grid_text_width(g, name);
+        w = nw > w ? nw : w;
+    }
+    free(used);
+    return w;
+}
+
+/* The widest thread (or task) name of the listed calls, at least the
+ * column's title; 0 when unknown (no calls have them, or no memory). */
+static int widest_name(const calls_state *s, const grid *g, bool tasks)
+{
+    int w = 0;
+    for (size_t ri = 0; ri < s->nregs; ri++) {
+        int rw = widest_used(s->regs[ri], g, tasks);
+        if (rw < 0)
+            return 0;
+        w = rw > w ? rw : w;
+    }
+    int tw = (int)strlen(calls_cols[tasks ? CC_TASK : CC_THREAD].title);
+    return w == 0 ? 0 : w > tw ? w : tw;
+}
+
 static void calls_build(calls_state *s, ui_ctx *ctx, const region *sel)
 {
     calls_reset(s);
@@ -262,6 +307,8 @@ static void calls_build(calls_state *s, ui_ctx *ctx, const region *sel)
         s->n = 0;
         return;
     }
+    s->name_w[0] = widest_name(s, &ctx->grid, false);
+    s->name_w[1] = widest_name(s, &ctx->grid, true);
     if (!s->has[s->sort_col]) {
         s->sort_col = CC_DUR;
         s->desc = true;

@@ -43,6 +43,28 @@ bool calls_col_shown(const calls_state *s, int col)
     return s->has[col];
 }
 
+/* Widths of the thread and task columns in rest columns: each as wide as
+ * its widest name (at most NAME_MAX); when both do not fit, a column whose
+ * names fit in half keeps its width and the other takes what is left. */
+static void name_widths(const calls_state *s, int rest, int w[2])
+{
+    enum { NAME_MAX = 32 };
+    int want[2];
+    for (int k = 0; k < 2; k++)
+        want[k] = s->name_w[k] > 0 && s->name_w[k] < NAME_MAX ? s->name_w[k] : NAME_MAX;
+    int half = rest / 2;
+    if (want[0] + want[1] <= rest) {
+        w[0] = want[0];
+        w[1] = want[1];
+    } else if (want[0] <= half || want[1] <= half) {
+        int k = want[0] <= half ? 0 : 1;
+        w[k] = want[k];
+        w[1 - k] = rest - want[k] < NAME_MAX ? rest - want[k] : NAME_MAX;
+    } else {
+        w[0] = w[1] = half;
+    }
+}
+
 /* Fixed-width columns from the left; thread and task share the rest. */
 static void calls_columns(const calls_state *s, int width, calls_layout *L)
 {
@@ -60,15 +82,17 @@ static void calls_columns(const calls_state *s, int width, calls_layout *L)
     int rest = width - x - 1 - 2 * names;
     if (names == 0 || rest < 4 * names)
         return;
-    int each = rest / names > 32 ? 32 : rest / names;
+    int w[2] = {rest > 32 ? 32 : rest, rest > 32 ? 32 : rest};
+    if (names == 2)
+        name_widths(s, rest, w);
     for (int c = CC_THREAD; c <= CC_TASK; c++) {
         if (!calls_col_shown(s, c))
             continue;
         x += 2;
         L->col[L->n] = c;
         L->x[L->n] = x;
-        L->w[L->n++] = each;
-        x += each;
+        L->w[L->n] = w[c - CC_THREAD];
+        x += L->w[L->n++];
     }
 }
 
