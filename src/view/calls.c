@@ -49,32 +49,94 @@ static void draw_title(const calls_state *s, ui_ctx *ctx, rect a)
 
 /* --- summary-only and empty --- */
 
-/* A summary-only region: its stored statistics, one per line, rank by
- * rank. */
+/* Labels of the stored statistics: the attribute names without their
+ * unit, as the values are shown in adaptive units. */
+static const char *const stored_labels[SUM_COUNT] = {
+    [SUM_NUM_CALLS] = "calls",
+    [SUM_TOTAL] = "total",
+    [SUM_MIN] = "min",
+    [SUM_MAX] = "max",
+    [SUM_MEAN] = "mean",
+    [SUM_STD] = "std",
+    [SUM_FIRST] = "first",
+    [SUM_LAST] = "last",
+    [SUM_FIRST_START] = "first start",
+    [SUM_LAST_END] = "last end",
+    [SUM_P50] = "p50",
+    [SUM_P95] = "p95",
+    [SUM_P99] = "p99",
+    [SUM_EXCLUSIVE_TOTAL] = "exclusive",
+    [SUM_GPU_TOTAL] = "GPU total",
+    [SUM_AWAIT_TOTAL] = "awaited",
+};
+
+enum { STORED_LABEL_W = 14, STORED_COL_W = 11 };
+
+/* Stored statistic k of r as text; the start and end counted, like the
+ * list's start column, from the profile's zero. */
+static void stored_value(const ui_ctx *ctx, const region *r, int k, char *v, size_t len)
+{
+    double x = r->stored.v[k];
+    bool at = k == SUM_FIRST_START || k == SUM_LAST_END;
+    if (!(r->stored.known & (1u << k)))
+        snprintf(v, len, "-");
+    else if (k == SUM_NUM_CALLS)
+        snprintf(v, len, "%.0f", x);
+    else
+        timefmt_ns(v, len,
+                   at && ctx->prof->has_min_start ? x - (double)ctx->prof->min_start_ns : x);
+}
+
+/* A summary-only region: its stored statistics, one row per statistic
+ * any rank stored and one column per rank, as many ranks as fit. */
 static void draw_stored(const calls_state *s, ui_ctx *ctx, rect a)
 {
     grid *g = &ctx->grid;
     int y = a.y + 1, end = a.y + a.h;
     grid_put_text(g, a.x + 1, y++, a.w - 1, "no event data for this region (summary-only)",
                   ROLE_WARNING, GA_BOLD);
-    for (size_t ri = 0; ri < s->nregs && y < end; ri++) {
+    const region *cols[64];
+    size_t ncols = 0, more = 0;
+    uint32_t known = 0;
+    int fit = (a.w - 3 - STORED_LABEL_W) / STORED_COL_W;
+    for (size_t ri = 0; ri < s->nregs; ri++) {
         const region *r = s->regs[ri];
         if (r->has_event_data)
             continue;
-        char head[64];
-        snprintf(head, sizeof head, "rank %d, stored summary:", r->rank);
-        grid_put_text(g, a.x + 3, y++, a.w - 3, head, ROLE_DIM, 0);
-        for (int k = 0; k < SUM_COUNT && y < end; k++) {
-            if (!(r->stored.known & (1u << k)))
-                continue;
-            char v[32];
-            if (k == SUM_NUM_CALLS)
-                snprintf(v, sizeof v, "%.0f", r->stored.v[k]);
-            else
-                timefmt_ns(v, sizeof v, r->stored.v[k]);
-            grid_put_text(g, a.x + 5, y, 20, summary_key_names[k], ROLE_NORMAL, 0);
-            calls_put_right(g, a.x + 25, y++, 10, v, ROLE_NORMAL, 0);
+        if ((int)ncols < fit && ncols < sizeof cols / sizeof cols[0]) {
+            cols[ncols++] = r;
+            known |= r->stored.known;
+        } else {
+            more++;
         }
+    }
+    if (y >= end || ncols == 0)
+        return;
+    int x0 = a.x + 3 + STORED_LABEL_W;
+    grid_put_text(g, a.x + 3, y, STORED_LABEL_W, "stored", ROLE_DIM, 0);
+    for (size_t c = 0; c < ncols; c++) {
+        char head[32];
+        snprintf(head, sizeof head, "rank %d", cols[c]->rank);
+        calls_put_right(g, x0 + (int)c * STORED_COL_W, y, STORED_COL_W, head, ROLE_DIM, 0);
+    }
+    if (more) {
+        char note[64];
+        snprintf(note, sizeof note, "  +%zu rank%s (r: one rank)", more, more == 1 ? "" : "s");
+        int x = x0 + (int)ncols * STORED_COL_W;
+        grid_put_text(g, x, y, a.x + a.w - x, note, ROLE_DIM, 0);
+    }
+    y++;
+    for (int k = 0; k < SUM_COUNT && y < end; k++) {
+        if (!(known & (1u << k)))
+            continue;
+        grid_put_text(g, a.x + 3, y, STORED_LABEL_W, stored_labels[k], ROLE_NORMAL, 0);
+        for (size_t c = 0; c < ncols; c++) {
+            char v[32];
+            stored_value(ctx, cols[c], k, v, sizeof v);
+            calls_put_right(g, x0 + (int)c * STORED_COL_W, y, STORED_COL_W, v,
+                            v[0] == '-' ? ROLE_DIM : ROLE_NORMAL, 0);
+        }
+        y++;
     }
 }
 
