@@ -337,7 +337,12 @@ static void build_counts(info_doc *d, const profile *p)
     snprintf(v, sizeof v, "%zu", no_events);
     doc_pair(d, 2, 14, "summary-only", v);
     if (p->has_min_start) {
-        snprintf(v, sizeof v, "%" PRId64 " ns (the timeline's zero)", p->min_start_ns);
+        /* Seconds, exact to the nanosecond: a 13-digit count of
+         * nanoseconds is hard to read. */
+        int64_t ns = p->min_start_ns;
+        uint64_t mag = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+        snprintf(v, sizeof v, "%s%" PRIu64 ".%09" PRIu64 " s (the timeline's zero)",
+                 ns < 0 ? "-" : "", mag / 1000000000u, mag % 1000000000u);
         doc_pair(d, 2, 14, "first start", v);
     }
 }
