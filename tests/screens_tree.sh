@@ -421,6 +421,14 @@ else
     done
 fi
 
+# a thread scope with a long name: the keys' hints go, the sort stays
+demo="${SV_TOP_SRCDIR:-..}/data/demo.h5"
+if [ -f "$demo" ]; then
+    screen 80x24 "2rrr" "$demo"
+    check "tree demo rrr: a long thread scope keeps the sort" \
+        hasx "^ scope: rank 0, thread ThreadPoolExecutor-0_0  recursion: shown  sort: Incl desc$"
+fi
+
 # ============================================================ ASCII and hostile strings
 screen 80x24 "2" "$small" --ascii
 shape 80 24 "tree --ascii"

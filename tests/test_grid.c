@@ -130,6 +130,33 @@ static void test_cut_with_ellipsis(void **state)
     grid_free(&g);
 }
 
+/* A middle cut keeps the last third (13 / 3 = 4 columns: "-0_1") and
+ * ends the head with the ellipsis: 9 + 1 + 4 = 14 columns. */
+static void test_middle_cut(void **state)
+{
+    (void)state;
+    grid g = make_grid(30, 4, false);
+    assert_int_equal(grid_put_text_mid(&g, 0, 0, 14, "r0 ThreadPoolExecutor-0_1", 0, 0), 14);
+    char *t = row_text(&g, 0);
+    assert_string_equal(t, "r0 Thread\xe2\x80\xa6-0_1");
+    free(t);
+    assert_int_equal(grid_put_text_mid(&g, 0, 1, 14, "r0 MainThread", 0, 0), 13); /* fits */
+    t = row_text(&g, 1);
+    assert_string_equal(t, "r0 MainThread");
+    free(t);
+    grid_put_text_mid(&g, 0, 2, 7, "ThreadPoolExecutor-0_1", 0, 0); /* narrow: end cut */
+    t = row_text(&g, 2);
+    assert_string_equal(t, "Thread\xe2\x80\xa6");
+    free(t);
+    grid_free(&g);
+    g = make_grid(30, 1, true);
+    grid_put_text_mid(&g, 0, 0, 14, "r0 ThreadPoolExecutor-0_1", 0, 0);
+    t = row_text(&g, 0);
+    assert_string_equal(t, "r0 Thread~-0_1");
+    free(t);
+    grid_free(&g);
+}
+
 static void test_clipping(void **state)
 {
     (void)state;
@@ -266,7 +293,7 @@ int main(void)
         cmocka_unit_test(test_escapes_drawn), cmocka_unit_test(test_cut_with_ellipsis),
         cmocka_unit_test(test_clipping),      cmocka_unit_test(test_wide_pairs),
         cmocka_unit_test(test_to_text),       cmocka_unit_test(test_huge_string),
-        cmocka_unit_test(test_theme),
+        cmocka_unit_test(test_theme),         cmocka_unit_test(test_middle_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

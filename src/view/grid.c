@@ -311,3 +311,27 @@ char *grid_to_text(const grid *g)
     out[len] = '\0';
     return out;
 }
+
+int grid_put_text_mid(grid *g, int x, int y, int max_w, const char *utf8, int role, int attr)
+{
+    const char *text = utf8 ? utf8 : "";
+    /* Measure no more than the field needs: names can be a megabyte long. */
+    size_t cap = 4 * (size_t)(max_w > 0 ? max_w : 0) + 8, n = strnlen(text, cap);
+    bool wide = n == cap || grid_text_widthn(g, text, n) > max_w;
+    if (!wide || max_w < 8)
+        return grid_put_text(g, x, y, max_w, text, role, attr);
+    int tail_w = (max_w - 1) / 3;
+    size_t len = strlen(text), start = len;
+    /* The longest suffix (at a character boundary) that fits tail_w. */
+    for (size_t k = len; k-- > 0;) {
+        if (((unsigned char)text[k] & 0xC0) == 0x80)
+            continue;
+        if (grid_text_width(g, text + k) > tail_w)
+            break;
+        start = k;
+    }
+    int tw = grid_text_width(g, text + start);
+    /* The head is wider than its room, so grid_put_textn marks the cut. */
+    int used = grid_put_textn(g, x, y, max_w - tw, text, start, role, attr);
+    return used + grid_put_text(g, x + used, y, tw, text + start, role, attr);
+}

@@ -14,9 +14,9 @@
 #include "theme.h"
 
 typedef struct cell {
-    uint32_t ch;   /* code point; 0 marks the right half of a wide character */
-    uint8_t role;  /* theme_role */
-    uint8_t attr;  /* GA_* flags on top of the role */
+    uint32_t ch;  /* code point; 0 marks the right half of a wide character */
+    uint8_t role; /* theme_role */
+    uint8_t attr; /* GA_* flags on top of the role */
 } cell;
 
 enum { GA_BOLD = 1, GA_REVERSE = 2, GA_DIM = 4, GA_UNDERLINE = 8 };
@@ -51,6 +51,11 @@ int grid_put_text(grid *g, int x, int y, int max_w, const char *utf8, int role, 
  * byte ends the text earlier. */
 int grid_put_textn(grid *g, int x, int y, int max_w, const char *utf8, size_t n, int role,
                    int attr);
+
+/* The same, but a text too wide is cut in the middle, keeping its last
+ * third: names that differ at their ends ("ThreadPoolExecutor-0_1") stay
+ * apart.  Below 8 columns it cuts at the end.  Returns columns used. */
+int grid_put_text_mid(grid *g, int x, int y, int max_w, const char *utf8, int role, int attr);
 
 /* Display width of text as grid_put_text would draw it (escapes included)
  * in Unicode mode. */

@@ -102,31 +102,6 @@ static int bounded_width(const grid *g, const char *text, int max)
     return n == cap || w > max ? max + 1 : w;
 }
 
-/* Writes text within max_w columns, cutting in the middle when it is too
- * wide: thread names differ at their ends ("ThreadPoolExecutor-0_1"). */
-static void put_middle_cut(grid *g, int x, int y, int max_w, const char *text, int role)
-{
-    int w = bounded_width(g, text, max_w);
-    if (w <= max_w || max_w < 8) {
-        grid_put_text(g, x, y, max_w, text, role, 0);
-        return;
-    }
-    int tail_w = (max_w - 1) / 3;
-    size_t n = strlen(text), start = n;
-    /* The longest suffix (at a character boundary) that fits tail_w. */
-    for (size_t k = n; k-- > 0;) {
-        if (((unsigned char)text[k] & 0xC0) == 0x80)
-            continue;
-        if (text_display_width(text + k) > tail_w)
-            break;
-        start = k;
-    }
-    int tw = text_display_width(text + start);
-    /* The head is wider than its room, so grid_put_textn marks the cut. */
-    int used = grid_put_textn(g, x, y, max_w - tw, text, start, role, 0);
-    grid_put_text(g, x + used, y, tw, text + start, role, 0);
-}
-
 static void draw_label(const tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t d, bool cur,
                        bool top)
 {
@@ -153,7 +128,7 @@ static void draw_label(const tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t
     if (ln->kind == LANE_TASK)
         grid_put_text(&ctx->grid, g->x + 1, y, g->gutter - 2, text, role, 0);
     else
-        put_middle_cut(&ctx->grid, g->x + 1, y, g->gutter - 2, text, role);
+        grid_put_text_mid(&ctx->grid, g->x + 1, y, g->gutter - 2, text, role, 0);
     grid_put_cp(&ctx->grid, g->x + g->gutter - 1, y, gl->vline, ROLE_DIM, 0);
 }
 

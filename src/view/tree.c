@@ -434,18 +434,35 @@ static void tree_scope_label(const tree_state *s, const ui_ctx *ctx, char *buf, 
              rk ? rank_thread_name(rk, sc.thread, name, sizeof name) : "?");
 }
 
+/* The header: scope, recursion and sort, with their keys when the line
+ * has room for them.  When even without the keys it is too wide, the
+ * scope's name (a long thread name) is cut in the middle rather than the
+ * sort falling off the end. */
 static void tree_draw_info(const tree_state *s, ui_ctx *ctx, rect area)
 {
     grid *g = &ctx->grid;
-    char scope[200], line[600];
+    char scope[200], tail[400];
     tree_scope_label(s, ctx, scope, sizeof scope);
-    int n = snprintf(line, sizeof line, " scope: %s (r)  recursion: %s (R)  sort: %s%s", scope,
-                     s->fold ? "folded" : "shown", tree_cols[s->tb.sort_col].title,
-                     s->tb.sort_desc ? " desc" : " asc");
-    if (ctx->filter_on && n > 0 && (size_t)n < sizeof line)
-        snprintf(line + n, sizeof line - (size_t)n, "  filter: %s", ctx->search_text);
+    bool keys = true;
+    for (int pass = 0; pass < 2; pass++, keys = false) {
+        int n = snprintf(tail, sizeof tail, "%s  recursion: %s%s  sort: %s%s", keys ? " (r)" : "",
+                         s->fold ? "folded" : "shown", keys ? " (R)" : "",
+                         tree_cols[s->tb.sort_col].title, s->tb.sort_desc ? " desc" : " asc");
+        if (ctx->filter_on && n > 0 && (size_t)n < sizeof tail)
+            snprintf(tail + n, sizeof tail - (size_t)n, "  filter: %s", ctx->search_text);
+        if (8 + grid_text_width(g, scope) + grid_text_width(g, tail) <= area.w)
+            break;
+    }
     grid_fill(g, (rect){area.x, area.y, area.w, 1}, ' ', ROLE_NORMAL, 0);
-    grid_put_text(g, area.x, area.y, area.w, line, ROLE_NORMAL, GA_BOLD);
+    int x = area.x + grid_put_text(g, area.x, area.y, area.w, " scope: ", ROLE_NORMAL, GA_BOLD);
+    int room = area.x + area.w - x - grid_text_width(g, tail);
+    int sw = grid_text_width(g, scope);
+    x += grid_put_text_mid(g, x, area.y,
+                           sw < room   ? sw
+                           : room > 12 ? room
+                                       : 12,
+                           scope, ROLE_NORMAL, GA_BOLD);
+    grid_put_text(g, x, area.y, area.x + area.w - x, tail, ROLE_NORMAL, GA_BOLD);
 }
 
 static void fmt_ns(char *buf, size_t len, int64_t ns)
