@@ -43,7 +43,10 @@ static fuzz_env *fuzz_env_get(void)
     fuzz_env *env = &fuzz_the_env;
     if (env->fd >= 0)
         return env;
-    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
+    /* run.sh names a private directory: a crashed worker leaves its file. */
+    const char *dir = getenv("FUZZ_LOAD_TMPDIR");
+    if (!dir)
+        dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
     snprintf(env->path, sizeof env->path, "%s/fuzz_load.XXXXXX", dir ? dir : "/tmp");
     env->fd = mkstemp(env->path);
     env->null = fopen("/dev/null", "w");

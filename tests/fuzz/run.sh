@@ -39,7 +39,10 @@ find "$seeds" -type f -size +256k -delete
 # (FUZZ_SECONDS=0: only sort the artifacts already kept)
 [ "$seconds" -gt 0 ] && echo "fuzz: ${seconds} s from $(ls "$seeds" | wc -l) seeds; log in $out/fuzz.log"
 LSAN_OPTIONS=suppressions=$src/tests/fuzz/lsan.supp
-export LSAN_OPTIONS
+# Inputs are written there (RAM when /dev/shm exists); crashed workers leave theirs.
+FUZZ_LOAD_TMPDIR=$(mktemp -d /dev/shm/sv-fuzz.XXXXXX 2>/dev/null || mktemp -d "$out/tmp.XXXXXX")
+export LSAN_OPTIONS FUZZ_LOAD_TMPDIR
+trap 'rm -rf "$FUZZ_LOAD_TMPDIR"' EXIT INT TERM
 [ "$seconds" -gt 0 ] && ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
     "$fuzz" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
