@@ -482,31 +482,8 @@ static int info_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     (void)ctx;
     if (!s)
         return 0;
-    size_t page = s->page > 1 ? (size_t)s->page - 1 : 1;
-    switch (cmd) {
-    case CMD_UP:
-    case CMD_WHEEL_UP:
-        s->top = s->top ? s->top - 1 : 0;
-        break;
-    case CMD_DOWN:
-    case CMD_WHEEL_DOWN:
-        s->top++;
-        break;
-    case CMD_PGUP:
-        s->top = s->top > page ? s->top - page : 0;
-        break;
-    case CMD_PGDN:
-        s->top += page;
-        break;
-    case CMD_HOME:
-        s->top = 0;
-        break;
-    case CMD_END:
-        s->top = s->doc.n;
-        break;
-    default:
+    if (!ui_scroll(&s->top, s->doc.n, s->page, cmd))
         return 0;
-    }
     info_clamp(s);
     return VF_HANDLED | VF_REDRAW;
 }

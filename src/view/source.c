@@ -287,31 +287,8 @@ static int source_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     (void)ctx;
     if (!s || !s->text)
         return 0;
-    size_t page = s->page > 1 ? (size_t)s->page - 1 : 1;
-    switch (cmd) {
-    case CMD_UP:
-    case CMD_WHEEL_UP:
-        s->top = s->top > 0 ? s->top - 1 : 0;
-        break;
-    case CMD_DOWN:
-    case CMD_WHEEL_DOWN:
-        s->top++;
-        break;
-    case CMD_PGUP:
-        s->top = s->top > page ? s->top - page : 0;
-        break;
-    case CMD_PGDN:
-        s->top += page;
-        break;
-    case CMD_HOME:
-        s->top = 0;
-        break;
-    case CMD_END:
-        s->top = s->nlines;
-        break;
-    default:
+    if (!ui_scroll(&s->top, s->nlines, s->page, cmd))
         return 0;
-    }
     source_clamp(s);
     return VF_HANDLED | VF_REDRAW;
 }

@@ -50,3 +50,32 @@ void ui_select_region(ui_ctx *ctx, region *r)
     ctx->sel.rank = r ? r->rank : 0;
     ctx->sel.call = -1;
 }
+
+bool ui_scroll(size_t *top, size_t end, int page_rows, ui_cmd cmd)
+{
+    size_t page = page_rows > 1 ? (size_t)page_rows - 1 : 1;
+    switch (cmd) {
+    case CMD_UP:
+    case CMD_WHEEL_UP:
+        *top = *top > 0 ? *top - 1 : 0;
+        return true;
+    case CMD_DOWN:
+    case CMD_WHEEL_DOWN:
+        (*top)++;
+        return true;
+    case CMD_PGUP:
+        *top = *top > page ? *top - page : 0;
+        return true;
+    case CMD_PGDN:
+        *top += page;
+        return true;
+    case CMD_HOME:
+        *top = 0;
+        return true;
+    case CMD_END:
+        *top = end;
+        return true;
+    default:
+        return false;
+    }
+}

@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "grid.h"
+#include "keys.h"
 #include "profile.h"
 
 struct view_ops;
@@ -81,5 +82,9 @@ bool ui_search_match(const ui_ctx *ctx, const char *name);
 /* Selects a call (rank number, rank call index) and its region. */
 void ui_select_call(ui_ctx *ctx, int rank, int64_t call);
 void ui_select_region(ui_ctx *ctx, region *r);
+/* Moves a scrolled text's top line for a scrolling command (Up, Down,
+ * wheel, PgUp, PgDn, Home, End), end being the line count; returns false
+ * for any other command.  The caller clamps. */
+bool ui_scroll(size_t *top, size_t end, int page_rows, ui_cmd cmd);
 
 #endif
