@@ -69,6 +69,10 @@ static size_t ld_append(char *line, size_t cap, size_t o, const char *fmt, ...)
 /* "PATH: rank N: region NAME: KIND ITEM: " + fmt, names escaped. */
 static void ld_vline(const ld_ctx *c, char *line, size_t cap, const char *reg, const char *kind,
                      const char *item, const char *fmt, va_list ap)
+    __attribute__((format(printf, 7, 0)));
+
+static void ld_vline(const ld_ctx *c, char *line, size_t cap, const char *reg, const char *kind,
+                     const char *item, const char *fmt, va_list ap)
 {
     char esc[LD_ESC_NAME];
     size_t o = ld_append(line, cap, 0, "%s", c->path);
