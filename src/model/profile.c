@@ -34,10 +34,20 @@ profile *profile_new(const char *path)
     if (!p)
         return NULL;
     p->path = strdup(path ? path : "");
-    if (!p->path) {
+    p->paths = calloc(1, sizeof *p->paths);
+    if (p->paths)
+        p->paths[0] = strdup(p->path ? p->path : "");
+    if (!p->path || !p->paths || !p->paths[0]) {
+        if (p->paths)
+            free(p->paths[0]);
+        free(p->paths);
+        free(p->path);
         free(p);
         return NULL;
     }
+    p->npaths = 1;
+    p->schema = 1;
+    p->layout = LAYOUT_GROUPS;
     p->legacy = true;
     return p;
 }
@@ -154,17 +164,65 @@ void rank_calls_free(rank_calls *c)
     free(c);
 }
 
+static void thread_table_free(thread_table *t)
+{
+    free_strv(t->name, t->n);
+    free(t->ident);
+    free(t->native_id);
+    free(t->daemon);
+    free(t->start_ns);
+    free(t->end_ns);
+    free(t->cpu_ns);
+}
+
+static void task_table_free(task_table *t)
+{
+    free_strv(t->name, t->n);
+    free(t->thread);
+    free_strv(t->kind, t->n);
+    free_strv(t->coro_name, t->n);
+    free(t->created_ns);
+    free(t->done_ns);
+    free(t->steps);
+    free(t->running_ns);
+    free(t->suspended_ns);
+}
+
+void line_profile_clear(line_profile *lp)
+{
+    free(lp->region);
+    free(lp->filename);
+    free(lp->function);
+    free(lp->source);
+    free(lp->lineno);
+    free(lp->hits);
+    free(lp->times);
+    memset(lp, 0, sizeof *lp);
+}
+
+void perf_record_clear(perf_record *pr)
+{
+    free(pr->kind);
+    free(pr->region);
+    free_strv(pr->names, pr->n);
+    free(pr->values);
+    memset(pr, 0, sizeof *pr);
+}
+
 static void rank_free_data(rank_data *rk)
 {
     for (size_t i = 0; i < rk->nregions; i++)
         region_free(rk->regions[i]);
     free(rk->regions);
-    free_strv(rk->threads.name, rk->threads.n);
-    free(rk->threads.ident);
-    free(rk->threads.native_id);
-    free_strv(rk->tasks.name, rk->tasks.n);
-    free(rk->tasks.thread);
+    thread_table_free(&rk->threads);
+    task_table_free(&rk->tasks);
     rank_calls_free(rk->calls);
+    for (size_t i = 0; i < rk->nlines; i++)
+        line_profile_clear(&rk->lines[i]);
+    free(rk->lines);
+    for (size_t i = 0; i < rk->nperf; i++)
+        perf_record_clear(&rk->perf[i]);
+    free(rk->perf);
 }
 
 void profile_free(profile *p)
@@ -181,6 +239,7 @@ void profile_free(profile *p)
     }
     free(p->meta);
     free_strv(p->warnings, p->nwarnings);
+    free_strv(p->paths, p->npaths);
     free(p->path);
     free(p);
 }

@@ -103,20 +103,65 @@ typedef struct region {
     /* Per-call exclusive durations owned by a region_for_thread() slice
      * (a slice is not part of its rank's numbering); NULL otherwise. */
     int64_t *own_excl_ns;
+
+    /* Columnar files (schema 2/3): the writer's own exclusive total
+     * (`exclusive_totals`); has_stored_exclusive false for -1 or absent. */
+    bool has_stored_exclusive;
+    int64_t stored_exclusive_ns;
 } region;
 
+/* Every column is n long, or NULL when the file lacks it. */
 typedef struct thread_table {
     size_t n;
     char **name;        /* n strings, or NULL when the dataset is absent */
     int64_t *ident;     /* n, or NULL */
     int64_t *native_id; /* n, or NULL */
+    /* Schema 2/3 `thread_table` only: */
+    int8_t *daemon;     /* 0/1 */
+    int64_t *start_ns;  /* perf_counter ns */
+    int64_t *end_ns;    /* -1 = still running at the end of the run */
+    int64_t *cpu_ns;
 } thread_table;
 
 typedef struct task_table {
     size_t n;
     char **name;    /* n strings, or NULL */
     int64_t *thread; /* n thread-table rows (-1 unknown), or NULL */
+    /* Schema 2/3 `task_table` only: */
+    char **kind;          /* "task" | "greenlet" */
+    char **coro_name;
+    int64_t *created_ns;
+    int64_t *done_ns;     /* -1 = unfinished */
+    int64_t *steps;
+    int64_t *running_ns;
+    int64_t *suspended_ns;
 } task_table;
+
+/* A line-profiler record (`rank<N>/line_profile/<i>`, schema 2/3). */
+typedef struct line_profile {
+    char *region;        /* may be NULL */
+    char *filename;
+    char *function;
+    int64_t first_lineno;
+    double unit_s;       /* seconds per unit of times[] */
+    char *source;        /* NULL when not captured */
+    int64_t source_first_lineno; /* line of source's first line; valid with source */
+    size_t n;
+    int64_t *lineno;     /* n */
+    int64_t *hits;       /* n */
+    double *times;       /* n, in units of unit_s */
+} line_profile;
+
+/* Hardware counters of a region (`rank<N>/perf_events/<region>`), or one
+ * LIKWID group record (kind "likwid"). */
+typedef struct perf_record {
+    char *kind;          /* "perf_events" or "likwid" */
+    char *region;
+    int64_t calls;       /* -1 when unknown */
+    size_t n;
+    char **names;        /* n counter names */
+    double *values;      /* n (uint64 counters widened exactly below 2^53) */
+} perf_record;
 
 /* Per-call nesting of a rank, built on demand by profile_ensure_calls():
  * views need it, batch statistics do not (they only need totals). */
@@ -144,6 +189,11 @@ typedef struct rank_data {
     bool has_tasks;
     bool explicit_ids;  /* nesting came from call/parent ids */
     rank_calls *calls;  /* NULL until profile_ensure_calls() */
+    /* Auxiliary records (schema 2/3 rank groups; never regions). */
+    line_profile *lines;
+    size_t nlines;
+    perf_record *perf;
+    size_t nperf;
 } rank_data;
 
 typedef enum meta_kind { META_STRING, META_INT, META_FLOAT, META_BOOL } meta_kind;
@@ -154,9 +204,20 @@ typedef struct meta_entry {
     char *text; /* the value shown as text, always set */
 } meta_entry;
 
+/* Which scope-profiler layout a file had (UPSTREAM-FORMATS.md). */
+typedef enum profile_layout {
+    LAYOUT_GROUPS,    /* schema 1: rank<N>/regions/<name>/ (legacy and extended) */
+    LAYOUT_COLUMNAR,  /* schema 2 (start/end) or 3 (gap-encoded) */
+    LAYOUT_AGGREGATE  /* schema 3, storage_layout "aggregate": summaries only */
+} profile_layout;
+
 typedef struct profile {
-    char *path;
-    uint64_t file_size;
+    char *path;             /* the first file; see paths for a C-API rank set */
+    char **paths;           /* every file opened as this profile (npaths >= 1) */
+    size_t npaths;
+    uint64_t file_size;     /* summed over paths */
+    int schema;             /* scope_profiler_schema (1 when absent) */
+    profile_layout layout;
     bool legacy;            /* no extended item anywhere in the file */
     meta_entry *meta;       /* sorted by key */
     size_t nmeta;
@@ -189,6 +250,9 @@ void region_free(region *r); /* for regions made by region_for_thread() */
 /* Frees what a region owns except its name, and zeroes it (the loader's
  * staging of a region that is then dropped). */
 void region_clear(region *r);
+/* Free what a record owns and zero it (the loader's staging too). */
+void line_profile_clear(line_profile *lp);
+void perf_record_clear(perf_record *pr);
 
 rank_data *profile_rank(const profile *p, int rank);     /* by number, NULL if none */
 region *rank_region(const rank_data *rk, const char *name);
