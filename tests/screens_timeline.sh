@@ -54,9 +54,10 @@ screen 80x24 "" "$small"
 check "small: exits 0" [ "$rc" = 0 ]
 check "small: 24 lines" [ "$(lines)" = 24 ]
 check "small: timeline is view 1" rowhas 1 "1 timeline"
-check "small: fit is 32 ns per column over 0 .. 2.048 us" rowhas 2 "0 ns \.\. 2\.048 us  (32 ns/col)"
+# The header shows one digit more than tells two columns apart (32 ns: 10 ns, so 0.001 us).
+check "small: fit is 32 ns per column over 0 .. 2.048 us" rowhas 2 "0\.000 us \.\. 2\.048 us  (32 ns/col)"
 check "small: two thread lanes" rowhas 2 "2 lanes"
-check "small: the summary-only region is counted" rowhas 2 "1 region without event data: reduce"
+check "small: the summary-only region is counted" rowhas 2 "1 region without event data"
 # Ruler: step 500 ns (15.6 columns); the label at column 31 would cover the cursor (32).
 check "small: ruler 0.0 us" rowhas 3 "┬0\.0 us"
 check "small: ruler 0.5 us" rowhas 3 "┬0\.5 us"
@@ -70,6 +71,19 @@ check "small: lane Worker-1 after its depth rows" rowhas 6 "r0 Worker-1"
 check "small: no selection yet" has "No call selected"
 check "small: the hint is not cut" hasnt "No call selected.*…"
 check "small: no control bytes" clean
+
+# --- deep zoom on a real profile: the header's two ends and the cursor differ
+if [ -f "$shared/real/solver.h5" ]; then
+    screen 80x24 "++++++++++++++++" "$shared/real/solver.h5"
+    hdr=$(row 2)
+    a=$(echo "$hdr" | sed 's/^ *\([^ ]* [a-z]*\) \.\. .*/\1/')
+    b=$(echo "$hdr" | sed 's/^.* \.\. \([^ ]* [a-z]*\)  (.*/\1/')
+    check "deep zoom: the range's ends differ ($a .. $b)" [ -n "$a" ] && [ "$a" != "$b" ]
+    check "deep zoom: 6 ns per column shows every ns digit" rowhas 2 "ms \.\. [0-9]*\.[0-9]\{6\} ms  (6 ns/col)"
+    screen 80x24 "--------------------" "$shared/real/solver.h5"
+    check "zoom out never shows time before zero" hasnt "@-"
+    check "zoom out never shows time before zero (header)" rowhas 2 "^ 0\.0* [a-z]* \.\."
+fi
 
 # --- selection and details
 screen 80x24 "<Enter>" "$small"
@@ -107,29 +121,32 @@ check "z without a selection" has "No call selected: Enter selects"
 
 # --- zoom and pan (cursor at column 32)
 screen 80x24 "+" "$small"
-# time under the cursor 1000 + 32*32 + 16 = 2040; npc 16; t0 = 2040 - 512 - 8 = 1520
-check "+: 16 ns per column around the cursor" rowhas 2 "520 ns \.\. 1\.544 us  (16 ns/col)"
+# the cursor column's start 1000 + 32*32 = 2024 stays; npc 16; t0 = 2024 - 32*16 = 1512
+check "+: 16 ns per column around the cursor" rowhas 2 "0\.512 us \.\. 1\.536 us  (16 ns/col)"
+check "+: the cursor keeps its time" rowhas 3 "@1\.024 us"
 screen 80x24 "=" "$small"
 check "=: zooms in too" rowhas 2 "(16 ns/col)"
 screen 80x24 "+-" "$small"
-check "+-: back to the fit" rowhas 2 "0 ns \.\. 2\.048 us  (32 ns/col)"
+check "+-: back to the fit" rowhas 2 "0\.000 us \.\. 2\.048 us  (32 ns/col)"
 screen 80x24 "-" "$small"
-check "-: 64 ns per column" rowhas 2 "(64 ns/col)"
+# The widest view: the data (2000 ns) plus an eighth (250 ns) over 64 columns, ceil(2250/64)
+# = 36 ns; t0 = 2024 - 32*36 = 872 is before the data, so the view starts at the data.
+check "-: 36 ns per column, no time before the start" rowhas 2 "0\.000 us \.\. 2\.304 us  (36 ns/col)"
 screen 80x24 "++++0" "$small"
-check "0: fits again" rowhas 2 "0 ns \.\. 2\.048 us  (32 ns/col)"
+check "0: fits again" rowhas 2 "0\.000 us \.\. 2\.048 us  (32 ns/col)"
 screen 80x24 "++++++++++++" "$small"
 check "zoom in stops at 1 ns per column" rowhas 2 "(1 ns/col)"
 check "and says so" has "Zoomed in as far as it goes"
 screen 80x24 "------" "$small"
-check "zoom out stops at 4x the fit" rowhas 2 "(128 ns/col)"
+check "zoom out stops at the profile plus its margin" rowhas 2 "(36 ns/col)"
 check "and says so" has "Zoomed out as far as it goes"
 screen 80x24 "+l" "$small"
-# pan 64/8 = 8 columns of 16 ns: t0 = 1520 + 128 = 1648
-check "l pans right by an eighth" rowhas 2 "648 ns \.\. 1\.672 us"
+# pan 64/8 = 8 columns of 16 ns: t0 = 1512 + 128 = 1640
+check "l pans right by an eighth" rowhas 2 "0\.640 us \.\. 1\.664 us"
 screen 80x24 "+h" "$small"
-check "h pans left" rowhas 2 "392 ns \.\. 1\.416 us"
+check "h pans left" rowhas 2 "0\.384 us \.\. 1\.408 us"
 screen 80x24 "+<Right><Left>" "$small"
-check "arrows pan" rowhas 2 "520 ns \.\. 1\.544 us"
+check "arrows pan" rowhas 2 "0\.512 us \.\. 1\.536 us"
 screen 80x24 "++<Home>" "$small"
 check "Home shows the start" rowhas 2 "^ 0 ns \.\. "
 screen 80x24 "<Enter>z" "$small"
@@ -140,11 +157,11 @@ check "z keeps the selection" has "outer  rank 0"
 # --- the mouse (headless: the pointer is at the middle of the view area, column 40, row
 # 12; the time axis starts at column 16, so the pointer is over time column 24)
 screen 80x24 "<WheelUp>" "$small"
-# tc = 1000 + 24*32 + 16 = 1784; npc 16; t0 = 1784 - 24*16 - 8 = 1392
-check "wheel up zooms in at the pointer" rowhas 2 "392 ns \.\. 1\.416 us  (16 ns/col)"
+# tc = 1000 + 24*32 = 1768; npc 16; t0 = 1768 - 24*16 = 1384
+check "wheel up zooms in at the pointer" rowhas 2 "0\.384 us \.\. 1\.408 us  (16 ns/col)"
 screen 80x24 "<WheelDown>" "$small"
-# npc 64; t0 = 1784 - 24*64 - 32 = 216 (784 ns before zero); right edge 216 + 64*64
-check "wheel down zooms out at the pointer" rowhas 2 "^ -784 ns \.\. 3\.312 us  (64 ns/col)"
+# npc 36 (the widest); t0 = 1768 - 24*36 = 904 is before the data: t0 = 1000
+check "wheel down zooms out, never before the start" rowhas 2 "^ 0\.000 us \.\. 2\.304 us  (36 ns/col)"
 screen 80x24 "<Click>" "$small"
 check "a click below the lanes moves the cursor column" rowhas 3 "@768 ns"
 

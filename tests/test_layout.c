@@ -413,7 +413,9 @@ static void test_ruler_labels(void **state)
 
 /* ----------------------------------------------------- zoom and pan */
 
-/* Data [0, 8000] over 80 columns: fit is 100 ns per column. */
+/* Data [0, 8000] over 80 columns: fit is 100 ns per column.  The view may
+ * reach an eighth past the end (8000 + 1000 = 9000) and never before 0, so
+ * the widest view is ceil(9000 / 80) = 113 ns per column. */
 static void test_zoom_pan(void **state)
 {
     (void)state;
@@ -421,39 +423,89 @@ static void test_zoom_pan(void **state)
     tl_fit(&v, 0, 8000);
     assert_int_equal(v.npc, 100);
     assert_int_equal(v.t0, 0);
-    /* Zoom in at column 40: the time under it, 4000 + 50 = 4050, stays:
-     * npc 50, t0 = 4050 - 40*50 - 25 = 2025. */
+    assert_int_equal(tl_npc_max(0, 8000, 80), 113);
+    /* Zoom in at column 40: its start time, 4000, stays:
+     * npc 50, t0 = 4000 - 40*50 = 2000. */
     assert_true(tl_zoom(&v, 40, 1, 0, 8000));
     assert_int_equal(v.npc, 50);
-    assert_int_equal(v.t0, 2025);
-    /* And back: tc = 2025 + 2000 + 25 = 4050, t0 = 4050 - 4000 - 50 = 0. */
-    assert_true(tl_zoom(&v, 40, -1, 0, 8000));
-    assert_int_equal(v.npc, 100);
-    assert_int_equal(v.t0, 0);
-    /* Out to the limit: 4 x fit = 400, then no further. */
-    assert_true(tl_zoom(&v, 40, -1, 0, 8000));
-    assert_true(tl_zoom(&v, 40, -1, 0, 8000));
-    assert_int_equal(v.npc, 400);
-    assert_false(tl_zoom(&v, 40, -1, 0, 8000));
-    /* In to 1 ns per column, then no further. */
-    for (int k = 0; k < 20; k++)
-        tl_zoom(&v, 40, 1, 0, 8000);
+    assert_int_equal(v.t0, 2000);
+    assert_int_equal(tl_col_time(&v, 40), 4000);
+    /* Five more steps in at column 13 (npc 25, 12, 6, 3, 1): the time of
+     * column 13 (2000 + 13*50 = 2650) never drifts. */
+    for (int k = 0; k < 5; k++) {
+        assert_true(tl_zoom(&v, 13, 1, 0, 8000));
+        assert_int_equal(tl_col_time(&v, 13), 2650);
+    }
     assert_int_equal(v.npc, 1);
-    assert_false(tl_zoom(&v, 40, 1, 0, 8000));
-    /* Pan 10 columns at npc 100: t0 + 1000.  Panning far left stops with
-     * the centre on the data's start: t0 = 0 - 40*100. */
+    assert_false(tl_zoom(&v, 13, 1, 0, 8000));
+    /* And out again: still 2650 under column 13 up to npc 64. */
+    for (int k = 0; k < 6; k++) {
+        assert_true(tl_zoom(&v, 13, -1, 0, 8000));
+        assert_int_equal(tl_col_time(&v, 13), 2650);
+    }
+    assert_int_equal(v.npc, 64);
+    /* Then 113 (the limit): t0 = 2650 - 13*113 = 1181, inside [0, 9000 - 9040]?
+     * no: 1181 + 80*113 = 10221 > 9000, so t0 = 9000 - 9040 = -40, then
+     * the left edge wins: t0 = 0. */
+    assert_true(tl_zoom(&v, 13, -1, 0, 8000));
+    assert_int_equal(v.npc, 113);
+    assert_int_equal(v.t0, 0);
+    assert_false(tl_zoom(&v, 13, -1, 0, 8000));
+    /* Zooming out at the right end stops at the end plus the margin:
+     * from [8000, 8800) at column 70 (8700): npc 20, t0 = 8700 - 1400 =
+     * 7300 (ends at 8900, inside); npc 40, t0 = 8700 - 2800 = 5900 would
+     * end at 9100 > 9000, so t0 = 9000 - 3200 = 5800. */
+    v = (tl_view){8000, 10, 80};
+    assert_true(tl_zoom(&v, 70, -1, 0, 8000));
+    assert_int_equal(v.npc, 20);
+    assert_int_equal(v.t0, 7300);
+    assert_true(tl_zoom(&v, 70, -1, 0, 8000));
+    assert_int_equal(v.npc, 40);
+    assert_int_equal(v.t0, 5800);
+    /* Pan 10 columns at npc 100: t0 + 1000; the view then ends at the
+     * margin (1000 + 8000 = 9000).  Far left stops at 0, far right at
+     * 9000 - 8000. */
     v = (tl_view){0, 100, 80};
     tl_pan(&v, 10, 0, 8000);
     assert_int_equal(v.t0, 1000);
     tl_pan(&v, -1000000000000, 0, 8000);
-    assert_int_equal(v.t0, -4000);
+    assert_int_equal(v.t0, 0);
     tl_pan(&v, INT64_MAX, 0, 8000);
-    assert_int_equal(v.t0, 8000 - 4000);
+    assert_int_equal(v.t0, 1000);
     /* A call [1000, 1300]: span 300, room for 400 -> npc 5, centred:
      * t0 = 1150 - 40*5 = 950. */
     tl_show_span(&v, 1000, 1300, 0, 8000);
     assert_int_equal(v.npc, 5);
     assert_int_equal(v.t0, 950);
+}
+
+/* Header and cursor times: the unit of the largest value, one digit more
+ * than the column width needs. */
+static void test_precision(void **state)
+{
+    (void)state;
+    int ue, d;
+    char buf[32];
+    /* 1.538 s at 100 ns per column: 10^(9-7) = 100 <= 100, so 7 + 1. */
+    ruler_precision(1538123456, 100, &ue, &d);
+    assert_int_equal(ue, 9);
+    assert_int_equal(d, 8);
+    assert_string_equal(ruler_label(buf, sizeof buf, 1538123456, ue, d), "1.53812345 s");
+    /* 2048 ns at 32 ns per column: us, 10 <= 32 at 2 decimals, so 3. */
+    ruler_precision(2048, 32, &ue, &d);
+    assert_int_equal(ue, 3);
+    assert_int_equal(d, 3);
+    /* 1 ns per column: every digit, no more. */
+    ruler_precision(1538123456, 1, &ue, &d);
+    assert_int_equal(d, 9);
+    /* 10 s at 156 ms per column: 10^8 <= 1.56e8 at 1, so 2. */
+    ruler_precision(10000000000, 156250000, &ue, &d);
+    assert_int_equal(ue, 9);
+    assert_int_equal(d, 2);
+    /* Below 1 us: ns, no decimals. */
+    ruler_precision(999, 5, &ue, &d);
+    assert_int_equal(ue, 0);
+    assert_int_equal(d, 0);
 }
 
 static void test_extremes(void **state)
@@ -494,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_ruler_negative),
         cmocka_unit_test(test_ruler_labels),
         cmocka_unit_test(test_zoom_pan),
+        cmocka_unit_test(test_precision),
         cmocka_unit_test(test_extremes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

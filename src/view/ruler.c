@@ -55,6 +55,17 @@ char *ruler_label(char *buf, size_t len, int64_t t, int unit_exp, int decimals)
     return buf;
 }
 
+void ruler_precision(int64_t biggest, int64_t npc, int *unit_exp, int *decimals)
+{
+    uint64_t a = biggest < 0 ? (uint64_t)0 - (uint64_t)biggest : (uint64_t)biggest;
+    int ue = a >= 1000000000u ? 9 : a >= 1000000u ? 6 : a >= 1000u ? 3 : 0;
+    int d = 0;
+    while (d < ue && pow10i(ue - d) > npc)
+        d++;
+    *unit_exp = ue;
+    *decimals = d < ue ? d + 1 : d;
+}
+
 /* Smallest number of decimals that shows every multiple of step exactly. */
 static int step_decimals(int64_t step, int unit_exp)
 {

@@ -35,6 +35,12 @@ void ruler_plan_make(ruler_plan *p, int64_t t0, int64_t npc, int width);
  * "200 us", "1.5 ms", "-20 ns".  Exact (integer arithmetic). */
 char *ruler_label(char *buf, size_t len, int64_t t, int unit_exp, int decimals);
 
+/* Unit and decimals for times up to |biggest| ns (from zero) on a view of
+ * npc ns per column: the unit of the largest value, and one digit more
+ * than tells adjacent columns apart, so that a deep zoom never shows
+ * "1.538 s .. 1.538 s". */
+void ruler_precision(int64_t biggest, int64_t npc, int *unit_exp, int *decimals);
+
 /* The 1-2-5 step at or above v (saturating). */
 int64_t ruler_nice_step(int64_t v);
 

@@ -263,11 +263,20 @@ static int search_step(tl_state *s, ui_ctx *ctx, int dir)
     return VF_HANDLED | VF_REDRAW;
 }
 
+/* The cursor follows its time when the view meets an end of the data. */
+static void cursor_to_time(tl_state *s, int64_t t)
+{
+    int64_t x = tl_time_col(&s->v, t);
+    s->cursor_x = (int)(x < 0 ? 0 : x >= s->geo.tw ? s->geo.tw - 1 : x);
+}
+
 static int zoom(tl_state *s, ui_ctx *ctx, int col, int dir)
 {
+    int64_t tc = tl_col_time(&s->v, s->cursor_x);
     if (!tl_zoom(&s->v, col, dir, data_min(s), data_max(s)))
         ui_set_status(ctx, dir > 0 ? "Zoomed in as far as it goes (1 ns per column)"
-                                   : "Zoomed out as far as it goes");
+                                   : "Zoomed out as far as it goes (the whole profile)");
+    cursor_to_time(s, tc);
     return VF_HANDLED | VF_REDRAW;
 }
 

@@ -40,8 +40,11 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
     const tl_geo *g = &s->geo;
     char a[32], b[32], res[32], line[256], note[96];
     int64_t zero = zero_of(ctx);
-    timefmt_ns(a, sizeof a, (double)(s->v.t0 - zero));
-    timefmt_ns(b, sizeof b, (double)(tl_col_time(&s->v, g->tw) - zero));
+    int64_t ta = s->v.t0 - zero, tb = tl_col_time(&s->v, g->tw) - zero;
+    int ue, dec;
+    ruler_precision(tb > -ta ? tb : ta, s->v.npc, &ue, &dec);
+    ruler_label(a, sizeof a, ta, ue, dec);
+    ruler_label(b, sizeof b, tb, ue, dec);
     timefmt_ns(res, sizeof res, (double)s->v.npc);
     size_t nl = s->ix ? s->ix->nlanes : 0;
     if (nl)
@@ -73,7 +76,10 @@ static void draw_ruler(const tl_state *s, ui_ctx *ctx)
     const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
     int64_t zero = zero_of(ctx);
     char cur[32], buf[48];
-    timefmt_ns(cur, sizeof cur, (double)(tl_col_time(&s->v, s->cursor_x) - zero));
+    int64_t tc = tl_col_time(&s->v, s->cursor_x) - zero;
+    int ue, dec;
+    ruler_precision(tc, s->v.npc, &ue, &dec);
+    ruler_label(cur, sizeof cur, tc, ue, dec);
     snprintf(buf, sizeof buf, "@%s", cur);
     grid_fill(&ctx->grid, (rect){g->x, g->ruler_y, g->gutter, 1}, ' ', ROLE_NORMAL, 0);
     grid_put_text(&ctx->grid, g->x + 1, g->ruler_y, g->gutter - 2, buf, ROLE_DIM, 0);

@@ -52,12 +52,20 @@ int64_t tl_time_col(const tl_view *v, int64_t t)
 
 /* ------------------------------------------------------ view changes */
 
+/* How far past the data's end the view may reach: an eighth of the span,
+ * so the last call is never pinned against the right edge. */
+static int64_t right_margin(int64_t tmin, int64_t tmax)
+{
+    int64_t span = tmax > tmin ? sat_sub(tmax, tmin) : 1;
+    return span / 8 > 1 ? span / 8 : 1;
+}
+
 int64_t tl_npc_max(int64_t tmin, int64_t tmax, int width)
 {
     int64_t w = width > 0 ? width : 1;
-    int64_t span = tmax > tmin ? sat_sub(tmax, tmin) : 1;
-    int64_t fit = span / w + (span % w != 0);
-    int64_t mx = sat_mul(fit, 4);
+    int64_t range = sat_sub(sat_add(tmax, right_margin(tmin, tmax)), tmin);
+    range = range > 1 ? range : 1;
+    int64_t mx = range / w + (range % w != 0);
     int64_t cap = INT64_MAX / (4 * (w + 1));
     mx = mx < cap ? mx : cap;
     return mx > 1 ? mx : 1;
@@ -69,12 +77,15 @@ void tl_clamp(tl_view *v, int64_t tmin, int64_t tmax)
     v->npc = v->npc < 1 ? 1 : v->npc > mx ? mx : v->npc;
     if (tmax < tmin)
         return;
-    int64_t half = sat_mul(v->width / 2, v->npc);
-    int64_t centre = sat_add(v->t0, half);
-    if (centre < tmin)
-        v->t0 = sat_sub(tmin, half);
-    else if (centre > tmax)
-        v->t0 = sat_sub(tmax, half);
+    /* The right edge stops at the end plus the margin, the left edge at
+     * the start (no time before the data); the left wins when the view is
+     * a rounding wider than both allow. */
+    int64_t hi = sat_add(tmax, right_margin(tmin, tmax));
+    int64_t w = v->width > 0 ? v->width : 1;
+    if (tl_col_time(v, w) > hi)
+        v->t0 = sat_sub(hi, sat_mul(w, v->npc));
+    if (v->t0 < tmin)
+        v->t0 = tmin;
 }
 
 void tl_fit(tl_view *v, int64_t tmin, int64_t tmax)
@@ -93,8 +104,9 @@ bool tl_zoom(tl_view *v, int col, int dir, int64_t tmin, int64_t tmax)
     npc = npc < 1 ? 1 : npc > mx ? mx : npc;
     if (npc == v->npc)
         return false;
-    int64_t tc = sat_add(tl_col_time(v, col), v->npc / 2);
-    v->t0 = sat_sub(sat_sub(tc, sat_mul(col, npc)), npc / 2);
+    /* The start time of column col stays where it is (the cursor's time). */
+    int64_t tc = tl_col_time(v, col);
+    v->t0 = sat_sub(tc, sat_mul(col, npc));
     v->npc = npc;
     tl_clamp(v, tmin, tmax);
     return true;

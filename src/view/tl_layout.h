@@ -27,15 +27,17 @@ int64_t tl_col_time(const tl_view *v, int64_t x);
 /* Column holding time t: floor((t - t0) / npc), saturating. */
 int64_t tl_time_col(const tl_view *v, int64_t t);
 
-/* Largest npc allowed for data in [tmin, tmax] (four times the fit, and
- * small enough that no column time overflows). */
+/* Largest npc allowed for data in [tmin, tmax]: the data plus a margin of
+ * an eighth after its end fills the width (and no column time overflows). */
 int64_t tl_npc_max(int64_t tmin, int64_t tmax, int width);
-/* Keeps npc in [1, max] and the view's centre inside [tmin, tmax]. */
+/* Keeps npc in [1, max] and the view inside [tmin, tmax + margin]: no time
+ * before the data's start, no more than the margin after its end. */
 void tl_clamp(tl_view *v, int64_t tmin, int64_t tmax);
 /* Whole [tmin, tmax] on screen. */
 void tl_fit(tl_view *v, int64_t tmin, int64_t tmax);
-/* Halves (dir > 0) or doubles (dir < 0) npc keeping the time under column
- * col where it is.  Returns false at a limit (nothing changed). */
+/* Halves (dir > 0) or doubles (dir < 0) npc keeping the start time of
+ * column col where it is (unless the view meets an end of the data).
+ * Returns false at a limit (nothing changed). */
 bool tl_zoom(tl_view *v, int col, int dir, int64_t tmin, int64_t tmax);
 /* Moves the view by cols columns (negative: left). */
 void tl_pan(tl_view *v, int64_t cols, int64_t tmin, int64_t tmax);
