@@ -1,4 +1,5 @@
 #include "h5util.h"
+#include "h5util_internal.h"
 
 #include <H5PLpublic.h>
 #include <math.h>
@@ -1103,4 +1104,17 @@ h5u_status h5u_attr_names(hid_t loc, h5u_strs *out, char *why, size_t whylen)
         return fail_h5(why, whylen, "cannot list attributes");
     }
     return H5U_OK;
+}
+
+/* ------------------------------------------------------------ internal (h5util_internal.h) */
+
+h5u_status h5u_open_checked(h5u_reader *rd, hid_t loc, const char *name, hid_t *ds, bool *filtered,
+                            char *why, size_t whylen)
+{
+    return open_dataset(rd, loc, name, ds, filtered, why, whylen);
+}
+
+bool h5u_count_plausible(const h5u_reader *rd, hid_t ds, bool filtered, uint64_t n, size_t esize)
+{
+    return count_plausible(rd, ds, filtered, n, esize);
 }

@@ -109,6 +109,16 @@ hsize_t h5u_num_attrs(hid_t loc, const char *name);
 h5u_status h5u_read_i64(h5u_reader *rd, hid_t loc, const char *name, int64_t **out, size_t *n,
                         char *why, size_t whylen);
 
+/* (h5util_f64.c) Reads 1-D integer or float dataset `name` as n doubles
+ * (libhdf5 converts; integers beyond 2^53 round).  *out as for h5u_read_i64;
+ * with rd->probe nothing is read and *out stays NULL. */
+h5u_status h5u_read_f64(h5u_reader *rd, hid_t loc, const char *name, double **out, size_t *n,
+                        char *why, size_t whylen);
+/* The same for a 2-D dataset, row-major, rows x cols (a 0-row or empty
+ * dataset of any rank gives rows = cols = 0). */
+h5u_status h5u_read_f64_2d(h5u_reader *rd, hid_t loc, const char *name, double **out,
+                           size_t *rows, size_t *cols, char *why, size_t whylen);
+
 /* --- strings --- */
 
 /* A string array read from a dataset or an attribute.  ncut counts the
