@@ -243,6 +243,10 @@ if [ -f "$shared/extended/async_server.h5" ]; then
     check "click selects the call under the pointer" has "timestep  rank 2"
     screen 80x24 "jjjc" "$shared/real/solver_mpi4.h5"
     check "c folds a lane to fewer rows" rowhas 5 "^ r1 "
+    # r0 has 4 depth rows (timestep, rhs, ...); folded to one, it still says 3 are hidden
+    check "c keeps the +N deeper marker (+3 beside the name)" rowhas 4 "r0 .*+3│"
+    screen 80x24 "C" "$shared/real/solver_mpi4.h5"
+    check "C keeps the marker on every lane" rowhas 7 "r3 .*+3│"
     screen 80x24 "jjjce" "$shared/real/solver_mpi4.h5"
     check "e unfolds it again" rowhas 8 "^ r1 "
     screen 80x24 "<PgDn>" "$shared/real/solver_mpi4.h5"

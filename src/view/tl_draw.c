@@ -118,23 +118,32 @@ static void draw_label(const tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t
     grid_fill(&ctx->grid, (rect){g->x, y, g->gutter - 1, 1}, ' ', cur ? ROLE_SELECTED : 0, 0);
     if (cur)
         grid_put_cp(&ctx->grid, g->x, y, gl->marker, ROLE_SELECTED, 0);
-    char text[160], nb[48];
-    text[0] = '\0';
+    char text[160], nb[48], more[32];
+    text[0] = more[0] = '\0';
+    bool last_shown = d + 1 == s->shown[l] && s->shown[l] < ln->ndepth;
     if (d == 0 || top) {
         const char *name = ln->kind == LANE_TASK ? rank_task_name(ln->rk, ln->row, nb, sizeof nb)
                            : ln->kind == LANE_THREAD
                                ? rank_thread_name(ln->rk, ln->row, nb, sizeof nb)
                                : "";
         snprintf(text, sizeof text, "r%d%s%s", ln->rk->rank, *name ? " " : "", name);
-    } else if (d + 1 == s->shown[l] && s->shown[l] < ln->ndepth) {
+        /* A folded lane keeps saying what it hides, beside its name. */
+        if (last_shown)
+            snprintf(more, sizeof more, "+%u", ln->ndepth - s->shown[l]);
+    } else if (last_shown) {
         snprintf(text, sizeof text, "  +%u deeper", ln->ndepth - s->shown[l]);
+    }
+    int room = g->gutter - 2, mw = (int)strlen(more);
+    if (mw && mw + 4 <= room) {
+        grid_put_text(&ctx->grid, g->x + 1 + room - mw, y, mw, more, cur ? role : ROLE_DIM, 0);
+        room -= mw + 1;
     }
     /* Task names differ at their start ("Task-12 handle"), thread names
      * often at their end ("ThreadPoolExecutor-0_1"). */
     if (ln->kind == LANE_TASK)
-        grid_put_text(&ctx->grid, g->x + 1, y, g->gutter - 2, text, role, 0);
+        grid_put_text(&ctx->grid, g->x + 1, y, room, text, role, 0);
     else
-        grid_put_text_mid(&ctx->grid, g->x + 1, y, g->gutter - 2, text, role, 0);
+        grid_put_text_mid(&ctx->grid, g->x + 1, y, room, text, role, 0);
     grid_put_cp(&ctx->grid, g->x + g->gutter - 1, y, gl->vline, ROLE_DIM, 0);
 }
 
