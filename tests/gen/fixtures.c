@@ -440,4 +440,5 @@ void scen_fixtures(const char *dir, const int64_t *nums)
         free(path);
     }
     write_raw_faults(dir);
+    scen_fixtures_col(dir);
 }

@@ -7,6 +7,8 @@
 
 /* fixtures.c: every file of tests/gen/FIXTURES.md into directory DIR. */
 void scen_fixtures(const char *dir, const int64_t *nums);
+/* fixtures_col.c: the columnar, aggregate, C-API and inferred-lane fixtures. */
+void scen_fixtures_col(const char *dir);
 /* demo.c: the realistic MPI + asyncio + GPU demo profile. */
 void scen_demo(const char *path, const int64_t *nums);
 /* scenarios.c: large and adversarial profiles. */
