@@ -1,0 +1,227 @@
+/* lanestats: busy intervals of lane rows and per-lane statistics. */
+#include "lanestats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "region.h"
+
+static sv_err no_memory(sv_error *err)
+{
+    return sv_error_set(err, SV_ERR_NOMEM, "out of memory while measuring the lanes' load");
+}
+
+/* ------------------------------------------------------------- busy */
+
+sv_err lane_busy_build(const lane *ln, const lane_row *row, lane_busy *out, sv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = row->n ? row->n : 1;
+    out->s = malloc(cap * sizeof *out->s);
+    out->e = malloc(cap * sizeof *out->e);
+    out->cum = malloc((cap + 1) * sizeof *out->cum);
+    if (!out->s || !out->e || !out->cum) {
+        lane_busy_free(out);
+        return no_memory(err);
+    }
+    /* Entries are sorted by start: one pass merges overlapping and
+     * touching intervals. */
+    size_t n = 0;
+    for (size_t k = 0; k < row->n; k++) {
+        int64_t s, e;
+        lanes_call_span(ln->rk, row->idx[k], &s, &e);
+        if (e <= s)
+            continue;
+        if (n > 0 && s <= out->e[n - 1]) {
+            if (e > out->e[n - 1])
+                out->e[n - 1] = e;
+            continue;
+        }
+        out->s[n] = s;
+        out->e[n] = e;
+        n++;
+    }
+    out->n = n;
+    out->cum[0] = 0;
+    for (size_t k = 0; k < n; k++)
+        out->cum[k + 1] = out->cum[k] + (out->e[k] - out->s[k]);
+    return SV_OK;
+}
+
+void lane_busy_free(lane_busy *b)
+{
+    free(b->s);
+    free(b->e);
+    free(b->cum);
+    memset(b, 0, sizeof *b);
+}
+
+/* First interval whose end is > t (n when none). */
+static size_t first_ending_after(const lane_busy *b, int64_t t)
+{
+    size_t lo = 0, hi = b->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->e[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Busy time in (-inf, t). */
+static int64_t busy_before(const lane_busy *b, int64_t t)
+{
+    size_t k = first_ending_after(b, t);
+    int64_t v = b->cum[k];
+    if (k < b->n && b->s[k] < t)
+        v += t - b->s[k];
+    return v;
+}
+
+int64_t lane_busy_between(const lane_busy *b, int64_t t0, int64_t t1)
+{
+    if (!b || b->n == 0 || t1 <= t0)
+        return 0;
+    return busy_before(b, t1) - busy_before(b, t0);
+}
+
+/* ------------------------------------------------------------ lanes */
+
+/* Position of the region holding rank call g in rk->regions. */
+static size_t region_pos(const rank_data *rk, uint32_t g)
+{
+    size_t lo = 0, hi = rk->nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->regions[mid]->gidx0 <= g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo > 0 && g >= rk->regions[lo - 1]->gidx0 + rk->regions[lo - 1]->n)
+        lo--;
+    return lo > 0 ? lo - 1 : SIZE_MAX;
+}
+
+/* Calls, extent and busiest region over every row of the lane; excl is a
+ * zeroed scratch array of rk->nregions entries, left zeroed. */
+static void lane_scan(const lane *ln, lane_stat *st, int64_t *excl)
+{
+    const rank_data *rk = ln->rk;
+    st->first = INT64_MAX;
+    st->last = INT64_MIN;
+    for (uint32_t d = 0; d < ln->ndepth; d++) {
+        const lane_row *row = &ln->rows[d];
+        for (size_t k = 0; k < row->n; k++) {
+            uint32_t g = row->idx[k];
+            int64_t s, e;
+            lanes_call_span(rk, g, &s, &e);
+            st->first = s < st->first ? s : st->first;
+            st->last = e > st->last ? e : st->last;
+            size_t j = region_pos(rk, g);
+            if (j != SIZE_MAX && rk->calls)
+                excl[j] += rk->calls->excl_ns[g];
+        }
+        st->calls += row->n;
+    }
+    for (size_t j = 0; j < rk->nregions; j++) {
+        if (excl[j] > st->busiest_excl || (!st->busiest && excl[j] > 0)) {
+            st->busiest = rk->regions[j];
+            st->busiest_excl = excl[j];
+        }
+        excl[j] = 0;
+    }
+    if (st->calls == 0)
+        st->first = st->last = 0;
+}
+
+static int64_t top_awaited(const lane *ln)
+{
+    if (ln->ndepth == 0)
+        return 0;
+    const lane_row *row = &ln->rows[0];
+    int64_t sum = 0;
+    for (size_t k = 0; k < row->n; k++) {
+        size_t i = 0;
+        const region *r = rank_call_region(ln->rk, row->idx[k], &i);
+        if (r && r->await_ns && r->await_ns[i] > 0)
+            sum += r->await_ns[i];
+    }
+    return sum;
+}
+
+static size_t max_regions(const lanes_index *ix)
+{
+    size_t m = 1;
+    for (size_t k = 0; k < ix->prof->nranks; k++)
+        m = ix->prof->ranks[k].nregions > m ? ix->prof->ranks[k].nregions : m;
+    return m;
+}
+
+sv_err lanestats_build(const lanes_index *ix, lanestats **out, sv_error *err)
+{
+    *out = NULL;
+    lanestats *ls = calloc(1, sizeof *ls);
+    size_t n = ix->nlanes;
+    int64_t *excl = calloc(max_regions(ix), sizeof *excl);
+    if (ls) {
+        ls->ix = ix;
+        ls->n = n;
+        ls->st = calloc(n ? n : 1, sizeof *ls->st);
+        ls->top = calloc(n ? n : 1, sizeof *ls->top);
+        ls->t0 = ix->ncalls ? ix->t_min : 0;
+        ls->t1 = ix->ncalls ? ix->t_max : 0;
+    }
+    if (!ls || !excl || !ls->st || !ls->top) {
+        free(excl);
+        lanestats_free(ls);
+        return no_memory(err);
+    }
+    int64_t span = ls->t1 - ls->t0;
+    for (size_t l = 0; l < n; l++) {
+        const lane *ln = &ix->lanes[l];
+        lane_stat *st = &ls->st[l];
+        st->lane = l;
+        if (ln->ndepth > 0 && lane_busy_build(ln, &ln->rows[0], &ls->top[l], err) != SV_OK) {
+            free(excl);
+            lanestats_free(ls);
+            return SV_ERR_NOMEM;
+        }
+        lane_scan(ln, st, excl);
+        st->busy = ls->top[l].n ? ls->top[l].cum[ls->top[l].n] : 0;
+        st->awaited = top_awaited(ln);
+        st->awaited = st->awaited < st->busy ? st->awaited : st->busy;
+        st->idle = span > st->busy ? span - st->busy : 0;
+    }
+    free(excl);
+    *out = ls;
+    return SV_OK;
+}
+
+void lanestats_free(lanestats *ls)
+{
+    if (!ls)
+        return;
+    for (size_t l = 0; ls->top && l < ls->n; l++)
+        lane_busy_free(&ls->top[l]);
+    free(ls->top);
+    free(ls->st);
+    free(ls);
+}
+
+/* floor(span * b / n) without overflow: span = q*n + r. */
+static int64_t bin_edge(int64_t span, int b, int n)
+{
+    return span / n * b + span % n * b / n;
+}
+
+void lanestats_spark(const lanestats *ls, size_t l, int64_t t0, int64_t t1, int nbins, double *out)
+{
+    for (int b = 0; b < nbins; b++) {
+        /* Bin edges by exact integer division, so the bins tile [t0, t1). */
+        int64_t a = t0 + bin_edge(t1 - t0, b, nbins), z = t0 + bin_edge(t1 - t0, b + 1, nbins);
+        out[b] = z > a ? (double)lane_busy_between(&ls->top[l], a, z) / (double)(z - a) : 0.0;
+    }
+}

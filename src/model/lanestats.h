@@ -1,0 +1,60 @@
+/* lanestats: how busy each timeline lane was (model code, no curses).
+ *
+ * A lane row's busy time is the union of its calls' intervals.  It is kept
+ * as sorted disjoint intervals with a running sum, so the busy time inside
+ * any window costs two binary searches: the timeline's density cells show
+ * load (the share of a cell covered by calls) and the lanes view draws a
+ * utilisation sparkline at a cost that does not grow with the file.
+ *
+ * Per lane: busy = union of its top-level (depth 0) calls, awaited = sum
+ * of the awaited time those calls record (at most busy), idle = the
+ * profile's span minus busy, calls, first start and last end, and the
+ * region with the most exclusive time in the lane. */
+#ifndef SV_LANESTATS_H
+#define SV_LANESTATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lanes.h"
+#include "sv_error.h"
+
+typedef struct lane_busy {
+    int64_t *s, *e; /* n disjoint intervals [s, e), sorted, none empty */
+    int64_t *cum;   /* n + 1: cum[k] = total length of intervals [0, k) */
+    size_t n;
+} lane_busy;
+
+/* The union of row's calls (zero-length calls cover nothing).  O(row->n). */
+sv_err lane_busy_build(const lane *ln, const lane_row *row, lane_busy *out, sv_error *err);
+void lane_busy_free(lane_busy *b);
+
+/* Nanoseconds of [t0, t1) covered by b: O(log n). */
+int64_t lane_busy_between(const lane_busy *b, int64_t t0, int64_t t1);
+
+typedef struct lane_stat {
+    size_t lane; /* index in the lanes_index */
+    int64_t busy, awaited, idle;
+    size_t calls;
+    int64_t first, last;   /* first start, last end (calls > 0) */
+    const region *busiest; /* most exclusive time in the lane, NULL when none */
+    int64_t busiest_excl;  /* its exclusive time in the lane */
+} lane_stat;
+
+typedef struct lanestats {
+    const lanes_index *ix;
+    size_t n;       /* = ix->nlanes */
+    lane_stat *st;  /* n */
+    lane_busy *top; /* n: busy intervals of each lane's depth-0 row */
+    int64_t t0, t1; /* the profile's span (ix->t_min .. ix->t_max) */
+} lanestats;
+
+/* Statistics of every lane of ix.  O(calls) time, once. */
+sv_err lanestats_build(const lanes_index *ix, lanestats **out, sv_error *err);
+void lanestats_free(lanestats *ls);
+
+/* Utilisation (0..1) of lane l in nbins equal slices of [t0, t1). */
+void lanestats_spark(const lanestats *ls, size_t l, int64_t t0, int64_t t1, int nbins, double *out);
+
+#endif

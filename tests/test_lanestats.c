@@ -1,0 +1,167 @@
+/* Lane load: busy intervals (union of a row's calls), busy time in a
+ * window, per-lane statistics and the utilisation sparkline.  Every
+ * expectation is worked out by hand in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lanestats.h"
+#include "memprof.h"
+
+/* One legacy lane (one rank, no threads):
+ *   A [0,100)  with B [50,80) inside it (depth 1)
+ *   C [200,300) awaiting 40 ns, D [300,350) touching it
+ *   E [500,500] zero length, F [600,1000)
+ * Top level: A C D E F; union = 100 + 150 + 400 = 650 of a 1000 ns span. */
+static profile *one_lane(void)
+{
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t s[] = {0, 50, 200, 300, 500, 600}, e[] = {100, 80, 300, 350, 500, 1000};
+    const char *names[] = {"A", "B", "C", "D", "E", "F"};
+    for (size_t k = 0; k < 6; k++) {
+        region *r = mp_region(rk, names[k], 1, &s[k], &e[k]);
+        if (k == 2) {
+            int64_t aw = 40;
+            mp_col(&r->await_ns, &aw, 1);
+        }
+    }
+    mp_finish(p);
+    return p;
+}
+
+static lanes_index *index_of(profile *p)
+{
+    lanes_index *ix = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (lanes_build(p, NULL, &ix, &err) != SV_OK)
+        fail_msg("lanes_build: %s", err.msg);
+    return ix;
+}
+
+static void test_busy_intervals(void **state)
+{
+    (void)state;
+    profile *p = one_lane();
+    lanes_index *ix = index_of(p);
+    assert_int_equal(ix->nlanes, 1);
+    const lane *ln = &ix->lanes[0];
+    assert_int_equal(ln->ndepth, 2);
+    lane_busy b;
+    sv_error err;
+    assert_int_equal(lane_busy_build(ln, &ln->rows[0], &b, &err), SV_OK);
+    /* A; C and D merged (they touch); E covers nothing; F. */
+    assert_int_equal(b.n, 3);
+    assert_int_equal(b.s[1], 200);
+    assert_int_equal(b.e[1], 350);
+    assert_int_equal(b.cum[3], 650);
+    assert_int_equal(lane_busy_between(&b, 0, 1000), 650);
+    assert_int_equal(lane_busy_between(&b, 90, 250), 10 + 50);
+    assert_int_equal(lane_busy_between(&b, 350, 600), 0);
+    assert_int_equal(lane_busy_between(&b, -5, 5), 5);
+    assert_int_equal(lane_busy_between(&b, 250, 250), 0);
+    assert_int_equal(lane_busy_between(&b, 999, 5000), 1);
+    assert_int_equal(lane_busy_between(&b, 210, 220), 10); /* inside one interval */
+    lane_busy_free(&b);
+    /* Depth 1: B alone. */
+    assert_int_equal(lane_busy_build(ln, &ln->rows[1], &b, &err), SV_OK);
+    assert_int_equal(lane_busy_between(&b, 0, 1000), 30);
+    assert_int_equal(lane_busy_between(&b, 60, 70), 10);
+    lane_busy_free(&b);
+    lanes_free(ix);
+    profile_free(p);
+}
+
+/* Every window of a small random union against a count of covered ns. */
+static void test_busy_brute(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    srand(7);
+    int64_t t = 0;
+    char name[8];
+    for (int k = 0; k < 40; k++) {
+        int64_t s = t + rand() % 7, e = s + rand() % 9;
+        snprintf(name, sizeof name, "r%d", k);
+        mp_region(rk, name, 1, &s, &e);
+        t = e;
+    }
+    mp_finish(p);
+    lanes_index *ix = index_of(p);
+    const lane *ln = &ix->lanes[0];
+    lane_busy b;
+    sv_error err;
+    assert_int_equal(lane_busy_build(ln, &ln->rows[0], &b, &err), SV_OK);
+    const region *const *rs = (const region *const *)rk->regions;
+    for (int64_t a = -2; a < t + 2; a += 3)
+        for (int64_t z = a; z < t + 3; z += 5) {
+            int64_t want = 0;
+            for (int64_t x = a; x < z; x++) {
+                bool covered = false;
+                for (size_t j = 0; j < rk->nregions && !covered; j++)
+                    covered = rs[j]->start_ns[0] <= x && x < rs[j]->end_ns[0];
+                want += covered;
+            }
+            assert_int_equal(lane_busy_between(&b, a, z), want);
+        }
+    lane_busy_free(&b);
+    lanes_free(ix);
+    profile_free(p);
+}
+
+static void test_lane_stats(void **state)
+{
+    (void)state;
+    profile *p = one_lane();
+    lanes_index *ix = index_of(p);
+    lanestats *ls = NULL;
+    sv_error err;
+    assert_int_equal(lanestats_build(ix, &ls, &err), SV_OK);
+    assert_int_equal(ls->n, 1);
+    const lane_stat *st = &ls->st[0];
+    assert_int_equal(st->busy, 650);
+    assert_int_equal(st->awaited, 40);
+    assert_int_equal(st->idle, 1000 - 650);
+    assert_int_equal(st->calls, 6);
+    assert_int_equal(st->first, 0);
+    assert_int_equal(st->last, 1000);
+    /* Exclusive: A 100-30 = 70, B 30, C 100, D 50, E 0, F 400. */
+    assert_non_null(st->busiest);
+    assert_string_equal(st->busiest->name, "F");
+    assert_int_equal(st->busiest_excl, 400);
+    /* Four slices of 250 ns: 150, 100, 150, 250 busy. */
+    double u[4];
+    lanestats_spark(ls, 0, 0, 1000, 4, u);
+    assert_true(u[0] > 0.599 && u[0] < 0.601);
+    assert_true(u[1] > 0.399 && u[1] < 0.401);
+    assert_true(u[2] > 0.599 && u[2] < 0.601);
+    assert_true(u[3] > 0.999 && u[3] <= 1.0);
+    /* Three uneven slices of [0, 1000): 333, 333, 334 ns. */
+    double v[3];
+    lanestats_spark(ls, 0, 0, 1000, 3, v);
+    /* [0,333): 100 + 133 = 233; [333,666): 17 + 66 = 83; [666,1000): 334. */
+    assert_true(v[0] > 233.0 / 333 - 1e-9 && v[0] < 233.0 / 333 + 1e-9);
+    assert_true(v[1] > 83.0 / 333 - 1e-9 && v[1] < 83.0 / 333 + 1e-9);
+    assert_true(v[2] > 1.0 - 1e-9);
+    lanestats_free(ls);
+    lanes_free(ix);
+    profile_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_busy_intervals),
+        cmocka_unit_test(test_busy_brute),
+        cmocka_unit_test(test_lane_stats),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
