@@ -178,6 +178,14 @@ static void test_solver_mpi4(void **s)
     check_profile("real", "solver_mpi4");
 }
 
+/* No thread ids, calls of 4 threads overlapping partly: the expected
+ * exclusive times follow the inferred-lanes rule. */
+static void test_solver_threads_small(void **s)
+{
+    (void)s;
+    check_profile("real", "solver_threads_small");
+}
+
 static void test_async_server(void **s)
 {
     (void)s;
@@ -200,7 +208,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recursive),     cmocka_unit_test(test_solver),
-        cmocka_unit_test(test_solver_mpi4),   cmocka_unit_test(test_async_server),
+        cmocka_unit_test(test_solver_mpi4),   cmocka_unit_test(test_solver_threads_small),
+        cmocka_unit_test(test_async_server),
         cmocka_unit_test(test_gpu_train),     cmocka_unit_test(test_recursion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

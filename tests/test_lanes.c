@@ -196,41 +196,58 @@ static void test_filter_drops_calls(void **state)
     profile_free(p);
 }
 
-/* legacy_small.h5 (FIXTURES.md): one lane, depths from the inferred parents.
- * a[0] [0,1000] and c[1] [900,1200] are both top-level and overlap. */
+/* legacy_small.h5 (FIXTURES.md): no thread ids; c[0] overlaps b[0] partly,
+ * so the rank has two inferred lanes: lane 0 holds a, b (depths from the
+ * inferred parents), lane 1 holds c[0] and c[1], both top-level. */
 static void test_legacy_small(void **state)
 {
     (void)state;
     profile *p = load_fixture("legacy_small.h5");
     lanes_index *ix = index_of(p, NULL);
-    assert_int_equal(ix->nlanes, 1);
-    assert_int_equal(ix->lanes[0].kind, LANE_RANK);
-    assert_int_equal(ix->lanes[0].ndepth, 3);
+    assert_int_equal(ix->nlanes, 2);
+    assert_int_equal(ix->lanes[0].kind, LANE_INFERRED);
+    assert_int_equal(ix->lanes[0].row, 0);
+    assert_int_equal(ix->lanes[1].kind, LANE_INFERRED);
+    assert_int_equal(ix->lanes[1].row, 1);
+    char nb[64];
+    assert_string_equal(lanes_lane_name(&ix->lanes[1], nb, sizeof nb), "r0 lane 2 (inferred)");
     const lane *ln = &ix->lanes[0];
-    /* depth 0: a0 c1; depth 1: b0 c0 a1 b1 (by start); depth 2: b2 */
-    assert_int_equal(ln->rows[0].n, 2);
+    assert_int_equal(ln->ndepth, 3);
+    /* depth 0: a0; depth 1: b0 a1 b1 (by start); depth 2: b2 */
+    assert_int_equal(ln->rows[0].n, 1);
     assert_int_equal(ln->rows[0].idx[0], gidx(p, 0, "a", 0));
-    assert_int_equal(ln->rows[0].idx[1], gidx(p, 0, "c", 1));
-    assert_int_equal(ln->rows[1].n, 4);
+    assert_int_equal(ln->rows[1].n, 3);
     assert_int_equal(ln->rows[1].idx[0], gidx(p, 0, "b", 0));
-    assert_int_equal(ln->rows[1].idx[1], gidx(p, 0, "c", 0));
-    assert_int_equal(ln->rows[1].idx[2], gidx(p, 0, "a", 1));
-    assert_int_equal(ln->rows[1].idx[3], gidx(p, 0, "b", 1));
+    assert_int_equal(ln->rows[1].idx[1], gidx(p, 0, "a", 1));
+    assert_int_equal(ln->rows[1].idx[2], gidx(p, 0, "b", 1));
     assert_int_equal(ln->rows[2].n, 1);
     assert_int_equal(ln->rows[2].idx[0], gidx(p, 0, "b", 2));
-    assert_false(ln->rows[0].disjoint); /* a0 and c1 overlap */
-    assert_false(ln->rows[1].disjoint); /* b0 and c0 overlap */
-    assert_true(ln->rows[2].disjoint);
-    /* Overlap: both top-level calls are in [950, 960); only c1 after 1000. */
+    for (uint32_t d = 0; d < 3; d++)
+        assert_true(ln->rows[d].disjoint); /* a valid nesting per lane */
+    const lane *l1 = &ix->lanes[1];
+    assert_int_equal(l1->ndepth, 1);
+    assert_int_equal(l1->rows[0].n, 2);
+    assert_int_equal(l1->rows[0].idx[0], gidx(p, 0, "c", 0));
+    assert_int_equal(l1->rows[0].idx[1], gidx(p, 0, "c", 1));
+    assert_true(l1->rows[0].disjoint);
+    /* a0 [0,1000] and c1 [900,1200] are on different lanes now. */
     size_t first;
-    assert_int_equal(lane_row_count(ln, &ln->rows[0], 950, 960, 8, &first), 2);
-    assert_int_equal(first, 0);
-    assert_int_equal(lane_row_count(ln, &ln->rows[0], 1000, 1100, 8, &first), 1);
+    assert_int_equal(lane_row_count(ln, &ln->rows[0], 950, 960, 8, &first), 1);
+    assert_int_equal(lane_row_count(l1, &l1->rows[0], 950, 960, 8, &first), 1);
     assert_int_equal(first, 1);
-    assert_int_equal(lane_row_count(ln, &ln->rows[0], 1200, 5000, 8, &first), 0);
-    /* b0 [10,50] and c0 [40,60] overlap in [45, 46) */
-    assert_int_equal(lane_row_count(ln, &ln->rows[1], 45, 46, 8, &first), 2);
-    assert_int_equal(lane_row_count(ln, &ln->rows[1], 60, 100, 8, &first), 0);
+    assert_int_equal(lane_row_count(ln, &ln->rows[0], 1000, 1100, 8, &first), 0);
+    assert_int_equal(lane_row_count(l1, &l1->rows[0], 1200, 5000, 8, &first), 0);
+    /* b0 [10,50] on lane 0, c0 [40,60] on lane 1 */
+    assert_int_equal(lane_row_count(ln, &ln->rows[1], 45, 46, 8, &first), 1);
+    assert_int_equal(lane_row_count(l1, &l1->rows[0], 45, 46, 8, &first), 1);
+    size_t l;
+    uint32_t d;
+    where(ix, p, "c", 1, &l, &d);
+    assert_int_equal(l, 1);
+    assert_int_equal(d, 0);
+    where(ix, p, "b", 2, &l, &d);
+    assert_int_equal(l, 0);
+    assert_int_equal(d, 2);
     assert_int_equal(ix->t_min, 0);
     assert_int_equal(ix->t_max, 1200);
     lanes_free(ix);

@@ -43,11 +43,14 @@ static void test_legacy_totals(void **state)
 {
     (void)state;
     profile *p = legacy_small();
-    /* a[0] = 1000 - |[10,60] ∪ [100,200] ∪ [300,400]| = 750, a[1] = 100 */
-    assert_int_equal(excl_total(p, "a"), 850);
+    /* c[0] = [40,60] overlaps b[0] = [10,50] partly: it ran on another
+     * thread, so it opens inferred lane 1 (c[1] follows it there).
+     * a[0] = 1000 - |[10,50] ∪ [100,200] ∪ [300,400]| = 760, a[1] = 100 */
+    assert_int_equal(excl_total(p, "a"), 860);
     assert_int_equal(excl_total(p, "b"), 140); /* 40 + 0 + 100 */
     assert_int_equal(excl_total(p, "c"), 320); /* 20 + 300 */
     assert_false(p->ranks[0].explicit_ids);
+    assert_int_equal(p->ranks[0].ninferred_lanes, 2);
     profile_free(p);
 }
 
@@ -59,23 +62,29 @@ static void test_legacy_parents(void **state)
     rank_calls *c = p->ranks[0].calls;
     assert_int_equal(c->parent[g(p, "a", 0)], -1);
     assert_int_equal(c->parent[g(p, "b", 0)], g(p, "a", 0));
-    assert_int_equal(c->parent[g(p, "c", 0)], g(p, "a", 0)); /* partial overlap ≠ nesting */
+    assert_int_equal(c->parent[g(p, "c", 0)], -1); /* partial overlap: inferred lane 1 */
     assert_int_equal(c->parent[g(p, "a", 1)], g(p, "a", 0)); /* recursion */
     assert_int_equal(c->parent[g(p, "b", 1)], g(p, "a", 0));
     assert_int_equal(c->parent[g(p, "b", 2)], g(p, "b", 1)); /* identical: listed first is outer */
     assert_int_equal(c->parent[g(p, "c", 1)], -1);
     assert_int_equal(c->depth[g(p, "b", 2)], 2);
-    assert_int_equal(c->excl_ns[g(p, "a", 0)], 750);
+    assert_int_equal(c->excl_ns[g(p, "a", 0)], 760);
     assert_int_equal(c->excl_ns[g(p, "b", 1)], 0);
-    /* children of a[0] in start order: b0 c0 a1 b1 */
+    assert_int_equal(c->excl_ns[g(p, "c", 0)], 20);
+    /* children of a[0] in start order: b0 a1 b1 */
     size_t o = c->child_off[g(p, "a", 0)];
-    assert_int_equal(c->child_off[g(p, "a", 0) + 1] - o, 4);
+    assert_int_equal(c->child_off[g(p, "a", 0) + 1] - o, 3);
     assert_int_equal(c->child[o], g(p, "b", 0));
-    assert_int_equal(c->child[o + 1], g(p, "c", 0));
-    assert_int_equal(c->child[o + 2], g(p, "a", 1));
-    assert_int_equal(c->child[o + 3], g(p, "b", 1));
+    assert_int_equal(c->child[o + 1], g(p, "a", 1));
+    assert_int_equal(c->child[o + 2], g(p, "b", 1));
+    /* lanes: everything on 0 but c[0] and c[1] */
+    assert_non_null(c->lane);
+    assert_int_equal(c->lane[g(p, "a", 0)], 0);
+    assert_int_equal(c->lane[g(p, "b", 2)], 0);
+    assert_int_equal(c->lane[g(p, "c", 0)], 1);
+    assert_int_equal(c->lane[g(p, "c", 1)], 1);
     /* totals are unchanged by building the per-call arrays */
-    assert_int_equal(excl_total(p, "a"), 850);
+    assert_int_equal(excl_total(p, "a"), 860);
     profile_free(p);
 }
 
@@ -104,6 +113,100 @@ static void test_inferred_lanes(void **state)
     mp_col(&r->thread_ids, t, 2);
     mp_finish(p);
     assert_int_equal(excl_total(p, "x"), 110);
+    assert_int_equal(p->ranks[0].ninferred_lanes, 0); /* real thread ids */
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    assert_null(p->ranks[0].calls->lane);
+    profile_free(p);
+}
+
+/* Inferred lanes, first fit (FORMAT-REFERENCE.md), three threads without
+ * thread ids: m [0,100] on the main thread, workers w [10,110] and
+ * [20,120], each running r inside it: r [15,105] fits only in w[0]'s lane
+ * (m ends inside it), r [25,115] only in w[1]'s; r [112,118] starts after
+ * m ended, so it joins lane 0 (first fit) as a top-level call. */
+static void test_inferred_three_threads(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t ms[] = {0}, me[] = {100};
+    int64_t ws[] = {10, 20}, we[] = {110, 120};
+    int64_t rs[] = {15, 25, 112}, re[] = {105, 115, 118};
+    mp_region(rk, "m", 1, ms, me);
+    mp_region(rk, "w", 2, ws, we);
+    mp_region(rk, "r", 3, rs, re);
+    mp_finish(p);
+    assert_int_equal(p->ranks[0].ninferred_lanes, 3);
+    assert_int_equal(excl_total(p, "m"), 100);     /* nothing nests in it */
+    assert_int_equal(excl_total(p, "w"), 10 + 10); /* 100 - 90 each */
+    assert_int_equal(excl_total(p, "r"), 90 + 90 + 6);
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    rank_calls *c = p->ranks[0].calls;
+    assert_non_null(c->lane);
+    assert_int_equal(c->lane[g(p, "m", 0)], 0);
+    assert_int_equal(c->lane[g(p, "w", 0)], 1);
+    assert_int_equal(c->lane[g(p, "w", 1)], 2);
+    assert_int_equal(c->lane[g(p, "r", 0)], 1);
+    assert_int_equal(c->lane[g(p, "r", 1)], 2);
+    assert_int_equal(c->lane[g(p, "r", 2)], 0);
+    assert_int_equal(c->parent[g(p, "r", 0)], g(p, "w", 0));
+    assert_int_equal(c->parent[g(p, "r", 1)], g(p, "w", 1));
+    assert_int_equal(c->parent[g(p, "r", 2)], -1);
+    assert_int_equal(c->parent[g(p, "w", 1)], -1);
+    assert_int_equal(c->depth[g(p, "r", 1)], 1);
+    assert_int_equal(c->excl_ns[g(p, "w", 1)], 10);
+    profile_free(p);
+}
+
+/* A zero-length call at a call's end is inside it (not popped); one at the
+ * end of a call of another lane goes by first fit. */
+static void test_inferred_zero_length_at_end(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    /* a [0,100]; b [50,150] overlaps it partly (lane 1); z [100,100] at
+     * a's end nests in a; z [150,150] at b's end: lane 0 pops a (and z[0])
+     * first, so it is top-level on lane 0. */
+    int64_t as[] = {0}, ae[] = {100}, bs[] = {50}, be[] = {150};
+    int64_t zs[] = {100, 150}, ze[] = {100, 150};
+    mp_region(rk, "a", 1, as, ae);
+    mp_region(rk, "b", 1, bs, be);
+    mp_region(rk, "z", 2, zs, ze);
+    mp_finish(p);
+    assert_int_equal(p->ranks[0].ninferred_lanes, 2);
+    assert_int_equal(excl_total(p, "a"), 100);
+    assert_int_equal(excl_total(p, "b"), 100);
+    assert_int_equal(excl_total(p, "z"), 0);
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    rank_calls *c = p->ranks[0].calls;
+    assert_int_equal(c->lane[g(p, "b", 0)], 1);
+    assert_int_equal(c->parent[g(p, "z", 0)], g(p, "a", 0));
+    assert_int_equal(c->lane[g(p, "z", 0)], 0);
+    assert_int_equal(c->parent[g(p, "z", 1)], -1);
+    assert_int_equal(c->lane[g(p, "z", 1)], 0);
+    profile_free(p);
+}
+
+/* Identical intervals and calls that only touch stay on one lane: the
+ * first listed is outer (regions by name), touching calls are disjoint. */
+static void test_inferred_identical_one_lane(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t as[] = {0, 10}, ae[] = {10, 20}, bs[] = {0, 10}, be[] = {10, 20};
+    mp_region(rk, "b", 2, bs, be);
+    mp_region(rk, "a", 2, as, ae);
+    mp_finish(p);
+    assert_int_equal(p->ranks[0].ninferred_lanes, 0);
+    assert_int_equal(excl_total(p, "a"), 0);  /* outer: b covers it all */
+    assert_int_equal(excl_total(p, "b"), 20); /* inner */
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    rank_calls *c = p->ranks[0].calls;
+    assert_null(c->lane);
+    assert_int_equal(c->parent[g(p, "b", 1)], g(p, "a", 1));
+    assert_int_equal(c->parent[g(p, "a", 1)], -1);
     profile_free(p);
 }
 
@@ -233,6 +336,9 @@ int main(void)
         cmocka_unit_test(test_legacy_parents),
         cmocka_unit_test(test_unsorted_region),
         cmocka_unit_test(test_inferred_lanes),
+        cmocka_unit_test(test_inferred_three_threads),
+        cmocka_unit_test(test_inferred_zero_length_at_end),
+        cmocka_unit_test(test_inferred_identical_one_lane),
         cmocka_unit_test(test_explicit_concurrent_children),
         cmocka_unit_test(test_orphan_parent),
         cmocka_unit_test(test_cycle_falls_back),

@@ -1,6 +1,7 @@
 /* The timeline index: lanes, lane depths and per-row sorted call lists. */
 #include "lanes_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,30 @@ lane_key lanes_call_key(const region *r, size_t i)
         return (lane_key){LANE_TASK, r->task_ids[i]};
     if (r->thread_ids && r->thread_ids[i] >= 0)
         return (lane_key){LANE_THREAD, r->thread_ids[i]};
+    const rank_calls *c = r->owner ? r->owner->calls : NULL;
+    if (c && c->lane && r->gidx0 + i < c->n)
+        return (lane_key){LANE_INFERRED, c->lane[r->gidx0 + i]};
     return (lane_key){LANE_RANK, -1};
+}
+
+const char *lanes_lane_name(const lane *ln, char *buf, size_t len)
+{
+    char nb[48];
+    switch (ln->kind) {
+    case LANE_TASK:
+        snprintf(buf, len, "r%d %s", ln->rk->rank, rank_task_name(ln->rk, ln->row, nb, sizeof nb));
+        break;
+    case LANE_THREAD:
+        snprintf(buf, len, "r%d %s", ln->rk->rank,
+                 rank_thread_name(ln->rk, ln->row, nb, sizeof nb));
+        break;
+    case LANE_INFERRED:
+        snprintf(buf, len, "r%d lane %lld (inferred)", ln->rk->rank, (long long)ln->row + 1);
+        break;
+    default:
+        snprintf(buf, len, "r%d", ln->rk->rank);
+    }
+    return buf;
 }
 
 void lanes_call_span(const rank_data *rk, uint32_t g, int64_t *start, int64_t *end)

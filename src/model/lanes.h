@@ -2,7 +2,8 @@
  *
  * A lane is one (rank, thread) or one (rank, task): calls with a task row go
  * to their task's lane, the others to their thread's lane, and a rank
- * without thread columns gets a single lane.  Within a lane a call's depth
+ * without thread columns gets a single lane, or one per inferred lane when
+ * its calls overlap partly (FORMAT-REFERENCE.md "inferred lanes").  Within a lane a call's depth
  * counts only its ancestors in the same lane, so executor work started by a
  * task begins at depth 0 in its thread's lane.
  *
@@ -24,7 +25,9 @@
 
 #define LANES_BLOCK 16
 
-typedef enum lane_kind { LANE_RANK, LANE_THREAD, LANE_TASK } lane_kind;
+/* LANE_INFERRED: one of the lanes inferred for a rank without thread ids
+ * whose calls overlap partly (rank_calls.lane; row = lane number from 0). */
+typedef enum lane_kind { LANE_RANK, LANE_THREAD, LANE_TASK, LANE_INFERRED } lane_kind;
 
 typedef struct lane_row {
     uint32_t *idx; /* n rank call indices, by (start, index) */
@@ -55,12 +58,24 @@ typedef struct lanes_index {
     int64_t t_min, t_max;          /* over indexed calls (t_min > t_max when none) */
     size_t nsummary_only;          /* region names without event data (filter applied) */
     const char *summary_only_name; /* the first of them by name, or NULL */
+    /* lanes_build_where's extra condition (NULL: none). */
+    bool (*keep)(const region *r, void *user);
+    void *keep_user;
 } lanes_index;
 
 /* Builds the index of every call of p passing f (NULL: every call).
  * Calls profile_ensure_calls().  O(n log n) time. */
 sv_err lanes_build(profile *p, const region_filter *f, lanes_index **out, sv_error *err);
+/* The same, indexing only the regions for which keep(r, user) is also true
+ * (the timeline's filter on the search): lanes left without calls drop. */
+sv_err lanes_build_where(profile *p, const region_filter *f,
+                         bool (*keep)(const region *r, void *user), void *user,
+                         lanes_index **out, sv_error *err);
 void lanes_free(lanes_index *ix);
+
+/* A lane's name for people: "r0", "r0 MainThread", "r0 Task-3" or
+ * "r0 lane 2 (inferred)" (inferred lanes counted from 1).  Not escaped. */
+const char *lanes_lane_name(const lane *ln, char *buf, size_t len);
 
 /* Start and end of rank call g. */
 void lanes_call_span(const rank_data *rk, uint32_t g, int64_t *start, int64_t *end);

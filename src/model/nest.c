@@ -419,6 +419,7 @@ static sv_err nest_rank(rank_data *rk, nest_out *out, rank_calls *keep, sv_error
 {
     reset_totals(rk);
     rk->explicit_ids = false;
+    rk->ninferred_lanes = 0;
     if (rank_uses_ids(rk)) {
         int rc = explicit_rank(rk, out, keep);
         if (rc < 0)
@@ -444,7 +445,7 @@ static sv_err check_size(const rank_data *rk, sv_error *err)
 sv_err nest_compute_totals(profile *p, sv_error *err)
 {
     for (size_t i = 0; i < p->nranks; i++) {
-        nest_out out = {false, NULL, NULL, NULL};
+        nest_out out = {false, NULL, NULL, NULL, NULL};
         sv_err e = check_size(&p->ranks[i], err);
         if (!e)
             e = nest_rank(&p->ranks[i], &out, NULL, err);
@@ -458,7 +459,7 @@ static sv_err build_rank_calls(rank_data *rk, sv_error *err)
 {
     size_t n = rk->ncalls, m = n ? n : 1;
     rank_calls *c = calloc(1, sizeof *c);
-    nest_out out = {true, NULL, NULL, NULL};
+    nest_out out = {true, NULL, NULL, NULL, NULL};
     if (c) {
         c->n = n;
         out.parent = c->parent = alloc_big(m * sizeof *c->parent);
@@ -469,6 +470,8 @@ static sv_err build_rank_calls(rank_data *rk, sv_error *err)
                    ? nest_rank(rk, &out, c, err)
                    : sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
                                   rk->rank);
+    if (c)
+        c->lane = out.lane;
     /* Inference leaves no children lists behind: build them from parents. */
     if (!e && !c->child_off && !build_children(rk, c->parent, c, false, NULL))
         e = sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,

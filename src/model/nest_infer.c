@@ -255,16 +255,30 @@ static bool rank_has_lanes(const rank_data *rk)
 
 /* --- the sweep ------------------------------------------------------ */
 
+/* A rank without thread ids opens at most this many inferred lanes; a
+ * call that fits none of them when the limit is reached goes to the last
+ * lane as before lanes were inferred (partial overlaps not nested), so a
+ * hostile file cannot make the first-fit search quadratic. */
+#define LANES_MAX 256
+
 typedef struct open_call {
     call_key k;
     int64_t cover_end, covered;
 } open_call;
 
+/* One lane's stack of open calls. */
+typedef struct lane_stack {
+    open_call *stk;
+    size_t sp, cap;
+} lane_stack;
+
 typedef struct sweep {
     rank_data *rk;
     nest_out *out;
-    open_call *stk;
-    size_t sp, cap;
+    lane_stack *lanes;
+    size_t nlanes, lanes_cap;
+    bool infer; /* split partial overlaps into inferred lanes */
+    bool capped;
 } sweep;
 
 static bool contains(const open_call *p, const call_key *c)
@@ -277,9 +291,9 @@ static uint32_t gidx_of(const rank_data *rk, const call_key *k)
     return (uint32_t)(rk->regions[k->reg]->gidx0 + k->idx);
 }
 
-static void sweep_pop(sweep *sw)
+static void sweep_pop(sweep *sw, lane_stack *ln)
 {
-    open_call *oc = &sw->stk[--sw->sp];
+    open_call *oc = &ln->stk[--ln->sp];
     int64_t excl = (oc->k.e - oc->k.s) - oc->covered;
     if (excl < 0)
         excl = 0;
@@ -302,28 +316,94 @@ static void add_child(open_call *p, const call_key *c)
     }
 }
 
+/* Pops the calls of a lane that end at or before c starts (and do not
+ * contain it: a zero-length call at a call's end is inside it); true when
+ * c then nests in the lane (empty, or its top contains c). */
+static bool lane_fits(sweep *sw, lane_stack *ln, const call_key *c)
+{
+    while (ln->sp > 0 && ln->stk[ln->sp - 1].k.e <= c->s && !contains(&ln->stk[ln->sp - 1], c))
+        sweep_pop(sw, ln);
+    return ln->sp == 0 || contains(&ln->stk[ln->sp - 1], c);
+}
+
+static lane_stack *open_lane(sweep *sw)
+{
+    if (sw->nlanes == sw->lanes_cap) {
+        size_t cap = sw->lanes_cap ? sw->lanes_cap * 2 : 4;
+        lane_stack *l = realloc(sw->lanes, cap * sizeof *l);
+        if (!l)
+            return NULL;
+        sw->lanes = l;
+        sw->lanes_cap = cap;
+    }
+    lane_stack *ln = &sw->lanes[sw->nlanes++];
+    memset(ln, 0, sizeof *ln);
+    /* Per call: the second lane needs the lane column (earlier calls: 0). */
+    if (sw->nlanes == 2 && sw->out->per_call && !sw->out->lane) {
+        size_t n = sw->rk->ncalls;
+        sw->out->lane = calloc(n ? n : 1, sizeof *sw->out->lane);
+        if (!sw->out->lane)
+            return NULL;
+    }
+    return ln;
+}
+
+/* The lane c joins.  With real lanes (thread/task columns) or one lane,
+ * lane 0 after popping every call that does not contain c; otherwise the
+ * first lane it fits in, opening one when none does. */
+static lane_stack *choose_lane(sweep *sw, const call_key *c)
+{
+    if (sw->infer) {
+        for (size_t l = 0; l < sw->nlanes; l++)
+            if (lane_fits(sw, &sw->lanes[l], c))
+                return &sw->lanes[l];
+        if (sw->nlanes < LANES_MAX)
+            return open_lane(sw);
+        sw->capped = true;
+    } else if (sw->nlanes == 0) {
+        return open_lane(sw);
+    }
+    lane_stack *ln = &sw->lanes[sw->nlanes - 1];
+    while (ln->sp > 0 && !contains(&ln->stk[ln->sp - 1], c))
+        sweep_pop(sw, ln);
+    return ln;
+}
+
 static bool sweep_push(sweep *sw, const call_key *c)
 {
-    while (sw->sp > 0 && !contains(&sw->stk[sw->sp - 1], c))
-        sweep_pop(sw);
+    lane_stack *ln = choose_lane(sw, c);
+    if (!ln)
+        return false;
     if (sw->out->per_call) {
         uint32_t g = gidx_of(sw->rk, c);
-        sw->out->parent[g] = sw->sp ? (int32_t)gidx_of(sw->rk, &sw->stk[sw->sp - 1].k) : -1;
-        sw->out->depth[g] = (uint32_t)sw->sp;
+        sw->out->parent[g] = ln->sp ? (int32_t)gidx_of(sw->rk, &ln->stk[ln->sp - 1].k) : -1;
+        sw->out->depth[g] = (uint32_t)ln->sp;
+        if (sw->out->lane)
+            sw->out->lane[g] = (uint32_t)(ln - sw->lanes);
     }
-    if (sw->sp > 0)
-        add_child(&sw->stk[sw->sp - 1], c);
-    if (sw->sp == sw->cap) {
-        size_t cap = sw->cap ? sw->cap * 2 : 64;
-        open_call *s = realloc(sw->stk, cap * sizeof *s);
+    if (ln->sp > 0)
+        add_child(&ln->stk[ln->sp - 1], c);
+    if (ln->sp == ln->cap) {
+        size_t cap = ln->cap ? ln->cap * 2 : 64;
+        open_call *s = realloc(ln->stk, cap * sizeof *s);
         if (!s)
             return false;
-        sw->stk = s;
-        sw->cap = cap;
+        ln->stk = s;
+        ln->cap = cap;
     }
     open_call oc = {*c, INT64_MIN, 0};
-    sw->stk[sw->sp++] = oc;
+    ln->stk[ln->sp++] = oc;
     return true;
+}
+
+static void sweep_finish(sweep *sw, bool ok)
+{
+    for (size_t l = 0; l < sw->nlanes; l++) {
+        while (ok && sw->lanes[l].sp > 0)
+            sweep_pop(sw, &sw->lanes[l]);
+        free(sw->lanes[l].stk);
+    }
+    free(sw->lanes);
 }
 
 sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)
@@ -331,17 +411,25 @@ sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)
     call_iter it;
     memset(&it, 0, sizeof it);
     it.rk = rk;
-    bool ok = rank_has_lanes(rk) ? sorted_init(&it) : merge_init(&it);
-    sweep sw = {rk, out, NULL, 0, 0};
+    bool lanes = rank_has_lanes(rk);
+    bool ok = lanes ? sorted_init(&it) : merge_init(&it);
+    sweep sw = {rk, out, NULL, 0, 0, !lanes, false};
     call_key c;
     while (ok && iter_next(&it, &c))
         ok = sweep_push(&sw, &c);
-    while (ok && sw.sp > 0)
-        sweep_pop(&sw);
-    free(sw.stk);
+    rk->ninferred_lanes = ok && sw.nlanes > 1 ? (uint32_t)sw.nlanes : 0;
+    sweep_finish(&sw, ok);
     iter_free(&it);
-    if (!ok)
+    if (!ok) {
+        free(out->lane);
+        out->lane = NULL;
         return sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory while nesting calls",
                             rk->owner->path, rk->rank);
+    }
+    if (sw.capped && !out->per_call)
+        profile_warn(rk->owner,
+                     "%s: rank %d: calls overlap partly on more than %d inferred lanes; "
+                     "the rest are drawn on the last lane",
+                     rk->owner->path, rk->rank, LANES_MAX);
     return SV_OK;
 }

@@ -12,6 +12,9 @@ typedef struct nest_out {
     int32_t *parent;  /* n */
     uint32_t *depth;  /* n */
     int64_t *excl;    /* n */
+    /* Per-call output: the inferred lane of each call, allocated by the
+     * sweep when a rank gets a second inferred lane (NULL otherwise). */
+    uint32_t *lane;
 } nest_out;
 
 /* Infers parents by containment and writes totals (and per-call arrays). */

@@ -161,6 +161,7 @@ void rank_calls_free(rank_calls *c)
     free(c->excl_ns);
     free(c->child_off);
     free(c->child);
+    free(c->lane);
     free(c);
 }
 

@@ -174,6 +174,9 @@ typedef struct rank_calls {
      * child[child_off[c] .. child_off[c+1]-1], ordered by start time. */
     uint32_t *child_off; /* n + 1 */
     uint32_t *child;     /* n */
+    /* n: inferred lane of each call (FORMAT-REFERENCE.md "inferred lanes");
+     * NULL when the rank has one lane or records its threads. */
+    uint32_t *lane;
 } rank_calls;
 
 typedef struct rank_data {
@@ -188,6 +191,9 @@ typedef struct rank_data {
     task_table tasks;
     bool has_tasks;
     bool explicit_ids;  /* nesting came from call/parent ids */
+    /* Lanes inferred for a rank without thread ids whose calls overlap
+     * partly (>= 2), else 0.  Set by profile_finish(). */
+    uint32_t ninferred_lanes;
     rank_calls *calls;  /* NULL until profile_ensure_calls() */
     /* Auxiliary records (schema 2/3 rank groups; never regions). */
     line_profile *lines;

@@ -118,15 +118,11 @@ static void draw_label(const tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t
     grid_fill(&ctx->grid, (rect){g->x, y, g->gutter - 1, 1}, ' ', cur ? ROLE_SELECTED : 0, 0);
     if (cur)
         grid_put_cp(&ctx->grid, g->x, y, gl->marker, ROLE_SELECTED, 0);
-    char text[160], nb[48], more[32];
+    char text[160], more[32];
     text[0] = more[0] = '\0';
     bool last_shown = d + 1 == s->shown[l] && s->shown[l] < ln->ndepth;
     if (d == 0 || top) {
-        const char *name = ln->kind == LANE_TASK ? rank_task_name(ln->rk, ln->row, nb, sizeof nb)
-                           : ln->kind == LANE_THREAD
-                               ? rank_thread_name(ln->rk, ln->row, nb, sizeof nb)
-                               : "";
-        snprintf(text, sizeof text, "r%d%s%s", ln->rk->rank, *name ? " " : "", name);
+        lanes_lane_name(ln, text, sizeof text); /* "r0 lane 2 (inferred)" too */
         /* A folded lane keeps saying what it hides, beside its name. */
         if (last_shown)
             snprintf(more, sizeof more, "+%u", ln->ndepth - s->shown[l]);
