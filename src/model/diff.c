@@ -1,0 +1,501 @@
+/* diff: building a comparison (see diff.h).  diff_rows.c tests the rows,
+ * adjusts and flags them, and answers the views' questions. */
+#include "diff.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calltree.h"
+#include "diff_internal.h"
+
+const char *const diff_metric_names[DM_COUNT] = {"total", "mean", "p50", "p95", "p99"};
+
+bool diff_metric_parse(const char *s, diff_metric *out)
+{
+    for (int k = 0; k < DM_COUNT; k++)
+        if (s && strcmp(s, diff_metric_names[k]) == 0) {
+            *out = (diff_metric)k;
+            return true;
+        }
+    return false;
+}
+
+void diff_options_init(diff_options *o)
+{
+    *o = (diff_options){.rank = -1, .metric = DM_TOTAL, .threshold = 0.05, .alpha = 0.01};
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return mix64(h);
+}
+
+/* ------------------------------------------------------------------ names */
+
+static bool name_hash_grow(diff_result *d)
+{
+    diff_build *b = d->b;
+    size_t ncap = b->nhcap ? b->nhcap * 2 : 256;
+    uint32_t *nh = malloc(ncap * sizeof *nh);
+    if (!nh)
+        return false;
+    memset(nh, 0xff, ncap * sizeof *nh);
+    for (size_t i = 0; i < d->nnames; i++) {
+        size_t h = hash_str(d->names[i]) & (ncap - 1);
+        while (nh[h] != DIFF_NONE)
+            h = (h + 1) & (ncap - 1);
+        nh[h] = (uint32_t)i;
+    }
+    free(b->nhash);
+    b->nhash = nh;
+    b->nhcap = ncap;
+    return true;
+}
+
+static size_t name_slot(const diff_result *d, const char *s)
+{
+    const diff_build *b = d->b;
+    size_t h = hash_str(s) & (b->nhcap - 1);
+    while (b->nhash[h] != DIFF_NONE && strcmp(d->names[b->nhash[h]], s) != 0)
+        h = (h + 1) & (b->nhcap - 1);
+    return h;
+}
+
+uint32_t diff_name_find(const diff_result *d, const char *s)
+{
+    return d->b->nhcap ? d->b->nhash[name_slot(d, s)] : DIFF_NONE;
+}
+
+/* The name's id, added (with an empty region row) when new; DIFF_NONE on NOMEM. */
+static uint32_t name_intern(diff_result *d, const char *s)
+{
+    diff_build *b = d->b;
+    if ((d->nnames + 1) * 2 > b->nhcap && !name_hash_grow(d))
+        return DIFF_NONE;
+    size_t h = name_slot(d, s);
+    if (b->nhash[h] != DIFF_NONE)
+        return b->nhash[h];
+    if (d->nnames == b->ncap) {
+        size_t nc = b->ncap ? b->ncap * 2 : 64;
+        char **nn = realloc(d->names, nc * sizeof *nn);
+        if (nn)
+            d->names = nn;
+        diff_row *nr = nn ? realloc(d->regions, nc * sizeof *nr) : NULL;
+        if (!nr)
+            return DIFF_NONE;
+        d->regions = nr;
+        b->ncap = nc;
+    }
+    char *copy = strdup(s);
+    if (!copy)
+        return DIFF_NONE;
+    uint32_t id = (uint32_t)d->nnames++;
+    d->names[id] = copy;
+    d->regions[id] = (diff_row){.name = id, .parent = DIFF_NONE};
+    d->nregions = d->nnames;
+    b->nhash[h] = id;
+    return id;
+}
+
+/* ------------------------------------------------------------------ paths */
+
+static size_t path_slot(const diff_result *d, uint32_t parent, uint32_t name)
+{
+    const diff_build *b = d->b;
+    size_t mask = b->phcap - 1;
+    size_t h = (size_t)mix64(((uint64_t)parent << 32) | name) & mask;
+    for (;;) {
+        uint32_t k = b->phash[h];
+        if (k == DIFF_NONE || (d->paths[k].parent == parent && d->paths[k].name == name))
+            return h;
+        h = (h + 1) & mask;
+    }
+}
+
+static bool path_reserve(diff_result *d)
+{
+    diff_build *b = d->b;
+    if (d->npaths >= DIFF_NONE - 2)
+        return false;
+    if (d->npaths == b->pcap) {
+        size_t nc = b->pcap ? b->pcap * 2 : 256;
+        diff_row *np = realloc(d->paths, nc * sizeof *np);
+        if (!np)
+            return false;
+        d->paths = np;
+        b->pcap = nc;
+    }
+    if ((d->npaths + 1) * 2 <= b->phcap)
+        return true;
+    size_t ncap = b->phcap ? b->phcap * 2 : 1024;
+    uint32_t *nh = malloc(ncap * sizeof *nh);
+    if (!nh)
+        return false;
+    memset(nh, 0xff, ncap * sizeof *nh);
+    free(b->phash);
+    b->phash = nh;
+    b->phcap = ncap;
+    for (size_t i = 1; i < d->npaths; i++)
+        b->phash[path_slot(d, d->paths[i].parent, d->paths[i].name)] = (uint32_t)i;
+    return true;
+}
+
+static uint32_t path_intern(diff_result *d, uint32_t parent, uint32_t name)
+{
+    size_t h = path_slot(d, parent, name);
+    if (d->b->phash[h] != DIFF_NONE)
+        return d->b->phash[h];
+    if (!path_reserve(d))
+        return DIFF_NONE;
+    h = path_slot(d, parent, name);
+    uint32_t k = (uint32_t)d->npaths++;
+    d->paths[k] = (diff_row){
+        .name = name, .parent = parent, .depth = parent ? d->paths[parent].depth + 1 : 0};
+    d->b->phash[h] = k;
+    return k;
+}
+
+/* ------------------------------------------------------------------ begin */
+
+sv_err diff_begin(const diff_options *o, const region_filter *f, diff_result **out, sv_error *err)
+{
+    *out = NULL;
+    diff_result *d = calloc(1, sizeof *d);
+    diff_build *b = d ? calloc(1, sizeof *b) : NULL;
+    if (!b) {
+        free(d);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
+    d->b = b;
+    d->opt = *o;
+    b->filter = f ? *f : (region_filter){0};
+    b->has_filter = f != NULL;
+    if (o->rank >= 0) {
+        /* one rank on both sides: the user's rank list must allow it */
+        if (f && !filter_match_rank(f, o->rank)) {
+            diff_free(d);
+            return sv_error_set(err, SV_ERR_USAGE, "rank %d is not among --ranks", o->rank);
+        }
+        b->one_rank = o->rank;
+        b->filter.ranks = &b->one_rank;
+        b->filter.nranks = 1;
+        b->has_filter = true;
+    }
+    if (!path_reserve(d)) {
+        diff_free(d);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
+    d->paths[0] = (diff_row){.name = DIFF_NONE, .parent = DIFF_NONE};
+    d->npaths = 1;
+    *out = d;
+    return SV_OK;
+}
+
+/* ------------------------------------------------------------ one side */
+
+static const region_filter *build_filter(const diff_result *d)
+{
+    return d->b->has_filter ? &d->b->filter : NULL;
+}
+
+static void side_set(diff_side *s, diff_value v, double x)
+{
+    s->v[v] = x;
+    s->known |= 1u << v;
+}
+
+/* Region rows of one side from the regions merged over the ranks in scope. */
+static sv_err add_regions(diff_result *d, int side, const profile *p, sv_error *err)
+{
+    merged_region *m = NULL;
+    size_t nm = 0;
+    sv_err rc = merged_regions_build(p, build_filter(d), &m, &nm, err);
+    if (rc != SV_OK)
+        return rc;
+    static const struct {
+        merged_stat ms;
+        diff_value dv;
+    } map[] = {{MS_TOTAL, DV_TOTAL},
+               {MS_MEAN, DV_MEAN},
+               {MS_P50, DV_P50},
+               {MS_P95, DV_P95},
+               {MS_P99, DV_P99},
+               {MS_EXCL, DV_EXCL},
+               {MS_IMBALANCE, DV_IMBALANCE}};
+    for (size_t i = 0; i < nm; i++) {
+        uint32_t id = name_intern(d, m[i].name);
+        if (id == DIFF_NONE) {
+            merged_regions_free(m, nm);
+            return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+        }
+        diff_side *s = &d->regions[id].s[side];
+        s->present = true;
+        s->events = m[i].event_data;
+        if (m[i].known & (1u << MS_CALLS)) {
+            s->has_calls = true;
+            s->calls = (int64_t)m[i].v[MS_CALLS];
+        }
+        for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+            if (m[i].known & (1u << map[k].ms))
+                side_set(s, map[k].dv, m[i].v[map[k].ms]);
+    }
+    merged_regions_free(m, nm);
+    return SV_OK;
+}
+
+/* Per-rank scratch while resolving the path of every call. */
+typedef struct rank_walk {
+    const rank_data *rk;
+    uint32_t *cname; /* name id of each call, DIFF_NONE when filtered out */
+    uint32_t *eff;   /* path of each call, or of its nearest kept ancestor */
+    uint32_t *stack;
+} rank_walk;
+
+#define PATH_UNSET (DIFF_NONE - 1)
+
+static bool walk_resolve(diff_result *d, rank_walk *w, uint32_t c)
+{
+    const int32_t *parent = w->rk->calls->parent;
+    size_t k = 0;
+    int64_t x = c;
+    while (x >= 0 && w->eff[x] == PATH_UNSET) {
+        w->stack[k++] = (uint32_t)x;
+        x = parent[x];
+    }
+    uint32_t base = x < 0 ? 0 : w->eff[x];
+    while (k) {
+        uint32_t y = w->stack[--k];
+        if (w->cname[y] != DIFF_NONE)
+            base = path_intern(d, base, w->cname[y]);
+        if (base == DIFF_NONE)
+            return false;
+        w->eff[y] = base;
+    }
+    return true;
+}
+
+/* Resolves every call of the rank and adds it to its path's side.  Keeps
+ * eff (the scatter pass needs it); frees the rest. */
+static bool walk_rank(diff_result *d, int side, rank_walk *w)
+{
+    const rank_data *rk = w->rk;
+    size_t n = rk->calls->n, m = n ? n : 1;
+    w->cname = malloc(m * sizeof *w->cname);
+    w->eff = malloc(m * sizeof *w->eff);
+    w->stack = malloc(m * sizeof *w->stack);
+    bool ok = w->cname && w->eff && w->stack;
+    for (size_t j = 0; ok && j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        const region_filter *f = build_filter(d);
+        uint32_t id = filter_match_name(f, r->name) ? diff_name_find(d, r->name) : DIFF_NONE;
+        for (size_t i = 0; i < r->n; i++) {
+            w->cname[r->gidx0 + i] = id;
+            w->eff[r->gidx0 + i] = PATH_UNSET;
+        }
+    }
+    for (size_t c = 0; ok && c < n; c++)
+        if (w->eff[c] == PATH_UNSET)
+            ok = walk_resolve(d, w, (uint32_t)c);
+    for (size_t j = 0; ok && j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        for (size_t i = 0; i < r->n; i++) {
+            size_t c = r->gidx0 + i;
+            if (w->cname[c] == DIFF_NONE)
+                continue;
+            diff_side *s = &d->paths[w->eff[c]].s[side];
+            s->present = s->events = s->has_calls = true;
+            s->calls++;
+            s->v[DV_TOTAL] += (double)(r->end_ns[i] - r->start_ns[i]);
+            s->v[DV_EXCL] += (double)rk->calls->excl_ns[c];
+        }
+    }
+    free(w->cname);
+    free(w->stack);
+    w->cname = w->stack = NULL;
+    return ok;
+}
+
+/* Path runs ordered by (name, path) so each region's calls are one run. */
+static sv_err layout_side(diff_result *d, int side, sv_error *err)
+{
+    size_t total = 0;
+    for (size_t i = 1; i < d->npaths; i++)
+        total += (size_t)d->paths[i].s[side].calls;
+    /* counting sort of paths by name id: offsets per name, then per path */
+    size_t *name_off = calloc(d->nnames + 1, sizeof *name_off);
+    int64_t *buf = malloc((total ? total : 1) * sizeof *buf);
+    if (!name_off || !buf) {
+        free(name_off);
+        free(buf);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff samples)");
+    }
+    for (size_t i = 1; i < d->npaths; i++)
+        name_off[d->paths[i].name + 1] += (size_t)d->paths[i].s[side].calls;
+    for (size_t k = 0; k < d->nnames; k++) {
+        name_off[k + 1] += name_off[k];
+        d->regions[k].s[side].off = name_off[k];
+        d->regions[k].s[side].n = name_off[k + 1] - name_off[k];
+    }
+    for (size_t i = 1; i < d->npaths; i++) {
+        diff_side *s = &d->paths[i].s[side];
+        s->off = name_off[d->paths[i].name];
+        s->n = 0; /* grows as the scatter pass fills it */
+        name_off[d->paths[i].name] += (size_t)s->calls;
+    }
+    free(name_off);
+    d->samples[side] = buf;
+    d->nsamples[side] = total;
+    return SV_OK;
+}
+
+static void scatter_rank(diff_result *d, int side, const rank_walk *w, const uint32_t *cname_of)
+{
+    const rank_data *rk = w->rk;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        if (cname_of[j] == DIFF_NONE)
+            continue;
+        for (size_t i = 0; i < r->n; i++) {
+            diff_side *s = &d->paths[w->eff[r->gidx0 + i]].s[side];
+            d->samples[side][s->off + s->n++] = r->end_ns[i] - r->start_ns[i];
+        }
+    }
+}
+
+/* Sorts each path's run and fills its statistics. */
+static sv_err finish_paths_side(diff_result *d, int side, sv_error *err)
+{
+    size_t maxn = 0;
+    for (size_t i = 1; i < d->npaths; i++)
+        if (d->paths[i].s[side].n > maxn)
+            maxn = d->paths[i].s[side].n;
+    int64_t *scratch = malloc((maxn ? maxn : 1) * sizeof *scratch);
+    if (!scratch)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff sort)");
+    for (size_t i = 1; i < d->npaths; i++) {
+        diff_side *s = &d->paths[i].s[side];
+        if (!s->present)
+            continue;
+        int64_t *v = d->samples[side] + s->off;
+        mwu_sort_i64(v, s->n, scratch);
+        s->known = 1u << DV_TOTAL | 1u << DV_EXCL;
+        side_set(s, DV_MEAN, s->n ? s->v[DV_TOTAL] / (double)s->n : 0.0);
+        side_set(s, DV_P50, mwu_sorted_percentile(v, s->n, 50));
+        side_set(s, DV_P95, mwu_sorted_percentile(v, s->n, 95));
+        side_set(s, DV_P99, mwu_sorted_percentile(v, s->n, 99));
+    }
+    free(scratch);
+    return SV_OK;
+}
+
+static sv_err add_paths(diff_result *d, int side, profile *p, sv_error *err)
+{
+    sv_err rc = profile_ensure_calls(p, err);
+    if (rc != SV_OK)
+        return rc;
+    const region_filter *f = build_filter(d);
+    rank_walk *w = calloc(p->nranks ? p->nranks : 1, sizeof *w);
+    if (!w)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+    bool ok = true;
+    for (size_t k = 0; ok && k < p->nranks; k++) {
+        w[k].rk = &p->ranks[k];
+        if (filter_match_rank(f, p->ranks[k].rank) && p->ranks[k].calls)
+            ok = walk_rank(d, side, &w[k]);
+    }
+    rc = ok ? layout_side(d, side, err)
+            : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff paths)");
+    for (size_t k = 0; k < p->nranks; k++) {
+        const rank_data *rk = &p->ranks[k];
+        uint32_t *ids = rc == SV_OK && w[k].eff ? malloc((rk->nregions + 1) * sizeof *ids) : NULL;
+        if (ids) {
+            for (size_t j = 0; j < rk->nregions; j++)
+                ids[j] = filter_match_name(f, rk->regions[j]->name) ? 0 : DIFF_NONE;
+            scatter_rank(d, side, &w[k], ids);
+        } else if (rc == SV_OK && w[k].eff) {
+            rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+        }
+        free(ids);
+        free(w[k].eff);
+        free(w[k].cname);
+        free(w[k].stack);
+    }
+    free(w);
+    if (rc == SV_OK)
+        rc = finish_paths_side(d, side, err);
+    if (d->opt.release_calls)
+        for (size_t k = 0; k < p->nranks; k++) {
+            rank_calls_free(p->ranks[k].calls);
+            p->ranks[k].calls = NULL;
+        }
+    return rc;
+}
+
+sv_err diff_add(diff_result *d, int side, profile *p, sv_error *err)
+{
+    if (d->opt.rank >= 0 && !profile_rank(p, d->opt.rank))
+        return sv_error_set(err, SV_ERR_NOT_FOUND, "%s has no rank %d", p->path ? p->path : "",
+                            d->opt.rank);
+    free(d->label[side]);
+    d->label[side] = strdup(p->path ? p->path : "");
+    if (!d->label[side])
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    sv_err rc = add_regions(d, side, p, err);
+    return rc == SV_OK ? add_paths(d, side, p, err) : rc;
+}
+
+void diff_free(diff_result *d)
+{
+    if (!d)
+        return;
+    if (d->b) {
+        free(d->b->nhash);
+        free(d->b->phash);
+        free(d->b);
+    }
+    for (size_t i = 0; i < d->nnames; i++)
+        free(d->names[i]);
+    free(d->names);
+    free(d->regions);
+    free(d->paths);
+    free(d->child_off);
+    free(d->child);
+    free(d->samples[0]);
+    free(d->samples[1]);
+    free(d->label[0]);
+    free(d->label[1]);
+    free(d);
+}
+
+sv_err diff_profiles(profile *base, profile *newp, const diff_options *o, const region_filter *f,
+                     diff_result **out, sv_error *err)
+{
+    diff_result *d = NULL;
+    sv_err rc = diff_begin(o, f, &d, err);
+    if (rc == SV_OK)
+        rc = diff_add(d, DIFF_BASE, base, err);
+    if (rc == SV_OK)
+        rc = diff_add(d, DIFF_NEW, newp, err);
+    if (rc == SV_OK)
+        rc = diff_finish(d, err);
+    if (rc != SV_OK) {
+        diff_free(d);
+        return rc;
+    }
+    *out = d;
+    return SV_OK;
+}
