@@ -14,7 +14,7 @@
 #include "cli/args.h"
 #include "cli/outputs.h"
 #include "filter.h"
-#include "loader.h"
+#include "isolate.h"
 #include "view/app.h"
 #include "view/term.h"
 
@@ -74,29 +74,21 @@ static int build_filter(const cli_options *o, region_filter *f)
     return status;
 }
 
-/* The crash probe (loader.h) guards every load; SCOPEVIEW_NO_PROBE=1 skips it, to debug libhdf5
- * itself in-process. */
-static bool probe_wanted(void)
-{
-    const char *v = getenv("SCOPEVIEW_NO_PROBE");
-    return !v || strcmp(v, "1") != 0;
-}
-
 /* Progress is for a person waiting at a terminal for the first frame, never for batch output. */
-static int load_profile(const char *file, bool show_progress, profile **p)
+static int load_profile(const char *file, uint64_t budget, bool show_progress, profile **p)
 {
     sv_error err;
     sv_error_clear(&err);
     char *demo = file ? NULL : cli_find_demo(&err);
     const char *path = file ? file : demo;
     sv_err rc = path ? SV_OK : err.code;
-    if (rc == SV_OK && probe_wanted())
-        rc = profile_probe(path, &err);
     if (rc == SV_OK) {
+        /* The whole load runs in a child process (isolate.h): libhdf5 never parses the file in
+         * the viewer's own process. */
         term_progress_state ps;
         term_progress_start(&ps, path);
-        load_options lo = {show_progress ? term_progress : NULL, &ps};
-        rc = profile_load(path, &lo, p, &err);
+        isolate_options io = {show_progress ? term_progress : NULL, &ps, budget};
+        rc = profile_load_isolated(path, &io, p, &err);
         term_progress_done(&ps);
     }
     free(demo);
@@ -163,7 +155,7 @@ static int run(const cli_options *o)
     /* Piped without --batch: a terminal UI has nowhere to go, so print the summary. */
     bool viewer = o->mode == CLI_INTERACTIVE && (o->headless || isatty(STDOUT_FILENO));
     if (status == 0)
-        status = load_profile(o->file, viewer && !o->headless, &p);
+        status = load_profile(o->file, o->memory, viewer && !o->headless, &p);
     if (status == 0)
         status = viewer ? run_viewer(o, p, &f) : run_output(o, p, &f);
     profile_free(p);

@@ -85,6 +85,23 @@ if [ -f "$shared/real/solver.h5" ]; then
     check "zoom out never shows time before zero (header)" rowhas 2 "^ 0\.0* [a-z]* \.\."
 fi
 
+# --- the filter (f): only matching calls, density included, and the header says so.
+# The expected count is the sum of num_calls of the regions matching /io\/check/ in the
+# oracle's expected/solver.json (summed here by awk, not by scopeview).
+if [ -f "$shared/real/solver.h5" ]; then
+    want=$(awk '/"name":/ { n = $0 } /"num_calls":/ { if (n ~ /io\/check/) { gsub(/[^0-9]/, "", $0); s += $0 } }
+                END { print s + 0 }' "$shared/expected/solver.json")
+    screen 80x24 "/io/check<Enter>f" "$shared/real/solver.h5"
+    check "filter: header names the filter and counts $want calls" rowhas 2 "filter /io/check/: $want calls"
+    check "filter: main (not matching) is not drawn" hasnt "\[main"
+    check "filter: the axis stays the profile's (starts at 0)" rowhas 2 "^ 0\.00 ms"
+    screen 80x24 "/io/check<Enter>ff" "$shared/real/solver.h5"
+    check "filter off: every call again" has "\[main"
+    check "filter off: no filter in the header" hasnt "filter /"
+    screen 80x24 "/nosuchregion<Enter>f" "$shared/real/solver.h5"
+    check "filter without match: says so" has "No call matches the filter"
+fi
+
 # --- selection and details
 screen 80x24 "<Enter>" "$small"
 check "Enter: selects outer[1] under the cursor (2024 ns)" has "outer  rank 0  thread MainThread  start 1\.000 us  dur 1\.000 us  excl 200 ns"
@@ -181,8 +198,10 @@ check "hostile: no control bytes" clean
 screen 100x60 "?" "$small"
 check "help: zoom to selected" has "zoom to the selected call"
 screen 100x60 "?<End>" "$small"
-check "help: await legend" has "hatched share is time the call spent"
-check "help: density legend" has "2-3, 4-9, 10 or more"
+check "help: await legend" has "hatched share (and N% after the name)"
+check "help: the await position is not known, and said so" has "records how long, not"
+check "help: density legend is load" has "busy under a third"
+check "help: filter legend" has "holds only the calls whose region matches"
 check "help: folded lane legend" has "+N deeper"
 
 # --- sizes
@@ -214,7 +233,7 @@ if [ -f "$shared/extended/async_server.h5" ]; then
     check "async: held and awaited" grep -q "held [0-9.]* [num]*s  awaited [0-9.]* [num]*s" "$tmp/s"
     check "async: source and metadata" has 'src /srv/app/db.py:88  meta {"table"'
     screen 80x24 "/db_query<Enter>z" "$a" --ascii
-    check "async ascii: await hatch" has "db_query///"
+    check "async ascii: await hatch with the share" has "db_query 100% awaited///"
     check "async ascii: only ASCII" ascii_only
     screen 200x60 "" "$a"
     check "async 200x60: 60 lines" [ "$(lines)" = 60 ]

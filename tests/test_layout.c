@@ -113,7 +113,7 @@ static void test_cells_fine(void **state)
     expect_bar(&seg[4], 40, 46, gidx(p, "F", 0), true, true);
     /* G starts in column 45 (lost to F) and still shows its left edge. */
     expect_bar(&seg[5], 46, 52, gidx(p, "G", 0), true, true);
-    assert_int_equal(seg[0].await_x, 10); /* no await column: no shading */
+    assert_int_equal(seg[0].await_k, 0); /* no await column: no hatching */
     lanes_free(ix);
     profile_free(p);
 }
@@ -226,7 +226,22 @@ static void test_depth_rows(void **state)
 }
 
 /* A call of 100 ns with 40 ns awaited over 10 columns: 10 * 40/100 = 4
- * shaded columns, the last four (6..9). */
+ * hatched columns.  The file does not say when the call waited, so they are
+ * spread evenly: column x is hatched when floor((x+1)*4/10) > floor(x*4/10),
+ * i.e. x = 2, 4, 7, 9. */
+/* Load glyphs: a third and two thirds of the cell. */
+static void test_load_level(void **state)
+{
+    (void)state;
+    assert_int_equal(tl_load_level(0, 30), 0);
+    assert_int_equal(tl_load_level(9, 30), 0);
+    assert_int_equal(tl_load_level(10, 30), 1);
+    assert_int_equal(tl_load_level(19, 30), 1);
+    assert_int_equal(tl_load_level(20, 30), 2);
+    assert_int_equal(tl_load_level(30, 30), 2);
+    assert_int_equal(tl_load_level(5, 0), 0);
+}
+
 static void test_await_cells(void **state)
 {
     (void)state;
@@ -248,12 +263,30 @@ static void test_await_cells(void **state)
     size_t n = layout(ix, 0, 0, (tl_view){1000, 10, 20}, seg);
     assert_int_equal(n, 1);
     expect_bar(&seg[0], 0, 10, 0, true, true);
-    assert_int_equal(seg[0].await_x, 6);
+    assert_int_equal(seg[0].await_c0, 0);
+    assert_int_equal(seg[0].await_n, 10);
+    assert_int_equal(seg[0].await_k, 4);
+    const bool want[10] = {false, false, true, false, true, false, false, true, false, true};
+    for (int x = 0; x < 10; x++)
+        assert_int_equal(tl_await_hatched(x, 10, 4), want[x]);
     /* Half of the call off screen on the left (t0 = 1050): the call still
-     * spans columns -5..4 and its shaded columns 1..4 are what remains. */
+     * spans columns -5..4, so the same columns are hatched (-3, -1, 2, 4). */
     n = layout(ix, 0, 0, (tl_view){1050, 10, 20}, seg);
     expect_bar(&seg[0], 0, 5, 0, false, true);
-    assert_int_equal(seg[0].await_x, 1);
+    assert_int_equal(seg[0].await_c0, -5);
+    assert_int_equal(seg[0].await_n, 10);
+    assert_true(tl_await_hatched(2 - seg[0].await_c0, 10, 4));
+    assert_false(tl_await_hatched(3 - seg[0].await_c0, 10, 4));
+    /* Exactly k of n, whatever k; none outside the call. */
+    for (int64_t k = 0; k <= 13; k++) {
+        int64_t c = 0;
+        for (int64_t x = -2; x < 15; x++)
+            c += tl_await_hatched(x, 13, k);
+        assert_int_equal(c, k);
+    }
+    /* Deep zoom: a 1000 s call at 1 ns per column, half awaited. */
+    assert_true(tl_await_hatched(999999999999, 1000000000000, 500000000000));
+    assert_false(tl_await_hatched(999999999998, 1000000000000, 500000000000));
     lanes_free(ix);
     profile_free(p);
 }
@@ -533,21 +566,14 @@ static void test_extremes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_columns),
-        cmocka_unit_test(test_cells_fine),
-        cmocka_unit_test(test_cells_coarse),
-        cmocka_unit_test(test_density),
-        cmocka_unit_test(test_depth_rows),
-        cmocka_unit_test(test_await_cells),
-        cmocka_unit_test(test_sweep_matches_general),
-        cmocka_unit_test(test_ruler_ms),
-        cmocka_unit_test(test_ruler_ns),
-        cmocka_unit_test(test_ruler_decimals),
-        cmocka_unit_test(test_ruler_negative),
-        cmocka_unit_test(test_ruler_labels),
-        cmocka_unit_test(test_zoom_pan),
-        cmocka_unit_test(test_precision),
-        cmocka_unit_test(test_extremes),
+        cmocka_unit_test(test_columns),        cmocka_unit_test(test_cells_fine),
+        cmocka_unit_test(test_cells_coarse),   cmocka_unit_test(test_density),
+        cmocka_unit_test(test_depth_rows),     cmocka_unit_test(test_await_cells),
+        cmocka_unit_test(test_load_level),     cmocka_unit_test(test_sweep_matches_general),
+        cmocka_unit_test(test_ruler_ms),       cmocka_unit_test(test_ruler_ns),
+        cmocka_unit_test(test_ruler_decimals), cmocka_unit_test(test_ruler_negative),
+        cmocka_unit_test(test_ruler_labels),   cmocka_unit_test(test_zoom_pan),
+        cmocka_unit_test(test_precision),      cmocka_unit_test(test_extremes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

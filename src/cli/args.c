@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "isolate.h"
 #include "text.h"
 
 #ifndef PACKAGE_VERSION
@@ -39,6 +40,8 @@ enum {
     OPT_KEYS,
     OPT_ASCII,
     OPT_MONO,
+    OPT_MEMORY,
+    OPT_CSV_RAW,
 };
 
 static const struct option cli_long_options[] = {
@@ -57,6 +60,8 @@ static const struct option cli_long_options[] = {
     {"keys", required_argument, NULL, OPT_KEYS},
     {"ascii", no_argument, NULL, OPT_ASCII},
     {"mono", no_argument, NULL, OPT_MONO},
+    {"memory", required_argument, NULL, OPT_MEMORY},
+    {"csv-raw", no_argument, NULL, OPT_CSV_RAW},
     {NULL, 0, NULL, 0},
 };
 
@@ -165,6 +170,13 @@ static int apply_option(int c, cli_options *o, cli_wants *w, FILE *err)
     case OPT_MONO:
         o->mono = true;
         return 0;
+    case OPT_MEMORY:
+        return isolate_parse_size(optarg, &o->memory)
+                   ? 0
+                   : usage_error(err, "--memory wants a size such as 512M or 2G, not", optarg);
+    case OPT_CSV_RAW:
+        o->csv_raw = true;
+        return 0;
     default:
         return usage_error(err, "unhandled option", NULL);
     }
@@ -257,6 +269,8 @@ void cli_print_usage(FILE *out)
           "                         that has it (with a rank column) unless --rank is\n"
           "                         given; add --json or --csv for those formats\n"
           "      --rank N           with --events: only rank N\n"
+          "      --csv-raw          CSV cells as they are: no ' before a cell that starts\n"
+          "                         with = + - @ tab or CR (spreadsheet formulas)\n"
           "\n"
           "Filters (for every output and the viewer):\n"
           "  -i, --include RE       only regions whose name matches RE at its start\n"
@@ -272,6 +286,8 @@ void cli_print_usage(FILE *out)
           "      --ascii            draw with ASCII only, no Unicode glyphs\n"
           "      --mono             no colours\n"
           "\n"
+          "      --memory LIMIT     what loading the file may allocate, e.g. 512M, 2G\n"
+          "                         (default: half the machine's memory)\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n"
           "\n"

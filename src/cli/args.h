@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sv_error.h"
@@ -44,6 +45,8 @@ typedef struct cli_options {
     const char *keys; /* --keys STR, NULL = none */
     bool ascii;       /* --ascii */
     bool mono;        /* --mono */
+    uint64_t memory;  /* --memory LIMIT in bytes, 0 = the default budget */
+    bool csv_raw;     /* --csv-raw: no formula-injection prefix */
 } cli_options;
 
 /* Fills o from argv.  Returns 0, or 2 after writing one line to err:

@@ -28,14 +28,15 @@ typedef struct rank_build {
 
 /* ------------------------------------------------------ lanes, depths */
 
-static bool region_indexed(const region *r, const region_filter *f)
+static bool region_indexed(const lanes_index *ix, const region *r, const region_filter *f)
 {
-    return r->has_event_data && r->n > 0 && (!f || filter_match(f, r));
+    return r->has_event_data && r->n > 0 && (!f || filter_match(f, r)) &&
+           (!ix->keep || ix->keep(r, ix->keep_user));
 }
 
-static uint8_t region_flags(const region *r, const region_filter *f)
+static uint8_t region_flags(const lanes_index *ix, const region *r, const region_filter *f)
 {
-    if (!region_indexed(r, f))
+    if (!region_indexed(ix, r, f))
         return 0;
     for (size_t i = 1; i < r->n; i++)
         if (r->start_ns[i] < r->start_ns[i - 1])
@@ -512,7 +513,7 @@ static bool build_rank(lanes_index *ix, size_t ri, const region_filter *f)
         return false;
     size_t nidx = 0;
     for (size_t j = 0; j < rk->nregions; j++) {
-        uint8_t fl = rank_ok ? region_flags(rk->regions[j], f) : 0;
+        uint8_t fl = rank_ok ? region_flags(ix, rk->regions[j], f) : 0;
         ix->rflags[ri][j] = fl;
         nidx += fl ? rk->regions[j]->n : 0;
         if ((fl & LANES_R_INDEXED) && !(fl & LANES_R_SORTED))
@@ -551,7 +552,8 @@ static bool count_summary_only(lanes_index *ix, const region_filter *f)
     size_t n = 0;
     for (size_t k = 0; k < p->nregions; k++) {
         const region *r = p->regions[k];
-        if (!r->has_event_data && (!f || (filter_match_rank(f, r->rank) && filter_match(f, r))))
+        if (!r->has_event_data && (!f || (filter_match_rank(f, r->rank) && filter_match(f, r))) &&
+            (!ix->keep || ix->keep(r, ix->keep_user)))
             names[n++] = r->name;
     }
     if (n)
@@ -587,6 +589,13 @@ void lanes_free(lanes_index *ix)
 
 sv_err lanes_build(profile *p, const region_filter *f, lanes_index **out, sv_error *err)
 {
+    return lanes_build_where(p, f, NULL, NULL, out, err);
+}
+
+sv_err lanes_build_where(profile *p, const region_filter *f,
+                         bool (*keep)(const region *r, void *user), void *user,
+                         lanes_index **out, sv_error *err)
+{
     *out = NULL;
     sv_err e = profile_ensure_calls(p, err);
     if (e)
@@ -594,6 +603,8 @@ sv_err lanes_build(profile *p, const region_filter *f, lanes_index **out, sv_err
     lanes_index *ix = calloc(1, sizeof *ix);
     if (ix) {
         ix->prof = p;
+        ix->keep = keep;
+        ix->keep_user = user;
         ix->t_min = INT64_MAX;
         ix->t_max = INT64_MIN;
         ix->rank_lane0 = calloc(p->nranks + 1, sizeof *ix->rank_lane0);

@@ -18,15 +18,8 @@ typedef struct load_options {
 
 sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err);
 
-/* The crash probe (probe.c).  libhdf5 1.10.8 crashes or hangs on some
- * malformed files, so before the in-process load a child process runs the
- * loader's walk on path (structure, attributes, strings, dataset metadata
- * and chunk indexes, but no whole numeric column) under memory, CPU and
- * core-size limits, watched by the parent: the walk reports progress, and
- * a child that makes none for a while is killed.  SV_OK when the child
- * finished (the load itself reports any ordinary fault); SV_ERR_DAMAGED with
- * "PATH: the file is damaged (...)" when it crashed, hit a limit or stalled. */
-sv_err profile_probe(const char *path, sv_error *err);
+/* The load runs in a child process (isolate.h: profile_load_isolated), which
+ * replaced the crash probe's separate walk of the file. */
 
 /* The walk the probe's child runs: profile_load without reading numeric
  * columns and without keeping a profile (opt: progress only). */

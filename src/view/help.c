@@ -4,35 +4,25 @@
  * rows or draws the visible ones, so scrolling needs no stored copy and the
  * text wraps to whatever width the screen has. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "view.h"
 
-/* Keys that mean the same in every view; each view lists its own (and
- * the timeline its zoom keys), the source pane its scrolling keys. */
-static const char *const help_global[][2] = {
-    {"q", "quit; closes the help or a sub-screen first"},
-    {"? F1", "show or hide this help"},
-    {"Esc", "back out: close a sub-screen, cancel a prompt, return from a jump"},
-    {"Tab S-Tab", "next / previous view"},
-    {"1 2 3 4 5", "open a view by number: 1 timeline, 2 tree, 3 regions, 4 calls, 5 info"},
-    {"Left Right h l", "move left / right (pan the time axis in the timeline)"},
-    {"Up Down k j", "move up / down (lanes and depth rows, table rows)"},
-    {"PgUp PgDn", "a page up / down"},
-    {"Home End", "to the first / last"},
-    {"Enter", "select the call under the cursor / open / expand"},
-    {"/", "search region names: an extended regular expression, ignoring case "
-          "when it is all lower case; Enter searches, Esc cancels"},
-    {"n N", "next / previous match"},
-    {"f", "filter the views to regions matching the search (again: off)"},
-    {"d", "list the calls of the selected region (view 4)"},
-    {"S", "show the slowest call of the selected region (or of the busiest one) on its "
-          "slowest rank in the timeline"},
-    {"s", "show or hide the source pane of the selected region"},
-    {"Ctrl-L", "redraw the screen"},
-    {"Mouse", "wheel scrolls or zooms, a click selects; a click on a view's name opens it"},
-    {NULL, NULL},
-};
+/* The lines of one scope, from the command table and the user's key map. */
+#define HELP_LINES_MAX 64
+
+typedef struct help_section {
+    size_t n;
+    help_line line[HELP_LINES_MAX];
+} help_section;
+
+static void section_load(help_section *sec, const ui_ctx *ctx, key_scope scope)
+{
+    sec->n = commands_help(&ctx->keys, scope, sec->line, HELP_LINES_MAX);
+    if (sec->n > HELP_LINES_MAX)
+        sec->n = HELP_LINES_MAX;
+}
 
 typedef struct help_walk {
     ui_ctx *ctx;
@@ -40,6 +30,7 @@ typedef struct help_walk {
     int keyw;  /* width of the key column */
     int row;   /* rows produced so far */
     bool draw;
+    help_section sec; /* the section being walked */
 } help_walk;
 
 /* Byte length of the next line of at most w columns of s[0..n), broken at
@@ -144,78 +135,111 @@ static void walk_legends(help_walk *hw)
     walk_legend(hw, bar, 1,
                 "a call, as a bar from its start to its end; the region name is written inside "
                 "when it fits, each region keeps its colour");
-    sample_part await[] = {
-        {"[name", 0, 0, ROLE_BAR0 + 1}, {NULL, gl->await, 4, ROLE_AWAIT}, {"]", 0, 0, ROLE_AWAIT}};
-    walk_legend(hw, await, 3,
-                "held then awaited: the hatched share is time the call spent suspended "
-                "(awaiting), not holding its thread");
+    sample_part await[] = {{"[name 40%", 0, 0, ROLE_BAR0 + 1},
+                           {NULL, gl->await, 1, ROLE_AWAIT},
+                           {" ", 0, 0, ROLE_BAR0 + 1},
+                           {NULL, gl->await, 1, ROLE_AWAIT},
+                           {"]", 0, 0, ROLE_BAR0 + 1}};
+    walk_legend(hw, await, 5,
+                "awaited: the hatched share (and N% after the name) is time the call spent "
+                "suspended (awaiting), not holding its thread; the file records how long, not "
+                "when, so the hatch is spread evenly over the bar");
     sample_part dense[] = {{NULL, gl->dense[0], 1, ROLE_DENSE},
                            {" ", 0, 0, ROLE_NORMAL},
                            {NULL, gl->dense[1], 1, ROLE_DENSE},
                            {" ", 0, 0, ROLE_NORMAL},
                            {NULL, gl->dense[2], 1, ROLE_DENSE}};
     walk_legend(hw, dense, 5,
-                "a cell holding several calls (2-3, 4-9, 10 or more): zoom in to separate them");
-    walk_entry(hw, "+N deeper", ROLE_DIM, "a lane has N depth rows more than shown: e shows them");
+                "a cell holding several calls, by load: busy under a third, under two thirds, "
+                "or more of the cell's time; zoom in to separate them");
+    walk_entry(hw, "+N deeper", ROLE_DIM,
+               "a lane has N depth rows more than shown (+N beside a folded lane's name): e shows "
+               "them");
+    walk_entry(hw, "filter /re/", ROLE_HEADER,
+               "f is on: the timeline holds only the calls whose region matches (f again: all)");
     walk_entry(hw, "name", ROLE_SELECTED, "the selected call or row; its details show below");
     walk_entry(hw, "name", ROLE_SEARCH, "a region matching the search");
 }
 
-static void walk_section(help_walk *hw, const char *title, const char *const (*lines)[2])
+static void walk_section(help_walk *hw, const char *title, key_scope scope)
 {
+    help_section *sec = &hw->sec;
+    section_load(sec, hw->ctx, scope);
     walk_heading(hw, title);
-    for (size_t i = 0; lines && lines[i][0]; i++)
-        walk_entry(hw, lines[i][0], ROLE_HEADER, lines[i][1]);
+    for (size_t i = 0; i < sec->n; i++)
+        walk_entry(hw, sec->line[i].keys, ROLE_HEADER, sec->line[i].text);
+}
+
+/* The section titles, by scope. */
+static void section_title(const ui_ctx *ctx, key_scope scope, char *buf, size_t len)
+{
+    if (scope == SCOPE_GLOBAL)
+        snprintf(buf, len, "Keys in every view");
+    else if (scope == SCOPE_SOURCE)
+        snprintf(buf, len, "Source pane (s, beside or below any view)");
+    else if (scope == SCOPE_HELP)
+        snprintf(buf, len, "This help");
+    else if ((size_t)scope < ctx->nviews)
+    {
+        char key[32];
+        snprintf(buf, len, "%s %s view", ui_view_key(ctx, (view_id)scope, key, sizeof key),
+                 ctx->views[scope]->name);
+    }
+    else
+        buf[0] = '\0';
+}
+
+/* Every view first, then the views, the source pane, this help. */
+static key_scope section_scope(size_t i)
+{
+    return i == 0 ? SCOPE_GLOBAL : (key_scope)(i - 1);
 }
 
 static void walk_all(help_walk *hw)
 {
-    walk_section(hw, "Keys in every view", help_global);
-    for (size_t v = 0; v < hw->ctx->nviews; v++) {
-        const view_ops *ops = hw->ctx->views[v];
+    for (size_t i = 0; i < SCOPE_COUNT; i++) {
+        key_scope scope = section_scope(i);
         char title[96];
-        snprintf(title, sizeof title, "%d %s view", ops->number, ops->name);
-        walk_section(hw, title, ops->help);
+        section_title(hw->ctx, scope, title, sizeof title);
+        if (title[0] && (scope != SCOPE_SOURCE || views_source_pane()))
+            walk_section(hw, title, scope);
     }
-    const view_ops *pane = views_source_pane();
-    if (pane)
-        walk_section(hw, "Source pane (s, beside or below any view)", pane->help);
     walk_legends(hw);
 }
 
-static int widest_key(const char *const (*lines)[2], int w)
-{
-    for (size_t i = 0; lines && lines[i][0]; i++) {
-        int kw = text_display_width(lines[i][0]);
-        w = w > kw ? w : kw;
-    }
-    return w;
-}
-
 /* The key column fits the longest key label, within 12..20 columns. */
-static int key_column(const ui_ctx *ctx)
+static int key_column(const ui_ctx *ctx, help_section *sec)
 {
-    int w = widest_key(help_global, 12);
-    for (size_t v = 0; v < ctx->nviews; v++)
-        w = widest_key(ctx->views[v]->help, w);
-    const view_ops *pane = views_source_pane();
-    w = pane ? widest_key(pane->help, w) : w;
+    int w = 12;
+    for (int scope = 0; scope < SCOPE_COUNT; scope++) {
+        section_load(sec, ctx, (key_scope)scope);
+        for (size_t i = 0; i < sec->n; i++) {
+            int kw = text_display_width(sec->line[i].keys);
+            w = w > kw ? w : kw;
+        }
+    }
     return w < 20 ? w : 20;
 }
 
-static help_walk walk_setup(ui_ctx *ctx, rect area, bool draw)
+static void walk_setup(help_walk *hw, ui_ctx *ctx, rect area, bool draw)
 {
-    help_walk hw = {.ctx = ctx, .draw = draw};
-    hw.area = (rect){area.x, area.y + 1, area.w, area.h > 1 ? area.h - 1 : 0};
-    hw.keyw = area.w >= 60 ? key_column(ctx) : area.w / 4;
-    return hw;
+    hw->ctx = ctx;
+    hw->draw = draw;
+    hw->row = 0;
+    hw->area = (rect){area.x, area.y + 1, area.w, area.h > 1 ? area.h - 1 : 0};
+    hw->keyw = area.w >= 60 ? key_column(ctx, &hw->sec) : area.w / 4;
 }
 
 static int help_rows(ui_ctx *ctx, rect area)
 {
-    help_walk hw = walk_setup(ctx, area, false);
-    walk_all(&hw);
-    return hw.row;
+    help_walk *hw = malloc(sizeof *hw);
+    if (!hw)
+        return 0;
+    walk_setup(hw, ctx, area, false);
+    walk_all(hw);
+    int rows = hw->row;
+    free(hw);
+    return rows;
 }
 
 static void help_clamp(ui_ctx *ctx, rect area)
@@ -232,15 +256,20 @@ void help_draw(ui_ctx *ctx, rect area)
     if (area.h < 1 || area.w < 1)
         return;
     help_clamp(ctx, area);
-    help_walk hw = walk_setup(ctx, area, true);
-    walk_all(&hw);
+    help_walk *hw = malloc(sizeof *hw);
+    if (!hw)
+        return;
+    walk_setup(hw, ctx, area, true);
+    walk_all(hw);
+    int rows = hw->row, shown = hw->area.h;
+    free(hw);
     grid *g = &ctx->grid;
     grid_fill(g, (rect){area.x, area.y, area.w, 1}, ' ', ROLE_HEADER, 0);
     int used =
         grid_put_text(g, area.x, area.y, area.w, "Help: keys and legend", ROLE_HEADER, GA_BOLD);
     char pos[64];
-    int last = ctx->help_top + hw.area.h < hw.row ? ctx->help_top + hw.area.h : hw.row;
-    snprintf(pos, sizeof pos, "lines %d-%d of %d", ctx->help_top + 1, last, hw.row);
+    int last = ctx->help_top + shown < rows ? ctx->help_top + shown : rows;
+    snprintf(pos, sizeof pos, "lines %d-%d of %d", ctx->help_top + 1, last, rows);
     int pw = grid_text_width(g, pos);
     if (used + 2 + pw <= area.w)
         grid_put_text(g, area.x + area.w - pw, area.y, pw, pos, ROLE_HEADER, 0);
@@ -249,10 +278,8 @@ void help_draw(ui_ctx *ctx, rect area)
 int help_on_key(ui_ctx *ctx, int key)
 {
     rect area = {0, 1, ctx->grid.cols, ctx->grid.rows > 2 ? ctx->grid.rows - 2 : 0};
-    if (key == ' ')
-        key = SVK_PGDN;
     int page = area.h > 2 ? area.h - 2 : 1;
-    switch (keys_lookup(NULL, key)) {
+    switch (keymap_lookup(&ctx->keys, SCOPE_HELP, key)) {
     case CMD_HELP:
     case CMD_QUIT:
     case CMD_BACK:

@@ -74,14 +74,16 @@ static tl_geo geometry(rect a)
     return g;
 }
 
+/* The filter (f) keeps the whole profile's time axis, so that the matching
+ * calls show where they happened. */
 static int64_t data_min(const tl_state *s)
 {
-    return s->ix && s->ix->ncalls ? s->ix->t_min : 0;
+    return s->has_span ? s->span_lo : s->ix && s->ix->ncalls ? s->ix->t_min : 0;
 }
 
 static int64_t data_max(const tl_state *s)
 {
-    return s->ix && s->ix->ncalls ? s->ix->t_max : 1;
+    return s->has_span ? s->span_hi : s->ix && s->ix->ncalls ? s->ix->t_max : 1;
 }
 
 void tl_set_area(tl_state *s, rect area)
@@ -382,6 +384,7 @@ static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     tl_state *s = state;
     if (!s)
         return 0;
+    tl_sync_filter(s, ctx);
     tl_set_area(s, ctx->view_area);
     int pan = s->geo.tw / 8 > 1 ? s->geo.tw / 8 : 1;
     long page = s->geo.nvis > 1 ? s->geo.nvis - 1 : 1;
@@ -437,6 +440,91 @@ static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 
 /* ---------------------------------------------------------- lifecycle */
 
+static void index_free(tl_state *s)
+{
+    for (size_t l = 0; s->busy && s->ix && l < s->ix->nlanes; l++) {
+        for (uint32_t d = 0; s->busy[l] && d < s->ix->lanes[l].ndepth; d++)
+            lane_busy_free(&s->busy[l][d]);
+        free(s->busy[l]);
+    }
+    free(s->busy);
+    s->busy = NULL;
+    lanes_free(s->ix);
+    s->ix = NULL;
+    free(s->shown);
+    free(s->row_off);
+    s->shown = NULL;
+    s->row_off = NULL;
+}
+
+static bool filter_keep(const region *r, void *user)
+{
+    return ui_search_match(user, r->name);
+}
+
+/* (Re)builds the index: every call passing the command line's filter,
+ * and with f on only those whose region matches the search. */
+static void index_build(tl_state *s, ui_ctx *ctx)
+{
+    index_free(s);
+    s->error[0] = '\0';
+    s->filtered = ctx->filter_on && ctx->has_search;
+    snprintf(s->filter_text, sizeof s->filter_text, "%s", s->filtered ? ctx->search_text : "");
+    sv_error err;
+    sv_error_clear(&err);
+    if (lanes_build_where(ctx->prof, ctx->opt ? ctx->opt->filter : NULL,
+                          s->filtered ? filter_keep : NULL, ctx, &s->ix, &err) != SV_OK)
+        snprintf(s->error, sizeof s->error, "%s", err.msg);
+    size_t n = s->ix ? s->ix->nlanes : 0;
+    s->shown = calloc(n ? n : 1, sizeof *s->shown);
+    s->row_off = calloc(n + 1, sizeof *s->row_off);
+    s->busy = calloc(n ? n : 1, sizeof *s->busy);
+    if (!s->shown || !s->row_off || !s->busy) {
+        index_free(s);
+        snprintf(s->error, sizeof s->error, "out of memory while laying out the timeline");
+        n = 0;
+    }
+    for (size_t l = 0; l < n; l++)
+        s->shown[l] = s->ix->lanes[l].ndepth < TL_DEPTH_CAP ? s->ix->lanes[l].ndepth : TL_DEPTH_CAP;
+    if (!s->filtered && s->ix && s->ix->ncalls) {
+        s->span_lo = s->ix->t_min;
+        s->span_hi = s->ix->t_max;
+        s->has_span = true;
+    }
+    s->nrows = 0;
+    if (s->row_off)
+        rows_rebuild(s);
+}
+
+void tl_sync_filter(tl_state *s, ui_ctx *ctx)
+{
+    bool want = ctx->filter_on && ctx->has_search;
+    if (want == s->filtered && (!want || strcmp(s->filter_text, ctx->search_text) == 0))
+        return;
+    index_build(s, ctx);
+    s->top_row = 0;
+    if (s->placed)
+        tl_clamp(&s->v, data_min(s), data_max(s));
+    keep_cursor_row_visible(s);
+}
+
+const lane_busy *tl_row_busy(tl_state *s, size_t l, uint32_t d)
+{
+    const lane *ln = &s->ix->lanes[l];
+    if (!s->busy[l]) {
+        s->busy[l] = calloc(ln->ndepth ? ln->ndepth : 1, sizeof *s->busy[l]);
+        if (!s->busy[l])
+            return NULL;
+    }
+    lane_busy *b = &s->busy[l][d];
+    if (!b->s) {
+        sv_error err;
+        if (lane_busy_build(ln, &ln->rows[d], b, &err) != SV_OK)
+            return NULL;
+    }
+    return b;
+}
+
 static void *timeline_create(ui_ctx *ctx)
 {
     tl_state *s = calloc(1, sizeof *s);
@@ -444,23 +532,7 @@ static void *timeline_create(ui_ctx *ctx)
         return NULL;
     s->seen_rank = ctx->sel.rank;
     s->seen_call = ctx->sel.call;
-    sv_error err;
-    sv_error_clear(&err);
-    if (lanes_build(ctx->prof, ctx->opt ? ctx->opt->filter : NULL, &s->ix, &err) != SV_OK)
-        snprintf(s->error, sizeof s->error, "%s", err.msg);
-    size_t n = s->ix ? s->ix->nlanes : 0;
-    s->shown = calloc(n ? n : 1, sizeof *s->shown);
-    s->row_off = calloc(n + 1, sizeof *s->row_off);
-    if (!s->shown || !s->row_off) {
-        lanes_free(s->ix);
-        s->ix = NULL;
-        snprintf(s->error, sizeof s->error, "out of memory while laying out the timeline");
-        n = 0;
-    }
-    for (size_t l = 0; l < n; l++)
-        s->shown[l] = s->ix->lanes[l].ndepth < TL_DEPTH_CAP ? s->ix->lanes[l].ndepth : TL_DEPTH_CAP;
-    if (s->row_off)
-        rows_rebuild(s);
+    index_build(s, ctx);
     return s;
 }
 
@@ -469,9 +541,7 @@ static void timeline_destroy(void *state)
     tl_state *s = state;
     if (!s)
         return;
-    lanes_free(s->ix);
-    free(s->shown);
-    free(s->row_off);
+    index_free(s);
     free(s->segs);
     free(s);
 }
@@ -483,31 +553,11 @@ static void timeline_resize(void *state, ui_ctx *ctx, rect area)
         tl_set_area(state, area);
 }
 
-static const char *const timeline_help[][2] = {
-    {"Left Right h l", "pan the time axis"},
-    {"Up Down j k", "move between lanes and depth rows"},
-    {"PgUp PgDn", "scroll the lanes by a page"},
-    {"Home End", "jump to the start / end of the profile"},
-    {"+ = -", "zoom in (+ or =) / out (-) around the cursor column"},
-    {"0", "fit the whole profile"},
-    {"z", "zoom to the selected call"},
-    {"[ ]", "select the previous / next call in the cursor's row"},
-    {"Enter", "select the call under the cursor"},
-    {"n N", "next / previous call whose region matches the search (time order)"},
-    {"e c", "show every depth row of a lane / fold it (c again: one row)"},
-    {"E C", "the same for every lane"},
-    {"wheel, click", "zoom at the pointer; select the call clicked"},
-    {NULL, NULL},
-};
-
 const view_ops timeline_view = {
     .name = "timeline",
-    .number = 1,
     .create = timeline_create,
     .destroy = timeline_destroy,
     .draw = tl_draw,
     .on_cmd = timeline_cmd,
     .on_resize = timeline_resize,
-    .keys = NULL,
-    .help = timeline_help,
 };

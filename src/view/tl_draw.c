@@ -47,11 +47,16 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
     ruler_label(b, sizeof b, tb, ue, dec);
     timefmt_ns(res, sizeof res, (double)s->v.npc);
     size_t nl = s->ix ? s->ix->nlanes : 0;
+    int n = 0;
     if (nl)
-        snprintf(line, sizeof line, " %s .. %s  (%s/col)  %zu lane%s", a, b, res, nl,
-                 nl == 1 ? "" : "s");
+        n = snprintf(line, sizeof line, " %s .. %s  (%s/col)  %zu lane%s", a, b, res, nl,
+                     nl == 1 ? "" : "s");
     else
-        snprintf(line, sizeof line, " no lanes");
+        n = snprintf(line, sizeof line, " no lanes");
+    /* A filtered timeline holds only the matching calls: say so first. */
+    if (s->filtered && n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, "  filter /%.60s/: %zu call%s", s->filter_text,
+                 s->ix ? s->ix->ncalls : 0, s->ix && s->ix->ncalls == 1 ? "" : "s");
     grid_fill(&ctx->grid, (rect){g->x, g->header_y, g->w, 1}, ' ', ROLE_HEADER, 0);
     int used = grid_put_text(&ctx->grid, g->x, g->header_y, g->w, line, ROLE_HEADER, 0);
     header_note(s, note, sizeof note, true);
@@ -148,22 +153,30 @@ static bool is_selected(const ui_ctx *ctx, const lane *ln, uint32_t call)
     return ctx->sel.call == (int64_t)call && ctx->sel.rank == ln->rk->rank;
 }
 
-/* The name inside a bar: over its held share when that has room. */
-static void draw_bar_name(ui_ctx *ctx, const tl_seg *sg, int x0, int y, const char *name, int role,
-                          int attr)
+/* The name inside a bar, followed by the awaited share when the call
+ * records one and it fits ("db_query 40% awaited", then "db_query 40%"). */
+static void draw_bar_name(ui_ctx *ctx, const tl_seg *sg, int x0, int y, const region *r, size_t i,
+                          int role, int attr)
 {
     int a = sg->x0 + (sg->edge_left ? 1 : 0), b = sg->x1 - (sg->edge_right ? 1 : 0);
-    int held_end = sg->await_x < b ? sg->await_x : b;
-    int nw = bounded_width(&ctx->grid, name, b - a);
-    int room = held_end - a >= 4 || held_end - a >= nw ? held_end - a : b - a;
+    int room = b - a, nw = bounded_width(&ctx->grid, r->name, room);
     if (room < 4 && room < nw) /* "ab…" says less than a plain bar */
         return;
-    int used = grid_put_text(&ctx->grid, x0 + a, y, room, name, role, attr);
-    for (int x = sg->await_x; x < a + used; x++) { /* name over the awaited share */
-        cell *c = cell_at(&ctx->grid, x0 + x, y);
-        if (c && role != ROLE_SELECTED)
-            c->role = ROLE_AWAIT;
+    int used = grid_put_text(&ctx->grid, x0 + a, y, room, r->name, role, attr);
+    int64_t dur = r->end_ns[i] - r->start_ns[i];
+    if (sg->await_k <= 0 || dur <= 0 || used < nw)
+        return;
+    char share[32];
+    int pct = (int)((double)r->await_ns[i] * 100.0 / (double)dur + 0.5);
+    snprintf(share, sizeof share, " %d%% awaited", pct);
+    int sw = (int)strlen(share);
+    if (used + sw > room) {
+        snprintf(share, sizeof share, " %d%%", pct);
+        sw = (int)strlen(share);
     }
+    if (used + sw <= room)
+        grid_put_text(&ctx->grid, x0 + a + used, y, sw, share,
+                      role == ROLE_SELECTED ? role : ROLE_AWAIT, 0);
 }
 
 static void draw_bar(const tl_state *s, ui_ctx *ctx, const lane *ln, const tl_seg *sg, int y)
@@ -175,12 +188,11 @@ static void draw_bar(const tl_state *s, ui_ctx *ctx, const lane *ln, const tl_se
         return;
     bool sel = is_selected(ctx, ln, sg->call);
     bool match = ctx->has_search && ui_search_match(ctx, r->name);
-    bool dim = ctx->filter_on && ctx->has_search && !match;
-    int role = sel ? ROLE_SELECTED : dim ? ROLE_DIM : theme_region_role(r->name);
+    int role = sel ? ROLE_SELECTED : theme_region_role(r->name);
     int attr = match && !ctx->filter_on ? GA_UNDERLINE : 0;
     int x0 = s->geo.tx;
     for (int x = sg->x0; x < sg->x1; x++) {
-        bool awaited = x >= sg->await_x;
+        bool awaited = tl_await_hatched(x - sg->await_c0, sg->await_n, sg->await_k);
         uint32_t ch = awaited ? gl->await : ' ';
         if (x == sg->x0 && sg->edge_left)
             ch = x + 1 == sg->x1 && sg->edge_right ? gl->vline : '[';
@@ -188,7 +200,7 @@ static void draw_bar(const tl_state *s, ui_ctx *ctx, const lane *ln, const tl_se
             ch = ']';
         grid_put_cp(&ctx->grid, x0 + x, y, ch, awaited && !sel ? ROLE_AWAIT : role, attr);
     }
-    draw_bar_name(ctx, sg, x0, y, r->name, role, attr);
+    draw_bar_name(ctx, sg, x0, y, r, i, role, attr);
 }
 
 /* Columns of the selected call when it lies in this row: a dense cell
@@ -210,7 +222,13 @@ static void draw_row(tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t d, cons
             continue;
         }
         bool sel = sc->here && sg->x0 >= sc->c0 && sg->x0 <= sc->c1;
-        grid_put_cp(&ctx->grid, s->geo.tx + sg->x0, y, gl->dense[tl_dense_level(sg->count)],
+        /* The glyph says how busy the row was in the cell, not how many
+         * calls it holds. */
+        int64_t tc0 = tl_col_time(&s->v, sg->x0), tc1 = tl_col_time(&s->v, sg->x1);
+        const lane_busy *bz = tl_row_busy(s, l, d);
+        int level = bz ? tl_load_level(lane_busy_between(bz, tc0, tc1), tc1 - tc0)
+                       : tl_dense_level(sg->count);
+        grid_put_cp(&ctx->grid, s->geo.tx + sg->x0, y, gl->dense[level],
                     sel ? ROLE_SELECTED : ROLE_DENSE, 0);
     }
 }
@@ -395,10 +413,13 @@ void tl_draw(void *state, ui_ctx *ctx, rect area)
     tl_state *s = state;
     if (!s || area.w <= 0 || area.h <= 0)
         return;
+    tl_sync_filter(s, ctx);
     tl_set_area(s, area);
     grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
     if (!s->ix || s->ix->nlanes == 0) {
-        const char *msg = s->error[0] ? s->error : "No calls with event data to show";
+        const char *msg = s->error[0]   ? s->error
+                          : s->filtered ? "No call matches the filter (f shows every call)"
+                                        : "No calls with event data to show";
         draw_header(s, ctx);
         grid_put_text(&ctx->grid, area.x + 1, area.y + 2, area.w - 2, msg, ROLE_WARNING, 0);
         return;

@@ -148,6 +148,23 @@ int64_t tl_await_cells(int64_t ncells, int64_t dur, int64_t await)
     return k < 0 ? 0 : k > ncells ? ncells : k;
 }
 
+bool tl_await_hatched(int64_t x, int64_t ncells, int64_t k)
+{
+    if (ncells <= 0 || k <= 0 || x < 0 || x >= ncells)
+        return false;
+    /* Column x is hatched when floor((x+1)k/n) steps past floor(xk/n);
+     * 128-bit products, as a deep zoom makes n and k large. */
+    __extension__ typedef __int128 i128;
+    return (i128)(x + 1) * k / ncells > (i128)x * k / ncells;
+}
+
+int tl_load_level(int64_t busy, int64_t span)
+{
+    if (span <= 0 || busy * 3 < span)
+        return 0;
+    return busy * 3 < 2 * span ? 1 : 2;
+}
+
 int tl_dense_level(size_t count)
 {
     return count >= 10 ? 2 : count >= 4 ? 1 : 0;
@@ -177,7 +194,7 @@ static void emit(row_ctx *c, int64_t x0, int64_t x1, tl_seg_kind kind, uint32_t 
     }
     if (c->n == c->cap)
         return;
-    c->out[c->n++] = (tl_seg){(int)x0, (int)x1, kind, call, count, false, false, (int)x1};
+    c->out[c->n++] = (tl_seg){(int)x0, (int)x1, kind, call, count, false, false, 0, 0, 0};
 }
 
 /* Of two calls meeting in cell [tc0, tc1), the one to draw there, or -1 when
@@ -232,13 +249,11 @@ static void finish_bar(const row_ctx *c, tl_seg *sg)
     int64_t sc = tl_time_col(c->v, s), ec = tl_time_col(c->v, lanes_visible_end(s, e) - 1);
     sg->edge_left = sc >= 0 && sc >= sg->x0 - 1;
     sg->edge_right = ec < c->v->width && ec <= sg->x1;
-    sg->await_x = sg->x1;
-    if (r->await_ns && r->await_ns[i] > 0) {
-        int64_t shaded = tl_await_cells(sat_add(sat_sub(ec, sc), 1), e - s, r->await_ns[i]);
-        int64_t ax = sat_add(sat_sub(ec, shaded), 1);
-        if (shaded > 0)
-            sg->await_x = (int)(ax < sg->x0 ? sg->x0 : ax > sg->x1 ? sg->x1 : ax);
-    }
+    sg->await_c0 = sc;
+    sg->await_n = sat_add(sat_sub(ec, sc), 1);
+    sg->await_k = 0;
+    if (r->await_ns && r->await_ns[i] > 0)
+        sg->await_k = tl_await_cells(sg->await_n, e - s, r->await_ns[i]);
 }
 
 /* Lays out the cell at x holding cnt calls from entry first on; returns

@@ -5,7 +5,7 @@
  * overlaps (a zero-length call covers the column of its start).  In a row, a
  * column that one call holds is part of that call's bar; a column where two
  * calls meet goes to the one covering more of it; any other column shared by
- * several calls is a density cell with their count.  Laying out a row costs
+ * several calls is a density cell (drawn by its load, tl_load_level).  Laying out a row costs
  * O(log n) per bar or dense cell, never a visit of each call. */
 #ifndef SV_TL_LAYOUT_H
 #define SV_TL_LAYOUT_H
@@ -55,12 +55,25 @@ typedef struct tl_seg {
     size_t count;    /* TL_DENSE: calls in the cell (estimated beyond a few) */
     bool edge_left;  /* TL_BAR: the call starts here (draw its left edge) */
     bool edge_right; /* TL_BAR: the call ends here */
-    int await_x;     /* TL_BAR: first column of the awaited share (x1: none) */
+    /* TL_BAR, awaited share: the file says how long the call was suspended,
+     * not when, so await_k of the call's await_n columns (counted from its
+     * start column await_c0, which may be off screen) are hatched, spread
+     * evenly over the bar (tl_await_hatched). */
+    int64_t await_c0, await_n, await_k;
 } tl_seg;
 
 /* Number of the ncells columns of a call of duration dur that show its
  * awaited share await (rounded to nearest, 0..ncells). */
 int64_t tl_await_cells(int64_t ncells, int64_t dur, int64_t await);
+
+/* Whether column x (0 .. ncells-1, from the call's start column) of a call
+ * with k hatched columns is one of them: k columns spread evenly, the last
+ * one at the end, exactly k in all. */
+bool tl_await_hatched(int64_t x, int64_t ncells, int64_t k);
+
+/* Load glyph level of a cell covered busy ns out of span: 0 (under a
+ * third), 1 (under two thirds), 2 (the rest). */
+int tl_load_level(int64_t busy, int64_t span);
 
 /* Lays out one row over v->width columns; out has room for cap segments
  * (v->width is always enough).  Returns the number written, in column order. */

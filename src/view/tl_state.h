@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "lanes.h"
+#include "lanestats.h"
 #include "tl_layout.h"
 #include "view.h"
 
@@ -41,7 +42,18 @@ typedef struct tl_state {
     size_t segcap;
     int seen_rank; /* the selection the view last followed */
     int64_t seen_call;
+    int64_t span_lo, span_hi; /* the unfiltered data's extent: zoom and pan bounds */
+    bool has_span;
+    bool filtered;          /* the index holds only regions matching the search */
+    char filter_text[256];  /* the search it was built for */
+    lane_busy **busy;       /* per lane, per depth row: busy intervals, built when drawn */
 } tl_state;
+
+/* Rebuilds the index when the filter (f) changed since it was built. */
+void tl_sync_filter(tl_state *s, ui_ctx *ctx);
+
+/* Busy intervals of a lane row (built on first use; NULL when out of memory). */
+const lane_busy *tl_row_busy(tl_state *s, size_t l, uint32_t d);
 
 /* Lays the view out in area (also adjusts the time axis width). */
 void tl_set_area(tl_state *s, rect area);
