@@ -1,0 +1,462 @@
+/* isolate: the load in a child process, under limits, watched (isolate.h).
+ *
+ * Two pipes from the child: progress (16-byte records, non-blocking on the
+ * child's side: a full pipe means the parent has not looked yet) and the
+ * answer (wire.h).  The parent reads the answer through a source that polls
+ * both, so a child that stops making progress, at any stage, is killed
+ * after the stall deadline. */
+#include "isolate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loader.h"
+#include "text.h"
+#include "wire.h"
+
+/* ASan reserves terabytes of address space up front: RLIMIT_AS would
+ * make every later mapping fail, so a sanitized build goes without it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ISO_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ISO_ASAN 1
+#endif
+#endif
+#ifndef ISO_ASAN
+#define ISO_ASAN 0
+#endif
+
+#define MIB ((uint64_t)1 << 20)
+/* Address space for libhdf5, the C library and the loader's own tables
+ * above the columns the budget allows. */
+#define ISO_AS_BASE (256 * MIB)
+/* No progress for 10 s, plus 1 s per 64 MiB stored (one huge dataset is
+ * one H5Dread, without progress inside it), kills the child. */
+#define ISO_STALL_BASE 10
+#define ISO_BYTES_PER_S (64 * MIB)
+/* A busy loop is a hang whoever watches: the CPU limit backs the watchdog
+ * up generously (60 s plus 1 s per MiB stored). */
+#define ISO_CPU_BASE 60
+#define ISO_CPU_BYTES_PER_S MIB
+#define ISO_TICK_MS 100
+#define ISO_MIN_BUDGET (256 * MIB)
+
+typedef struct iso_limits {
+    uint64_t stored; /* bytes the file really occupies */
+    uint64_t budget;
+    uint64_t as_bytes;
+    unsigned stall_s;
+    rlim_t cpu_s;
+} iso_limits;
+
+/* The bytes a file really stores: its allocated blocks (a sparse file's
+ * holes cost nothing to read), never more than its size. */
+static uint64_t iso_stored_bytes(const struct stat *st)
+{
+    uint64_t blocks = (uint64_t)st->st_blocks;
+    uint64_t alloc = blocks > UINT64_MAX / 512 ? UINT64_MAX : blocks * 512;
+    uint64_t size = st->st_size > 0 ? (uint64_t)st->st_size : 0;
+    return alloc < size ? alloc : size;
+}
+
+static iso_limits iso_limits_for(uint64_t stored, uint64_t budget)
+{
+    iso_limits l;
+    l.stored = stored;
+    l.budget = budget;
+    l.as_bytes = budget > UINT64_MAX - ISO_AS_BASE ? UINT64_MAX : budget + ISO_AS_BASE;
+    uint64_t stall = ISO_STALL_BASE + stored / ISO_BYTES_PER_S;
+    l.stall_s = stall > 3600 ? 3600 : (unsigned)stall;
+    l.cpu_s = ISO_CPU_BASE + (rlim_t)(stored / ISO_CPU_BYTES_PER_S);
+    return l;
+}
+
+uint64_t isolate_default_budget(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    uint64_t ram = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+    uint64_t b = ram / 2;
+    return b < ISO_MIN_BUDGET ? ISO_MIN_BUDGET : b;
+}
+
+bool isolate_parse_size(const char *s, uint64_t *bytes)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !(v > 0))
+        return false;
+    uint64_t mult = 1;
+    switch (*end) {
+    case 'k':
+    case 'K':
+        mult = (uint64_t)1 << 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        mult = (uint64_t)1 << 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        mult = (uint64_t)1 << 30;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        mult = (uint64_t)1 << 40;
+        end++;
+        break;
+    default:
+        break;
+    }
+    if (mult > 1 && *end == 'i')
+        end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end)
+        return false;
+    double b = v * (double)mult;
+    if (!(b >= 1) || b >= 18e18)
+        return false;
+    *bytes = (uint64_t)b;
+    return true;
+}
+
+bool isolate_disabled(void)
+{
+    const char *a = getenv("SCOPEVIEW_IN_PROCESS"), *b = getenv("SCOPEVIEW_NO_PROBE");
+    return (a && strcmp(a, "1") == 0) || (b && strcmp(b, "1") == 0);
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ------------------------------------------------------------ child */
+
+typedef struct iso_ticker {
+    int fd;
+    int64_t last_ms;
+} iso_ticker;
+
+static void iso_tick(void *ctx, uint64_t done, uint64_t total)
+{
+    iso_ticker *t = ctx;
+    int64_t now = now_ms();
+    if (now - t->last_ms < ISO_TICK_MS)
+        return;
+    t->last_ms = now;
+    uint64_t rec[2] = {done, total};
+    /* Atomic (below PIPE_BUF); a full pipe drops the record. */
+    (void)!write(t->fd, rec, sizeof rec);
+}
+
+static void iso_set_limit(int resource, rlim_t soft, rlim_t hard)
+{
+    struct rlimit rl = {soft, hard};
+    /* A limit that cannot be set only weakens containment: carry on. */
+    (void)setrlimit(resource, &rl);
+}
+
+/* Test hook (tests/isolate.sh): a shell command run once, in the child,
+ * at the load's first progress report, while the file is open and partly
+ * read: it changes the file under the load. */
+typedef struct iso_hook {
+    iso_ticker ticker;
+    const char *cmd;
+} iso_hook;
+
+static void iso_hook_tick(void *ctx, uint64_t done, uint64_t total)
+{
+    iso_hook *h = ctx;
+    if (h->cmd) {
+        const char *cmd = h->cmd;
+        h->cmd = NULL;
+        (void)!system(cmd);
+    }
+    iso_tick(&h->ticker, done, total);
+}
+
+/* Runs in the child: limits, the load, the answer.  Never returns. */
+static void iso_child(const char *path, const iso_limits *l, int prog_fd, int data_fd)
+{
+    /* No core file, not even through a core_pattern pipe (which ignores
+     * RLIMIT_CORE); and no orphan child spinning after the parent died. */
+    iso_set_limit(RLIMIT_CORE, 0, 0);
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() == 1)
+        _exit(1);
+    iso_set_limit(RLIMIT_CPU, l->cpu_s, l->cpu_s + 1);
+    fcntl(prog_fd, F_SETFL, O_NONBLOCK);
+    if (!ISO_ASAN)
+        iso_set_limit(RLIMIT_AS, l->as_bytes, l->as_bytes);
+    /* The parent's signal handlers (terminal restore) are not ours. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_IGN);
+    iso_hook hook = {{prog_fd, now_ms()}, getenv("SCOPEVIEW_TEST_DURING_LOAD")};
+    /* Silent: the parent gives the one-line verdict (a sanitizer's report
+     * included; SCOPEVIEW_IN_PROCESS=1 shows it in-process). */
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        if (!getenv("SCOPEVIEW_CHILD_STDERR"))
+            dup2(null, STDERR_FILENO);
+        if (null > STDERR_FILENO)
+            close(null);
+    }
+    load_options opt = {.progress = iso_hook_tick, .progress_ctx = &hook};
+    sv_error err;
+    profile *p = NULL;
+    sv_err e = profile_load(path, &opt, &p, &err);
+    int wr = e ? wire_send_error(data_fd, &err) : wire_send_profile(data_fd, p);
+    /* No profile_free: the exit frees it at once.  _exit: the parent's
+     * stdio buffers and atexit handlers are not ours. */
+    _exit(wr ? 4 : 0);
+}
+
+/* ------------------------------------------------------------ parent */
+
+typedef struct iso_watch {
+    int prog_fd, data_fd;
+    unsigned stall_s;
+    int64_t deadline;
+    bool stalled;
+    const isolate_options *opt;
+} iso_watch;
+
+static void iso_drain_progress(iso_watch *w)
+{
+    uint64_t rec[64][2];
+    ssize_t k = read(w->prog_fd, rec, sizeof rec);
+    if (k == 0) {
+        close(w->prog_fd); /* the child is gone, or going */
+        w->prog_fd = -1;
+        return;
+    }
+    if (k < 0)
+        return;
+    w->deadline = now_ms() + (int64_t)w->stall_s * 1000;
+    size_t n = (size_t)k / sizeof rec[0];
+    if (n && w->opt && w->opt->progress)
+        w->opt->progress(w->opt->progress_ctx, rec[n - 1][0], rec[n - 1][1]);
+}
+
+/* wire_src.read: the answer's bytes, while the watchdog runs. */
+static ssize_t iso_read(void *ctx, void *buf, size_t n)
+{
+    iso_watch *w = ctx;
+    for (;;) {
+        int64_t left = w->deadline - now_ms();
+        if (left <= 0) {
+            w->stalled = true;
+            return -1;
+        }
+        struct pollfd pfd[2] = {{.fd = w->data_fd, .events = POLLIN},
+                                {.fd = w->prog_fd, .events = POLLIN}};
+        int rc = poll(pfd, w->prog_fd >= 0 ? 2 : 1, left > INT32_MAX ? INT32_MAX : (int)left);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            return -1;
+        if (w->prog_fd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP)))
+            iso_drain_progress(w);
+        if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        ssize_t k = read(w->data_fd, buf, n);
+        if (k < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (k > 0)
+            w->deadline = now_ms() + (int64_t)w->stall_s * 1000;
+        return k;
+    }
+}
+
+/* Pipe ends above stderr: with stdout closed, pipe2 would hand out fd 1,
+ * which the child then replaces by /dev/null. */
+static bool iso_pipe(int fds[2])
+{
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return false;
+    for (int i = 0; i < 2; i++) {
+        if (fds[i] > STDERR_FILENO)
+            continue;
+        int fd = fcntl(fds[i], F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+        close(fds[i]);
+        fds[i] = fd;
+    }
+    if (fds[0] >= 0 && fds[1] >= 0)
+        return true;
+    if (fds[0] >= 0)
+        close(fds[0]);
+    if (fds[1] >= 0)
+        close(fds[1]);
+    return false;
+}
+
+static int iso_reap(pid_t pid)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return 0;
+    return status;
+}
+
+/* Whether the file's identity, size or modification time differ from st. */
+static bool iso_file_changed(const char *path, const struct stat *st)
+{
+    struct stat now;
+    if (stat(path, &now) != 0)
+        return true;
+    return now.st_ino != st->st_ino || now.st_dev != st->st_dev || now.st_size != st->st_size ||
+           now.st_mtim.tv_sec != st->st_mtim.tv_sec || now.st_mtim.tv_nsec != st->st_mtim.tv_nsec;
+}
+
+/* The one-line verdict on a child that did not hand over a model. */
+static sv_err iso_verdict(const char *epath, int status, const iso_watch *w, const iso_limits *l,
+                          bool changed, sv_error *err)
+{
+    if (changed)
+        return sv_error_set(err, SV_ERR_DAMAGED,
+                            "%s: the file changed while it was being read (is a job still "
+                            "writing it?); try again when it is complete",
+                            epath);
+    if (w->stalled)
+        return sv_error_set(err, SV_ERR_DAMAGED,
+                            "%s: the file is damaged (reading it made no progress for %u s)", epath,
+                            l->stall_s);
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
+        return sv_error_set(err, SV_ERR_DAMAGED,
+                            "%s: the file is damaged (reading it used more than %llu s of CPU)",
+                            epath, (unsigned long long)l->cpu_s);
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+        return sv_error_set(err, SV_ERR_NOMEM,
+                            "%s: the loading process was killed (out of memory?); the memory "
+                            "budget is %llu MiB (--memory)",
+                            epath, (unsigned long long)(l->budget / MIB));
+    if (WIFSIGNALED(status))
+        return sv_error_set(err, SV_ERR_DAMAGED,
+                            "%s: the file is damaged (libhdf5 crashed while reading it: %s)", epath,
+                            strsignal(WTERMSIG(status)));
+    return sv_error_set(err, SV_ERR_DAMAGED,
+                        "%s: the file is damaged (the loading process stopped with status %d)",
+                        epath, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* A load that failed for want of memory inside the child: the budget is
+ * what the user can change, so the message names it. */
+static void iso_nomem_message(const char *epath, const iso_limits *l, sv_error *err)
+{
+    if (strstr(err->msg, "budget"))
+        return;
+    char was[SV_MSG_MAX];
+    snprintf(was, sizeof was, "%s", err->msg);
+    sv_error_set(err, SV_ERR_NOMEM,
+                 "%s: the load needs more than the memory budget of %llu MiB (--memory): %s", epath,
+                 (unsigned long long)(l->budget / MIB), was);
+}
+
+static sv_err iso_run(const char *path, const char *epath, const iso_limits *l,
+                      const struct stat *st, const isolate_options *opt, profile **out,
+                      sv_error *err)
+{
+    int prog[2], data[2];
+    if (!iso_pipe(prog))
+        return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", epath,
+                            strerror(errno));
+    if (!iso_pipe(data)) {
+        close(prog[0]);
+        close(prog[1]);
+        return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", epath,
+                            strerror(errno));
+    }
+    /* Columns cross in fewer, larger reads. */
+    (void)fcntl(data[1], F_SETPIPE_SZ, 1 << 20);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(prog[0]);
+        close(data[0]);
+        iso_child(path, l, prog[1], data[1]);
+    }
+    int fork_errno = errno;
+    close(prog[1]);
+    close(data[1]);
+    if (pid < 0) {
+        close(prog[0]);
+        close(data[0]);
+        return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", epath,
+                            strerror(fork_errno));
+    }
+    iso_watch w = {prog[0], data[0], l->stall_s, now_ms() + (int64_t)l->stall_s * 1000, false, opt};
+    wire_src src = {iso_read, &w};
+    sv_error werr;
+    sv_error_clear(&werr);
+    wire_status ws = wire_recv(&src, l->budget, out, &werr);
+    if (w.stalled || ws == WIRE_BUDGET)
+        kill(pid, SIGKILL);
+    close(data[0]);
+    if (w.prog_fd >= 0)
+        close(w.prog_fd);
+    int status = iso_reap(pid);
+    bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (ws == WIRE_PROFILE && exited_ok)
+        return SV_OK;
+    profile_free(*out);
+    *out = NULL;
+    if (ws == WIRE_ERROR || ws == WIRE_BUDGET) {
+        sv_error_set(err, werr.code, "%s", werr.msg);
+        if (ws == WIRE_BUDGET)
+            sv_error_set(err, SV_ERR_NOMEM, "%s: %s (--memory)", epath, werr.msg);
+        else if (err->code == SV_ERR_NOMEM)
+            iso_nomem_message(epath, l, err);
+        return err->code;
+    }
+    return iso_verdict(epath, status, &w, l, iso_file_changed(path, st), err);
+}
+
+sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,
+                             sv_error *err)
+{
+    sv_error_clear(err);
+    if (out)
+        *out = NULL;
+    if (!path || !out)
+        return sv_error_set(err, SV_ERR_USAGE, "profile_load_isolated: no path");
+    uint64_t budget = opt && opt->budget ? opt->budget : isolate_default_budget();
+    if (isolate_disabled()) {
+        load_options lo = {.progress = opt ? opt->progress : NULL,
+                           .progress_ctx = opt ? opt->progress_ctx : NULL};
+        return profile_load(path, &lo, out, err);
+    }
+    char epath[240];
+    text_escape_buf(epath, sizeof epath, path);
+    struct stat st;
+    memset(&st, 0, sizeof st);
+    /* Missing or special files: the child's load gives the message. */
+    (void)stat(path, &st);
+    iso_limits l = iso_limits_for(iso_stored_bytes(&st), budget);
+    return iso_run(path, epath, &l, &st, opt, out, err);
+}

@@ -1,0 +1,47 @@
+/* isolate: the whole load of a file in a child process.
+ *
+ * libhdf5 1.10.8 crashes or hangs on some malformed files, and a file can
+ * change while it is read (a job still writing it, a copy in progress).  So
+ * the viewer's process never parses a file itself: a forked child runs
+ * profile_load() (every libhdf5 call, then profile_finish(): the statistics
+ * are computed in the child) under resource limits, and sends the finished
+ * model back over a pipe (wire.h); the parent watches it with a progress
+ * deadline.  A crash, a hang, a runaway allocation or a change of the file
+ * can then only fail the load, with a one-line message.
+ *
+ * Limits scale with the bytes the file really stores (allocated blocks,
+ * not its apparent size: a sparse file does not stretch them): address
+ * space = the memory budget plus room for libhdf5, CPU = 60 s + 1 s per
+ * MiB stored, no progress for 10 s + 1 s per 64 MiB stored kills the
+ * child.  The model received is charged to the same budget.
+ *
+ * SCOPEVIEW_IN_PROCESS=1 (or the older SCOPEVIEW_NO_PROBE=1) loads in the
+ * calling process instead: for tests and for debugging libhdf5 itself. */
+#ifndef SV_ISOLATE_H
+#define SV_ISOLATE_H
+
+#include "profile.h"
+
+typedef struct isolate_options {
+    /* Called now and then during the load; done/total in bytes read. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+    /* Bytes the load may allocate (--memory); 0 = isolate_default_budget(). */
+    uint64_t budget;
+} isolate_options;
+
+sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,
+                             sv_error *err);
+
+/* Half the machine's RAM (sysconf), at least 256 MiB. */
+uint64_t isolate_default_budget(void);
+
+/* Parses a size: "512M", "2G", "1.5G", "1048576" (K, M, G, T binary
+ * units, optional "B" / "iB").  False for anything else or 0. */
+bool isolate_parse_size(const char *s, uint64_t *bytes);
+
+/* True when SCOPEVIEW_IN_PROCESS=1 or SCOPEVIEW_NO_PROBE=1 asks for an
+ * in-process load. */
+bool isolate_disabled(void);
+
+#endif

@@ -1,0 +1,51 @@
+/* wire: a loaded profile as a byte stream, from the loading child process
+ * to the viewer (isolate.c).
+ *
+ * The child loads the file (libhdf5, profile_finish) and sends the finished
+ * model: every field of profile, rank_data, region, thread_table,
+ * task_table, line_profile, perf_record, the metadata and the warnings, the
+ * statistics bit for bit (so the parent's model is identical to an
+ * in-process load).  The per-call nesting (rank_calls) is not sent: it is
+ * built on demand from the columns.  The stream is native-endian (both ends
+ * are the same binary): columns go as raw arrays, one write each, so the
+ * cost is one copy through a pipe.
+ *
+ * The receiver treats the stream as untrusted: every length is checked
+ * against the memory budget before anything is allocated, every count is
+ * bounded, and the result is a well-formed model whatever the bytes; a
+ * short or malformed stream is an error, never a crash. */
+#ifndef SV_WIRE_H
+#define SV_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "profile.h"
+
+/* Where the receiver's bytes come from: like read(2) (> 0 bytes read,
+ * 0 end of stream, < 0 error, with a reason in why when it has one). */
+typedef struct wire_src {
+    ssize_t (*read)(void *ctx, void *buf, size_t n);
+    void *ctx;
+} wire_src;
+
+/* Sends p (finished) to fd.  0, or an errno value. */
+int wire_send_profile(int fd, const profile *p);
+/* Sends a failed load's error instead (code and message). */
+int wire_send_error(int fd, const sv_error *e);
+
+/* The outcome of wire_recv. */
+typedef enum wire_status {
+    WIRE_PROFILE, /* *out holds the model */
+    WIRE_ERROR,   /* the child's load failed: err holds its code and message */
+    WIRE_BUDGET,  /* the model does not fit in budget bytes: err says which part */
+    WIRE_BROKEN,  /* the stream ended early or is malformed: err says where */
+} wire_status;
+
+/* Receives one message.  budget: bytes the model may allocate (0: no
+ * limit).  *out is NULL unless WIRE_PROFILE. */
+wire_status wire_recv(const wire_src *src, uint64_t budget, profile **out, sv_error *err);
+
+#endif

@@ -1,0 +1,257 @@
+/* The isolated load (isolate.c) and its wire (wire.c).
+ *
+ * Identity: every shared profile and fixture loaded in a child process is
+ * the same model as loaded in-process.  "The same" is checked on the
+ * wire's own bytes (the wire carries every field of the model, statistics
+ * bit for bit; a field it forgot trips its _Static_assert) and, independently
+ * of the wire, on a few values read from both models.
+ *
+ * Robustness of the receiver: every prefix of a stream and streams with
+ * bytes flipped give an error, never a crash or a leak (ASan); a budget
+ * smaller than the model gives WIRE_BUDGET. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "isolate.h"
+#include "loader.h"
+#include "testutil.h"
+#include "wire.h"
+
+/* The wire stream of p, malloc'ed. */
+static unsigned char *stream_of(const profile *p, size_t *len)
+{
+    int fd = memfd_create("wire", 0);
+    assert_true(fd >= 0);
+    assert_int_equal(wire_send_profile(fd, p), 0);
+    off_t end = lseek(fd, 0, SEEK_END);
+    assert_true(end > 0);
+    unsigned char *b = malloc((size_t)end);
+    assert_non_null(b);
+    assert_int_equal(pread(fd, b, (size_t)end, 0), end);
+    close(fd);
+    *len = (size_t)end;
+    return b;
+}
+
+typedef struct mem_src {
+    const unsigned char *b;
+    size_t len, pos;
+} mem_src;
+
+static ssize_t mem_read(void *ctx, void *buf, size_t n)
+{
+    mem_src *m = ctx;
+    size_t left = m->len - m->pos;
+    /* Odd-sized pieces exercise the receiver's buffering. */
+    size_t k = n < left ? n : left;
+    if (k > 7777)
+        k = 7777;
+    memcpy(buf, m->b + m->pos, k);
+    m->pos += k;
+    return (ssize_t)k;
+}
+
+static wire_status recv_mem(const unsigned char *b, size_t len, uint64_t budget, profile **out,
+                            sv_error *err)
+{
+    mem_src m = {b, len, 0};
+    wire_src src = {mem_read, &m};
+    return wire_recv(&src, budget, out, err);
+}
+
+static void check_same(const char *path)
+{
+    profile *a = NULL, *b = NULL;
+    sv_error e1, e2;
+    sv_err r1 = profile_load(path, NULL, &a, &e1);
+    isolate_options io = {0};
+    sv_err r2 = profile_load_isolated(path, &io, &b, &e2);
+    assert_int_equal(r1, r2);
+    if (r1 != SV_OK) {
+        assert_string_equal(e1.msg, e2.msg);
+        return;
+    }
+    size_t la, lb;
+    unsigned char *sa = stream_of(a, &la), *sb = stream_of(b, &lb);
+    if (la != lb || memcmp(sa, sb, la) != 0)
+        fail_msg("%s: the isolated load differs from the in-process one", path);
+    /* Independently of the wire: the statistics and the numbering. */
+    assert_int_equal(a->nregions, b->nregions);
+    for (size_t i = 0; i < a->nregions; i++) {
+        const region *x = a->regions[i], *y = b->regions[i];
+        assert_string_equal(x->name, y->name);
+        assert_int_equal(x->n, y->n);
+        assert_int_equal(x->gidx0, y->gidx0);
+        assert_memory_equal(&x->st, &y->st, sizeof x->st);
+        assert_ptr_equal(y->owner->owner, b);
+        if (x->n)
+            assert_memory_equal(x->start_ns, y->start_ns, x->n * sizeof *x->start_ns);
+    }
+    assert_int_equal(a->nwarnings, b->nwarnings);
+    assert_int_equal(a->min_start_ns, b->min_start_ns);
+    free(sa);
+    free(sb);
+    profile_free(a);
+    profile_free(b);
+}
+
+static void check_dir(const char *dir, const char *suffix, size_t *count)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t n = strlen(de->d_name), s = strlen(suffix);
+        if (n < s || strcmp(de->d_name + n - s, suffix) != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        check_same(path);
+        (*count)++;
+    }
+    closedir(d);
+}
+
+static void test_same_model(void **state)
+{
+    (void)state;
+    char dir[4096];
+    size_t count = 0;
+    sv_fixture_path(dir, sizeof dir, "");
+    check_dir(dir, ".h5", &count);
+    if (sv_shared_available()) {
+        const char *sub[] = {"data/real", "data/extended", "data/upstream"};
+        for (size_t i = 0; i < 3; i++) {
+            sv_shared_path(dir, sizeof dir, sub[i]);
+            check_dir(dir, ".h5", &count);
+        }
+    }
+    assert_true(count >= 10);
+}
+
+static profile *demo_profile(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/data/demo.h5",
+             getenv("SV_TOP_SRCDIR") ? getenv("SV_TOP_SRCDIR") : SV_TOP_SRCDIR);
+    profile *p = NULL;
+    sv_error err;
+    if (profile_load(path, NULL, &p, &err) != SV_OK)
+        fail_msg("%s", err.msg);
+    return p;
+}
+
+static void test_every_prefix_fails(void **state)
+{
+    (void)state;
+    profile *p = demo_profile();
+    size_t len;
+    unsigned char *s = stream_of(p, &len);
+    profile *q = NULL;
+    sv_error err;
+    assert_int_equal(recv_mem(s, len, 0, &q, &err), WIRE_PROFILE);
+    profile_free(q);
+    /* Every prefix up to 4 KiB, then a sample: an error, never a model. */
+    for (size_t cut = 0; cut < len; cut += cut < 4096 ? 1 : 997) {
+        assert_int_equal(recv_mem(s, cut, 0, &q, &err), WIRE_BROKEN);
+        assert_null(q);
+        assert_non_null(strstr(err.msg, "ended early"));
+    }
+    free(s);
+    profile_free(p);
+}
+
+static void test_flipped_bytes(void **state)
+{
+    (void)state;
+    profile *p = demo_profile();
+    size_t len;
+    unsigned char *s = stream_of(p, &len);
+    unsigned char *t = malloc(len);
+    assert_non_null(t);
+    srand(14);
+    /* Whatever the bytes, a model or an error; the model, if any, frees. */
+    for (int i = 0; i < 400; i++) {
+        memcpy(t, s, len);
+        size_t at = (size_t)rand() % (len < 65536 ? len : 65536);
+        t[at] ^= (unsigned char)(1 + rand() % 255);
+        profile *q = NULL;
+        sv_error err;
+        wire_status ws = recv_mem(t, len, (uint64_t)1 << 30, &q, &err);
+        assert_true(ws == WIRE_PROFILE || q == NULL);
+        profile_free(q);
+    }
+    free(t);
+    free(s);
+    profile_free(p);
+}
+
+static void test_budget(void **state)
+{
+    (void)state;
+    profile *p = demo_profile();
+    size_t len;
+    unsigned char *s = stream_of(p, &len);
+    profile *q = NULL;
+    sv_error err;
+    assert_int_equal(recv_mem(s, len, 4096, &q, &err), WIRE_BUDGET);
+    assert_null(q);
+    assert_non_null(strstr(err.msg, "memory budget"));
+    assert_int_equal(err.code, SV_ERR_NOMEM);
+    free(s);
+    profile_free(p);
+}
+
+static void test_error_message_crosses(void **state)
+{
+    (void)state;
+    profile *p = NULL;
+    sv_error err;
+    isolate_options io = {0};
+    assert_int_equal(profile_load_isolated("/nonexistent/x.h5", &io, &p, &err), SV_ERR_IO);
+    assert_null(p);
+    assert_string_equal(err.msg, "/nonexistent/x.h5: No such file or directory");
+}
+
+static void test_parse_size(void **state)
+{
+    (void)state;
+    uint64_t b = 0;
+    assert_true(isolate_parse_size("512M", &b));
+    assert_int_equal(b, 512ull << 20);
+    assert_true(isolate_parse_size("2G", &b));
+    assert_int_equal(b, 2ull << 30);
+    assert_true(isolate_parse_size("1.5GiB", &b));
+    assert_int_equal(b, 3ull << 29);
+    assert_true(isolate_parse_size("4096", &b));
+    assert_int_equal(b, 4096);
+    assert_false(isolate_parse_size("", &b));
+    assert_false(isolate_parse_size("0", &b));
+    assert_false(isolate_parse_size("-1G", &b));
+    assert_false(isolate_parse_size("12X", &b));
+    assert_false(isolate_parse_size("1e30", &b));
+    assert_true(isolate_default_budget() >= (256ull << 20));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_model),
+        cmocka_unit_test(test_every_prefix_fails),
+        cmocka_unit_test(test_flipped_bytes),
+        cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_error_message_crosses),
+        cmocka_unit_test(test_parse_size),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
