@@ -649,7 +649,7 @@ static void test_progress(void **state)
     uint64_t sum, size;
     assert_true(sv_file_checksum(path, &sum, &size));
     progress_log log = {0, 0, 0, true};
-    load_options opt = {on_progress, &log};
+    load_options opt = {.progress = on_progress, .progress_ctx = &log};
     profile *p = NULL;
     sv_error err;
     assert_int_equal(profile_load(path, &opt, &p, &err), SV_OK);

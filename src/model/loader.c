@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "h5util.h"
+#include "load_aux.h"
 #include "strbuf.h"
 #include "text.h"
 
@@ -324,7 +325,116 @@ static sv_err load_metadata(ld_ctx *c, hid_t f)
 
 /* ------------------------------------------------------------ file */
 
-static sv_err load_top_entry(ld_ctx *c, hid_t f, h5u_entry *en)
+static sv_err ld_set_rank(ld_ctx *c, sv_error *err);
+
+/* Keys of /metadata the layout needs, as integers (-1 when absent). */
+static int64_t meta_int(const profile *p, size_t from, const char *key)
+{
+    for (size_t i = from; i < p->nmeta; i++)
+        if (p->meta[i].kind == META_INT && strcmp(p->meta[i].key, key) == 0)
+            return strtoll(p->meta[i].text, NULL, 10);
+    return -1;
+}
+
+/* scope_profiler_schema: absent = 1; an integer 1..3 (UPSTREAM-FORMATS 1). */
+static sv_err read_schema(ld_ctx *c, hid_t f, sv_error *err)
+{
+    c->schema = 1;
+    if (H5Aexists(f, "scope_profiler_schema") <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return SV_OK;
+    }
+    hid_t a = H5Aopen(f, "scope_profiler_schema", H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Eclear2(H5E_DEFAULT);
+    char why[H5U_WHY_MAX];
+    int64_t v = 0;
+    if (cls != H5T_INTEGER)
+        return sv_error_set(err, SV_ERR_FORMAT,
+                            "%s: attribute scope_profiler_schema is not an integer (%s)", c->path,
+                            cls == H5T_ENUM ? "a boolean" : "another type");
+    if (h5u_attr_i64(f, "scope_profiler_schema", &v, why, sizeof why) != H5U_OK)
+        return sv_error_set(err, SV_ERR_FORMAT, "%s: attribute scope_profiler_schema: %s", c->path,
+                            why);
+    if (v < 1)
+        return sv_error_set(err, SV_ERR_FORMAT,
+                            "%s: scope_profiler_schema %lld is not a schema version", c->path,
+                            (long long)v);
+    if (v > 3)
+        return sv_error_set(err, SV_ERR_FORMAT,
+                            "%s: scope_profiler_schema %lld is newer than this scopeview reads "
+                            "(schemas 1 to 3); upgrade scopeview",
+                            c->path, (long long)v);
+    c->schema = (int)v;
+    c->p->schema = (int)v;
+    return SV_OK;
+}
+
+/* storage_layout: "columnar" (also when absent) or "aggregate". */
+static sv_err read_layout(ld_ctx *c, hid_t f, bool *aggregate, sv_error *err)
+{
+    *aggregate = false;
+    if (H5Aexists(f, "storage_layout") <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return SV_OK;
+    }
+    char why[H5U_WHY_MAX], esc[LD_ESC_NAME];
+    h5u_strs s;
+    h5u_status st = h5u_attr_strs(&c->rd, f, "storage_layout", &s, why, sizeof why);
+    if (st == H5U_NOMEM)
+        return ld_nomem(c, err);
+    if (st != H5U_OK || s.n != 1) {
+        if (st == H5U_OK)
+            h5u_strs_free(&s);
+        return sv_error_set(err, SV_ERR_FORMAT, "%s: attribute storage_layout: %s", c->path,
+                            st == H5U_OK ? "not one string" : why);
+    }
+    sv_err e = SV_OK;
+    if (strcmp(s.v[0], "aggregate") == 0)
+        *aggregate = true;
+    else if (strcmp(s.v[0], "columnar") != 0) {
+        text_escape_buf(esc, sizeof esc, s.v[0]);
+        e = sv_error_set(err, SV_ERR_FORMAT,
+                         "%s: storage_layout %s is not one scopeview reads (columnar, aggregate)",
+                         c->path, esc);
+    }
+    h5u_strs_free(&s);
+    return e;
+}
+
+/* The rank a rank<N> group's auxiliary records belong to. */
+static sv_err load_aux_group(ld_ctx *c, hid_t f, const char *gname, int rank, sv_error *err)
+{
+    rank_data *rk = NULL;
+    for (size_t i = 0; i < c->p->nranks; i++)
+        if (c->p->ranks[i].rank == rank)
+            rk = &c->p->ranks[i];
+    if (!rk && c->rd.probe)
+        rk = ld_rank(c, rank);
+    if (!rk) {
+        ld_warn(c, NULL, "group", gname, "records of a rank without regions; ignored");
+        return SV_OK;
+    }
+    hid_t rg = H5Gopen2(f, gname, H5P_DEFAULT);
+    if (rg < 0) {
+        char why[H5U_WHY_MAX];
+        h5u_error_desc(why, sizeof why);
+        ld_warn(c, NULL, "group", gname, "cannot open: %s; skipped", why);
+        return SV_OK;
+    }
+    c->rank = rank;
+    sv_err e = load_aux_rank(&c->rd, c->p, rk, rg, err);
+    c->rank = -1;
+    H5Gclose(rg);
+    return e;
+}
+
+static sv_err load_top_entry(ld_ctx *c, hid_t f, h5u_entry *en, sv_error *err)
 {
     int rank;
     h5u_entry_kind(f, en);
@@ -333,12 +443,8 @@ static sv_err load_top_entry(ld_ctx *c, hid_t f, h5u_entry *en)
                 en->kind == H5U_SOFT ? "soft" : "external");
         return SV_OK;
     }
-    if (strcmp(en->name, "metadata") == 0) {
-        if (en->kind == H5U_GROUP)
-            return load_metadata(c, f);
-        ld_warn(c, NULL, "link", en->name, "not a group; ignored");
-        return SV_OK;
-    }
+    if (strcmp(en->name, "metadata") == 0)
+        return SV_OK; /* read first, by load_file */
     if (!ld_parse_rank(en->name, &rank)) {
         ld_warn(c, NULL, en->kind == H5U_GROUP ? "group" : "link", en->name,
                 "not a rank group or metadata; ignored");
@@ -352,7 +458,92 @@ static sv_err load_top_entry(ld_ctx *c, hid_t f, h5u_entry *en)
         ld_warn(c, NULL, "group", en->name, "another group already holds rank %d; ignored", rank);
         return SV_OK;
     }
-    return ld_load_rank_group(c, f, en->name, rank);
+    sv_err e = ld_load_rank_group(c, f, en->name, rank);
+    return e ? e : load_aux_group(c, f, en->name, rank, err);
+}
+
+/* Root items of the columnar layouts; rank<N> groups hold only auxiliary
+ * records there (never regions, never ranks of their own). */
+static sv_err columnar_top_entry(ld_ctx *c, hid_t f, h5u_entry *en, sv_error *err)
+{
+    static const char *const known[] = {"metadata", "region_table", "rank_region_index",
+                                        "events",   "thread_table", "task_table"};
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (strcmp(en->name, known[k]) == 0)
+            return SV_OK;
+    int rank;
+    if (ld_parse_rank(en->name, &rank) && h5u_entry_kind(f, en) == H5U_GROUP)
+        return load_aux_group(c, f, en->name, c->rank_override >= 0 ? c->rank_override : rank, err);
+    ld_warn(c, NULL, h5u_entry_kind(f, en) == H5U_GROUP ? "group" : "link", en->name,
+            "not part of the columnar layout; ignored");
+    return SV_OK;
+}
+
+/* The top-level names, for the message of a file without regions. */
+static void top_names(const h5u_list *l, char *buf, size_t cap)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < l->n && o + 8 < cap; i++) {
+        char esc[64];
+        text_escape_buf(esc, sizeof esc, l->v[i].name);
+        int k = snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", esc);
+        if (k < 0 || (size_t)k >= cap - o) {
+            snprintf(buf + o, cap - o, ", ...");
+            break;
+        }
+        o += (size_t)k;
+    }
+}
+
+/* No region container scopeview knows: an error naming what is there,
+ * never an empty success.  A file with only /metadata (a run that
+ * recorded nothing) still opens. */
+static sv_err check_recognised(ld_ctx *c, const h5u_list *l, sv_error *err)
+{
+    bool other = false, container = false;
+    int rank;
+    for (size_t i = 0; i < l->n; i++) {
+        const char *nm = l->v[i].name;
+        if (c->schema >= 2 ? strcmp(nm, "rank_region_index") == 0 : ld_parse_rank(nm, &rank))
+            container = true;
+        else if (strcmp(nm, "metadata") != 0)
+            other = true;
+    }
+    if (container || (l->n > 0 && !other))
+        return SV_OK;
+    char names[300];
+    top_names(l, names, sizeof names);
+    if (l->n == 0)
+        return sv_error_set(err, SV_ERR_FORMAT,
+                            "%s: not a scope-profiler profile: the file is empty", c->path);
+    return sv_error_set(err, SV_ERR_FORMAT,
+                        "%s: not a scope-profiler profile: no %s (top-level groups: %s)", c->path,
+                        c->schema >= 2 ? "rank_region_index" : "rank<N> group", names);
+}
+
+static sv_err load_meta_first(ld_ctx *c, hid_t f, h5u_list *l)
+{
+    long mi = h5u_list_find(l, "metadata");
+    if (mi < 0)
+        return SV_OK;
+    if (h5u_entry_kind(f, &l->v[mi]) != H5U_GROUP) {
+        ld_warn(c, NULL, "link", "metadata", "not a group; ignored");
+        return SV_OK;
+    }
+    size_t before = c->p->nmeta;
+    sv_err e = load_metadata(c, f);
+    c->mpi_size = meta_int(c->p, before, "mpi_size");
+    c->mpi_rank = meta_int(c->p, before, "mpi_rank");
+    /* In a file set only the first file's metadata is the profile's. */
+    if (c->set_index > 0) {
+        for (size_t i = before; i < c->p->nmeta; i++) {
+            free(c->p->meta[i].key);
+            free(c->p->meta[i].text);
+        }
+        c->p->nmeta = before;
+    }
+    return e;
 }
 
 static sv_err load_file(ld_ctx *c, hid_t f, sv_error *err)
@@ -364,9 +555,25 @@ static sv_err load_file(ld_ctx *c, hid_t f, sv_error *err)
         return ld_nomem(c, err);
     if (st != H5U_OK)
         return sv_error_set(err, SV_ERR_DAMAGED, "%s: damaged HDF5 file: %s", c->path, why);
-    sv_err e = SV_OK;
+    bool aggregate = false;
+    sv_err e = read_schema(c, f, err);
+    if (!e && c->schema >= 2)
+        e = read_layout(c, f, &aggregate, err);
+    if (!e)
+        e = check_recognised(c, &l, err);
+    if (!e && (e = load_meta_first(c, f, &l)) == SV_ERR_NOMEM)
+        e = ld_nomem(c, err);
+    if (!e && c->in_set)
+        e = ld_set_rank(c, err);
+    if (!e && c->skip_file) {
+        h5u_list_free(&l);
+        return SV_OK;
+    }
+    if (!e && c->schema >= 2)
+        e = ld_load_columnar(c, f, &l, aggregate, err);
     for (size_t i = 0; !e && i < l.n; i++)
-        e = load_top_entry(c, f, &l.v[i]);
+        e = c->schema >= 2 ? columnar_top_entry(c, f, &l.v[i], err)
+                           : load_top_entry(c, f, &l.v[i], err);
     h5u_list_free(&l);
     return e == SV_ERR_NOMEM ? ld_nomem(c, err) : e;
 }
@@ -391,8 +598,51 @@ static sv_err check_path(const char *path, const char *epath, uint64_t *size, sv
     return SV_OK;
 }
 
+/* The rank of one file of a set: metadata mpi_rank, else the name's. */
+static sv_err ld_set_rank(ld_ctx *c, sv_error *err)
+{
+    if (c->schema < 2)
+        return sv_error_set(err, SV_ERR_FORMAT,
+                            "%s: schema 1 file; only columnar rank files (the C API's "
+                            "PREFIX_rankNNNNN.h5) open together as one profile",
+                            c->path);
+    int64_t r = c->mpi_rank >= 0 && c->mpi_rank <= INT_MAX ? c->mpi_rank : c->name_rank;
+    if (r < 0)
+        return sv_error_set(err, SV_ERR_FORMAT,
+                            "%s: cannot tell this file's rank (no metadata mpi_rank, no "
+                            "_rank<N> in its name)",
+                            c->path);
+    if (ld_rank_exists(c->p, (int)r)) {
+        ld_warn(c, NULL, NULL, NULL, "rank %lld came already from another file; file skipped",
+                (long long)r);
+        c->skip_file = true;
+    }
+    c->rank_override = (int)r;
+    return SV_OK;
+}
+
+/* N of a name ending "_rank<N>.h5", or -1. */
+static int name_rank(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *r = NULL;
+    for (const char *s = strstr(base, "_rank"); s; s = strstr(s + 1, "_rank"))
+        r = s;
+    if (!r)
+        return -1;
+    r += 5;
+    long long v = 0;
+    const char *d = r;
+    while (*d >= '0' && *d <= '9' && v <= INT_MAX)
+        v = v * 10 + (*d++ - '0');
+    if (d == r || v > INT_MAX || strcmp(d, ".h5") != 0)
+        return -1;
+    return (int)v;
+}
+
 /* Opens the file and loads it into c->p; closes everything it opened. */
-static sv_err load_path(ld_ctx *c, const char *path, sv_error *err)
+static sv_err load_path(ld_ctx *c, const char *path, uint64_t size, sv_error *err)
 {
     char why[H5U_WHY_MAX];
     htri_t is = H5Fis_hdf5(path);
@@ -400,7 +650,7 @@ static sv_err load_path(ld_ctx *c, const char *path, sv_error *err)
         H5Eclear2(H5E_DEFAULT);
         return sv_error_set(err, SV_ERR_NOT_HDF5, "%s: not an HDF5 file", c->path);
     }
-    if (h5u_reader_init(&c->rd, c->p->file_size) != H5U_OK)
+    if (h5u_reader_init(&c->rd, size) != H5U_OK)
         return ld_nomem(c, err);
     hid_t f = h5u_open_file(path, why, sizeof why);
     sv_err e;
@@ -416,30 +666,89 @@ static sv_err load_path(ld_ctx *c, const char *path, sv_error *err)
     return e;
 }
 
+/* The ranks a file set lacks below its highest: one warning. */
+static void warn_missing_ranks(ld_ctx *c)
+{
+    profile *p = c->p;
+    int top = -1;
+    for (size_t i = 0; i < p->nranks; i++)
+        top = p->ranks[i].rank > top ? p->ranks[i].rank : top;
+    char list[200];
+    size_t o = 0, miss = 0;
+    for (int r = 0; r < top && r < 1000000; r++) {
+        if (ld_rank_exists(p, r))
+            continue;
+        if (miss++ < 10 && o + 16 < sizeof list)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%d", o ? ", " : "", r);
+    }
+    if (miss)
+        profile_warn(p, "%s: the file set has no file for rank%s %s%s (of 0..%d)", c->path,
+                     miss > 1 ? "s" : "", list, miss > 10 ? ", ..." : "", top);
+}
+
+/* Sets p->paths to the set's paths. */
+static bool set_paths(profile *p, const char *const *paths, size_t n)
+{
+    char **v = calloc(n, sizeof *v);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i] = strdup(paths[i]))) {
+            ld_free_strv(v, i);
+            return false;
+        }
+    ld_free_strv(p->paths, p->npaths);
+    p->paths = v;
+    p->npaths = n;
+    return true;
+}
+
+/* Loads the n paths into c->p (n > 1: a C-API file set). */
+static sv_err load_files(ld_ctx *c, const char *const *paths, size_t n, sv_error *err)
+{
+    sv_err e = SV_OK;
+    c->in_set = n > 1;
+    for (size_t k = 0; !e && k < n; k++) {
+        text_escape_buf(c->path, sizeof c->path, paths[k]);
+        uint64_t size = 0;
+        e = check_path(paths[k], c->path, &size, err);
+        if (e)
+            break;
+        c->p->file_size += size;
+        c->set_index = k;
+        c->skip_file = false;
+        c->mpi_rank = c->mpi_size = -1;
+        c->rank_override = -1;
+        c->name_rank = name_rank(paths[k]);
+        e = load_path(c, paths[k], size, err);
+    }
+    if (!e && n > 1)
+        warn_missing_ranks(c);
+    return e;
+}
+
 /* The load, or with probe only its walk (no profile is kept). */
-static sv_err load_main(const char *path, const load_options *opt, bool probe, profile **out,
-                        sv_error *err)
+static sv_err load_main(const char *const *paths, size_t n, const load_options *opt, bool probe,
+                        profile **out, sv_error *err)
 {
     ld_ctx c;
     memset(&c, 0, sizeof c);
     c.opt = opt;
     c.rank = -1;
+    c.rank_override = -1;
     c.rd.dapl = -1;
     c.rd.probe = probe;
-    text_escape_buf(c.path, sizeof c.path, path);
-    uint64_t size = 0;
-    sv_err e = check_path(path, c.path, &size, err);
-    if (e)
-        return e;
+    text_escape_buf(c.path, sizeof c.path, paths[0]);
     h5u_setup();
     bool nomem = false;
     if (probe)
         h5u_watch_nomem(&nomem);
-    c.p = profile_new(path);
-    if (!c.p)
+    c.p = profile_new(paths[0]);
+    if (!c.p || (n > 1 && !set_paths(c.p, paths, n))) {
+        profile_free(c.p);
         return ld_nomem(&c, err);
-    c.p->file_size = size;
-    e = load_path(&c, path, err);
+    }
+    sv_err e = load_files(&c, paths, n, err);
     free(c.seen.v);
     /* Whatever the walk made of it: an allocation refused under the probe's
      * limit would be a huge one, and slow, in-process. */
@@ -454,7 +763,7 @@ static sv_err load_main(const char *path, const load_options *opt, bool probe, p
         profile_free(c.p);
         return e;
     }
-    c.rd.bytes_done = size;
+    c.rd.bytes_done = c.rd.file_size = c.p->file_size;
     ld_progress(&c);
     *out = c.p;
     return SV_OK;
@@ -467,7 +776,21 @@ sv_err profile_load(const char *path, const load_options *opt, profile **out, sv
         *out = NULL;
     if (!path || !out)
         return sv_error_set(err, SV_ERR_USAGE, "profile_load: no path");
-    return load_main(path, opt, false, out, err);
+    return load_main(&path, 1, opt, false, out, err);
+}
+
+sv_err profile_load_set(const char *const *paths, size_t n, const load_options *opt, profile **out,
+                        sv_error *err)
+{
+    sv_error_clear(err);
+    if (out)
+        *out = NULL;
+    if (!paths || n == 0 || !out)
+        return sv_error_set(err, SV_ERR_USAGE, "profile_load_set: no path");
+    for (size_t i = 0; i < n; i++)
+        if (!paths[i])
+            return sv_error_set(err, SV_ERR_USAGE, "profile_load_set: no path");
+    return load_main(paths, n, opt, false, out, err);
 }
 
 sv_err loader_probe_walk(const char *path, const load_options *opt, sv_error *err)
@@ -476,5 +799,5 @@ sv_err loader_probe_walk(const char *path, const load_options *opt, sv_error *er
     sv_error_clear(err);
     if (!path)
         return sv_error_set(err, SV_ERR_USAGE, "loader_probe_walk: no path");
-    return load_main(path, opt, true, &p, err);
+    return load_main(&path, 1, opt, true, &p, err);
 }

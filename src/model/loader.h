@@ -1,5 +1,6 @@
-/* loader: reads a scope-profiler HDF5 file (legacy or extended layout) into
- * a profile.  The only module that includes hdf5.h.
+/* loader: reads a scope-profiler HDF5 file into a profile: schema 1 (per-rank
+ * groups, legacy and extended), schema 2 and 3 (columnar and aggregate) and
+ * the C API's per-rank file sets.  Only the loader's files include hdf5.h.
  *
  * The file is opened read-only, without file locking and with filter
  * plugins off; libhdf5's own error stack is never printed.  Whole-file
@@ -14,9 +15,22 @@ typedef struct load_options {
     /* Called now and then during a long load; done/total in bytes read. */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
+    /* Columnar files with summary_statistics: when every row has it, its
+     * exclusive total is stored and the file has no await column, take the
+     * statistics from the index and read no event column (regions are then
+     * summary-only: no percentiles, no calls).  For --summary. */
+    bool stored_statistics;
 } load_options;
 
 sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err);
+
+/* Several files as one profile: the C API's PREFIX_rankNNNNN.h5, one
+ * columnar file per rank.  Each file's rank is its metadata mpi_rank, else
+ * the N of its name; a rank that comes twice skips the later file, ranks
+ * missing below the highest get a warning.  The profile's metadata is the
+ * first file's; p->paths lists every file.  n == 1 is profile_load. */
+sv_err profile_load_set(const char *const *paths, size_t n, const load_options *opt,
+                        profile **out, sv_error *err);
 
 /* The load runs in a child process (isolate.h: profile_load_isolated), which
  * replaced the crash probe's separate walk of the file. */
