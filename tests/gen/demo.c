@@ -16,48 +16,7 @@
 #include "gen.h"
 #include "scenarios.h"
 #include "sim.h"
-
-#define MS 1000000LL
-#define US 1000LL
-#define DEMO_BASE_NS 5000000000000LL
-#define DEMO_STEPS 36
-#define DEMO_SOLVER_ITERS 16
-#define DEMO_BATCHES 4
-#define DEMO_MAX_TASKS 32
-
-enum demo_region_id {
-    R_MAIN,
-    R_TIMESTEP,
-    R_ASSEMBLE,
-    R_SOLVE,
-    R_RHS,
-    R_PRECOND,
-    R_TRAIN_STEP,
-    R_FORWARD,
-    R_BACKWARD,
-    R_CHECKPOINT,
-    R_FLUSH,
-    R_HANDLE_REQUEST,
-    R_DB_QUERY,
-    R_COMPRESS,
-    R_LOAD_BATCH,
-    R_ALLREDUCE, /* summary-only: never recorded as calls */
-    R_COUNT
-};
-
-/* Optional columns a region carries. */
-enum { COL_TASK = 1, COL_GPU = 2, COL_META = 4 };
-
-typedef struct demo_region {
-    const char *name;
-    unsigned cols;
-    const char *file;
-    int line;
-    const char *text;
-    const char *const *tags;
-    size_t ntags;
-    const char *tag; /* a single tag stored as one string */
-} demo_region;
+#include "demo.h"
 
 #define RUN_PY "/home/ana/surrogate/run.py"
 #define SOLVER_PY "/home/ana/surrogate/solver.py"
@@ -67,7 +26,7 @@ typedef struct demo_region {
 #define TAGS(...)                                                                                  \
     (const char *const[]){__VA_ARGS__}, sizeof((const char *const[]){__VA_ARGS__}) / sizeof(char *)
 
-static const demo_region regions[R_COUNT] = {
+const demo_region demo_regions[R_COUNT] = {
     [R_MAIN] = {"main", COL_TASK, RUN_PY, 88,
                 "async def main(cfg: Config) -> None:\n"
                 "    # One event loop drives the solver, the trainer and the status API.\n"
@@ -194,9 +153,8 @@ static const demo_region regions[R_COUNT] = {
                      TAGS("mpi"), NULL},
 };
 
-static const char *const thread_names[] = {"MainThread", "ThreadPoolExecutor-0_0",
-                                           "ThreadPoolExecutor-0_1", "data-loader"};
-enum { T_MAIN, T_POOL0, T_POOL1, T_LOADER, T_COUNT };
+const char *const demo_thread_names[T_COUNT] = {"MainThread", "ThreadPoolExecutor-0_0",
+                                                "ThreadPoolExecutor-0_1", "data-loader"};
 
 /* ------------------------------------------------------- helpers */
 
@@ -218,16 +176,6 @@ static int64_t jit(gen_rng *r, int64_t mean, double spread, double slow)
     return (int64_t)((double)mean * f * slow);
 }
 
-typedef struct demo_rank {
-    int rank;
-    double slow; /* compute slowdown of this rank */
-    gen_rng rng;
-    sim sim;
-    int ntasks;
-    char *task_names[DEMO_MAX_TASKS];
-    int64_t allreduce[DEMO_STEPS];
-} demo_rank;
-
 static void op(demo_rank *d, int t, sim_op o)
 {
     sim_op_push(&d->sim, t, o);
@@ -235,17 +183,36 @@ static void op(demo_rank *d, int t, sim_op o)
 
 static void enter(demo_rank *d, int t, int region, char *meta, int gpu)
 {
+    if (d->nopen[t] == 16)
+        gen_die("demo script nests too deep");
+    d->open[t][d->nopen[t]++] = region;
     op(d, t, (sim_op){.kind = SIM_ENTER, .region = region, .meta = meta, .gpu = gpu});
 }
 
 static void leave(demo_rank *d, int t)
 {
+    d->nopen[t]--;
     op(d, t, (sim_op){.kind = SIM_EXIT});
 }
 
+/* NS of REGION's own work, longer when REGION is the --slow one. */
+static int64_t slowed(const demo_rank *d, int region, int64_t ns)
+{
+    if (region >= 0 && region == d->opts->slow_region)
+        return (int64_t)((double)ns * d->opts->slow_factor);
+    return ns;
+}
+
+/* Compute inside the task's innermost open region. */
 static void cpu(demo_rank *d, int t, int64_t ns)
 {
-    op(d, t, (sim_op){.kind = SIM_CPU, .d = ns});
+    int region = d->nopen[t] ? d->open[t][d->nopen[t] - 1] : -1;
+    op(d, t, (sim_op){.kind = SIM_CPU, .d = slowed(d, region, ns)});
+}
+
+static void exec(demo_rank *d, int t, int region, int64_t ns)
+{
+    op(d, t, (sim_op){.kind = SIM_EXEC, .region = region, .d = slowed(d, region, ns)});
 }
 
 /* A leaf region that only computes. */
@@ -274,16 +241,16 @@ static void script_request(demo_rank *d, int t)
                                                item, item % 17 ? 200 : 404)
                                         : NULL;
     enter(d, t, R_HANDLE_REQUEST, meta, 0);
-    cpu(d, t, jit(r, 400 * US, 0.5, 1.0));
+    cpu(d, t, jit(&d->jrng, 400 * US, 0.5, 1.0));
     for (int q = 0; q < 1 + (item % 3 == 0); q++) {
         enter(d, t, R_DB_QUERY, NULL, 0);
-        cpu(d, t, jit(r, 120 * US, 0.5, 1.0));
-        op(d, t, (sim_op){.kind = SIM_IO, .d = jit(r, 6 * MS, 1.4, 1.0)});
-        cpu(d, t, jit(r, 200 * US, 0.5, 1.0));
+        cpu(d, t, jit(&d->jrng, 120 * US, 0.5, 1.0));
+        op(d, t, (sim_op){.kind = SIM_IO, .d = jit(&d->jrng, 6 * MS, 1.4, 1.0)});
+        cpu(d, t, jit(&d->jrng, 200 * US, 0.5, 1.0));
         leave(d, t);
     }
-    op(d, t, (sim_op){.kind = SIM_EXEC, .region = R_COMPRESS, .d = jit(r, 3 * MS, 1.0, 1.0)});
-    cpu(d, t, jit(r, 300 * US, 0.5, 1.0));
+    exec(d, t, R_COMPRESS, jit(&d->jrng, 3 * MS, 1.0, 1.0));
+    cpu(d, t, jit(&d->jrng, 300 * US, 0.5, 1.0));
     leave(d, t);
 }
 
@@ -302,8 +269,8 @@ static void script_solve(demo_rank *d)
 {
     enter(d, 0, R_SOLVE, NULL, 0);
     for (int it = 0; it < DEMO_SOLVER_ITERS; it++) {
-        leaf(d, 0, R_RHS, jit(&d->rng, 600 * US, 0.3, d->slow), 0);
-        leaf(d, 0, R_PRECOND, jit(&d->rng, 900 * US, 0.3, d->slow), 0);
+        leaf(d, 0, R_RHS, jit(&d->jrng, 600 * US, 0.3, d->slow), 0);
+        leaf(d, 0, R_PRECOND, jit(&d->jrng, 900 * US, 0.3, d->slow), 0);
     }
     cpu(d, 0, 150 * US);
     leave(d, 0);
@@ -314,10 +281,10 @@ static void script_train(demo_rank *d, int step)
     for (int b = 0; b < DEMO_BATCHES; b++) {
         char *meta = json("{\"step\": %d, \"batch\": 64}", step);
         enter(d, 0, R_TRAIN_STEP, meta, gpu_mode(d, step));
-        cpu(d, 0, jit(&d->rng, 300 * US, 0.4, d->slow));
-        leaf(d, 0, R_FORWARD, jit(&d->rng, 2500 * US, 0.3, d->slow), gpu_mode(d, step));
-        leaf(d, 0, R_BACKWARD, jit(&d->rng, 4 * MS, 0.3, d->slow), gpu_mode(d, step));
-        cpu(d, 0, jit(&d->rng, 700 * US, 0.4, d->slow));
+        cpu(d, 0, jit(&d->jrng, 300 * US, 0.4, d->slow));
+        leaf(d, 0, R_FORWARD, jit(&d->jrng, 2500 * US, 0.3, d->slow), gpu_mode(d, step));
+        leaf(d, 0, R_BACKWARD, jit(&d->jrng, 4 * MS, 0.3, d->slow), gpu_mode(d, step));
+        cpu(d, 0, jit(&d->jrng, 700 * US, 0.4, d->slow));
         leave(d, 0);
     }
 }
@@ -325,11 +292,17 @@ static void script_train(demo_rank *d, int step)
 /* The straggler (rank 1) arrives last; everyone else waits for it. */
 static void script_allreduce(demo_rank *d, int step)
 {
-    int64_t wait = jit(&d->rng, 900 * US, 0.5, 1.0);
+    int64_t wait = jit(&d->jrng, 900 * US, 0.5, 1.0);
     if (d->slow < 1.05)
-        wait += jit(&d->rng, 9 * MS, 0.6, 1.0);
+        wait += jit(&d->jrng, 9 * MS, 0.6, 1.0);
     d->allreduce[step] = wait;
+    if (d->opts->layout == DEMO_LEGACY) {
+        cpu(d, 0, wait);
+        return;
+    }
+    enter(d, 0, R_ALLREDUCE, NULL, 0);
     cpu(d, 0, wait);
+    leave(d, 0);
 }
 
 static void script_checkpoint(demo_rank *d, int step)
@@ -338,22 +311,22 @@ static void script_checkpoint(demo_rank *d, int step)
           json("{\"step\": %d, \"path\": \"ckpt/step_%05d.pt\", \"bytes\": %d}", step, step,
                52428800 + step * 4096),
           0);
-    cpu(d, 0, jit(&d->rng, 6 * MS, 0.3, d->slow));
-    op(d, 0, (sim_op){.kind = SIM_EXEC, .region = R_FLUSH, .d = jit(&d->rng, 25 * MS, 0.4, 1.0)});
+    cpu(d, 0, jit(&d->jrng, 6 * MS, 0.3, d->slow));
+    exec(d, 0, R_FLUSH, jit(&d->jrng, 25 * MS, 0.4, 1.0));
     leave(d, 0);
 }
 
 static void script_timestep(demo_rank *d, int step)
 {
     enter(d, 0, R_TIMESTEP, json("{\"step\": %d}", step), 0);
-    leaf(d, 0, R_ASSEMBLE, jit(&d->rng, 12 * MS, 0.3, d->slow), 0);
+    leaf(d, 0, R_ASSEMBLE, jit(&d->jrng, 12 * MS, 0.3, d->slow), 0);
     script_solve(d);
     script_train(d, step);
     script_allreduce(d, step);
     if (step % 5 == 2)
         serve_wave(d, 2 + step % 2);
     else
-        op(d, 0, (sim_op){.kind = SIM_IO, .d = jit(&d->rng, 60 * US, 1.0, 1.0)}); /* sleep(0) */
+        op(d, 0, (sim_op){.kind = SIM_IO, .d = jit(&d->jrng, 60 * US, 1.0, 1.0)}); /* sleep(0) */
     if (step % 10 == 9)
         script_checkpoint(d, step);
     leave(d, 0);
@@ -362,28 +335,33 @@ static void script_timestep(demo_rank *d, int step)
 static void script_main(demo_rank *d)
 {
     enter(d, 0, R_MAIN, NULL, 0);
-    cpu(d, 0, jit(&d->rng, 35 * MS, 0.2, d->slow)); /* load_mesh */
+    cpu(d, 0, jit(&d->jrng, 35 * MS, 0.2, d->slow)); /* load_mesh */
     for (int step = 0; step < DEMO_STEPS; step++)
         script_timestep(d, step);
-    cpu(d, 0, jit(&d->rng, 8 * MS, 0.2, 1.0)); /* shutdown */
+    cpu(d, 0, jit(&d->jrng, 8 * MS, 0.2, 1.0)); /* shutdown */
     leave(d, 0);
 }
 
 /* The loader thread is not part of the loop: plain back-to-back calls. */
+/* The loader thread is not part of the loop: DEMO_LOADS back-to-back calls
+ * spread over the run (a fixed count, so a --slow run has the same calls). */
+#define DEMO_LOADS 90
 static void record_loader(demo_rank *d, int64_t from, int64_t until)
 {
-    int shard = 0;
-    for (int64_t t = from; t < until;) {
-        int64_t dur = jit(&d->rng, 11 * MS, 0.5, d->slow);
+    int64_t step = (until - from) / DEMO_LOADS, t = from;
+    for (int i = 0; i < DEMO_LOADS; i++) {
+        int64_t planned = from + i * step + jit(&d->jrng, 3 * MS, 1.0, 1.0);
+        t = planned > t ? planned : t;
+        int64_t dur = slowed(d, R_LOAD_BATCH, jit(&d->jrng, 11 * MS, 0.5, d->slow));
         sim_call c = {.region = R_LOAD_BATCH,
                       .thread = T_LOADER,
                       .task = -1,
                       .parent = -1,
                       .start = t,
                       .end = t + dur,
-                      .meta = json("{\"shard\": %d, \"batch\": 64}", shard++)};
+                      .meta = json("{\"shard\": %d, \"batch\": 64}", i)};
         sim_add_call(&d->sim, c);
-        t += dur + jit(&d->rng, 20 * MS, 0.8, 1.0);
+        t += dur + 150 * US;
     }
 }
 
@@ -399,7 +377,8 @@ static void task_names(demo_rank *d)
 
 static void simulate(demo_rank *d)
 {
-    sim_init(&d->sim, DEMO_MAX_TASKS, T_MAIN, 2, T_POOL0, &d->rng);
+    memset(d->nopen, 0, sizeof d->nopen);
+    sim_init(&d->sim, DEMO_MAX_TASKS, T_MAIN, 2, T_POOL0, &d->jrng);
     d->ntasks = 1;
     script_main(d);
     int64_t base = DEMO_BASE_NS + d->rank * 310 * US;
@@ -513,7 +492,7 @@ static void write_calls(hid_t rank, const sim *s)
     }
     for (int r = 0; r < R_COUNT; r++) {
         if (count[r])
-            write_region(rank, &regions[r], &cols[r]);
+            write_region(rank, &demo_regions[r], &cols[r]);
         cols_free(&cols[r]);
     }
     free(order);
@@ -557,7 +536,7 @@ static void write_allreduce(hid_t rank, const demo_rank *d)
         {"p95_ns", GEN_FLOAT, NULL, 0, percentile(v, DEMO_STEPS, 95)},
         {"p99_ns", GEN_FLOAT, NULL, 0, percentile(v, DEMO_STEPS, 99)},
     };
-    const demo_region *reg = &regions[R_ALLREDUCE];
+    const demo_region *reg = &demo_regions[R_ALLREDUCE];
     hid_t g = gen_region(rank, reg->name, NULL);
     gen_region_source(g, &(gen_source){reg->file, reg->line, reg->text});
     gen_attr_strs(g, "tags", reg->tags, reg->ntags);
@@ -572,7 +551,7 @@ static void write_tables(hid_t rank, const demo_rank *d)
         ident[t] = 139872431646528LL + d->rank * 7340032LL + t * 8392704LL * (t > 0);
         native[t] = 48211 + d->rank * 4 + t;
     }
-    gen_thread_table(rank, thread_names, ident, native, T_COUNT);
+    gen_thread_table(rank, demo_thread_names, ident, native, T_COUNT);
     for (int t = 0; t < d->ntasks; t++)
         loop[t] = T_MAIN;
     gen_task_table(rank, (const char *const *)d->task_names, loop, (size_t)d->ntasks);
@@ -612,16 +591,104 @@ static void write_metadata(hid_t file)
     gen_metadata(file, kv, sizeof kv / sizeof kv[0]);
 }
 
-void scen_demo(const char *path, const int64_t *nums)
+static void write_legacy(const char *path, demo_rank *ranks)
 {
-    (void)nums;
     hid_t file = gen_file_create(path);
     write_metadata(file);
-    for (int r = 0; r < 2; r++) {
-        demo_rank d = {.rank = r, .slow = r == 1 ? 1.15 : 1.0, .rng = {0x5c09e0 + (uint64_t)r}};
-        simulate(&d);
-        write_rank(file, &d);
-        free_rank(&d);
-    }
+    for (int r = 0; r < DEMO_RANKS; r++)
+        write_rank(file, &ranks[r]);
     gen_close(file);
+}
+
+static void run_demo(const char *path, const demo_opts *o)
+{
+    demo_rank ranks[DEMO_RANKS];
+    for (int r = 0; r < DEMO_RANKS; r++) {
+        demo_rank *d = &ranks[r];
+        memset(d, 0, sizeof *d);
+        *d = (demo_rank){.rank = r,
+                         .slow = r == 1 ? 1.15 : 1.0,
+                         .rng = {0x5c09e0 + (uint64_t)r},
+                         .jrng = {0x7a11e0 + (uint64_t)r + o->seed * 0x9e3779b97f4a7c15ULL},
+                         .opts = o};
+        simulate(d);
+    }
+    if (o->layout == DEMO_LEGACY)
+        write_legacy(path, ranks);
+    else
+        demo_write_columnar(path, ranks, DEMO_RANKS, o);
+    for (int r = 0; r < DEMO_RANKS; r++)
+        free_rank(&ranks[r]);
+}
+
+static int demo_usage(const char *msg, const char *arg)
+{
+    fprintf(stderr,
+            "svgen demo: %s%s%s\nusage: svgen demo [--layout legacy|schema2|schema3] "
+            "[--slow REGION=PCT] [--seed N] PATH\n",
+            msg, arg ? ": " : "", arg ? arg : "");
+    return 2;
+}
+
+static int parse_slow(const char *arg, demo_opts *o)
+{
+    const char *eq = strrchr(arg, '=');
+    if (!eq)
+        return -1;
+    char *end = NULL;
+    double pct = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || !(pct > -100 && pct <= 10000))
+        return -1;
+    for (int r = 0; r < R_COUNT; r++)
+        if (strlen(demo_regions[r].name) == (size_t)(eq - arg) &&
+            strncmp(demo_regions[r].name, arg, (size_t)(eq - arg)) == 0) {
+            o->slow_region = r;
+            o->slow_factor = 1.0 + pct / 100.0;
+            return 0;
+        }
+    return -1;
+}
+
+int scen_demo_main(int argc, char **argv)
+{
+    demo_opts o = {.layout = DEMO_LEGACY, .slow_region = -1, .slow_factor = 1.0};
+    bool seeded = false;
+    const char *path = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--layout") == 0 && v) {
+            i++;
+            if (strcmp(v, "legacy") == 0)
+                o.layout = DEMO_LEGACY;
+            else if (strcmp(v, "schema2") == 0)
+                o.layout = DEMO_SCHEMA2;
+            else if (strcmp(v, "schema3") == 0)
+                o.layout = DEMO_SCHEMA3;
+            else
+                return demo_usage("unknown layout", v);
+        } else if (strcmp(a, "--slow") == 0 && v) {
+            i++;
+            if (parse_slow(v, &o) < 0)
+                return demo_usage("--slow wants REGION=PCT with a region of the demo", v);
+        } else if (strcmp(a, "--seed") == 0 && v) {
+            i++;
+            char *end = NULL;
+            o.seed = strtoull(v, &end, 10);
+            if (end == v || *end || *v == '-')
+                return demo_usage("--seed wants a non-negative integer", v);
+            seeded = true;
+        } else if (a[0] == '-' && a[1]) {
+            return demo_usage("unknown option", a);
+        } else if (path) {
+            return demo_usage("more than one PATH", a);
+        } else {
+            path = a;
+        }
+    }
+    if (!path)
+        return demo_usage("missing PATH", NULL);
+    if (o.slow_region >= 0 && !seeded)
+        o.seed = 1; /* a second run: its own jitter, still reproducible */
+    run_demo(path, &o);
+    return 0;
 }

@@ -281,6 +281,11 @@ static hsize_t h5py_guess_chunk(hsize_t n, size_t typesize)
     return (hsize_t)chunk;
 }
 
+hsize_t gen_guess_chunk(hsize_t n, size_t typesize)
+{
+    return h5py_guess_chunk(n, typesize);
+}
+
 /* h5py's defaults: no object timestamps (so identical data gives identical
  * bytes), and chunks guessed from the shape with every dimension unlimited. */
 static hid_t dataset_dcpl(int rank, const hsize_t *dims, size_t typesize, bool chunked,

@@ -69,6 +69,8 @@ char *gen_pack_fixed(const char *const *strs, size_t n, size_t size, char padcha
 
 /* --------------------------------------------------------- datasets */
 
+/* h5py's guessed chunk (elements) for a 1-D dataset of N elements. */
+hsize_t gen_guess_chunk(hsize_t n, size_t typesize);
 /* N int64 values as h5py's create_dataset(data=..., maxshape=(None,)). */
 void gen_col_i64(hid_t loc, const char *name, const int64_t *data, size_t n);
 /* Like gen_col_i64 with an explicit file and memory type (other integer or

@@ -314,9 +314,9 @@ static void gc_index_build(const gc_ctx *c, const gc_profile *p, gc_index *x)
     x->text = gen_alloc(P, sizeof(char *));
     x->tags = gen_alloc(P, sizeof(char *));
     x->meta = gen_alloc(P, sizeof(char *));
-    if (c->o->excl_unknown)
+    if (c->o->excl_unknown || c->o->excl)
         for (size_t r = 0; r < P; r++)
-            x->excl[r] = -1;
+            x->excl[r] = c->o->excl ? c->o->excl[r] : -1;
     else
         gc_exclusive_totals(p, x->excl);
     uint64_t o = 0;

@@ -112,6 +112,7 @@ typedef struct gc_opts {
     bool no_event_meta;  /* omit event_metadata */
     bool excl_unknown;   /* exclusive_totals all -1 (C API, native imports) */
     bool no_index;       /* no region_table / rank_region_index (only aux groups) */
+    const int64_t *excl; /* exclusive_totals given per row (else computed) */
     const char *lzf_col; /* this /events column gets filter 32000 (h5py's lzf) */
     gc_fault fault;
 } gc_opts;

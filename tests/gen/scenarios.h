@@ -10,7 +10,9 @@ void scen_fixtures(const char *dir, const int64_t *nums);
 /* fixtures_col.c: the columnar, aggregate, C-API and inferred-lane fixtures. */
 void scen_fixtures_col(const char *dir);
 /* demo.c: the realistic MPI + asyncio + GPU demo profile. */
-void scen_demo(const char *path, const int64_t *nums);
+int scen_demo_main(int argc, char **argv); /* [options] PATH */
+/* bench_col.c: a large schema-3 profile, `bench-schema3 PATH --calls N [--gzip]`. */
+int scen_bench_schema3_main(int argc, char **argv);
 /* scenarios.c: large and adversarial profiles. */
 void scen_legacy(const char *path, const int64_t *nums);       /* NCALLS */
 void scen_extended(const char *path, const int64_t *nums);     /* NCALLS */

@@ -21,7 +21,11 @@ typedef struct command {
 
 static const command commands[] = {
     {"fixtures", "DIR", 0, 0, 0, scen_fixtures, "every test fixture of tests/gen/FIXTURES.md"},
-    {"demo", "PATH", 0, 0, 0, scen_demo, "realistic 2-rank MPI + asyncio + GPU demo profile"},
+    {"demo", "[--layout L] [--slow R=PCT] [--seed N] PATH", 0, 0, 0, NULL,
+     "realistic 2-rank MPI + asyncio + GPU demo profile; L: legacy (default), schema2, "
+     "schema3; --slow: a second run where region R's own work is PCT% longer"},
+    {"bench-schema3", "PATH --calls N [--gzip]", 0, 0, 0, NULL,
+     "schema-3 profile of N nested calls with summary_statistics (gzip: deflate 4 + shuffle)"},
     {"legacy", "PATH NCALLS", 1, 6, 1000000000, scen_legacy, "legacy layout, 5 nested regions"},
     {"extended", "PATH NCALLS", 1, 8, 1000000000, scen_extended,
      "extended layout, 2 ranks x 4 threads, every column"},
@@ -37,7 +41,8 @@ static void print_help(FILE *out)
 {
     fputs("usage: svgen COMMAND ARGS...\n\ncommands:\n", out);
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "  %-13s %-31s %s\n", commands[i].name, commands[i].args, commands[i].help);
+        fprintf(out, "  %-13s %-31s\n      %s\n", commands[i].name, commands[i].args,
+                commands[i].help);
     fputs("  --help        print this help\n", out);
 }
 
@@ -77,6 +82,10 @@ int main(int argc, char **argv)
     const command *cmd = find_command(argv[1]);
     if (!cmd)
         return usage_error("unknown command", argv[1]);
+    if (strcmp(cmd->name, "demo") == 0)
+        return scen_demo_main(argc - 2, argv + 2);
+    if (strcmp(cmd->name, "bench-schema3") == 0)
+        return scen_bench_schema3_main(argc - 2, argv + 2);
     if (argc != 3 + cmd->nnums)
         return usage_error("wrong number of arguments, expected", cmd->args);
     int64_t nums[MAX_NUMS] = {0};
