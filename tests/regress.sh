@@ -104,16 +104,22 @@ fi
 # progress), once is enough.
 f="$rg/hdf5_hang_global_heap.h5"
 sum=$(cksum <"$f")
-run "$f" --json
+# A sparse copy 64 GiB long: the deadlines follow the bytes the file really stores (its
+# allocated blocks), so the watchdog still ends it after 10 s, not 10 s + 1 s per 64 MiB.
+sparse="$tmp/sparse_hang.h5"
+cp "$f" "$sparse" && truncate -s 64G "$sparse" 2>/dev/null || sparse=
+run "${sparse:-$f}" --json
 check "hang: exit 1" [ "$rc" = 1 ]
 check "hang: one line" one_line
-check "hang: says the file is damaged" damaged "$f"
-check "hang: says it made no progress" grep -q "made no progress for [0-9]* s" "$tmp/err"
+check "hang: says the file is damaged" damaged "${sparse:-$f}"
+check "hang: says it made no progress for 10 s" grep -q "made no progress for 10 s" "$tmp/err"
 check "hang: the file is unchanged" [ "$(cksum <"$f")" = "$sum" ]
 if command -v pgrep >/dev/null; then
     # [s]: the pattern must not match the command line of the shell running pgrep
-    check "hang: no loading process left behind" sh -c "! pgrep -f '[s]copeview --json $f' >/dev/null"
+    check "hang: no loading process left behind" \
+        sh -c "! pgrep -f '[s]copeview --json ${sparse:-$f}' >/dev/null"
 fi
+[ -n "$sparse" ] && rm -f "$sparse"
 
 # In-process the same SEGV takes the process down: the isolated load is what contains it.
 if [ "$asan" = no ]; then
