@@ -1,4 +1,4 @@
-/* Keys: the --keys syntax, the key contract of the global table, labels. */
+/* Keys: the --keys syntax, the key contract of the default key map, labels. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,83 +79,126 @@ static void test_parse_errors(void **state)
     assert_int_equal(k[0], 0x65E5);
 }
 
-/* The key contract of issue 3 and the keys issue 4 names. */
+/* The key contract of issue 3 and the keys issue 4 names, in the views
+ * where each key means something (the zoom keys in the timeline, the tree's
+ * expand and scope keys, ...); GLOBAL keys work in every view. */
 static void test_contract(void **state)
 {
     (void)state;
+    keymap *km = malloc(sizeof *km);
+    assert_non_null(km);
+    assert_true(keymap_defaults(km));
     struct {
+        key_scope scope;
         int key;
         ui_cmd cmd;
     } want[] = {
-        {'q', CMD_QUIT},
-        {'?', CMD_HELP},
-        {SVK_F1, CMD_HELP},
-        {SVK_ESC, CMD_BACK},
-        {SVK_LEFT, CMD_LEFT},
-        {'h', CMD_LEFT},
-        {SVK_RIGHT, CMD_RIGHT},
-        {'l', CMD_RIGHT},
-        {SVK_UP, CMD_UP},
-        {'k', CMD_UP},
-        {SVK_DOWN, CMD_DOWN},
-        {'j', CMD_DOWN},
-        {'+', CMD_ZOOM_IN},
-        {'=', CMD_ZOOM_IN},
-        {'-', CMD_ZOOM_OUT},
-        {'0', CMD_ZOOM_FIT},
-        {'z', CMD_ZOOM_SEL},
-        {'[', CMD_PREV_CALL},
-        {']', CMD_NEXT_CALL},
-        {SVK_ENTER, CMD_ENTER},
-        {SVK_TAB, CMD_NEXT_VIEW},
-        {SVK_BTAB, CMD_PREV_VIEW},
-        {'1', CMD_VIEW_1},
-        {'2', CMD_VIEW_2},
-        {'3', CMD_VIEW_3},
-        {'4', CMD_VIEW_4},
-        {'5', CMD_VIEW_5},
-        {'/', CMD_SEARCH},
-        {'n', CMD_SEARCH_NEXT},
-        {'N', CMD_SEARCH_PREV},
-        {'f', CMD_FILTER},
-        {'s', CMD_SOURCE},
-        {'d', CMD_DRILL},
-        {'S', CMD_SLOWEST},
-        {'e', CMD_EXPAND},
-        {'c', CMD_COLLAPSE},
-        {'E', CMD_EXPAND_ALL},
-        {'C', CMD_COLLAPSE_ALL},
-        {'<', CMD_SORT_PREV},
-        {'>', CMD_SORT_NEXT},
-        {'I', CMD_SORT_INVERT},
-        {'r', CMD_SCOPE},
-        {'R', CMD_FOLD_RECURSION},
-        {'b', CMD_RANK_BREAKDOWN},
-        {SVK_PGUP, CMD_PGUP},
-        {SVK_PGDN, CMD_PGDN},
-        {SVK_HOME, CMD_HOME},
-        {SVK_END, CMD_END},
-        {SVK_WHEEL_UP, CMD_WHEEL_UP},
-        {SVK_WHEEL_DOWN, CMD_WHEEL_DOWN},
-        {SVK_CLICK, CMD_CLICK},
+        {SCOPE_GLOBAL, 'q', CMD_QUIT},
+        {SCOPE_GLOBAL, '?', CMD_HELP},
+        {SCOPE_GLOBAL, SVK_F1, CMD_HELP},
+        {SCOPE_GLOBAL, SVK_ESC, CMD_BACK},
+        {SCOPE_GLOBAL, SVK_LEFT, CMD_LEFT},
+        {SCOPE_GLOBAL, 'h', CMD_LEFT},
+        {SCOPE_GLOBAL, SVK_RIGHT, CMD_RIGHT},
+        {SCOPE_GLOBAL, 'l', CMD_RIGHT},
+        {SCOPE_GLOBAL, SVK_UP, CMD_UP},
+        {SCOPE_GLOBAL, 'k', CMD_UP},
+        {SCOPE_GLOBAL, SVK_DOWN, CMD_DOWN},
+        {SCOPE_GLOBAL, 'j', CMD_DOWN},
+        {SCOPE_TIMELINE, '+', CMD_ZOOM_IN},
+        {SCOPE_TIMELINE, '=', CMD_ZOOM_IN},
+        {SCOPE_TIMELINE, '-', CMD_ZOOM_OUT},
+        {SCOPE_TIMELINE, '0', CMD_ZOOM_FIT},
+        {SCOPE_TIMELINE, 'z', CMD_ZOOM_SEL},
+        {SCOPE_TIMELINE, '[', CMD_PREV_CALL},
+        {SCOPE_TIMELINE, ']', CMD_NEXT_CALL},
+        {SCOPE_GLOBAL, SVK_ENTER, CMD_ENTER},
+        {SCOPE_GLOBAL, SVK_TAB, CMD_NEXT_VIEW},
+        {SCOPE_GLOBAL, SVK_BTAB, CMD_PREV_VIEW},
+        {SCOPE_GLOBAL, '1', CMD_VIEW_TIMELINE},
+        {SCOPE_GLOBAL, '2', CMD_VIEW_TREE},
+        {SCOPE_GLOBAL, '3', CMD_VIEW_REGIONS},
+        {SCOPE_GLOBAL, '4', CMD_VIEW_CALLS},
+        {SCOPE_GLOBAL, '5', CMD_VIEW_INFO},
+        {SCOPE_GLOBAL, '/', CMD_SEARCH},
+        {SCOPE_GLOBAL, 'n', CMD_SEARCH_NEXT},
+        {SCOPE_GLOBAL, 'N', CMD_SEARCH_PREV},
+        {SCOPE_GLOBAL, 'f', CMD_FILTER},
+        {SCOPE_GLOBAL, 's', CMD_SOURCE},
+        {SCOPE_GLOBAL, 'd', CMD_DRILL},
+        {SCOPE_GLOBAL, 'S', CMD_SLOWEST},
+        {SCOPE_TREE, 'e', CMD_EXPAND},
+        {SCOPE_TREE, 'c', CMD_COLLAPSE},
+        {SCOPE_TREE, 'E', CMD_EXPAND_ALL},
+        {SCOPE_TREE, 'C', CMD_COLLAPSE_ALL},
+        {SCOPE_TREE, '<', CMD_SORT_PREV},
+        {SCOPE_TREE, '>', CMD_SORT_NEXT},
+        {SCOPE_TREE, 'I', CMD_SORT_INVERT},
+        {SCOPE_TREE, 'r', CMD_SCOPE},
+        {SCOPE_TREE, 'R', CMD_FOLD_RECURSION},
+        {SCOPE_REGIONS, 'b', CMD_RANK_BREAKDOWN},
+        {SCOPE_GLOBAL, SVK_PGUP, CMD_PGUP},
+        {SCOPE_GLOBAL, SVK_PGDN, CMD_PGDN},
+        {SCOPE_GLOBAL, SVK_HOME, CMD_HOME},
+        {SCOPE_GLOBAL, SVK_END, CMD_END},
+        {SCOPE_GLOBAL, SVK_WHEEL_UP, CMD_WHEEL_UP},
+        {SCOPE_GLOBAL, SVK_WHEEL_DOWN, CMD_WHEEL_DOWN},
+        {SCOPE_GLOBAL, SVK_CLICK, CMD_CLICK},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-        assert_int_equal(keys_lookup(NULL, want[i].key), want[i].cmd);
-    assert_int_equal(keys_lookup(NULL, 'x'), CMD_NONE);
-    assert_int_equal(keys_lookup(NULL, SVK_NONE), CMD_NONE);
-    /* No key is bound twice in the global table. */
-    for (size_t i = 0; keys_global[i].key; i++)
-        for (size_t j = i + 1; keys_global[j].key; j++)
-            assert_int_not_equal(keys_global[i].key, keys_global[j].key);
+        assert_int_equal(keymap_lookup(km, want[i].scope, want[i].key), want[i].cmd);
+    assert_int_equal(keymap_lookup(km, SCOPE_GLOBAL, 'x'), CMD_NONE);
+    assert_int_equal(keymap_lookup(km, SCOPE_TIMELINE, SVK_NONE), CMD_NONE);
+    /* The other views' own keys: sort and scope in the calls and regions. */
+    assert_int_equal(keymap_lookup(km, SCOPE_CALLS, 'r'), CMD_SCOPE);
+    assert_int_equal(keymap_lookup(km, SCOPE_CALLS, '<'), CMD_SORT_PREV);
+    assert_int_equal(keymap_lookup(km, SCOPE_REGIONS, 'I'), CMD_SORT_INVERT);
+    assert_int_equal(keymap_lookup(km, SCOPE_TIMELINE, 'e'), CMD_EXPAND);
+    /* The source pane's J K { } and the help's Space. */
+    assert_int_equal(keymap_lookup(km, SCOPE_SOURCE, 'J'), CMD_DOWN);
+    assert_int_equal(keymap_lookup(km, SCOPE_SOURCE, '{'), CMD_PGUP);
+    assert_int_equal(keymap_lookup(km, SCOPE_HELP, ' '), CMD_PGDN);
+    free(km);
 }
 
+/* Per-view keys are real: a view's key does not leak into the others. */
+static void test_view_keys_scoped(void **state)
+{
+    (void)state;
+    keymap *km = malloc(sizeof *km);
+    assert_non_null(km);
+    assert_true(keymap_defaults(km));
+    assert_int_equal(keymap_lookup(km, SCOPE_TREE, 'z'), CMD_NONE);
+    assert_int_equal(keymap_lookup(km, SCOPE_INFO, 'e'), CMD_NONE);
+    assert_int_equal(keymap_lookup(km, SCOPE_TIMELINE, 'b'), CMD_NONE);
+    assert_int_equal(keymap_lookup(km, SCOPE_REGIONS, 'r'), CMD_NONE);
+    assert_int_equal(keymap_lookup(km, SCOPE_GLOBAL, 'J'), CMD_NONE);
+    assert_int_equal(keymap_lookup(km, SCOPE_INFO, ' '), CMD_NONE);
+    free(km);
+}
+
+/* A view's binding shadows the global one; an unbound (CMD_NONE) one too. */
 static void test_view_table_first(void **state)
 {
     (void)state;
-    const key_binding view[] = {{'j', CMD_PGDN}, {'x', CMD_DRILL}, {0, CMD_NONE}};
-    assert_int_equal(keys_lookup(view, 'j'), CMD_PGDN);
-    assert_int_equal(keys_lookup(view, 'x'), CMD_DRILL);
-    assert_int_equal(keys_lookup(view, 'k'), CMD_UP);
+    keymap *km = malloc(sizeof *km);
+    assert_non_null(km);
+    assert_true(keymap_defaults(km));
+    assert_true(keymap_bind(km, SCOPE_TREE, 'j', CMD_PGDN));
+    assert_true(keymap_bind(km, SCOPE_TREE, 'x', CMD_DRILL));
+    assert_true(keymap_bind(km, SCOPE_TREE, 'q', CMD_NONE));
+    assert_int_equal(keymap_lookup(km, SCOPE_TREE, 'j'), CMD_PGDN);
+    assert_int_equal(keymap_lookup(km, SCOPE_TREE, 'x'), CMD_DRILL);
+    assert_int_equal(keymap_lookup(km, SCOPE_TREE, 'k'), CMD_UP);
+    assert_int_equal(keymap_lookup(km, SCOPE_TREE, 'q'), CMD_NONE);
+    assert_int_equal(keymap_lookup(km, SCOPE_REGIONS, 'j'), CMD_DOWN);
+    assert_int_equal(keymap_lookup(km, SCOPE_REGIONS, 'q'), CMD_QUIT);
+    /* Rebinding replaces, not adds. */
+    size_t n = km->n;
+    assert_true(keymap_bind(km, SCOPE_TREE, 'x', CMD_SCOPE));
+    assert_int_equal(km->n, n);
+    assert_int_equal(keymap_lookup(km, SCOPE_TREE, 'x'), CMD_SCOPE);
+    free(km);
 }
 
 static void test_labels(void **state)
@@ -187,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_parse_named),      cmocka_unit_test(test_parse_literal_lt),
         cmocka_unit_test(test_parse_errors),     cmocka_unit_test(test_contract),
         cmocka_unit_test(test_view_table_first), cmocka_unit_test(test_labels),
+        cmocka_unit_test(test_view_keys_scoped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

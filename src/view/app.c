@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calls.h"
 #include "headless.h"
 #include "term.h"
 #include "text.h"
@@ -87,7 +86,10 @@ static void tab_label(const ui_ctx *ctx, size_t i, char *buf, size_t len)
 {
     const view_ops *v = ctx->views[i];
     bool cur = i == ctx->current && !ctx->help_open;
-    snprintf(buf, len, "%c%d %s%c", cur ? '[' : ' ', v->number, v->name, cur ? ']' : ' ');
+    char key[32];
+    ui_view_key(ctx, (view_id)i, key, sizeof key);
+    snprintf(buf, len, "%c%s%s%s%c", cur ? '[' : ' ', key, key[0] ? " " : "", v->name,
+             cur ? ']' : ' ');
 }
 
 /* Index of the view whose tab covers column x, or nviews. */
@@ -388,13 +390,13 @@ static int app_drill(ui_ctx *ctx, ui_cmd cmd)
 {
     size_t from = ctx->current;
     if (cmd == CMD_SLOWEST) {
-        calls_jump_slowest(ctx);
-        ui_open_view(ctx, 1);
+        ui_select_slowest(ctx);
+        ui_open_view(ctx, VIEW_TIMELINE);
     } else if (!ctx->sel.region) {
         ui_set_status(ctx, "Select a call or region first");
         return VF_REDRAW;
     } else {
-        ui_open_view(ctx, 4);
+        ui_open_view(ctx, VIEW_CALLS);
     }
     if (ctx->current != from)
         ctx->previous = from;
@@ -440,14 +442,6 @@ static int app_cmd(app *a, ui_cmd cmd)
     case CMD_PREV_VIEW:
         switch_to(ctx, (ctx->current + n - 1) % n);
         return VF_REDRAW;
-    case CMD_VIEW_1:
-    case CMD_VIEW_2:
-    case CMD_VIEW_3:
-    case CMD_VIEW_4:
-    case CMD_VIEW_5:
-        ui_open_view(ctx, (int)(cmd - CMD_VIEW_1) + 1);
-        ctx->previous = ctx->current;
-        return VF_REDRAW;
     case CMD_SEARCH:
         ctx->prompt_open = true;
         ctx->prompt_len = 0;
@@ -464,28 +458,32 @@ static int app_cmd(app *a, ui_cmd cmd)
     default:
         break;
     }
+    if (CMD_IS_VIEW(cmd)) {
+        ui_open_view(ctx, CMD_VIEW_ID(cmd));
+        ctx->previous = ctx->current;
+        return VF_REDRAW;
+    }
     int fl = app_to_view(a, cmd);
     return fl & VF_HANDLED ? fl : fl | app_fallback(a, cmd);
 }
 
 static bool is_view_switch(ui_cmd c)
 {
-    return c == CMD_NEXT_VIEW || c == CMD_PREV_VIEW || (c >= CMD_VIEW_1 && c <= CMD_VIEW_5);
+    return c == CMD_NEXT_VIEW || c == CMD_PREV_VIEW || CMD_IS_VIEW(c);
 }
 
-/* The source pane's own keys (J K { }) reach it whatever view is
- * current, unless that view binds the key itself. */
+/* The source pane's own keys (SCOPE_SOURCE: J K { }) reach it whatever
+ * view is current, unless that view binds the key itself. */
 static int app_pane_key(app *a, int key)
 {
-    if (a->pane_area.w <= 0 || !a->pane->keys || !a->pane->on_cmd)
+    const keymap *km = &a->ctx->keys;
+    if (a->pane_area.w <= 0 || !a->pane->on_cmd ||
+        keymap_find(km, (key_scope)a->ctx->current, key))
         return 0;
-    for (const key_binding *v = app_view(a->ctx)->keys; v && v->key; v++)
-        if (v->key == key)
-            return 0;
-    for (const key_binding *b = a->pane->keys; b->key; b++)
-        if (b->key == key)
-            return a->pane->on_cmd(a->pane_state, a->ctx, b->cmd) | VF_HANDLED;
-    return 0;
+    const keymap_entry *e = keymap_find(km, SCOPE_SOURCE, key);
+    return e && e->cmd != CMD_NONE
+               ? a->pane->on_cmd(a->pane_state, a->ctx, (ui_cmd)e->cmd) | VF_HANDLED
+               : 0;
 }
 
 static int app_key(app *a, int key)
@@ -498,7 +496,7 @@ static int app_key(app *a, int key)
     ctx->status[0] = '\0';
     if (ctx->prompt_open)
         return fl | prompt_key(a, key);
-    ui_cmd cmd = keys_lookup(app_view(ctx)->keys, key);
+    ui_cmd cmd = keymap_lookup(&ctx->keys, (key_scope)ctx->current, key);
     if (ctx->help_open) {
         if (!is_view_switch(cmd))
             return fl | help_on_key(ctx, key);
@@ -537,7 +535,7 @@ static void app_create_views(app *a)
     ui_ctx *ctx = a->ctx;
     size_t n;
     ctx->views = views_registry(&n);
-    ctx->nviews = n < UI_MAX_VIEWS ? n : UI_MAX_VIEWS;
+    ctx->nviews = n; /* == VIEW_COUNT: ctx->current is a view_id */
     for (size_t i = 0; i < ctx->nviews; i++)
         ctx->view_state[i] = ctx->views[i]->create ? ctx->views[i]->create(ctx) : NULL;
     a->pane = views_source_pane();
@@ -612,6 +610,11 @@ int app_run(profile *p, const app_options *o, FILE *out)
     ctx->ascii = o->ascii || !have_utf8 || (!o->headless && !user_utf8);
     ctx->grid.ascii = ctx->ascii;
     ctx->sel.call = -1;
+    if (!keymap_defaults(&ctx->keys)) {
+        fprintf(stderr, "scopeview: the built-in key table does not parse\n");
+        free(ctx);
+        return 1;
+    }
     int status = app_open_backend(&a, o);
     if (status) {
         free(ctx);

@@ -2,8 +2,6 @@
  * keys and the view's operations.  The rows live in calls_list.c, the
  * table and histogram in calls_table.c, the cursor call's details in
  * calls_detail.c. */
-#include "calls.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,52 +177,6 @@ static void calls_draw(void *state, ui_ctx *ctx, rect area)
 
 /* ------------------------------------------------------------ commands */
 
-static region *busiest_region(const ui_ctx *ctx)
-{
-    const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
-    region *best = NULL;
-    for (size_t i = 0; i < ctx->prof->nregions; i++) {
-        region *r = ctx->prof->regions[i];
-        if (r->has_event_data && r->n && filter_match(f, r) &&
-            (!best || r->st.total_ns > best->st.total_ns))
-            best = r;
-    }
-    return best;
-}
-
-void calls_jump_slowest(ui_ctx *ctx)
-{
-    const region *sel = ctx->sel.region ? ctx->sel.region : busiest_region(ctx);
-    const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
-    region **list = NULL, *best = NULL;
-    size_t count = 0;
-    if (!sel || profile_region_across_ranks(ctx->prof, sel->name, &list, &count, NULL) != SV_OK) {
-        ui_set_status(ctx, "No region to look in: select one first");
-        return;
-    }
-    for (size_t k = 0; k < count; k++) {
-        region *r = list[k];
-        if (r->has_event_data && r->n && filter_match_rank(f, r->rank) &&
-            (!best || r->st.total_ns > best->st.total_ns))
-            best = r;
-    }
-    free(list);
-    if (!best) {
-        ui_set_status(ctx, "No recorded calls in this region (summary-only or empty)");
-        return;
-    }
-    size_t at = 0;
-    for (size_t i = 1; i < best->n; i++)
-        if (calls_ns_diff(best->end_ns[i], best->start_ns[i]) >
-            calls_ns_diff(best->end_ns[at], best->start_ns[at]))
-            at = i;
-    ui_select_call(ctx, best->rank, (int64_t)(best->gidx0 + at));
-    char d[32];
-    timefmt_ns(d, sizeof d, (double)calls_ns_diff(best->end_ns[at], best->start_ns[at]));
-    ui_set_status(ctx, "Slowest call: %s on rank %d, its slowest rank (call %zu, %s)", best->name,
-                  best->rank, at + 1, d);
-}
-
 static void move_cursor(calls_state *s, ui_ctx *ctx, long delta)
 {
     if (s->n == 0)
@@ -277,7 +229,7 @@ static int calls_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     if (!s)
         return 0;
     if (cmd == CMD_SLOWEST) {
-        calls_jump_slowest(ctx);
+        ui_select_slowest(ctx);
         calls_sync(s, ctx);
         return VF_HANDLED | VF_REDRAW;
     }
@@ -323,7 +275,7 @@ static int calls_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
         return calls_sort_cmd(s, ctx, cmd);
     case CMD_ENTER:
         calls_select_cursor(s, ctx);
-        ui_open_view(ctx, 1);
+        ui_open_view(ctx, VIEW_TIMELINE);
         break;
     default:
         return 0;
@@ -352,25 +304,11 @@ static void calls_destroy(void *state)
     free(s);
 }
 
-static const char *const calls_help[][2] = {
-    {"Up Down j k", "move through the calls of the selected region (slowest first)"},
-    {"PgUp PgDn", "a page up / down"},
-    {"Home End", "the first / last row"},
-    {"Enter", "select the call and show it zoomed in the timeline; Esc comes back here"},
-    {"< > I", "sort by the column to the left / right; invert the order"},
-    {"S", "jump to the slowest call of the region on its slowest rank"},
-    {"r", "all ranks, or only the selected call's rank"},
-    {NULL, NULL},
-};
-
 const view_ops calls_view = {
     .name = "calls",
-    .number = 4,
     .create = calls_create,
     .destroy = calls_destroy,
     .draw = calls_draw,
     .on_cmd = calls_cmd,
     .on_resize = NULL,
-    .keys = NULL,
-    .help = calls_help,
 };

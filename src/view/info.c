@@ -488,21 +488,11 @@ static int info_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     return VF_HANDLED | VF_REDRAW;
 }
 
-static const char *const info_help[][2] = {
-    {"Up Down j k", "scroll the file information a line"},
-    {"PgUp PgDn", "scroll a page"},
-    {"Home End", "to the top / the end"},
-    {NULL, NULL},
-};
-
 const view_ops info_view = {
     .name = "info",
-    .number = 5,
     .create = info_create,
     .destroy = info_destroy,
     .draw = info_draw,
     .on_cmd = info_cmd,
     .on_resize = NULL,
-    .keys = NULL,
-    .help = info_help,
 };

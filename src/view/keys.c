@@ -1,4 +1,4 @@
-/* keys: the global key table, --keys parsing and key labels. */
+/* keys: --keys parsing, key names and labels. */
 #include "keys.h"
 
 #include <stdio.h>
@@ -7,79 +7,6 @@
 
 #include "grid.h"
 #include "text.h"
-
-/* Ended by {0, CMD_NONE}.  Views put their own meanings first in their
- * table; keys_lookup falls back to this one. */
-const key_binding keys_global[] = {
-    {'q', CMD_QUIT},
-    {'?', CMD_HELP},
-    {SVK_F1, CMD_HELP},
-    {SVK_ESC, CMD_BACK},
-    {SVK_LEFT, CMD_LEFT},
-    {'h', CMD_LEFT},
-    {SVK_RIGHT, CMD_RIGHT},
-    {'l', CMD_RIGHT},
-    {SVK_UP, CMD_UP},
-    {'k', CMD_UP},
-    {SVK_DOWN, CMD_DOWN},
-    {'j', CMD_DOWN},
-    {SVK_PGUP, CMD_PGUP},
-    {SVK_PGDN, CMD_PGDN},
-    {SVK_HOME, CMD_HOME},
-    {SVK_END, CMD_END},
-    {SVK_ENTER, CMD_ENTER},
-    {SVK_TAB, CMD_NEXT_VIEW},
-    {SVK_BTAB, CMD_PREV_VIEW},
-    {'1', CMD_VIEW_1},
-    {'2', CMD_VIEW_2},
-    {'3', CMD_VIEW_3},
-    {'4', CMD_VIEW_4},
-    {'5', CMD_VIEW_5},
-    {'/', CMD_SEARCH},
-    {'n', CMD_SEARCH_NEXT},
-    {'N', CMD_SEARCH_PREV},
-    {'f', CMD_FILTER},
-    {'s', CMD_SOURCE},
-    {'+', CMD_ZOOM_IN},
-    {'=', CMD_ZOOM_IN},
-    {'-', CMD_ZOOM_OUT},
-    {'0', CMD_ZOOM_FIT},
-    {'z', CMD_ZOOM_SEL},
-    {'[', CMD_PREV_CALL},
-    {']', CMD_NEXT_CALL},
-    {'d', CMD_DRILL},
-    {'S', CMD_SLOWEST},
-    {'e', CMD_EXPAND},
-    {'c', CMD_COLLAPSE},
-    {'E', CMD_EXPAND_ALL},
-    {'C', CMD_COLLAPSE_ALL},
-    {'<', CMD_SORT_PREV},
-    {'>', CMD_SORT_NEXT},
-    {'I', CMD_SORT_INVERT},
-    {'r', CMD_SCOPE},
-    {'R', CMD_FOLD_RECURSION},
-    {'b', CMD_RANK_BREAKDOWN},
-    {SVK_WHEEL_UP, CMD_WHEEL_UP},
-    {SVK_WHEEL_DOWN, CMD_WHEEL_DOWN},
-    {SVK_CLICK, CMD_CLICK},
-    {0, CMD_NONE},
-};
-
-static ui_cmd table_find(const key_binding *t, int key)
-{
-    for (; t && t->key; t++)
-        if (t->key == key)
-            return t->cmd;
-    return CMD_NONE;
-}
-
-ui_cmd keys_lookup(const key_binding *view_table, int key)
-{
-    if (key == SVK_NONE)
-        return CMD_NONE;
-    ui_cmd c = table_find(view_table, key);
-    return c != CMD_NONE ? c : table_find(keys_global, key);
-}
 
 typedef struct key_name {
     const char *name;
@@ -126,6 +53,16 @@ static int name_lookup(const char *s, size_t len)
         if (strlen(key_names[i].name) == len && strncasecmp(key_names[i].name, s, len) == 0)
             return key_names[i].key;
     return SVK_NONE;
+}
+
+int keys_token(const char *s, size_t len)
+{
+    uint32_t cp;
+    if (!s || len == 0)
+        return SVK_NONE;
+    if (utf8_decode(s, len, &cp) == len)
+        return text_is_unsafe_cp(cp) ? SVK_NONE : (int)cp;
+    return name_lookup(s, len);
 }
 
 /* Length of "Name" after a '<' when the text looks like a key name

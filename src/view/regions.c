@@ -462,7 +462,7 @@ static int reg_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
         if (s->nrows == 0)
             return VF_HANDLED;
         reg_select(s, ctx);
-        ui_open_view(ctx, 4);
+        ui_open_view(ctx, VIEW_CALLS);
         return VF_HANDLED | VF_REDRAW;
     case CMD_SEARCH_NEXT:
     case CMD_SEARCH_PREV:
@@ -497,29 +497,11 @@ static void reg_destroy(void *state)
     free(s);
 }
 
-static const char *const reg_help[][2] = {
-    {"Up Down PgUp/Dn", "move; the source pane and the other views follow the selection"},
-    {"Enter d", "list the calls of the region (view 4)"},
-    {"< >", "sort by the previous / next column"},
-    {"I", "invert the sort"},
-    {"b", "per-rank rows under each region (several ranks)"},
-    {"n N", "next / previous region matching the search"},
-    {"f", "show only the regions matching the search"},
-    {"Columns", "totals over ranks; P50 P95 P99 Std over every call of every rank; "
-                "Await: awaited share of the total; Imbal: (max - mean) / max of the "
-                "per-rank totals (a rank without the region counts 0); Slow: the rank with the "
-                "largest total; * no event data"},
-    {NULL, NULL},
-};
-
 const view_ops regions_view = {
     .name = "regions",
-    .number = 3,
     .create = reg_create,
     .destroy = reg_destroy,
     .draw = reg_draw,
     .on_cmd = reg_cmd,
     .on_resize = NULL,
-    .keys = NULL,
-    .help = reg_help,
 };

@@ -293,28 +293,11 @@ static int source_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     return VF_HANDLED | VF_REDRAW;
 }
 
-/* Keys of the pane itself: they reach it whatever view is current. */
-static const key_binding source_keys[] = {
-    {'J', CMD_DOWN}, {'K', CMD_UP}, {'}', CMD_PGDN}, {'{', CMD_PGUP}, {0, CMD_NONE},
-};
-
-static const char *const source_help[][2] = {
-    {"s", "show or hide the pane: the selected region's captured source, file:line, line "
-          "numbers from the recorded line, Python highlighting; it follows the selection"},
-    {"J K", "scroll the source pane a line down / up"},
-    {"} {", "scroll the source pane a page down / up"},
-    {"Wheel", "over the pane: scroll it"},
-    {NULL, NULL},
-};
-
 const view_ops source_pane_view = {
     .name = "source",
-    .number = 0,
     .create = source_create,
     .destroy = source_destroy,
     .draw = source_draw,
     .on_cmd = source_cmd,
     .on_resize = NULL,
-    .keys = source_keys,
-    .help = source_help,
 };

@@ -712,7 +712,7 @@ static int tree_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
         if (tree_cursor_node(s) == CT_NONE)
             return VF_HANDLED;
         tree_select(s, ctx);
-        ui_open_view(ctx, 4);
+        ui_open_view(ctx, VIEW_CALLS);
         return VF_HANDLED | VF_REDRAW;
     default:
         return tree_table_cmd(s, ctx, cmd);
@@ -743,33 +743,11 @@ static void tree_destroy(void *state)
     free(s);
 }
 
-static const char *const tree_help[][2] = {
-    {"Up Down PgUp/Dn", "move; the source pane and the other views follow the selection"},
-    {"Enter", "expand or collapse the call path"},
-    {"Right Left", "expand (then go to the first child) / collapse (then go to the parent)"},
-    {"e c", "expand / collapse this node"},
-    {"E C", "expand / collapse every node"},
-    {"< >", "sort by the previous / next column (children are sorted within their parent)"},
-    {"I", "invert the sort"},
-    {"r", "scope: all ranks merged, each rank, each thread"},
-    {"R", "fold direct recursion into one node (inclusive time counts the outermost call)"},
-    {"d", "list the calls of the region (view 4)"},
-    {"n N", "next / previous call path matching the search, opened"},
-    {"f", "keep only paths leading to matching regions"},
-    {"Columns", "Incl: time of the calls on this path, Excl: without their children, Mean and "
-                "Max per call, %Par: share of the parent's Incl; Await and GPU when recorded. "
-                "Regions without event data have no calls here (see view 3)"},
-    {NULL, NULL},
-};
-
 const view_ops tree_view = {
     .name = "tree",
-    .number = 2,
     .create = tree_create,
     .destroy = tree_destroy,
     .draw = tree_draw,
     .on_cmd = tree_cmd,
     .on_resize = NULL,
-    .keys = NULL,
-    .help = tree_help,
 };

@@ -3,22 +3,35 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "filter.h"
+#include "region.h"
+#include "timefmt.h"
 #include "view.h"
 
-void ui_open_view(ui_ctx *ctx, int number)
+void ui_open_view(ui_ctx *ctx, view_id id)
 {
-    for (size_t i = 0; i < ctx->nviews; i++) {
-        if (ctx->views[i]->number == number && number > 0) {
-            if (i != ctx->current) {
-                ctx->previous = ctx->current;
-                ctx->current = i;
-            }
-            ctx->help_open = false;
-            return;
-        }
+    if ((size_t)id >= ctx->nviews) {
+        ui_set_status(ctx, "View %d is not available", (int)id + 1);
+        return;
     }
-    ui_set_status(ctx, "View %d is not available", number);
+    if ((size_t)id != ctx->current) {
+        ctx->previous = ctx->current;
+        ctx->current = (size_t)id;
+    }
+    ctx->help_open = false;
+}
+
+const char *ui_view_key(const ui_ctx *ctx, view_id id, char *buf, size_t len)
+{
+    int key;
+    if (keymap_keys(&ctx->keys, SCOPE_GLOBAL, CMD_VIEW(id), &key, 1) == 0) {
+        if (len)
+            buf[0] = '\0';
+        return buf;
+    }
+    return keys_label(key, buf, len);
 }
 
 void ui_set_status(ui_ctx *ctx, const char *fmt, ...)
@@ -78,4 +91,57 @@ bool ui_scroll(size_t *top, size_t end, int page_rows, ui_cmd cmd)
     default:
         return false;
     }
+}
+
+static region *busiest_region(const ui_ctx *ctx)
+{
+    const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
+    region *best = NULL;
+    for (size_t i = 0; i < ctx->prof->nregions; i++) {
+        region *r = ctx->prof->regions[i];
+        if (r->has_event_data && r->n && filter_match(f, r) &&
+            (!best || r->st.total_ns > best->st.total_ns))
+            best = r;
+    }
+    return best;
+}
+
+/* end - start as the calls view computes it (calls_ns_diff): the model
+ * keeps end >= start, so the unsigned difference is the duration. */
+static int64_t duration_ns(int64_t end, int64_t start)
+{
+    return (int64_t)((uint64_t)end - (uint64_t)start);
+}
+
+void ui_select_slowest(ui_ctx *ctx)
+{
+    const region *sel = ctx->sel.region ? ctx->sel.region : busiest_region(ctx);
+    const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
+    region **list = NULL, *best = NULL;
+    size_t count = 0;
+    if (!sel || profile_region_across_ranks(ctx->prof, sel->name, &list, &count, NULL) != SV_OK) {
+        ui_set_status(ctx, "No region to look in: select one first");
+        return;
+    }
+    for (size_t k = 0; k < count; k++) {
+        region *r = list[k];
+        if (r->has_event_data && r->n && filter_match_rank(f, r->rank) &&
+            (!best || r->st.total_ns > best->st.total_ns))
+            best = r;
+    }
+    free(list);
+    if (!best) {
+        ui_set_status(ctx, "No recorded calls in this region (summary-only or empty)");
+        return;
+    }
+    size_t at = 0;
+    for (size_t i = 1; i < best->n; i++)
+        if (duration_ns(best->end_ns[i], best->start_ns[i]) >
+            duration_ns(best->end_ns[at], best->start_ns[at]))
+            at = i;
+    ui_select_call(ctx, best->rank, (int64_t)(best->gidx0 + at));
+    char d[32];
+    timefmt_ns(d, sizeof d, (double)duration_ns(best->end_ns[at], best->start_ns[at]));
+    ui_set_status(ctx, "Slowest call: %s on rank %d, its slowest rank (call %zu, %s)", best->name,
+                  best->rank, at + 1, d);
 }

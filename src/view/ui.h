@@ -19,8 +19,6 @@ typedef struct ui_selection {
     int64_t call;    /* rank call index (rank_data.calls numbering), -1 none */
 } ui_selection;
 
-#define UI_MAX_VIEWS 8
-
 typedef struct ui_ctx {
     profile *prof;
     const app_options *opt;
@@ -38,7 +36,7 @@ typedef struct ui_ctx {
     /* views */
     const struct view_ops *const *views;
     size_t nviews;
-    void *view_state[UI_MAX_VIEWS];
+    void *view_state[VIEW_COUNT]; /* indexed by view_id */
     size_t current;        /* index into views */
     size_t previous;       /* for Esc back from a jump */
     char status[256];      /* one-line message for the status bar */
@@ -50,6 +48,7 @@ typedef struct ui_ctx {
     char prompt[256];
     size_t prompt_len;
     int help_top;          /* first help line shown */
+    keymap keys;           /* key -> command per scope: commands.def, then the config */
 } ui_ctx;
 
 /* Below this size only a "Terminal too small" message is drawn. */
@@ -76,12 +75,21 @@ void help_draw(ui_ctx *ctx, rect area);
 int help_on_key(ui_ctx *ctx, int key);
 
 /* Helpers views use to move the user around. */
-void ui_open_view(ui_ctx *ctx, int number);
+void ui_open_view(ui_ctx *ctx, view_id id);
+/* The label of the key that opens view id ("1"), "" when none does. */
+const char *ui_view_key(const ui_ctx *ctx, view_id id, char *buf, size_t len);
 void ui_set_status(ui_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool ui_search_match(const ui_ctx *ctx, const char *name);
 /* Selects a call (rank number, rank call index) and its region. */
 void ui_select_call(ui_ctx *ctx, int rank, int64_t call);
 void ui_select_region(ui_ctx *ctx, region *r);
+/* Selects the slowest call of the selected region on its slowest rank: the
+ * rank where the region's total time is largest (ties: the lowest rank),
+ * then that rank's longest call (ties: the first recorded).  Without a
+ * selected region it takes the region with the largest total time.  Says
+ * what it did in the status line; the caller decides which view shows the
+ * call (d and S, app.c; S in the calls view). */
+void ui_select_slowest(ui_ctx *ctx);
 /* Moves a scrolled text's top line for a scrolling command (Up, Down,
  * wheel, PgUp, PgDn, Home, End), end being the line count; returns false
  * for any other command.  The caller clamps. */

@@ -1,30 +1,24 @@
-/* views: the one explicit table of views.
+/* views: the registry, generated from views.def.
  *
- * Adding a view means one `extern` line and one entry here; nothing else
- * in the framework names a view.  Numbers: 1 timeline, 2 tree, 3 regions,
- * 4 calls, 5 info (help is an overlay, not a view). */
+ * Adding a view means one row in views.def (and the view's own file);
+ * nothing else in the framework names a view: the others open it by its
+ * id (ui_open_view(ctx, VIEW_CALLS)). */
 #include "view.h"
 
-/* --- the table --- */
-
-extern const view_ops timeline_view;
-extern const view_ops tree_view;
-extern const view_ops regions_view;
-extern const view_ops calls_view;
-extern const view_ops info_view;
+#define VIEW(id, name, ops, key) extern const view_ops ops;
+#include "views.def"
+#undef VIEW
 extern const view_ops source_pane_view;
 
-static const view_ops *const registry[] = {
-    &timeline_view,
-    &tree_view,
-    &regions_view,
-    &calls_view,
-    &info_view,
+static const view_ops *const registry[VIEW_COUNT] = {
+#define VIEW(id, name, ops, key) [VIEW_##id] = &ops,
+#include "views.def"
+#undef VIEW
 };
 
 const view_ops *const *views_registry(size_t *n)
 {
-    *n = sizeof registry / sizeof registry[0];
+    *n = VIEW_COUNT;
     return registry;
 }
 
