@@ -129,7 +129,8 @@ static inline const char *diff_row_name(const diff_result *d, const diff_row *r)
     return r->name == DIFF_NONE ? "" : d->names[r->name];
 }
 
-/* A side's sorted durations of a row (NULL, 0 when none). */
+/* A side's sorted durations of a region row (NULL, 0 when none; path rows
+ * have none once the comparison is finished). */
 const int64_t *diff_row_sample(const diff_result *d, const diff_row *r, int side, size_t *n);
 
 /* Value of a side: false when unknown or absent. */

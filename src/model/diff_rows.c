@@ -13,7 +13,10 @@ static const diff_value metric_value[DM_COUNT] = {DV_TOTAL, DV_MEAN, DV_P50, DV_
 const int64_t *diff_row_sample(const diff_result *d, const diff_row *r, int side, size_t *n)
 {
     const diff_side *s = &r->s[side];
-    *n = s->present && d->samples[side] ? s->n : 0;
+    /* Path runs were reordered when their region's run was sorted as a
+     * whole (diff_finish): only region rows keep a sample. */
+    bool is_region = r >= d->regions && r < d->regions + d->nregions;
+    *n = is_region && s->present && d->samples[side] ? s->n : 0;
     return *n ? d->samples[side] + s->off : NULL;
 }
 
@@ -65,11 +68,18 @@ static void row_state(diff_row *r)
 }
 
 /* The test and the shift of one row, p into p_out (NaN when untested). */
+/* A row's run while testing (path runs are still sorted then). */
+static const int64_t *run_of(const diff_result *d, const diff_row *r, int side, size_t *n)
+{
+    *n = r->s[side].present && d->samples[side] ? r->s[side].n : 0;
+    return *n ? d->samples[side] + r->s[side].off : NULL;
+}
+
 static void row_test(const diff_result *d, diff_row *r, double *p_out)
 {
     size_t n0, n1;
-    const int64_t *x = diff_row_sample(d, r, DIFF_BASE, &n0);
-    const int64_t *y = diff_row_sample(d, r, DIFF_NEW, &n1);
+    const int64_t *x = run_of(d, r, DIFF_BASE, &n0);
+    const int64_t *y = run_of(d, r, DIFF_NEW, &n1);
     row_state(r);
     r->tested = r->state == DS_BOTH && r->s[0].events && r->s[1].events &&
                 mwu_test(x, n0, y, n1, &r->mwu) && mwu_hl_shift(x, n0, y, n1, &r->hl_ns);
