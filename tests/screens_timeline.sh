@@ -182,12 +182,18 @@ check "wheel down zooms out, never before the start" rowhas 2 "^ 0\.000 us \.\. 
 screen 80x24 "<Click>" "$small"
 check "a click below the lanes moves the cursor column" rowhas 3 "@768 ns"
 
-# --- legacy_small.h5: one lane per rank, three depth rows
+# --- legacy_small.h5: no thread ids; c[0] overlaps b[0] partly, so the rank has two inferred
+# lanes (FIXTURES.md): lane 1 holds a and b in three depth rows, lane 2 holds c[0] and c[1]
 screen 80x24 "" "$fx/legacy_small.h5"
-check "legacy: one lane" rowhas 2 "1 lane$"
-check "legacy: lane r0" rowhas 4 "r0 "
+check "legacy: two lanes" rowhas 2 "2 lanes$"
+check "legacy: lane r0 lane 1" rowhas 4 "r0 lane 1"
 check "legacy: no event-data note" hasnt "without event data"
 check "legacy: depth row 2 has b2" row 6 | grep -q "│"
+check "legacy: lane 2 after lane 1's three rows" rowhas 7 "r0 lane 2"
+check "legacy: c[1] on lane 2" rowhas 7 "\[c  *\]"
+screen 120x24 "" "$fx/legacy_small.h5"
+check "legacy 120: lanes marked inferred" rowhas 4 "r0 lane 1 (inferred)"
+check "legacy 120: second lane marked inferred" rowhas 7 "r0 lane 2 (inferred)"
 
 # --- hostile strings never reach the screen raw
 screen 80x24 "<Enter>" "$fx/fault_hostile_strings.h5"

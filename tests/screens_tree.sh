@@ -129,21 +129,25 @@ check "tree small rr: outer gone" hasnt "outer"
 screen 80x24 "2rrr" "$small"
 check "tree small rrr: back to all ranks" has "scope: all ranks"
 
-# legacy_small.h5: a[0] holds b[0] c[0] a[1] b[1] (b[1] holds b[2]); c[1] top-level.
-# Nodes: a 1000/750, a>b 2 calls 140/40, a>a 100/100, a>c 20/20, a>b>b 100/100, c 300/300.
+# legacy_small.h5 (FIXTURES.md): a[0] holds b[0] a[1] b[1] (b[1] holds b[2]); c[0] overlaps
+# b[0] partly, so it ran on another thread: top-level on inferred lane 2, as c[1].
+# Nodes: a 1000/760, a>b 2 calls 140/40, a>a 100/100, a>b>b 100/100, c 2 calls 320/320.
 screen 80x24 "2E" "$legacy"
 shape 80 24 "tree legacy_small.h5"
-check "tree legacy: a" hasx "^▶ +1 +1\.000 us +750 ns .*▾ a$"
+check "tree legacy: a" hasx "^▶ +1 +1\.000 us +760 ns .*▾ a$"
 check "tree legacy: a>b (2 calls)" hasx "^ +2 +140 ns +40 ns .*├─▾ b$"
 check "tree legacy: a>b>b" hasx "^ +1 +100 ns +100 ns .*│ └── b$"
-check "tree legacy: a>a (recursion shown)" hasx "^ +1 +100 ns +100 ns .*├── a$"
-check "tree legacy: a>c" hasx "^ +1 +20 ns +20 ns .*└── c$"
-check "tree legacy: c top-level" hasx "^ +1 +300 ns +300 ns .*   c$"
+check "tree legacy: a>a (recursion shown)" hasx "^ +1 +100 ns +100 ns .*└── a$"
+check "tree legacy: no c inside a" hasnt "── c$"
+check "tree legacy: c top-level, both calls" hasx "^ +2 +320 ns +320 ns .*   c$"
 screen 80x24 "2RE" "$legacy"
-check "tree legacy R: header says folded" has "recursion: folded"
-check "tree legacy R: a has 2 calls, inclusive of the outer only, exclusive summed" \
-    hasx "^▶ +2 +1\.000 us +850 ns .*▾ a$"
-check "tree legacy R: b has 3 calls, 140 ns both ways" hasx "^ +3 +140 ns +140 ns .*├── b$"
+check "tree legacy R: header says folded, and over which calls" has "recursion: folded, outermost calls"
+# folded: a[1] into a[0]; b[2] into b[1].  Calls, Incl, Mean, Max: the outermost calls
+# (a[0]: 1 call, 1000 ns; a>b: b[0] 40 + b[1] 100); Excl sums every folded call.
+check "tree legacy R: a is 1 outermost call, exclusive summed (760 + 100)" \
+    hasx "^▶ +1 +1\.000 us +860 ns +1\.000 us +1\.000 us .*▾ a$"
+check "tree legacy R: b is 2 outermost calls, 140 ns both ways, mean 70" \
+    hasx "^ +2 +140 ns +140 ns +70 ns +100 ns .*── b$"
 check "tree legacy R: no a inside a" [ "$(grep -cE '(├|└)── a$' "$tmp/out")" = 0 ]
 
 # regions of small.h5: reduce is summary-only, marked, unknowns "-"
@@ -394,11 +398,19 @@ else
 
     # --- recursive.h5: 276 calls of fib nested in itself
     js="$want/recursive.json"
+    # folded, a row counts the outermost calls: those are the fib calls directly under work
+    # (the unfolded tree's work > fib row), with the same inclusive time and maximum
+    screen 100x24 "2E" "$real/recursive.h5"
+    outer=$(grep -E '(├|└)─[▾▸] __main__\.fib$' "$tmp/out" | head -n 1 | awk '{ print $1, $2 " " $3, $8 " " $9 }')
     screen 100x24 "2R" "$real/recursive.h5"
-    c=$(calls_of "$js" __main__.fib 0)
     x=$(re "$(ns "$(exp "$js" __main__.fib 0 total_exclusive_duration)")")
-    check "tree recursive R: one fib node, $c calls, exclusive = region total" \
-        hasx "^ +$c +[0-9.]+ [mun]?s +$x .*── __main__\.fib$"
+    oc=$(echo "$outer" | cut -d' ' -f1)
+    oi=$(re "$(echo "$outer" | cut -d' ' -f2-3)")
+    om=$(re "$(echo "$outer" | cut -d' ' -f4-5)")
+    check "tree recursive R: one fib row, the $oc outermost calls, their Incl and Max, exclusive = region total" \
+        hasx "^ +$oc +$oi +$x +[0-9.]+ [mun]?s +$om .*── __main__\.fib$"
+    check "tree recursive R: fewer than every call" [ "$oc" -lt "$(calls_of "$js" __main__.fib 0)" ]
+    check "tree recursive R: header says outermost calls" has "folded, outermost calls"
     screen 100x24 "2" "$real/recursive.h5"
     check "tree recursive: fib nested in fib" hasx "└─▸ __main__\.fib$"
 

@@ -383,6 +383,101 @@ static void expect_node(const calltree *t, uint32_t n, const jm_node *j, const c
     assert_float_equal((double)t->nodes[n].max_ns, expected(j, name, rank, "max_duration"), 0.5);
 }
 
+/* A folded row describes one set of calls: the outermost call of each
+ * recursion chain.  Counted here from the raw columns with a plain loop:
+ * a call of region name is outermost when no other call of it contains it
+ * (the shared files recurse directly, so containment is the chain). */
+static void check_folded(const char *rel, const char *name)
+{
+    profile *p = load_shared(rel);
+    const region *r = rank_region(&p->ranks[0], name);
+    assert_non_null(r);
+    int64_t count = 0, incl = 0, max = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        bool inner = false;
+        for (size_t k = 0; k < r->n && !inner; k++) {
+            bool holds = r->start_ns[k] <= r->start_ns[i] && r->end_ns[i] <= r->end_ns[k];
+            bool same = r->start_ns[k] == r->start_ns[i] && r->end_ns[k] == r->end_ns[i];
+            inner = k != i && holds && (!same || k < i);
+        }
+        if (inner)
+            continue;
+        int64_t d = r->end_ns[i] - r->start_ns[i];
+        count++;
+        incl += d;
+        max = d > max ? d : max;
+    }
+    assert_true(count > 0 && (size_t)count < r->n); /* the file does recurse */
+    calltree *t = build(p, -1, -1, true);
+    uint32_t node = CT_NONE;
+    for (uint32_t k = 1; k < t->n; k++)
+        if (strcmp(calltree_node_name(t, k), name) == 0) {
+            assert_int_equal(node, CT_NONE); /* folded: one row */
+            node = k;
+        }
+    assert_int_not_equal(node, CT_NONE);
+    assert_int_equal(calltree_node_calls(t, node), count);
+    assert_int_equal(t->nodes[node].incl_ns, incl);
+    assert_int_equal(t->nodes[node].max_ns, max);
+    assert_float_equal(calltree_node_mean(t, node), (double)incl / (double)count, 1e-9);
+    assert_int_equal(t->nodes[node].calls, (int64_t)r->n); /* all, for the record */
+    calltree_free(t);
+    t = build(p, -1, -1, false); /* unfolded: every call, one per row */
+    int64_t total = 0;
+    for (uint32_t k = 1; k < t->n; k++)
+        if (strcmp(calltree_node_name(t, k), name) == 0) {
+            assert_int_equal(calltree_node_calls(t, k), t->nodes[k].calls);
+            total += calltree_node_calls(t, k);
+        }
+    assert_int_equal(total, (int64_t)r->n);
+    calltree_free(t);
+    profile_free(p);
+}
+
+static void test_folded_counts(void **state)
+{
+    (void)state;
+    if (!sv_shared_available())
+        skip();
+    check_folded("data/real/recursive.h5", "__main__.fib");
+    check_folded("data/extended/recursion.h5", "fib");
+}
+
+/* No row longer than its parent, children summing to at most the parent
+ * (solver_threads_small.h5: no thread ids, calls of four threads overlap;
+ * before lanes were inferred the tree showed rhs > rhs > timestep with
+ * children summing to 181% of their parent). */
+static void check_children_fit(const calltree *t)
+{
+    for (uint32_t k = 1; k < t->n; k++) {
+        int64_t sum = 0;
+        for (uint32_t c = t->child_off[k]; c < t->child_off[k + 1]; c++) {
+            assert_true(t->nodes[t->child[c]].incl_ns <= t->nodes[k].incl_ns);
+            sum += t->nodes[t->child[c]].incl_ns;
+        }
+        if (sum > t->nodes[k].incl_ns)
+            fail_msg("node %s: children sum %lld > %lld", calltree_node_name(t, k),
+                     (long long)sum, (long long)t->nodes[k].incl_ns);
+    }
+}
+
+static void test_threads_small_fits(void **state)
+{
+    (void)state;
+    if (!sv_shared_available())
+        skip();
+    profile *p = load_shared("data/real/solver_threads_small.h5");
+    for (int fold = 0; fold < 2; fold++) {
+        calltree *t = build(p, -1, -1, fold);
+        check_children_fit(t);
+        /* a worker's call inside the main thread's stays nested in it
+         * (FORMAT-REFERENCE: they cannot be told apart) */
+        assert_int_not_equal(PATH(t, "main", "worker_task", "rhs"), CT_NONE);
+        calltree_free(t);
+    }
+    profile_free(p);
+}
+
 /* solver.h5: main > timestep > assemble, solve > rhs, precond, each region
  * on one path, so every node carries its region's expected totals. */
 static void test_solver(void **state)
@@ -600,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_sort),          cmocka_unit_test(test_deep),
         cmocka_unit_test(test_solver),        cmocka_unit_test(test_solver_mpi4),
         cmocka_unit_test(test_merged),        cmocka_unit_test(test_merged_gpu_train),
+        cmocka_unit_test(test_folded_counts), cmocka_unit_test(test_threads_small_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -118,12 +118,13 @@ static void check_attrs(const region *r, const jm_node *exp)
     }
 }
 
-static void check_profile(const char *sub, const char *base)
+/* data/<sub>/<base>.h5 against <expdir>/<base>.json */
+static void check_profile_in(const char *sub, const char *expdir, const char *base)
 {
     char dir[512], h5[768], js[768];
     shared_dir(dir, sizeof dir);
     snprintf(h5, sizeof h5, "%s/data/%s/%s.h5", dir, sub, base);
-    snprintf(js, sizeof js, "%s/data/expected/%s.json", dir, base);
+    snprintf(js, sizeof js, "%s/data/%s/%s.json", dir, expdir, base);
     struct stat st;
     if (stat(h5, &st) != 0) {
         print_message("SKIP: shared data not found (%s)\n", h5);
@@ -158,6 +159,26 @@ static void check_profile(const char *sub, const char *base)
     }
     jm_free(exp);
     profile_free(p);
+}
+
+static void check_profile(const char *sub, const char *base)
+{
+    check_profile_in(sub, "expected", base);
+}
+
+/* Upstream's fixtures and files of today's writer (schemas 1 to 3),
+ * against data/upstream/expected (test_upstream checks the loader's side
+ * of them in more detail). */
+static void test_upstream(void **s)
+{
+    (void)s;
+    static const char *const base[] = {
+        "hdf5-schema-1", "hdf5-schema-2", "hdf5-schema-3",  "sp2-basic",
+        "sp2-c-api_rank00000", "sp3-aggregate", "sp3-basic", "sp3-gpu",
+        "sp3-parallel-fixedstr", "sp3-threads-async",
+    };
+    for (size_t k = 0; k < sizeof base / sizeof base[0]; k++)
+        check_profile_in("upstream", "upstream/expected", base[k]);
 }
 
 static void test_recursive(void **s)
@@ -209,7 +230,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recursive),     cmocka_unit_test(test_solver),
         cmocka_unit_test(test_solver_mpi4),   cmocka_unit_test(test_solver_threads_small),
-        cmocka_unit_test(test_async_server),
+        cmocka_unit_test(test_async_server),  cmocka_unit_test(test_upstream),
         cmocka_unit_test(test_gpu_train),     cmocka_unit_test(test_recursion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

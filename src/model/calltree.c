@@ -433,7 +433,7 @@ static double node_key(const calltree *t, uint32_t i, ct_key key)
     const ct_node *nd = &t->nodes[i];
     switch (key) {
     case CT_KEY_CALLS:
-        return (double)nd->calls;
+        return (double)nd->entries; /* what the Calls column shows */
     case CT_KEY_INCL:
         return (double)nd->incl_ns;
     case CT_KEY_EXCL:

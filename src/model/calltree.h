@@ -85,6 +85,14 @@ static inline const char *calltree_node_name(const calltree *t, uint32_t node)
     return node ? t->names[t->nodes[node].name].name : "";
 }
 
+/* The calls a node's Calls, Incl, Mean and Max describe: every call
+ * unfolded; with recursion folded the outermost call of each chain (each
+ * one stands for the chain it holds).  ct_node.calls still counts all. */
+static inline int64_t calltree_node_calls(const calltree *t, uint32_t node)
+{
+    return t->nodes[node].entries;
+}
+
 /* mean inclusive time of a node's counted calls (0 without calls) */
 double calltree_node_mean(const calltree *t, uint32_t node);
 /* share of the parent's inclusive time, in [0, ...) (0 under an empty parent) */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "decomp.h"
 #include "strbuf.h"
 #include "timefmt.h"
 
@@ -25,29 +26,42 @@ static int64_t ref_dur(const call_ref *c)
     return calls_ns_diff(c->r->end_ns[c->i], c->r->start_ns[c->i]);
 }
 
-/* "wall = exclusive + children (of which awaited) + GPU device time",
- * spelled out when it fits, abbreviated when not. */
+/* "wall = exclusive + children", the host terms that add up, then the
+ * awaited and GPU device times beside it with their share of the wall time:
+ * they overlap it, they are no terms of the sum (decomp.h).  Spelled out
+ * when it fits, abbreviated when not. */
 static void draw_decomposition(ui_ctx *ctx, const call_ref *c, int x, int y, int w)
 {
-    int64_t dur = ref_dur(c);
-    int64_t excl = calls_rank_excl(c->r->owner, c->g, dur);
-    char wall[32], ex[32], ch[32], aw[32] = "", gpu[32] = "";
-    timefmt_ns(wall, sizeof wall, (double)dur);
-    timefmt_ns(ex, sizeof ex, (double)excl);
-    timefmt_ns(ch, sizeof ch, (double)(dur - excl));
-    if (c->r->await_ns)
-        timefmt_ns(aw, sizeof aw, (double)c->r->await_ns[c->i]);
-    if (c->r->gpu_ns && c->r->gpu_ns[c->i] >= 0)
-        timefmt_ns(gpu, sizeof gpu, (double)c->r->gpu_ns[c->i]);
-    char full[256], brief[256];
-    snprintf(full, sizeof full, "wall %s = exclusive %s + children %s%s%s%s%s%s", wall, ex, ch,
-             aw[0] ? " (of which awaited " : "", aw, aw[0] ? ")" : "",
-             gpu[0] ? " + GPU device time " : "", gpu);
-    snprintf(brief, sizeof brief, "wall %s = excl %s + children %s%s%s%s%s%s", wall, ex, ch,
-             aw[0] ? " (awaited " : "", aw, aw[0] ? ")" : "", gpu[0] ? " + GPU " : "", gpu);
+    call_decomp d;
+    if (!call_decompose(c->r->owner, c->g, &d)) {
+        int64_t dur = ref_dur(c);
+        d = (call_decomp){.wall_ns = dur, .excl_ns = dur};
+    }
+    char wall[32], ex[32], ch[32], aw[96] = "", awb[96] = "", gpu[96] = "", gpub[96] = "";
+    timefmt_ns(wall, sizeof wall, (double)d.wall_ns);
+    timefmt_ns(ex, sizeof ex, (double)d.excl_ns);
+    timefmt_ns(ch, sizeof ch, (double)d.children_ns);
+    char t[32];
+    if (d.has_await) {
+        timefmt_ns(t, sizeof t, (double)d.await_ns);
+        snprintf(aw, sizeof aw, "   awaited %s (%.0f%% of wall)", t, 100.0 * d.await_share);
+        snprintf(awb, sizeof awb, "; awaited %s", t);
+    }
+    if (d.has_gpu) {
+        timefmt_ns(t, sizeof t, (double)d.gpu_ns);
+        snprintf(gpu, sizeof gpu, "   GPU device time %s overlaps (%.0f%% of wall)", t,
+                 100.0 * d.gpu_share);
+        snprintf(gpub, sizeof gpub, "; GPU %s (%.0f%%, overlap)", t, 100.0 * d.gpu_share);
+    }
+    char full[256], mid[256], brief[256];
+    snprintf(full, sizeof full, "wall %s = exclusive %s + children %s%s%s", wall, ex, ch, aw, gpu);
+    snprintf(mid, sizeof mid, "wall %s = exclusive %s + children %s%s%s", wall, ex, ch, awb, gpub);
+    snprintf(brief, sizeof brief, "wall %s = excl %s + children %s%s%s", wall, ex, ch, awb, gpub);
     grid *g = &ctx->grid;
-    const char *t = grid_text_width(g, full) <= w ? full : brief;
-    grid_put_text(g, x, y, w, t, ROLE_NORMAL, GA_BOLD);
+    const char *txt = grid_text_width(g, full) <= w  ? full
+                      : grid_text_width(g, mid) <= w ? mid
+                                                     : brief;
+    grid_put_text(g, x, y, w, txt, ROLE_NORMAL, GA_BOLD);
 }
 
 /* "parents: root > ... > parent", dropping the ones next to the root

@@ -446,7 +446,7 @@ static void tree_draw_info(const tree_state *s, ui_ctx *ctx, rect area)
     bool keys = true;
     for (int pass = 0; pass < 2; pass++, keys = false) {
         int n = snprintf(tail, sizeof tail, "%s  recursion: %s%s  sort: %s%s", keys ? " (r)" : "",
-                         s->fold ? "folded" : "shown", keys ? " (R)" : "",
+                         s->fold ? "folded, outermost calls" : "shown", keys ? " (R)" : "",
                          tree_cols[s->tb.sort_col].title, s->tb.sort_desc ? " desc" : " asc");
         if (ctx->filter_on && n > 0 && (size_t)n < sizeof tail)
             snprintf(tail + n, sizeof tail - (size_t)n, "  filter: %s", ctx->search_text);
@@ -537,7 +537,8 @@ static void tree_draw_row(const tree_state *s, ui_ctx *ctx, size_t row, int y)
     if (cur)
         table_draw_cursor(tb, g, y);
     char b[64];
-    snprintf(b, sizeof b, "%lld", (long long)nd->calls);
+    /* folded: the outermost calls, the set Incl, Mean and Max describe */
+    snprintf(b, sizeof b, "%lld", (long long)calltree_node_calls(s->t, node));
     table_put(tb, g, TC_CALLS, y, b, role, 0);
     const int64_t ns[] = {nd->incl_ns, nd->excl_ns, 0, nd->max_ns, 0, nd->await_ns, nd->gpu_ns};
     for (size_t c = TC_INCL; c <= TC_GPU; c++) {
