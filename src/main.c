@@ -13,6 +13,8 @@
 
 #include "cli/args.h"
 #include "cli/outputs.h"
+#include "cli/out_diff.h"
+#include "diff.h"
 #include "filter.h"
 #include "isolate.h"
 #include "view/app.h"
@@ -117,6 +119,26 @@ static int run_viewer(const cli_options *o, profile *p, const region_filter *f)
     return finish_stdout(app_run(p, &ao, stdout));
 }
 
+/* The compare views over both profiles (view/app.h). */
+static int run_viewer_compare(const cli_options *o, profile *p[2], diff_result *d,
+                              const region_filter *f)
+{
+    app_options ao = {
+        .path = p[0]->path,
+        .headless = o->headless,
+        .cols = o->cols,
+        .rows = o->rows,
+        .keys = o->keys,
+        .ascii = o->ascii,
+        .mono = o->mono,
+        .filter = f,
+        .compare = p[1],
+        .diff = d,
+    };
+    setlocale(LC_CTYPE, "");
+    return finish_stdout(app_run(p[0], &ao, stdout));
+}
+
 static int run_output(const cli_options *o, profile *p, const region_filter *f)
 {
     sv_error err;
@@ -139,6 +161,63 @@ static int run_output(const cli_options *o, profile *p, const region_filter *f)
     return finish_stdout(sv_err_exit_status(rc));
 }
 
+/* --diff / --check BASE NEW.  Batch: each profile is freed once the comparison has what it
+ * needs, so only one is loaded at a time.  The viewer keeps both. */
+static int run_compare(const cli_options *o, const region_filter *f)
+{
+    bool viewer = o->compare == CLI_COMPARE_DIFF && o->mode == CLI_INTERACTIVE &&
+                  (o->headless || isatty(STDOUT_FILENO));
+    diff_options dopt;
+    diff_options_init(&dopt);
+    if (o->metric)
+        diff_metric_parse(o->metric, &dopt.metric);
+    if (o->max_regression >= 0)
+        dopt.threshold = o->max_regression;
+    if (o->has_events_rank)
+        dopt.rank = o->events_rank;
+    dopt.release_calls = !viewer;
+    sv_error err;
+    sv_error_clear(&err);
+    diff_result *d = NULL;
+    profile *p[2] = {NULL, NULL};
+    const char *files[2] = {o->file, o->file2};
+    sv_err rc = diff_begin(&dopt, f, &d, &err);
+    int status = 0;
+    for (int s = 0; s < 2 && rc == SV_OK && status == 0; s++) {
+        status = load_profile(files[s], o->memory, viewer && !o->headless, &p[s]);
+        if (status == 0)
+            rc = diff_add(d, s, p[s], &err);
+        if (!viewer) {
+            profile_free(p[s]);
+            p[s] = NULL;
+        }
+    }
+    if (rc == SV_OK && status == 0)
+        rc = diff_finish(d, &err);
+    if (rc == SV_OK && status == 0) {
+        if (viewer) {
+            status = run_viewer_compare(o, p, d, f);
+        } else {
+            use_utf8_ctype();
+            diff_format fmt = o->mode == CLI_JSON  ? DIFF_OUT_JSON
+                              : o->mode == CLI_CSV ? DIFF_OUT_CSV
+                                                   : DIFF_OUT_SUMMARY;
+            if (o->compare == CLI_COMPARE_CHECK)
+                status = finish_stdout(out_check(d, o->fail_on_new, stdout));
+            else if ((rc = out_diff(d, fmt, stdout, &err)) == SV_OK)
+                status = finish_stdout(0);
+        }
+    }
+    if (rc != SV_OK) {
+        fprintf(stderr, "scopeview: %s\n", err.msg);
+        status = sv_err_exit_status(rc);
+    }
+    diff_free(d);
+    profile_free(p[0]);
+    profile_free(p[1]);
+    return status;
+}
+
 static int run(const cli_options *o)
 {
     if (o->mode == CLI_HELP || o->mode == CLI_VERSION) {
@@ -152,6 +231,11 @@ static int run(const cli_options *o)
     profile *p = NULL;
     filter_init(&f);
     int status = build_filter(o, &f);
+    if (status == 0 && o->compare) {
+        status = run_compare(o, &f);
+        filter_free(&f);
+        return status;
+    }
     /* Piped without --batch: a terminal UI has nowhere to go, so print the summary. */
     bool viewer = o->mode == CLI_INTERACTIVE && (o->headless || isatty(STDOUT_FILENO));
     if (status == 0)

@@ -40,6 +40,11 @@ enum {
     OPT_KEYS,
     OPT_ASCII,
     OPT_MONO,
+    OPT_DIFF,
+    OPT_CHECK,
+    OPT_METRIC,
+    OPT_MAX_REGRESSION,
+    OPT_FAIL_ON_NEW,
     OPT_MEMORY,
     OPT_CSV_RAW,
 };
@@ -60,6 +65,11 @@ static const struct option cli_long_options[] = {
     {"keys", required_argument, NULL, OPT_KEYS},
     {"ascii", no_argument, NULL, OPT_ASCII},
     {"mono", no_argument, NULL, OPT_MONO},
+    {"diff", no_argument, NULL, OPT_DIFF},
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"metric", required_argument, NULL, OPT_METRIC},
+    {"max-regression", required_argument, NULL, OPT_MAX_REGRESSION},
+    {"fail-on-new", no_argument, NULL, OPT_FAIL_ON_NEW},
     {"memory", required_argument, NULL, OPT_MEMORY},
     {"csv-raw", no_argument, NULL, OPT_CSV_RAW},
     {NULL, 0, NULL, 0},
@@ -124,6 +134,38 @@ static bool list_push(const char ***list, size_t *n, const char *s)
     return true;
 }
 
+/* --diff, --check and their options. */
+static int apply_compare_option(int c, cli_options *o, FILE *err)
+{
+    char *end;
+    switch (c) {
+    case OPT_DIFF:
+    case OPT_CHECK: {
+        int want = c == OPT_DIFF ? CLI_COMPARE_DIFF : CLI_COMPARE_CHECK;
+        if (o->compare && o->compare != want)
+            return usage_error(err, "choose one of --diff and --check", NULL);
+        o->compare = want;
+        return 0;
+    }
+    case OPT_METRIC:
+        if (strcmp(optarg, "total") && strcmp(optarg, "mean") && strcmp(optarg, "p50") &&
+            strcmp(optarg, "p95") && strcmp(optarg, "p99"))
+            return usage_error(err, "--metric wants total, mean, p50, p95 or p99, not", optarg);
+        o->metric = optarg;
+        return 0;
+    case OPT_MAX_REGRESSION:
+        errno = 0;
+        o->max_regression = strtod(optarg, &end) / 100.0;
+        if (errno || end == optarg || *end || !(o->max_regression >= 0) ||
+            o->max_regression > 1e6)
+            return usage_error(err, "--max-regression wants a percentage >= 0, not", optarg);
+        return 0;
+    default:
+        o->fail_on_new = true;
+        return 0;
+    }
+}
+
 /* One option; returns 0 or the usage status after reporting. */
 static int apply_option(int c, cli_options *o, cli_wants *w, FILE *err)
 {
@@ -170,6 +212,12 @@ static int apply_option(int c, cli_options *o, cli_wants *w, FILE *err)
     case OPT_MONO:
         o->mono = true;
         return 0;
+    case OPT_DIFF:
+    case OPT_CHECK:
+    case OPT_METRIC:
+    case OPT_MAX_REGRESSION:
+    case OPT_FAIL_ON_NEW:
+        return apply_compare_option(c, o, err);
     case OPT_MEMORY:
         return isolate_parse_size(optarg, &o->memory)
                    ? 0
@@ -194,9 +242,34 @@ static int report_getopt_error(int c, char **argv, FILE *err)
     return usage_error(err, "unrecognized option", arg);
 }
 
+/* --diff BASE NEW [--summary|--json|--csv] or --check BASE NEW. */
+static int resolve_compare(cli_options *o, const cli_wants *w, FILE *err)
+{
+    const char *what = o->compare == CLI_COMPARE_DIFF ? "--diff" : "--check";
+    if (!o->file || !o->file2) {
+        fprintf(err, "scopeview: %s needs two files, BASE and NEW (try 'scopeview --help')\n",
+                what);
+        return 2;
+    }
+    if (o->events_region)
+        return usage_error(err, "--events and --lines cannot be combined with", what);
+    if (o->compare == CLI_COMPARE_CHECK && (w->summary || w->json || w->csv))
+        return usage_error(err, "--check prints its own report: drop --summary, --json and --csv",
+                           NULL);
+    if ((int)w->summary + (int)w->json + (int)w->csv > 1)
+        return usage_error(err, "choose one of --summary, --json and --csv", NULL);
+    o->mode = w->summary ? CLI_SUMMARY : w->json ? CLI_JSON : w->csv ? CLI_CSV : CLI_INTERACTIVE;
+    return 0;
+}
+
 /* Turns the wanted formats into a mode; checks combinations. */
 static int resolve_mode(cli_options *o, const cli_wants *w, FILE *err)
 {
+    if (o->compare)
+        return resolve_compare(o, w, err);
+    if (o->metric || o->max_regression >= 0 || o->fail_on_new)
+        return usage_error(err, "--metric, --max-regression and --fail-on-new need --diff or --check",
+                           NULL);
     if (o->events_region) {
         if (w->summary)
             return usage_error(err, "--summary cannot be combined with --events", NULL);
@@ -221,6 +294,7 @@ int cli_parse(int argc, char **argv, cli_options *o, FILE *err)
     o->mode = CLI_INTERACTIVE;
     o->cols = 80;
     o->rows = 24;
+    o->max_regression = -1;
 
     opterr = 0;
     optind = 0; /* GNU: a full re-initialisation, so cli_parse can run more than once */
@@ -237,6 +311,8 @@ int cli_parse(int argc, char **argv, cli_options *o, FILE *err)
     }
     if (optind < argc)
         o->file = argv[optind++];
+    if (o->compare && optind < argc)
+        o->file2 = argv[optind++];
     if (optind < argc)
         return usage_error(err, "too many arguments: unexpected", argv[optind]);
     return resolve_mode(o, &w, err);
@@ -271,6 +347,17 @@ void cli_print_usage(FILE *out)
           "      --rank N           with --events: only rank N\n"
           "      --csv-raw          CSV cells as they are: no ' before a cell that starts\n"
           "                         with = + - @ tab or CR (spreadsheet formulas)\n"
+          "\n"
+          "Comparing two runs (ranks merged unless --rank N):\n"
+          "      --diff BASE NEW    the compare views; with --summary, --json or --csv\n"
+          "                         the region and call-path comparison\n"
+          "      --check BASE NEW   print the regressions; exit 1 when a significant one\n"
+          "                         (Mann-Whitney U, Benjamini-Hochberg p < 0.01) goes\n"
+          "                         beyond the threshold, else 0\n"
+          "      --metric M         total (default), mean, p50, p95 or p99: the change\n"
+          "                         that must pass the threshold\n"
+          "      --max-regression PCT  the threshold, percent (default 5)\n"
+          "      --fail-on-new      --check: a call path or region only in NEW fails too\n"
           "\n"
           "Filters (for every output and the viewer):\n"
           "  -i, --include RE       only regions whose name matches RE at its start\n"

@@ -47,7 +47,15 @@ typedef struct cli_options {
     bool mono;        /* --mono */
     uint64_t memory;  /* --memory LIMIT in bytes, 0 = the default budget */
     bool csv_raw;     /* --csv-raw: no formula-injection prefix */
+    /* --diff / --check BASE NEW (out_diff.h): file is BASE, file2 NEW */
+    int compare;           /* 0, CLI_COMPARE_DIFF or CLI_COMPARE_CHECK */
+    const char *file2;
+    const char *metric;    /* --metric, NULL = total */
+    double max_regression; /* --max-regression PCT / 100; < 0 = the default */
+    bool fail_on_new;      /* --fail-on-new */
 } cli_options;
+
+enum { CLI_COMPARE_DIFF = 1, CLI_COMPARE_CHECK = 2 };
 
 /* Fills o from argv.  Returns 0, or 2 after writing one line to err:
  * "scopeview: <problem> (try 'scopeview --help')".  --help and --version are modes, not

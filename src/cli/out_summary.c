@@ -110,7 +110,13 @@ sv_err out_summary(const profile *p, const region_filter *f, FILE *fp, sv_error 
         rc = out_table(fp, cols, ncols, n, summary_fill, &ctx, err);
     if (rc == SV_OK && n == 0)
         fputs("(no regions)\n", fp);
-    if (rc == SV_OK && ctx.marks)
+    /* A columnar file's summary-only rows come from --summary's fast open (loader.h): the
+     * file has the calls, they were not read. */
+    if (rc == SV_OK && ctx.marks && p->layout == LAYOUT_COLUMNAR)
+        fputs("\n* from the file's summary_statistics; the per-call columns were not read "
+              "(p50, p95, p99 need them: --json or --csv read them)\n",
+              fp);
+    else if (rc == SV_OK && ctx.marks)
         fputs("\n* summary-only: statistics from the stored summary; no per-call data\n", fp);
     sb_free(&b);
     free(regs);

@@ -197,7 +197,17 @@ static void iso_hook_tick(void *ctx, uint64_t done, uint64_t total)
 }
 
 /* Runs in the child: limits, the load, the answer.  Never returns. */
-static void iso_child(const char *path, const iso_limits *l, int prog_fd, int data_fd)
+static sv_err iso_load(const char *path, const isolate_options *io, load_options *opt, profile **p,
+                       sv_error *err)
+{
+    opt->stored_statistics = io && io->stored_statistics;
+    if (io && io->paths && io->npaths > 1)
+        return profile_load_set(io->paths, io->npaths, opt, p, err);
+    return profile_load(path, opt, p, err);
+}
+
+static void iso_child(const char *path, const isolate_options *io, const iso_limits *l, int prog_fd,
+                      int data_fd)
 {
     /* No core file, not even through a core_pattern pipe (which ignores
      * RLIMIT_CORE); and no orphan child spinning after the parent died. */
@@ -229,7 +239,7 @@ static void iso_child(const char *path, const iso_limits *l, int prog_fd, int da
     load_options opt = {.progress = iso_hook_tick, .progress_ctx = &hook};
     sv_error err;
     profile *p = NULL;
-    sv_err e = profile_load(path, &opt, &p, &err);
+    sv_err e = iso_load(path, io, &opt, &p, &err);
     int wr = e ? wire_send_error(data_fd, &err) : wire_send_profile(data_fd, p);
     /* No profile_free: the exit frees it at once.  _exit: the parent's
      * stdio buffers and atexit handlers are not ours. */
@@ -399,7 +409,7 @@ static sv_err iso_run(const char *path, const char *epath, const iso_limits *l,
     if (pid == 0) {
         close(prog[0]);
         close(data[0]);
-        iso_child(path, l, prog[1], data[1]);
+        iso_child(path, opt, l, prog[1], data[1]);
     }
     int fork_errno = errno;
     close(prog[1]);
@@ -449,7 +459,7 @@ sv_err profile_load_isolated(const char *path, const isolate_options *opt, profi
     if (isolate_disabled()) {
         load_options lo = {.progress = opt ? opt->progress : NULL,
                            .progress_ctx = opt ? opt->progress_ctx : NULL};
-        return profile_load(path, &lo, out, err);
+        return iso_load(path, opt, &lo, out, err);
     }
     char epath[240];
     text_escape_buf(epath, sizeof epath, path);

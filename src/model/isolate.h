@@ -28,6 +28,11 @@ typedef struct isolate_options {
     void *progress_ctx;
     /* Bytes the load may allocate (--memory); 0 = isolate_default_budget(). */
     uint64_t budget;
+    /* npaths > 1: a C-API file set, loaded as one profile by
+     * profile_load_set() (path is paths[0], whose size sets the limits). */
+    const char *const *paths;
+    size_t npaths;
+    bool stored_statistics; /* load_options.stored_statistics (--summary) */
 } isolate_options;
 
 sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,

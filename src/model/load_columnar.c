@@ -14,9 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5util_cols.h"
-#include "jsontext.h"
-#include "loader_internal.h"
+#include "load_columnar_internal.h"
 #include "text.h"
 
 /* Rows shorter than this are read in batches of this many elements. */
@@ -34,36 +32,9 @@ static const size_t ev_field[EV_NCOL] = {offsetof(region, start_ns),   offsetof(
                                          offsetof(region, parent_ids), offsetof(region, thread_ids),
                                          offsetof(region, task_ids),   offsetof(region, await_ns)};
 
-typedef struct lc_file {
-    ld_index ix;
-    uint64_t *off, *cnt;
-    int64_t *lines, *excl;             /* NULL when absent */
-    h5u_strs files, texts, tags, meta; /* n == 0 when absent */
-    h5u_sumstat *sum;                  /* NULL when absent */
-    region *stage;                     /* P */
-    size_t *order;                     /* kept rows by offset */
-    size_t nkept;
-    uint64_t nev; /* N, the length of the timing columns */
-    bool events;  /* event columns read (else summaries only) */
-    bool has_await;
-    const char *const *tnames; /* the two timing column names */
-} lc_file;
-
 static int64_t **ev_col(region *r, int k)
 {
     return (int64_t **)(void *)((char *)r + ev_field[k]);
-}
-
-static const char *row_name(const lc_file *lf, size_t i)
-{
-    return lf->ix.names.v[lf->ix.rid[i]];
-}
-
-/* "events/NAME" for messages. */
-static const char *ev_path(char *buf, size_t cap, const char *name)
-{
-    snprintf(buf, cap, "events/%s", name);
-    return buf;
 }
 
 /* ------------------------------------------------------------ shared */
@@ -185,6 +156,45 @@ static sv_err idx_u64(ld_ctx *c, hid_t f, const char *col, size_t *P, uint64_t *
     return SV_OK;
 }
 
+typedef struct pair_row {
+    int rank;
+    uint64_t rid;
+    size_t row;
+} pair_row;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pair_row *x = a, *y = b;
+    if (x->rank != y->rank)
+        return (x->rank > y->rank) - (x->rank < y->rank);
+    if (x->rid != y->rid)
+        return (x->rid > y->rid) - (x->rid < y->rid);
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* A (rank, region) pair appears once: a later duplicate row is dropped. */
+static bool drop_duplicates(ld_ctx *c, ld_index *ix)
+{
+    pair_row *v = malloc((ix->P ? ix->P : 1) * sizeof *v);
+    if (!v)
+        return false;
+    size_t k = 0;
+    for (size_t i = 0; i < ix->P; i++)
+        if (ix->keep[i])
+            v[k++] = (pair_row){ix->rank[i], ix->rid[i], i};
+    qsort(v, k, sizeof *v, cmp_pair);
+    for (size_t j = 1; j < k; j++)
+        if (v[j].rank == v[j - 1].rank && v[j].rid == v[j - 1].rid) {
+            ld_warn(c, ix->names.v[v[j].rid], "dataset", "rank_region_index",
+                    "row %zu repeats row %zu (rank %d); row dropped", v[j].row, v[j - 1].row,
+                    v[j].rank);
+            ix->keep[v[j].row] = false;
+            v[j].row = v[j - 1].row; /* later repeats name the first row */
+        }
+    free(v);
+    return true;
+}
+
 /* region_table/names, region_ids and ranks, every row checked. */
 static sv_err read_index_rows(ld_ctx *c, hid_t f, ld_index *ix, sv_error *err)
 {
@@ -225,15 +235,7 @@ static sv_err read_index_rows(ld_ctx *c, hid_t f, ld_index *ix, sv_error *err)
         }
     }
     free(rk);
-    /* A (rank, region) pair appears once; a later duplicate is dropped. */
-    for (size_t i = 0; i < ix->P; i++)
-        for (size_t j = 0; ix->keep[i] && j < i && ix->P <= 100000; j++)
-            if (ix->keep[j] && ix->rid[j] == ix->rid[i] && ix->rank[j] == ix->rank[i]) {
-                ld_warn(c, ix->names.v[ix->rid[i]], "dataset", "rank_region_index",
-                        "row %zu repeats row %zu (rank %d); row dropped", i, j, ix->rank[i]);
-                ix->keep[i] = false;
-            }
-    return SV_OK;
+    return drop_duplicates(c, ix) ? SV_OK : ld_nomem(c, err);
 }
 
 static void index_free(ld_index *ix)
@@ -247,12 +249,32 @@ static void index_free(ld_index *ix)
 
 /* ------------------------------------------------------------ rows */
 
-static const uint64_t *g_off; /* qsort has no context argument */
+typedef struct off_row {
+    uint64_t off;
+    size_t row;
+} off_row;
 
 static int cmp_by_off(const void *a, const void *b)
 {
-    uint64_t x = g_off[*(const size_t *)a], y = g_off[*(const size_t *)b];
-    return (x > y) - (x < y);
+    const off_row *x = a, *y = b;
+    if (x->off != y->off)
+        return (x->off > y->off) - (x->off < y->off);
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* lf->order[0..k) sorted by offset (ties by row). */
+static bool sort_by_offset(lc_file *lf, size_t k)
+{
+    off_row *v = malloc((k ? k : 1) * sizeof *v);
+    if (!v)
+        return false;
+    for (size_t j = 0; j < k; j++)
+        v[j] = (off_row){lf->off[lf->order[j]], lf->order[j]};
+    qsort(v, k, sizeof *v, cmp_by_off);
+    for (size_t j = 0; j < k; j++)
+        lf->order[j] = v[j].row;
+    free(v);
+    return true;
 }
 
 /* Drops rows whose events fall outside [0, N) or overlap an earlier row's;
@@ -261,7 +283,7 @@ static sv_err check_rows(ld_ctx *c, lc_file *lf)
 {
     ld_index *ix = &lf->ix;
     char item[64];
-    ev_path(item, sizeof item, lf->tnames[0]);
+    ev_path(item, sizeof item, lf->nev_name);
     lf->order = malloc((ix->P ? ix->P : 1) * sizeof *lf->order);
     if (!lf->order)
         return SV_ERR_NOMEM;
@@ -286,8 +308,8 @@ static sv_err check_rows(ld_ctx *c, lc_file *lf)
             lf->order[k++] = i;
         }
     }
-    g_off = lf->off;
-    qsort(lf->order, k, sizeof *lf->order, cmp_by_off);
+    if (!sort_by_offset(lf, k))
+        return SV_ERR_NOMEM;
     size_t m = 0;
     uint64_t end = 0;
     size_t prev = SIZE_MAX;
@@ -381,9 +403,10 @@ static sv_err read_event_column(ld_ctx *c, hid_t f, lc_file *lf, int k, const ch
     ev_path(path, sizeof path, name);
     h5u_col col;
     h5u_status st = h5u_col_open(&c->rd, f, path, &col, why, whylen);
-    if (st == H5U_OK && col.n != lf->nev) {
+    /* A longer timing column beside a truncated one is read up to N. */
+    if (st == H5U_OK && (k >= 2 ? col.n != lf->nfull : col.n < lf->nev)) {
         snprintf(why, whylen, "%llu elements, %s has %llu", (unsigned long long)col.n,
-                 lf->tnames[0], (unsigned long long)lf->nev);
+                 lf->tnames[0], (unsigned long long)lf->nfull);
         st = H5U_BAD;
         h5u_col_close(&col);
     }
@@ -437,251 +460,6 @@ static sv_err read_events(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
         for (int k = 0; k < EV_NCOL; k++)
             free_rows(lf, k);
     lf->events = ok && !e;
-    return e;
-}
-
-/* ------------------------------------------------------------ per row */
-
-/* Schema 3: starts are a running sum of the row's deltas, ends start +
- * duration; false at the first int64 overflow (index in *bad). */
-static bool decode_row(region *t, size_t *bad)
-{
-    int64_t s = 0;
-    for (size_t i = 0; i < t->n; i++) {
-        if (i == 0)
-            s = t->start_ns[0];
-        else if (__builtin_add_overflow(s, t->start_ns[i], &s)) {
-            *bad = i;
-            return false;
-        }
-        t->start_ns[i] = s;
-        if (__builtin_add_overflow(s, t->end_ns[i], &t->end_ns[i])) {
-            *bad = i;
-            return false;
-        }
-    }
-    return true;
-}
-
-static bool all_equal(const int64_t *v, size_t n, int64_t x)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i] != x)
-            return false;
-    return true;
-}
-
-static bool any_at_least(const int64_t *v, size_t n, int64_t x)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i] >= x)
-            return true;
-    return false;
-}
-
-/* Checks of one row's calls; false when the row must go. */
-static bool check_events(ld_ctx *c, lc_file *lf, size_t i, const rank_data *rk)
-{
-    region *t = &lf->stage[i];
-    const char *name = row_name(lf, i);
-    char item[64];
-    size_t b;
-    if (c->schema >= 3 && !decode_row(t, &b)) {
-        ld_warn(c, name, "dataset", ev_path(item, sizeof item, lf->tnames[0]),
-                "start time overflows at call %zu; region dropped", b);
-        return false;
-    }
-    if ((b = ld_first_end_before_start(t->start_ns, t->end_ns, t->n)) < t->n) {
-        ld_warn(c, name, "dataset", ev_path(item, sizeof item, lf->tnames[1]),
-                "end < start at call %zu (start %lld, end %lld); region dropped", b,
-                (long long)t->start_ns[b], (long long)t->end_ns[b]);
-        return false;
-    }
-    if (t->gpu_ns && !any_at_least(t->gpu_ns, t->n, 0))
-        ld_drop_col(&t->gpu_ns); /* -1 everywhere: no GPU timing */
-    if (t->parent_ids && !t->call_ids)
-        ld_drop_col(&t->parent_ids);
-    int64_t tmax = rk->has_threads ? (int64_t)rk->threads.n - 1 : INT64_MAX;
-    if (t->thread_ids && (b = ld_first_outside(t->thread_ids, t->n, -1, tmax)) < t->n) {
-        ld_warn(c, name, "dataset", "events/thread_ids",
-                "thread %lld at call %zu is outside the thread table of rank %d (%zu rows); "
-                "column dropped",
-                (long long)t->thread_ids[b], b, rk->rank, rk->has_threads ? rk->threads.n : 0);
-        ld_drop_col(&t->thread_ids);
-    }
-    int64_t kmax = rk->has_tasks ? (int64_t)rk->tasks.n - 1 : INT64_MAX;
-    if (t->task_ids && (b = ld_first_outside(t->task_ids, t->n, -1, kmax)) < t->n) {
-        ld_warn(c, name, "dataset", "events/task_ids",
-                "task %lld at call %zu is outside the task table of rank %d (%zu rows); "
-                "column dropped",
-                (long long)t->task_ids[b], b, rk->rank, rk->has_tasks ? rk->tasks.n : 0);
-        ld_drop_col(&t->task_ids);
-    }
-    if (t->await_ns && (b = ld_first_bad_await(t->await_ns, t->start_ns, t->end_ns, t->n)) < t->n) {
-        ld_warn(c, name, "dataset", "events/await_ns",
-                "%lld at call %zu is outside [0, duration]; column dropped",
-                (long long)t->await_ns[b], b);
-        ld_drop_col(&t->await_ns);
-    }
-    return true;
-}
-
-static sv_err set_tags(ld_ctx *c, lc_file *lf, size_t i)
-{
-    region *t = &lf->stage[i];
-    const char *s = lf->tags.v[i];
-    if (!s[0])
-        return SV_OK;
-    jt_status js = jt_string_array(s, &t->tags, &t->ntags);
-    if (js == JT_NOMEM)
-        return SV_ERR_NOMEM;
-    if (js == JT_BAD)
-        ld_warn(c, row_name(lf, i), "dataset", "rank_region_index/tags",
-                "rank %d: not a JSON array of strings; tags dropped", lf->ix.rank[i]);
-    return SV_OK;
-}
-
-static sv_err set_meta(ld_ctx *c, lc_file *lf, size_t i)
-{
-    region *t = &lf->stage[i];
-    const char *s = lf->meta.v[i];
-    if (!s[0] || !t->has_event_data)
-        return SV_OK;
-    char **v;
-    size_t n;
-    jt_status js = jt_split_array(s, &v, &n);
-    if (js == JT_NOMEM)
-        return SV_ERR_NOMEM;
-    if (js == JT_BAD) {
-        ld_warn(c, row_name(lf, i), "dataset", "rank_region_index/event_metadata",
-                "rank %d: not a JSON array; column dropped", lf->ix.rank[i]);
-        return SV_OK;
-    }
-    if (n == 0)
-        return SV_OK;
-    if (n != t->n) {
-        ld_warn(c, row_name(lf, i), "dataset", "rank_region_index/event_metadata",
-                "rank %d: %zu objects for %zu calls; column dropped", lf->ix.rank[i], n, t->n);
-        jt_free(v, n);
-        return SV_OK;
-    }
-    t->event_meta = v;
-    return SV_OK;
-}
-
-static sv_err dup_or_null(const char *s, char **out)
-{
-    *out = NULL;
-    if (!s || !s[0])
-        return SV_OK;
-    *out = strdup(s);
-    return *out ? SV_OK : SV_ERR_NOMEM;
-}
-
-static void set_summary(lc_file *lf, size_t i)
-{
-    region *t = &lf->stage[i];
-    uint64_t n = lf->cnt[i];
-    if (lf->excl && lf->excl[i] >= 0) {
-        t->has_stored_exclusive = true;
-        t->stored_exclusive_ns = lf->excl[i];
-    }
-    if (!lf->sum)
-        return;
-    const h5u_sumstat *s = &lf->sum[i];
-    region_summary *rs = &t->stored;
-    t->has_stored_summary = true;
-    rs->known = 1u << SUM_NUM_CALLS;
-    rs->v[SUM_NUM_CALLS] = (double)n;
-    if (n == 0)
-        return;
-    static const int keys[] = {SUM_TOTAL, SUM_MIN,         SUM_MAX,     SUM_FIRST,
-                               SUM_LAST,  SUM_FIRST_START, SUM_LAST_END};
-    const int64_t vals[] = {s->total, s->minimum,       s->maximum,    s->first,
-                            s->last,  s->start_minimum, s->end_maximum};
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        rs->known |= 1u << keys[k];
-        rs->v[keys[k]] = (double)vals[k];
-    }
-    if (s->has_moments) {
-        rs->known |= 1u << SUM_MEAN | 1u << SUM_STD;
-        rs->v[SUM_MEAN] = s->mean;
-        rs->v[SUM_STD] = sqrt(s->m2 > 0 ? s->m2 / (double)n : 0.0);
-    }
-    if (s->has_gpu && s->gpu_count > 0) {
-        rs->known |= 1u << SUM_GPU_TOTAL;
-        rs->v[SUM_GPU_TOTAL] = (double)s->gpu_total;
-    }
-    if (t->has_stored_exclusive) {
-        rs->known |= 1u << SUM_EXCLUSIVE_TOTAL;
-        rs->v[SUM_EXCLUSIVE_TOTAL] = (double)t->stored_exclusive_ns;
-    }
-}
-
-/* Strings and stored values of row i. */
-static sv_err row_attrs(ld_ctx *c, lc_file *lf, size_t i)
-{
-    region *t = &lf->stage[i];
-    sv_err e = SV_OK;
-    if (lf->files.n)
-        e = dup_or_null(lf->files.v[i], &t->source_file);
-    if (!e && lf->texts.n)
-        e = dup_or_null(lf->texts.v[i], &t->source_text);
-    if (lf->lines && lf->lines[i] >= 0) {
-        t->has_lineno = true;
-        t->source_lineno = lf->lines[i];
-    }
-    if (!e && lf->tags.n)
-        e = set_tags(c, lf, i);
-    if (!e && lf->meta.n)
-        e = set_meta(c, lf, i);
-    set_summary(lf, i);
-    return e;
-}
-
-/* Native data (C API, imports) had every id -1: that is no call graph. */
-static void drop_fake_ids(lc_file *lf, int rank)
-{
-    for (size_t j = 0; j < lf->nkept; j++) {
-        region *t = &lf->stage[lf->order[j]];
-        if (lf->ix.rank[lf->order[j]] == rank && t->call_ids && !all_equal(t->call_ids, t->n, -1))
-            return;
-    }
-    for (size_t j = 0; j < lf->nkept; j++)
-        if (lf->ix.rank[lf->order[j]] == rank) {
-            ld_drop_col(&lf->stage[lf->order[j]].call_ids);
-            ld_drop_col(&lf->stage[lf->order[j]].parent_ids);
-        }
-}
-
-/* Validates and commits every kept row of rank `rank`. */
-static sv_err commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank)
-{
-    rank_data *rk = ld_rank(c, rank);
-    if (!rk)
-        return SV_ERR_NOMEM;
-    c->rank = rank;
-    sv_err e = ld_lane_tables_rank(c, lt, rk);
-    if (lf->events)
-        drop_fake_ids(lf, rank);
-    for (size_t j = 0; !e && j < lf->nkept; j++) {
-        size_t i = lf->order[j];
-        if (lf->ix.rank[i] != rank)
-            continue;
-        region *t = &lf->stage[i];
-        bool keep = true;
-        if (t->has_event_data)
-            keep = check_events(c, lf, i, rk);
-        if (keep)
-            e = row_attrs(c, lf, i);
-        if (keep && !e && !t->has_event_data && !t->has_stored_summary) {
-            ld_warn(c, row_name(lf, i), NULL, NULL, "no event data and no summary; dropped");
-            keep = false;
-        }
-        if (keep && !e)
-            e = ld_stage_commit(rk, row_name(lf, i), t);
-    }
-    c->rank = -1;
     return e;
 }
 
@@ -757,10 +535,12 @@ static sv_err events_length(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf,
     if (st == H5U_NOMEM)
         return ld_nomem(c, err);
     if (st != H5U_OK) {
-        lf->nev = UINT64_MAX; /* rows are checked against the index only */
+        lf->nev = lf->nfull = UINT64_MAX; /* rows are checked against the index only */
+        lf->nev_name = lf->tnames[0];
         return SV_OK;
     }
-    lf->nev = col.n;
+    lf->nev = lf->nfull = col.n;
+    lf->nev_name = lf->tnames[0];
     h5u_col_close(&col);
     /* The other timing column may be shorter: only rows inside both load. */
     ev_path(path, sizeof path, lf->tnames[1]);
@@ -772,6 +552,7 @@ static sv_err events_length(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf,
                 (unsigned long long)col.n, lf->tnames[0], (unsigned long long)lf->nev,
                 (unsigned long long)col.n);
         lf->nev = col.n;
+        lf->nev_name = lf->tnames[1];
     }
     if (st == H5U_OK)
         h5u_col_close(&col);
@@ -878,11 +659,12 @@ static sv_err commit_all(ld_ctx *c, hid_t f, const h5u_list *root, lc_file *lf)
     qsort(rk, n, sizeof *rk, cmp_int);
     for (size_t i = 0; !e && i < n; i++)
         if (i == 0 || rk[i] != rk[i - 1])
-            e = commit_rank(c, lf, &lt, rk[i]);
+            e = lc_commit_rank(c, lf, &lt, rk[i]);
     int top = n ? rk[n - 1] + 1 : 0;
     free(rk);
     ld_lane_tables_free(&lt);
-    if (c->rank_override < 0 && n > 0) {
+    /* A C-API rank file (metadata mpi_rank) holds its own rank only. */
+    if (c->rank_override < 0 && c->mpi_rank < 0 && n > 0) {
         int64_t want = c->mpi_size > top ? c->mpi_size : top;
         for (int r = 0; !e && r < want && r < 65536; r++)
             if (!ld_rank(c, r))

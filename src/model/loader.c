@@ -682,8 +682,8 @@ static void warn_missing_ranks(ld_ctx *c)
             o += (size_t)snprintf(list + o, sizeof list - o, "%s%d", o ? ", " : "", r);
     }
     if (miss)
-        profile_warn(p, "%s: the file set has no file for rank%s %s%s (of 0..%d)", c->path,
-                     miss > 1 ? "s" : "", list, miss > 10 ? ", ..." : "", top);
+        profile_warn(p, "%s and the other files: the set has no file for rank%s %s%s (of 0..%d)",
+                     c->path, miss > 1 ? "s" : "", list, miss > 10 ? ", ..." : "", top);
 }
 
 /* Sets p->paths to the set's paths. */
@@ -722,8 +722,10 @@ static sv_err load_files(ld_ctx *c, const char *const *paths, size_t n, sv_error
         c->name_rank = name_rank(paths[k]);
         e = load_path(c, paths[k], size, err);
     }
-    if (!e && n > 1)
+    if (!e && n > 1) {
+        text_escape_buf(c->path, sizeof c->path, paths[0]);
         warn_missing_ranks(c);
+    }
     return e;
 }
 

@@ -20,6 +20,10 @@ typedef struct app_options {
     bool ascii;           /* --ascii: no Unicode glyphs */
     bool mono;            /* --mono: no colours */
     const region_filter *filter;
+    /* --diff BASE NEW: the NEW profile (the one above is BASE) and their comparison; NULL
+     * otherwise.  The compare views show only then. */
+    profile *compare;
+    struct diff_result *diff;
 } app_options;
 
 /* Runs the interface; returns the process exit status.  out receives the
