@@ -77,7 +77,18 @@ static int build_filter(const cli_options *o, region_filter *f)
 }
 
 /* Progress is for a person waiting at a terminal for the first frame, never for batch output. */
+static int load_profile_ex(const char *file, const isolate_options *how, bool show_progress,
+                           profile **p);
+
 static int load_profile(const char *file, uint64_t budget, bool show_progress, profile **p)
+{
+    isolate_options how = {.budget = budget};
+    return load_profile_ex(file, &how, show_progress, p);
+}
+
+/* how: the budget, a C-API file set (paths), --summary's stored statistics. */
+static int load_profile_ex(const char *file, const isolate_options *how, bool show_progress,
+                           profile **p)
 {
     sv_error err;
     sv_error_clear(&err);
@@ -89,7 +100,9 @@ static int load_profile(const char *file, uint64_t budget, bool show_progress, p
          * the viewer's own process. */
         term_progress_state ps;
         term_progress_start(&ps, path);
-        isolate_options io = {show_progress ? term_progress : NULL, &ps, budget};
+        isolate_options io = *how;
+        io.progress = show_progress ? term_progress : NULL;
+        io.progress_ctx = &ps;
         rc = profile_load_isolated(path, &io, p, &err);
         term_progress_done(&ps);
     }
@@ -238,8 +251,16 @@ static int run(const cli_options *o)
     }
     /* Piped without --batch: a terminal UI has nowhere to go, so print the summary. */
     bool viewer = o->mode == CLI_INTERACTIVE && (o->headless || isatty(STDOUT_FILENO));
-    if (status == 0)
-        status = load_profile(o->file, o->memory, viewer && !o->headless, &p);
+    if (status == 0) {
+        /* Several FILEs: the C API's rank files, one profile.  --summary reads the columnar
+         * index's stored statistics alone when they answer it (loader.h). */
+        isolate_options how = {.budget = o->memory,
+                               .paths = o->files,
+                               .npaths = o->nfiles,
+                               .stored_statistics = o->mode == CLI_SUMMARY ||
+                                                    (o->mode == CLI_INTERACTIVE && !viewer)};
+        status = load_profile_ex(o->file, &how, viewer && !o->headless, &p);
+    }
     if (status == 0)
         status = viewer ? run_viewer(o, p, &f) : run_output(o, p, &f);
     profile_free(p);

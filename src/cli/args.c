@@ -309,10 +309,16 @@ int cli_parse(int argc, char **argv, cli_options *o, FILE *err)
         if (rc)
             return rc;
     }
-    if (optind < argc)
+    if (optind < argc) {
+        o->files = (const char *const *)&argv[optind];
+        o->nfiles = 1;
         o->file = argv[optind++];
+    }
     if (o->compare && optind < argc)
         o->file2 = argv[optind++];
+    /* More FILEs: the rank files of one run (PREFIX_rankNNNNN.h5). */
+    for (; !o->compare && optind < argc; optind++)
+        o->nfiles++;
     if (optind < argc)
         return usage_error(err, "too many arguments: unexpected", argv[optind]);
     return resolve_mode(o, &w, err);
@@ -333,12 +339,17 @@ void cli_print_version(FILE *out)
 
 void cli_print_usage(FILE *out)
 {
-    fputs("Usage: scopeview [OPTION]... [FILE]\n"
+    fputs("Usage: scopeview [OPTION]... [FILE]...\n"
           "View a scope-profiler HDF5 profile in the terminal, or print its statistics.\n"
-          "With no FILE, open the bundled demo profile.\n"
+          "With no FILE, open the bundled demo profile.  Several FILEs are the C API's\n"
+          "rank files of one run (PREFIX_rank00000.h5 ...), opened as one profile.\n"
           "\n"
           "Batch outputs (to standard output):\n"
-          "      --summary          an aligned table, one row per region and rank\n"
+          "      --summary          an aligned table, one row per region and rank; on a\n"
+          "                         columnar file with summary_statistics and stored\n"
+          "                         exclusive totals, from those alone: p50, p95, p99\n"
+          "                         need the per-call columns and show '-' (a file with\n"
+          "                         await times, or -1 exclusive totals, is read whole)\n"
           "      --json             every statistic of every region and rank, as JSON\n"
           "      --csv              the same rows and columns as --json, as CSV\n"
           "      --events REGION    one row per recorded call of REGION, on every rank\n"

@@ -28,6 +28,9 @@ typedef enum events_format { EVENTS_TEXT, EVENTS_JSON, EVENTS_CSV } events_forma
 typedef struct cli_options {
     cli_mode mode;
     const char *file; /* NULL: the bundled demo profile */
+    /* Every FILE (files[0] == file); nfiles > 1: a C-API rank set, one profile. */
+    const char *const *files;
+    size_t nfiles;
 
     const char *events_region; /* --events REGION */
     int events_rank;           /* --rank N */
