@@ -33,6 +33,7 @@ enum {
     OPT_JSON,
     OPT_CSV,
     OPT_EVENTS,
+    OPT_LINES,
     OPT_RANK,
     OPT_RANKS,
     OPT_BATCH,
@@ -56,6 +57,7 @@ static const struct option cli_long_options[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"csv", no_argument, NULL, OPT_CSV},
     {"events", required_argument, NULL, OPT_EVENTS},
+    {"lines", required_argument, NULL, OPT_LINES},
     {"rank", required_argument, NULL, OPT_RANK},
     {"include", required_argument, NULL, 'i'},
     {"exclude", required_argument, NULL, 'x'},
@@ -182,6 +184,9 @@ static int apply_option(int c, cli_options *o, cli_wants *w, FILE *err)
     case OPT_EVENTS:
         o->events_region = optarg;
         return 0;
+    case OPT_LINES:
+        o->lines_region = optarg;
+        return 0;
     case OPT_RANK:
         o->has_events_rank = true;
         return parse_int_range(optarg, 0, INT_MAX, &o->events_rank)
@@ -251,7 +256,7 @@ static int resolve_compare(cli_options *o, const cli_wants *w, FILE *err)
                 what);
         return 2;
     }
-    if (o->events_region)
+    if (o->events_region || o->lines_region)
         return usage_error(err, "--events and --lines cannot be combined with", what);
     if (o->compare == CLI_COMPARE_CHECK && (w->summary || w->json || w->csv))
         return usage_error(err, "--check prints its own report: drop --summary, --json and --csv",
@@ -270,6 +275,17 @@ static int resolve_mode(cli_options *o, const cli_wants *w, FILE *err)
     if (o->metric || o->max_regression >= 0 || o->fail_on_new)
         return usage_error(err, "--metric, --max-regression and --fail-on-new need --diff or --check",
                            NULL);
+    if (o->lines_region) {
+        if (o->events_region)
+            return usage_error(err, "choose one of --events and --lines", NULL);
+        if (w->summary)
+            return usage_error(err, "--summary cannot be combined with --lines", NULL);
+        if (w->json && w->csv)
+            return usage_error(err, "choose one of --json and --csv for --lines", NULL);
+        o->mode = CLI_LINES;
+        o->events_format = w->json ? EVENTS_JSON : w->csv ? EVENTS_CSV : EVENTS_TEXT;
+        return 0;
+    }
     if (o->events_region) {
         if (w->summary)
             return usage_error(err, "--summary cannot be combined with --events", NULL);
@@ -280,7 +296,7 @@ static int resolve_mode(cli_options *o, const cli_wants *w, FILE *err)
         return 0;
     }
     if (o->has_events_rank)
-        return usage_error(err, "--rank only applies to --events", NULL);
+        return usage_error(err, "--rank only applies to --events and --lines", NULL);
     if ((int)w->summary + (int)w->json + (int)w->csv > 1)
         return usage_error(err, "choose one of --summary, --json and --csv", NULL);
     o->mode = w->summary ? CLI_SUMMARY : w->json ? CLI_JSON : w->csv ? CLI_CSV : CLI_INTERACTIVE;
@@ -355,7 +371,11 @@ void cli_print_usage(FILE *out)
           "      --events REGION    one row per recorded call of REGION, on every rank\n"
           "                         that has it (with a rank column) unless --rank is\n"
           "                         given; add --json or --csv for those formats\n"
-          "      --rank N           with --events: only rank N\n"
+          "      --lines REGION     the line profile of REGION: per profiled line its\n"
+          "                         hits, time, time per hit, share of the function and\n"
+          "                         source; add --json or --csv for those formats\n"
+          "      --rank N           with --events or --lines: only rank N; with --diff\n"
+          "                         or --check: rank N of BASE against rank N of NEW\n"
           "      --csv-raw          CSV cells as they are: no ' before a cell that starts\n"
           "                         with = + - @ tab or CR (spreadsheet formulas)\n"
           "\n"

@@ -18,6 +18,7 @@ typedef enum cli_mode {
     CLI_JSON,
     CLI_CSV,
     CLI_EVENTS,
+    CLI_LINES, /* --lines REGION; --rank and the format as for --events */
     CLI_HELP,
     CLI_VERSION
 } cli_mode;
@@ -33,6 +34,7 @@ typedef struct cli_options {
     size_t nfiles;
 
     const char *events_region; /* --events REGION */
+    const char *lines_region;  /* --lines REGION */
     int events_rank;           /* --rank N */
     bool has_events_rank;
     events_format events_format; /* --json / --csv with --events */

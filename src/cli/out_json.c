@@ -2,8 +2,10 @@
  *
  * Layout: the top-level keys one per line, each region object on one line, so the output is
  * both valid JSON and easy to grep or diff. */
+#include <math.h>
 #include <stdlib.h>
 
+#include "lineprof.h"
 #include "outputs.h"
 #include "region.h"
 #include "text.h"
@@ -57,6 +59,44 @@ static void json_header(strbuf *b, const profile *p, const region_filter *f)
     sb_puts(b, ",\n  \"regions\": [");
 }
 
+/* ", "counters": [...]" when the file holds hardware counters for r: one object per counter,
+ * value as stored (LIKWID: summed over threads), per_call over the record's calls. */
+static void json_counters(strbuf *b, const region *r)
+{
+    const perf_record *recs[16];
+    size_t n = lineprof_counters(r->owner, r->name, recs, 16);
+    if (n == 0)
+        return;
+    char num[64];
+    bool first = true;
+    sb_puts(b, ", \"counters\": [");
+    for (size_t k = 0; k < n && k < 16; k++) {
+        const perf_record *pr = recs[k];
+        for (size_t j = 0; j < pr->n; j++) {
+            sb_puts(b, first ? "{\"source\": " : ", {\"source\": ");
+            first = false;
+            json_escape(b, pr->kind ? pr->kind : "");
+            sb_puts(b, ", \"name\": ");
+            json_escape(b, pr->names[j] ? pr->names[j] : "");
+            /* JSON has no NaN: a LIKWID matrix may hold one. */
+            bool finite = isfinite(pr->values[j]);
+            sb_printf(b, ", \"value\": %s",
+                      finite ? fmt_double_exact(num, sizeof num, pr->values[j]) : "null");
+            if (pr->calls >= 0)
+                sb_printf(b, ", \"calls\": %lld", (long long)pr->calls);
+            else
+                sb_puts(b, ", \"calls\": null");
+            if (pr->calls > 0 && finite)
+                sb_printf(b, ", \"per_call\": %s",
+                          fmt_double_exact(num, sizeof num, pr->values[j] / (double)pr->calls));
+            else
+                sb_puts(b, ", \"per_call\": null");
+            sb_putc(b, '}');
+        }
+    }
+    sb_putc(b, ']');
+}
+
 static sv_err json_region(strbuf *b, const region *r, sv_error *err)
 {
     out_value v[OUT_REGION_NFIELDS];
@@ -69,6 +109,7 @@ static sv_err json_region(strbuf *b, const region *r, sv_error *err)
         sb_printf(b, "%s\"%s\": ", k ? ", " : "", out_region_keys[k]);
         out_json_value(b, &v[k]);
     }
+    json_counters(b, r);
     sb_putc(b, '}');
     free(threads);
     return SV_OK;

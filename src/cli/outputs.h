@@ -38,6 +38,17 @@ typedef struct events_request {
 sv_err out_events(profile *p, const region_filter *f, const events_request *req, FILE *fp,
                   FILE *warn, sv_error *err);
 
+/* --lines REGION (out_lines.c): the region's line-profile records on the selected ranks (or
+ * rank `rank`), one row per line.  SV_ERR_NOT_FOUND when there is none. */
+typedef struct lines_request {
+    const char *name;
+    bool has_rank;
+    int rank;
+    events_format format;
+} lines_request;
+sv_err out_lines(const profile *p, const region_filter *f, const lines_request *req, FILE *fp,
+                 sv_error *err);
+
 /* ------------------------------------------------------------------ shared by the outputs */
 
 /* A typed value of one output column, so JSON, CSV and text print the same rows. */

@@ -151,8 +151,8 @@ h5u_status h5u_read_f64(h5u_reader *rd, hid_t loc, const char *name, double **ou
     return st;
 }
 
-h5u_status h5u_read_f64_2d(h5u_reader *rd, hid_t loc, const char *name, double **out,
-                           size_t *rows, size_t *cols, char *why, size_t whylen)
+h5u_status h5u_read_f64_2d(h5u_reader *rd, hid_t loc, const char *name, double **out, size_t *rows,
+                           size_t *cols, char *why, size_t whylen)
 {
     hsize_t dims[2];
     h5u_status st = f64_read(rd, loc, name, 2, out, dims, why, whylen);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lineprof.h"
 #include "region.h"
 #include "strbuf.h"
 #include "text.h"
@@ -378,6 +379,83 @@ static void build_no_events(info_doc *d, const profile *p)
     doc_table_end(d, first, 2, 2u | 4u | 8u);
 }
 
+/* A counter as an exact integer while it is one, else four digits. */
+static void counter_text(char *buf, size_t len, double v)
+{
+    if (v >= 0 && v < 9007199254740992.0 && v == (double)(int64_t)v)
+        snprintf(buf, len, "%" PRId64, (int64_t)v);
+    else
+        snprintf(buf, len, "%.4g", v);
+}
+
+/* Hardware counters (perf_events, LIKWID events summed over threads): per
+ * region the counter, its value and the value per call. */
+static void build_counters(info_doc *d, const profile *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->nranks; i++)
+        for (size_t k = 0; k < p->ranks[i].nperf; k++)
+            n += p->ranks[i].perf[k].n;
+    if (n == 0)
+        return;
+    char title[64];
+    snprintf(title, sizeof title, "Counters (%zu)", n);
+    doc_heading(d, title);
+    size_t first = d->n;
+    const char *head[5] = {"rank", "region", "counter", "value", "per call"};
+    doc_row(d, ROLE_DIM, 5, head);
+    for (size_t i = 0; i < p->nranks; i++) {
+        const rank_data *rk = &p->ranks[i];
+        for (size_t k = 0; k < rk->nperf; k++) {
+            const perf_record *pr = &rk->perf[k];
+            bool likwid = pr->kind && strcmp(pr->kind, "likwid") == 0;
+            for (size_t j = 0; j < pr->n; j++) {
+                char a[16], name[160], v[32], pc[32] = "-";
+                snprintf(a, sizeof a, "%d", rk->rank);
+                snprintf(name, sizeof name, "%s%s", likwid ? "likwid " : "",
+                         pr->names[j] ? pr->names[j] : "?");
+                counter_text(v, sizeof v, pr->values[j]);
+                if (pr->calls > 0)
+                    snprintf(pc, sizeof pc, "%.4g", pr->values[j] / (double)pr->calls);
+                const char *cells[5] = {a, pr->region ? pr->region : "?", name, v, pc};
+                doc_row(d, ROLE_NORMAL, 5, cells);
+            }
+        }
+    }
+    doc_table_end(d, first, 2, 1u | 8u | 16u);
+}
+
+/* Line-profiler records: which function, how many lines, the total. */
+static void build_line_profiles(info_doc *d, const profile *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->nranks; i++)
+        n += p->ranks[i].nlines;
+    if (n == 0)
+        return;
+    char title[96];
+    snprintf(title, sizeof title, "Line profiles (%zu; s shows them beside the source)", n);
+    doc_heading(d, title);
+    size_t first = d->n;
+    const char *head[5] = {"rank", "region", "function", "lines", "total"};
+    doc_row(d, ROLE_DIM, 5, head);
+    for (size_t i = 0; i < p->nranks; i++) {
+        const rank_data *rk = &p->ranks[i];
+        for (size_t k = 0; k < rk->nlines; k++) {
+            const line_profile *lp = &rk->lines[k];
+            char a[16], fn[256], nl[32], tot[32];
+            snprintf(a, sizeof a, "%d", rk->rank);
+            snprintf(fn, sizeof fn, "%s  %s:%" PRId64, lp->function ? lp->function : "?",
+                     lp->filename ? lp->filename : "?", lp->first_lineno);
+            snprintf(nl, sizeof nl, "%zu", lp->n);
+            timefmt_ns(tot, sizeof tot, lineprof_total_ns(lp));
+            const char *cells[5] = {a, lp->region ? lp->region : "-", fn, nl, tot};
+            doc_row(d, ROLE_NORMAL, 5, cells);
+        }
+    }
+    doc_table_end(d, first, 2, 1u | 8u | 16u);
+}
+
 static void build_warnings(info_doc *d, const profile *p)
 {
     char title[64];
@@ -401,6 +479,8 @@ static void info_build(info_state *s, ui_ctx *ctx, int width)
     build_ranks(d, p);
     build_counts(d, p);
     build_no_events(d, p);
+    build_counters(d, p);
+    build_line_profiles(d, p);
     build_warnings(d, p);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pyhl.h"
+#include "source_gutter.h"
 
 #define SOURCE_TAB 8
 /* Bytes of one line classified and drawn: the rest of a longer line is
@@ -24,6 +25,9 @@ typedef struct source_state {
     uint8_t *kinds;   /* SOURCE_LINE_MAX: the line being drawn */
     size_t top;       /* first line shown */
     int page;         /* code rows at the last draw */
+    int64_t first;    /* line number of the text's first line */
+    bool lp_text;     /* the text is the line-profile record's own source */
+    src_gutter gutter; /* the line profile beside the lines */
 } source_state;
 
 static void source_forget(source_state *s)
@@ -53,6 +57,7 @@ static void source_destroy(void *state)
     if (!s)
         return;
     source_forget(s);
+    gutter_free(&s->gutter);
     free(s->kinds);
     free(s);
 }
@@ -95,10 +100,16 @@ static bool source_index(source_state *s, const char *text)
 }
 
 /* Follows the selection: a new text resets the scroll, the same text
- * (the region on another rank) keeps it. */
+ * (the region on another rank) keeps it.  Without a captured source the
+ * region's line-profile record may carry its own. */
 static void source_follow(source_state *s, const region *r)
 {
-    const char *text = r && r->source_text ? r->source_text : NULL;
+    gutter_follow(&s->gutter, r);
+    const line_profile *lp = s->gutter.lp;
+    s->lp_text = r && gutter_own_source(&s->gutter, r);
+    const char *text = s->lp_text ? lp->source : r ? r->source_text : NULL;
+    if (text)
+        s->first = s->lp_text ? lp->source_first_lineno : r->has_lineno ? r->source_lineno : 1;
     if (text == s->text)
         return;
     bool same = text && s->text && strcmp(text, s->text) == 0;
@@ -199,11 +210,17 @@ static void draw_header(source_state *s, ui_ctx *ctx, const region *r, rect a)
     int pw = grid_text_width(g, pos);
     int room = a.w - 1 - (pw < a.w / 2 ? pw : 0);
     int x = a.x + 1;
-    if (r && r->source_file) {
-        x += grid_put_text(g, x, a.y, room, r->source_file, ROLE_HEADER, GA_BOLD);
-        if (r->has_lineno && x < a.x + 1 + room) {
+    /* The file and first line of the text shown: the record's own source
+     * is the profiled function's. */
+    const line_profile *lp = s->lp_text ? s->gutter.lp : NULL;
+    const char *file = lp ? lp->filename : r ? r->source_file : NULL;
+    bool has_ln = lp || (r && r->has_lineno);
+    int64_t lineno = lp ? lp->source_first_lineno : r ? r->source_lineno : 0;
+    if (r && file) {
+        x += grid_put_text(g, x, a.y, room, file, ROLE_HEADER, GA_BOLD);
+        if (has_ln && x < a.x + 1 + room) {
             char ln[32];
-            snprintf(ln, sizeof ln, ":%lld", (long long)r->source_lineno);
+            snprintf(ln, sizeof ln, ":%lld", (long long)lineno);
             x += grid_put_text(g, x, a.y, a.x + 1 + room - x, ln, ROLE_HEADER, GA_BOLD);
         }
         x += 2;
@@ -219,9 +236,18 @@ static void draw_header(source_state *s, ui_ctx *ctx, const region *r, rect a)
 static void draw_lines(source_state *s, ui_ctx *ctx, const region *r, rect a)
 {
     grid *g = &ctx->grid;
-    int64_t first = r->has_lineno ? r->source_lineno : 1;
+    (void)r;
+    int64_t first = s->first;
     int64_t last_no = first + (int64_t)s->nlines - 1;
     int gw = digits_of(last_no) > digits_of(first) ? digits_of(last_no) : digits_of(first);
+    int pw = gutter_layout(&s->gutter, g, a.w - gw - 3);
+    if (pw > 0) { /* a caption row over the gutter */
+        gutter_caption(&s->gutter, g, a.x, a.y, a.w);
+        a.y++;
+        a.h--;
+    }
+    a.x += pw;
+    a.w -= pw;
     int cx = a.x + gw + 3, cw = a.w - gw - 3;
     uint32_t vline = theme_glyphs_get(g->ascii)->vline;
     for (int row = 0; row < a.h && s->top + (size_t)row < s->nlines; row++) {
@@ -231,6 +257,8 @@ static void draw_lines(source_state *s, ui_ctx *ctx, const region *r, rect a)
         snprintf(num, sizeof num, "%*lld", gw, (long long)(first + (int64_t)k));
         grid_put_text(g, a.x, y, gw, num, ROLE_DIM, 0);
         grid_put_cp(g, a.x + gw + 1, y, vline, ROLE_DIM, 0);
+        if (pw > 0)
+            gutter_draw(&s->gutter, g, a.x - pw, y, first + (int64_t)k);
         size_t n;
         const char *line = source_line(s, k, &n);
         bool longer = n > SOURCE_LINE_MAX;
@@ -267,14 +295,16 @@ static void source_draw(void *state, ui_ctx *ctx, rect area)
     }
     const region *r = ctx->sel.region;
     source_follow(s, r);
-    s->page = area.h - 1;
+    s->page = area.h - 1 - (s->gutter.lp && s->text ? 1 : 0);
     source_clamp(s);
     draw_header(s, ctx, r, area);
     rect body = {area.x, area.y + 1, area.w, area.h - 1};
-    const char *msg = !r                ? "no region selected"
-                      : !r->source_text ? "no source captured"
-                      : !s->text        ? "out of memory for the source"
-                                        : NULL;
+    const char *msg = !r                                  ? "no region selected"
+                      : !r->source_text && !s->gutter.lp  ? "no source captured"
+                      : !s->text && s->gutter.lp          ? "no source captured; --lines "
+                                                              "prints the line profile"
+                      : !s->text                          ? "out of memory for the source"
+                                                          : NULL;
     if (msg)
         grid_put_text(g, body.x + 1, body.y, body.w - 1, msg, ROLE_DIM, 0);
     else
