@@ -259,6 +259,25 @@ static void test_huge_string(void **state)
     grid_free(&g);
 }
 
+/* NO_COLOR: present and not empty (no-color.org); 256 colours: sixteen
+ * distinct bar backgrounds, the non-bar roles as on 8 colours. */
+static void test_theme_colors(void **state)
+{
+    (void)state;
+    assert_false(theme_no_color(NULL));
+    assert_false(theme_no_color(""));
+    assert_true(theme_no_color("1"));
+    assert_true(theme_no_color("0")); /* any value counts */
+    for (int a = ROLE_BAR0; a < ROLE_COUNT; a++) {
+        theme_style sa = theme_color_style256(a);
+        assert_true(sa.bg >= 16 && sa.bg <= 255);
+        for (int b = ROLE_BAR0; b < a; b++)
+            assert_int_not_equal(sa.bg, theme_color_style256(b).bg);
+    }
+    assert_int_equal(ROLE_COUNT - ROLE_BAR0, 16);
+    assert_int_equal(theme_color_style256(ROLE_HEADER).fg, theme_color_style(ROLE_HEADER).fg);
+}
+
 static void test_theme(void **state)
 {
     (void)state;
@@ -293,7 +312,8 @@ int main(void)
         cmocka_unit_test(test_escapes_drawn), cmocka_unit_test(test_cut_with_ellipsis),
         cmocka_unit_test(test_clipping),      cmocka_unit_test(test_wide_pairs),
         cmocka_unit_test(test_to_text),       cmocka_unit_test(test_huge_string),
-        cmocka_unit_test(test_theme),         cmocka_unit_test(test_middle_cut),
+        cmocka_unit_test(test_theme),         cmocka_unit_test(test_theme_colors),
+        cmocka_unit_test(test_middle_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

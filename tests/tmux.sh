@@ -144,10 +144,19 @@ check "vt100 gets no colours" sh -c "! grep -q '\[[0-9;]*[34][0-7]m' '$tmp/sgr'"
 check "vt100 still shows the title in reverse video" grep -q "$(printf '\033')\[[0-9;]*7m" "$tmp/sgr"
 t send-keys -t mono q
 check "vt100 quits" wait_for mono "SV-EXIT=0"
+# --- NO_COLOR (https://no-color.org): no colours on a colour terminal, still reverse video
+start nocolor "env NO_COLOR=1 $run_env '$sv' '$small'"
+check "NO_COLOR shows the interface" wait_for nocolor "small\.h5"
+t capture-pane -p -e -t nocolor >"$tmp/sgr"
+check "NO_COLOR gets no colours" sh -c "! grep -q '\[[0-9;]*[34][0-7]m' '$tmp/sgr' && ! grep -q '[34]8;5;' '$tmp/sgr'"
+check "NO_COLOR still shows the title in reverse video" grep -q "$(printf '\033')\[[0-9;]*7m" "$tmp/sgr"
+t send-keys -t nocolor q
+check "NO_COLOR quits" wait_for nocolor "SV-EXIT=0"
 start color "$run_env '$sv' '$small'"
 check "xterm-256color shows the interface" wait_for color "small\.h5"
 t capture-pane -p -e -t color >"$tmp/sgr"
 check "xterm-256color gets colours" grep -q "$(printf '\033')\[[0-9;]*4[0-7]m" "$tmp/sgr"
+check "xterm-256color bars use the 256-colour palette" grep -q "48;5;[0-9]*" "$tmp/sgr"
 t send-keys -t color q
 
 echo "$passed passed, $failed failed"

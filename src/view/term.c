@@ -41,6 +41,7 @@ typedef struct term_state {
     FILE *tty;
     bool own_tty; /* tty was opened here (not stdout) */
     bool colors;
+    bool c256; /* 256 colours: the sixteen-colour bar palette */
     struct sigaction old_int, old_term, old_hup;
     int dead_reads;
 } term_state;
@@ -105,8 +106,9 @@ static void term_init_colors(term_state *t)
     if (start_color() != OK || COLORS < 8 || COLOR_PAIRS <= ROLE_COUNT)
         return;
     bool defaults = use_default_colors() == OK;
+    bool c256 = COLORS >= 256;
     for (int role = 0; role < ROLE_COUNT && role + 1 < COLOR_PAIRS; role++) {
-        theme_style st = theme_color_style(role);
+        theme_style st = c256 ? theme_color_style256(role) : theme_color_style(role);
         short fg = st.fg, bg = st.bg;
         if (!defaults) {
             fg = fg < 0 ? COLOR_WHITE : fg;
@@ -115,6 +117,7 @@ static void term_init_colors(term_state *t)
         init_pair((short)(role + 1), fg, bg);
     }
     t->colors = true;
+    t->c256 = c256;
 }
 
 static void term_setup_modes(term_state *t, const app_options *o)
@@ -128,7 +131,7 @@ static void term_setup_modes(term_state *t, const app_options *o)
     wtimeout(stdscr, TERM_POLL_MS);
     curs_set(0);
     leaveok(stdscr, TRUE);
-    if (!o->mono && has_colors())
+    if (!o->mono && !theme_no_color(getenv("NO_COLOR")) && has_colors())
         term_init_colors(t);
     mouseinterval(0);
     mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
@@ -267,7 +270,9 @@ static void term_present(void *state, const ui_ctx *ctx)
             if (c->ch == 0)
                 continue;
             int ga =
-                c->attr | (colors ? theme_color_style(c->role).attr : theme_mono_attr(c->role));
+                c->attr | (!colors ? theme_mono_attr(c->role)
+                           : t->c256 ? theme_color_style256(c->role).attr
+                                     : theme_color_style(c->role).attr);
             wchar_t wch[2] = {(wchar_t)c->ch, 0};
             cchar_t cc;
             setcchar(&cc, wch, term_ga_attrs(ga), colors ? (short)(c->role + 1) : 0, NULL);

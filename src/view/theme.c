@@ -17,15 +17,22 @@ int theme_region_role(const char *name)
 /* Bars carry dark text on a coloured background so a name stays readable
  * inside its bar; the eight backgrounds avoid white and black, which would
  * vanish against one terminal theme or the other. */
-static const short bar_bg[THEME_NBARS] = {THEME_BLUE,   THEME_GREEN, THEME_CYAN, THEME_MAGENTA,
-                                          THEME_YELLOW, THEME_RED,   THEME_BLUE, THEME_GREEN};
+static const short bar_bg[THEME_NBARS] = {THEME_BLUE,   THEME_GREEN,   THEME_CYAN,   THEME_MAGENTA,
+                                          THEME_YELLOW, THEME_RED,     THEME_BLUE,   THEME_GREEN,
+                                          THEME_CYAN,   THEME_MAGENTA, THEME_YELLOW, THEME_RED,
+                                          THEME_BLUE,   THEME_GREEN,   THEME_CYAN,   THEME_MAGENTA};
+
+/* Sixteen light, mutually distinct xterm-256 backgrounds (dark text stays
+ * readable on each): blues, greens, cyans, purples, yellows, reds. */
+static const short bar_bg256[THEME_NBARS] = {75,  114, 80,  176, 221, 210, 147, 150,
+                                             116, 183, 229, 216, 153, 193, 218, 180};
 
 theme_style theme_color_style(int role)
 {
     if (role >= ROLE_BAR0 && role < ROLE_COUNT) {
         int k = role - ROLE_BAR0;
-        /* The second half repeats the hues in bold so eight roles stay distinct. */
-        return (theme_style){THEME_BLACK, bar_bg[k], k >= THEME_NBARS - 2 ? GA_BOLD : 0};
+        /* Six hues; the repeats are told apart by bold text. */
+        return (theme_style){THEME_BLACK, bar_bg[k], k >= 6 ? GA_BOLD : 0};
     }
     switch (role) {
     case ROLE_TITLE:
@@ -59,6 +66,18 @@ theme_style theme_color_style(int role)
     default:
         return (theme_style){THEME_DEFAULT, THEME_DEFAULT, 0};
     }
+}
+
+theme_style theme_color_style256(int role)
+{
+    if (role >= ROLE_BAR0 && role < ROLE_COUNT)
+        return (theme_style){THEME_BLACK, bar_bg256[role - ROLE_BAR0], 0};
+    return theme_color_style(role);
+}
+
+bool theme_no_color(const char *no_color_env)
+{
+    return no_color_env && *no_color_env;
 }
 
 /* Without colour: bars are reverse video, the selection is bold underlined

@@ -22,8 +22,8 @@ typedef enum theme_role {
     ROLE_SRC_DECORATOR,
     ROLE_SRC_NUMBER,
     ROLE_BAR0,       /* region colours: ROLE_BAR0 + (hash % THEME_NBARS) */
-    THEME_NBARS = 8,
-    ROLE_COUNT = ROLE_BAR0 + 8
+    THEME_NBARS = 16,
+    ROLE_COUNT = ROLE_BAR0 + 16
 } theme_role;
 
 /* A stable colour for a region name (same name, same colour, every run). */
@@ -40,8 +40,17 @@ typedef struct theme_style {
     int attr;     /* GA_* flags added to the colours */
 } theme_style;
 
-/* The colour style of a role. */
+/* The colour style of a role on an 8-colour terminal (bars 8..15 repeat
+ * the hues of 0..7 in bold). */
 theme_style theme_color_style(int role);
+
+/* The same on a 256-colour terminal: sixteen distinct bar backgrounds
+ * (xterm-256 palette numbers), the other roles as on 8 colours. */
+theme_style theme_color_style256(int role);
+
+/* Whether NO_COLOR (https://no-color.org) asks for no colours: the value
+ * of that variable (NULL: unset) is present and not empty. */
+bool theme_no_color(const char *no_color_env);
 
 /* The monochrome rendering of a role (TERM=vt100, no colours, --mono):
  * GA_* flags only, chosen so that bars, await shading, density, search
