@@ -76,6 +76,62 @@ static int build_filter(const cli_options *o, region_filter *f)
     return status;
 }
 
+/* The ranks of p as a list ("0-3,5"), cut short when long. */
+static void rank_list(const profile *p, char *buf, size_t len)
+{
+    char *w = buf;
+    size_t left = len;
+    buf[0] = '\0';
+    for (size_t k = 0; k < p->nranks && left > 16;) {
+        size_t z = k;
+        while (z + 1 < p->nranks && p->ranks[z + 1].rank == p->ranks[z].rank + 1)
+            z++;
+        const char *sep = w == buf ? "" : ",";
+        int n = z > k ? snprintf(w, left, "%s%d-%d", sep, p->ranks[k].rank, p->ranks[z].rank)
+                      : snprintf(w, left, "%s%d", sep, p->ranks[k].rank);
+        if (n < 0 || (size_t)n >= left)
+            break;
+        w += n;
+        left -= (size_t)n;
+        k = z + 1;
+    }
+    if (p->nranks == 0)
+        snprintf(buf, len, "(none)");
+}
+
+/* --ranks naming a rank the file lacks is a usage error (exit 2) that lists the ranks it has,
+ * rather than an empty screen or output: every single number must be a rank of the file, and
+ * every range must hold one (filter_set_ranks has already checked the syntax). */
+static int check_ranks(const char *list, const profile *p)
+{
+    if (!list)
+        return 0;
+    for (const char *t = list; *t;) {
+        char *end;
+        long a = strtol(t, &end, 10), z = a;
+        if (end == t) /* not a number: filter_set_ranks has said so */
+            return 0;
+        if (*end == '-')
+            z = strtol(end + 1, &end, 10);
+        bool found = false;
+        for (size_t k = 0; k < p->nranks && !found; k++)
+            found = p->ranks[k].rank >= a && p->ranks[k].rank <= z;
+        if (!found) {
+            char have[256];
+            rank_list(p, have, sizeof have);
+            if (a == z)
+                fprintf(stderr, "scopeview: --ranks: %s has no rank %ld; its ranks are %s\n",
+                        p->path, a, have);
+            else
+                fprintf(stderr, "scopeview: --ranks: %s has no rank in %ld-%ld; its ranks are %s\n",
+                        p->path, a, z, have);
+            return 2;
+        }
+        t = *end == ',' ? end + 1 : end + (*end != '\0');
+    }
+    return 0;
+}
+
 /* Progress is for a person waiting at a terminal for the first frame, never for batch output. */
 static int load_profile_ex(const char *file, const isolate_options *how, bool show_progress,
                            profile **p);
@@ -265,6 +321,8 @@ static int run(const cli_options *o)
                                                     (o->mode == CLI_INTERACTIVE && !viewer)};
         status = load_profile_ex(o->file, &how, viewer && !o->headless, &p);
     }
+    if (status == 0)
+        status = check_ranks(o->ranks, p);
     if (status == 0)
         status = viewer ? run_viewer(o, p, &f) : run_output(o, p, &f);
     profile_free(p);

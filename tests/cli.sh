@@ -107,8 +107,20 @@ check "--exclude is repeatable" [ "$(grep -c '"name"' "$tmp/out")" = 1 ]
 run --json --ranks 0-3,5 "$fx/nested_names.h5"
 check "--ranks 0-3,5 exits 0" [ "$rc" = 0 ]
 check "--ranks 0-3,5 keeps ranks 0, 2 and 5" has "$tmp/out" '"ranks": \[0, 2, 5\]'
+# A rank the file lacks is an error that lists the ranks it has (nested_names.h5: 0, 2, 5);
+# a range needs one rank of the file in it.
 run --json --ranks 1,3 "$fx/nested_names.h5"
-check "--ranks 1,3 keeps none" has "$tmp/out" '"num_ranks": 0'
+check "--ranks 1,3 (no such ranks) exits 2" [ "$rc" = 2 ]
+check "--ranks 1,3 names the rank and lists the file's" has "$tmp/err" "has no rank 1; its ranks are 0,2,5$"
+check "--ranks 1,3 prints nothing on stdout" [ ! -s "$tmp/out" ]
+run --summary --ranks 0,5,7 "$fx/nested_names.h5"
+check "--ranks 0,5,7: 7 is missing, exit 2" [ "$rc" = 2 ]
+check "--ranks 0,5,7 names 7" has "$tmp/err" "has no rank 7;"
+run --summary --ranks 3-4 "$fx/nested_names.h5"
+check "--ranks 3-4 (an empty range) exits 2" [ "$rc" = 2 ]
+check "--ranks 3-4 says the range" has "$tmp/err" "has no rank in 3-4;"
+run --summary --ranks 1-2 "$fx/nested_names.h5"
+check "--ranks 1-2 (holds rank 2) exits 0" [ "$rc" = 0 ]
 
 # --- the demo lookup
 SCOPEVIEW_DEMO="$small" "$sv" --summary >"$tmp/out" 2>"$tmp/err"
