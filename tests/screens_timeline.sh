@@ -107,6 +107,14 @@ screen 80x24 "<Enter>" "$small"
 check "Enter: selects outer[1] under the cursor (2024 ns)" has "outer  rank 0  thread MainThread  start 1\.000 us  dur 1\.000 us  excl 200 ns"
 check "Enter: children and source" has "children 2  src app\.py:10"
 check "Enter: held, no await column, no GPU" has "held 1\.000 us  awaited -  gpu -"
+# The selected call outer[1] spans [2000, 3000) ns: columns (2000-1000)/32 = 31 and
+# (2999-1000)/32 = 62 of the time axis (screen columns 16 + 31 = 47 and 78) are marked on
+# the other lanes where they are empty (checked in ASCII, where cut counts columns).
+check "band: marked on Worker-1 (UTF-8)" rowhas 6 "╎.*╎"
+screen 80x24 "<Enter>" "$small" --ascii
+check "band: the selection's first column marked on Worker-1" [ "$(row 6 | cut -c48)" = ":" ]
+check "band: its last column too" [ "$(row 6 | cut -c79)" = ":" ]
+check "band: nothing marked between (only the cursor)" [ "$(row 6 | cut -c49-78 | tr -d ' .')" = "" ]
 screen 80x24 "/inner<Enter>" "$small"
 check "search: first inner after the cursor is inner[1]" has "inner  rank 0  thread MainThread  start 1\.100 us  dur 500 ns"
 check "search: status bar names the search" has "/inner/"
@@ -290,7 +298,7 @@ fi
 if [ -f "$top_src/data/demo.h5" ]; then
     screen 200x60 "" "$top_src/data/demo.h5"
     check "demo 200x60: exits 0" [ "$rc" = 0 ]
-    check "demo 200x60: task lanes" has "Task-1 main"
+    check "demo 200x60: task lanes" has "r0 Task-1"
     screen 80x24 "/solve<Enter>nnz" "$top_src/data/demo.h5"
     check "demo: search and zoom" [ "$rc" = 0 ]
 fi

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checked.h"
 #include "region.h"
 #include "ruler.h"
 #include "timefmt.h"
@@ -40,9 +41,9 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
     const tl_geo *g = &s->geo;
     char a[32], b[32], res[32], line[256], note[96];
     int64_t zero = zero_of(ctx);
-    int64_t ta = s->v.t0 - zero, tb = tl_col_time(&s->v, g->tw) - zero;
+    int64_t ta = ck_sub(s->v.t0, zero), tb = ck_sub(tl_col_time(&s->v, g->tw), zero);
     int ue, dec;
-    ruler_precision(tb > -ta ? tb : ta, s->v.npc, &ue, &dec);
+    ruler_precision(tb > ck_neg(ta) ? tb : ta, s->v.npc, &ue, &dec);
     ruler_label(a, sizeof a, ta, ue, dec);
     ruler_label(b, sizeof b, tb, ue, dec);
     timefmt_ns(res, sizeof res, (double)s->v.npc);
@@ -81,7 +82,7 @@ static void draw_ruler(const tl_state *s, ui_ctx *ctx)
     const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
     int64_t zero = zero_of(ctx);
     char cur[32], buf[48];
-    int64_t tc = tl_col_time(&s->v, s->cursor_x) - zero;
+    int64_t tc = ck_sub(tl_col_time(&s->v, s->cursor_x), zero);
     int ue, dec;
     ruler_precision(tc, s->v.npc, &ue, &dec);
     ruler_label(cur, sizeof cur, tc, ue, dec);
@@ -90,7 +91,7 @@ static void draw_ruler(const tl_state *s, ui_ctx *ctx)
     grid_put_text(&ctx->grid, g->x + 1, g->ruler_y, g->gutter - 2, buf, ROLE_DIM, 0);
     grid_fill(&ctx->grid, (rect){g->tx, g->ruler_y, g->tw, 1}, gl->hline, ROLE_HEADER, 0);
     ruler_plan plan;
-    ruler_plan_make(&plan, s->v.t0 - zero, s->v.npc, g->tw);
+    ruler_plan_make(&plan, ck_sub(s->v.t0, zero), s->v.npc, g->tw);
     for (size_t k = 0; k < plan.nticks; k++) {
         const ruler_tick *t = &plan.ticks[k];
         grid_put_cp(&ctx->grid, g->tx + t->x, g->ruler_y, gl->tick, ROLE_HEADER, 0);
@@ -163,7 +164,7 @@ static void draw_bar_name(ui_ctx *ctx, const tl_seg *sg, int x0, int y, const re
     if (room < 4 && room < nw) /* "ab…" says less than a plain bar */
         return;
     int used = grid_put_text(&ctx->grid, x0 + a, y, room, r->name, role, attr);
-    int64_t dur = r->end_ns[i] - r->start_ns[i];
+    int64_t dur = ck_sub(r->end_ns[i], r->start_ns[i]);
     if (sg->await_k <= 0 || dur <= 0 || used < nw)
         return;
     char share[32];
@@ -253,6 +254,33 @@ static uint32_t cursor_glyph(const ui_ctx *ctx)
     return ctx->grid.ascii ? '.' : 0x2506;
 }
 
+/* The selected call's span, marked on every lane: its first and last
+ * columns where a lane is empty there, so what the other lanes did
+ * meanwhile reads off the screen; the ruler marks the span too. */
+static void draw_sel_band(const tl_state *s, ui_ctx *ctx, const sel_cols *sc)
+{
+    const tl_geo *g = &s->geo;
+    if (!sc->here || sc->c1 < 0 || sc->c0 >= g->tw)
+        return;
+    uint32_t edge = ctx->grid.ascii ? ':' : 0x254E;
+    int64_t a = sc->c0 < 0 ? 0 : sc->c0, z = sc->c1 >= g->tw ? g->tw - 1 : sc->c1;
+    for (int64_t x = a; x <= z; x++) {
+        cell *c = cell_at(&ctx->grid, g->tx + (int)x, g->ruler_y);
+        if (c && c->ch == theme_glyphs_get(ctx->grid.ascii)->hline)
+            c->role = ROLE_SELECTED;
+    }
+    for (int i = 0; i < g->nvis && s->top_row + (size_t)i < s->nrows; i++) {
+        int64_t xs[2] = {sc->c0, sc->c1};
+        for (int k = 0; k < 2; k++) {
+            cell *c = xs[k] >= 0 && xs[k] < g->tw
+                          ? cell_at(&ctx->grid, g->tx + (int)xs[k], g->rows_y + i)
+                          : NULL;
+            if (c && c->ch == ' ' && c->role == ROLE_NORMAL) /* empty, not inside a bar */
+                *c = (cell){edge, ROLE_SELECTED, 0};
+        }
+    }
+}
+
 static void draw_rows(tl_state *s, ui_ctx *ctx)
 {
     const tl_geo *g = &s->geo;
@@ -276,6 +304,7 @@ static void draw_rows(tl_state *s, ui_ctx *ctx)
         if (c)
             c->attr ^= GA_REVERSE;
     }
+    draw_sel_band(s, ctx, &sc);
 }
 
 /* ----------------------------------------------------------- details */
@@ -328,8 +357,8 @@ static void details_times(flow *f, const ui_ctx *ctx, const region *r, size_t i,
                           const rank_data *rk, int64_t g)
 {
     char buf[48];
-    int64_t st = r->start_ns[i], dur = r->end_ns[i] - r->start_ns[i];
-    fmt_ns(buf, sizeof buf, st - zero_of(ctx));
+    int64_t st = r->start_ns[i], dur = ck_sub(r->end_ns[i], r->start_ns[i]);
+    fmt_ns(buf, sizeof buf, ck_sub(st, zero_of(ctx)));
     flow_item(f, "start", buf, ROLE_NORMAL);
     fmt_ns(buf, sizeof buf, dur);
     flow_item(f, "dur", buf, ROLE_NORMAL);
