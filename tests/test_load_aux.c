@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "h5util.h"
+#include "lineprof.h"
 #include "load_aux.h"
 #include "profile.h"
 #include "testutil.h"
@@ -354,13 +355,90 @@ static void test_probe_walk(void **state)
     profile_free(r.p);
 }
 
+/* ------------------------------------------------------------ lineprof */
+
+static void test_lineprof_match(void **state)
+{
+    (void)state;
+    int64_t ln[] = {21, 22, 24};
+    int64_t hits[] = {1, 1, 1};
+    double times[] = {1, 2, 3};
+    char fn[] = "cg", file[] = "examples/heat.py", solve[] = "solve";
+    line_profile lp = {.filename = file,
+                       .function = fn,
+                       .first_lineno = 20,
+                       .unit_s = 1e-9,
+                       .n = 3,
+                       .lineno = ln,
+                       .hits = hits,
+                       .times = times};
+    region r = {.name = solve, .has_lineno = true, .source_lineno = 22};
+    char longpath[] = "/home/u/examples/heat.py", other[] = "other/heat.py";
+    /* no region attribute: the function's name, or file and line */
+    assert_true(lineprof_matches(&lp, "cg", NULL));
+    assert_false(lineprof_matches(&lp, "solve", NULL));
+    r.source_file = longpath;
+    assert_true(lineprof_matches(&lp, "solve", &r));
+    r.source_file = other;
+    assert_false(lineprof_matches(&lp, "solve", &r));
+    r.source_file = file;
+    r.source_lineno = 25; /* past the last profiled line, 24 */
+    assert_false(lineprof_matches(&lp, "solve", &r));
+    r.source_lineno = 20; /* the def line */
+    assert_true(lineprof_matches(&lp, "solve", &r));
+    /* a region attribute decides alone */
+    lp.region = solve;
+    assert_true(lineprof_matches(&lp, "solve", NULL));
+    assert_false(lineprof_matches(&lp, "cg", NULL));
+}
+
+static void test_lineprof_figures(void **state)
+{
+    (void)state;
+    int64_t ln[] = {21, 22, 23, 24, 25};
+    int64_t hits[] = {40, 1400, 1400, 40, 0};
+    double times[] = {210000, 9.8e6, 6.1e6, 100000, 0};
+    line_profile lp = {
+        .first_lineno = 20, .unit_s = 1e-9, .n = 5, .lineno = ln, .hits = hits, .times = times};
+    /* 9.8e6 units of 1e-9 s: 0.0098 s as a literal reads, not 0.009800000000000001 */
+    assert_true(lineprof_row_s(&lp, 1) == 0.0098);
+    assert_true(lineprof_row_s(&lp, 2) == 0.0061);
+    assert_true(lineprof_total_ns(&lp) == 16210000.0);
+    lp.unit_s = 0.3; /* not 1/N: multiplied */
+    assert_true(lineprof_row_s(&lp, 3) == 100000 * 0.3);
+    lp.unit_s = 1e-9;
+    unsigned char hot[5];
+    lineprof_hottest(&lp, 3, hot);
+    assert_int_equal(hot[1], 1);
+    assert_int_equal(hot[2], 2);
+    assert_int_equal(hot[0], 3);
+    assert_int_equal(hot[3], 0);
+    assert_int_equal(hot[4], 0); /* no time: never hot */
+    /* ties go to the lower line */
+    double tied[] = {5, 5, 5, 5, 5};
+    lp.times = tied;
+    lineprof_hottest(&lp, 2, hot);
+    assert_true(hot[0] == 1 && hot[1] == 2 && hot[2] == 0);
+
+    const char *text = "def cg(A, b):\n    x = 0*b\n    return x\n";
+    size_t len;
+    const char *l = lineprof_text_line(text, 20, 21, &len);
+    assert_non_null(l);
+    assert_int_equal(len, 11);
+    assert_true(strncmp(l, "    x = 0*b", len) == 0);
+    l = lineprof_text_line(text, 20, 22, &len);
+    assert_true(l && len == 12 && strncmp(l, "    return x", len) == 0);
+    assert_null(lineprof_text_line(text, 20, 23, &len)); /* after the final newline */
+    assert_null(lineprof_text_line(text, 20, 19, &len));
+    assert_null(lineprof_text_line(NULL, 20, 20, &len));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_line_profile_sp3_basic),
-        cmocka_unit_test(test_perf_events_sp3_gpu),
-        cmocka_unit_test(test_hostile_records),
-        cmocka_unit_test(test_probe_walk),
+        cmocka_unit_test(test_line_profile_sp3_basic), cmocka_unit_test(test_perf_events_sp3_gpu),
+        cmocka_unit_test(test_hostile_records),        cmocka_unit_test(test_probe_walk),
+        cmocka_unit_test(test_lineprof_match),         cmocka_unit_test(test_lineprof_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

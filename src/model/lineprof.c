@@ -66,9 +66,21 @@ double lineprof_row_s(const line_profile *lp, size_t i)
     return lineprof_seconds(lp->times[i], lp->unit_s);
 }
 
+/* t units in nanoseconds: a unit of 1/N s with N dividing 1e9 (1e-9, 1e-6)
+ * is a whole number of nanoseconds, multiplied exactly. */
+static double lineprof_nanos(double t, double unit)
+{
+    if (unit > 0 && unit < 1) {
+        double per_s = nearbyint(1.0 / unit);
+        if (per_s >= 2 && per_s <= 1e9 && 1.0 / per_s == unit && fmod(1e9, per_s) == 0)
+            return t * (1e9 / per_s);
+    }
+    return lineprof_seconds(t, unit) * 1e9;
+}
+
 double lineprof_row_ns(const line_profile *lp, size_t i)
 {
-    return lineprof_row_s(lp, i) * 1e9;
+    return lineprof_nanos(lp->times[i], lp->unit_s);
 }
 
 double lineprof_total_ns(const line_profile *lp)
@@ -76,7 +88,7 @@ double lineprof_total_ns(const line_profile *lp)
     double t = 0;
     for (size_t i = 0; i < lp->n; i++)
         t += lp->times[i];
-    return lineprof_seconds(t, lp->unit_s) * 1e9;
+    return lineprof_nanos(t, lp->unit_s);
 }
 
 const char *lineprof_text(const line_profile *lp, const region *r, int64_t *first_lineno)
