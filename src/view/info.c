@@ -415,8 +415,10 @@ static void build_counters(info_doc *d, const profile *p)
                 snprintf(name, sizeof name, "%s%s", likwid ? "likwid " : "",
                          pr->names[j] ? pr->names[j] : "?");
                 counter_text(v, sizeof v, pr->values[j]);
+                /* Whole units from 100 up (like the value column), else four digits. */
+                double per = pr->calls > 0 ? pr->values[j] / (double)pr->calls : 0;
                 if (pr->calls > 0)
-                    snprintf(pc, sizeof pc, "%.4g", pr->values[j] / (double)pr->calls);
+                    snprintf(pc, sizeof pc, per >= 100 && per < 1e18 ? "%.0f" : "%.4g", per);
                 const char *cells[5] = {a, pr->region ? pr->region : "?", name, v, pc};
                 doc_row(d, ROLE_NORMAL, 5, cells);
             }
