@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "checked.h"
 #include "outputs.h"
 #include "region.h"
 #include "text.h"
@@ -71,9 +72,10 @@ static void ev_values(ev_ctx *ctx, size_t row, out_value *v, char bufs[2][48])
     int64_t zero = ctx->p->has_min_start ? ctx->p->min_start_ns : 0;
     v[0] = (out_value){.kind = OV_INT, .i = r->rank};
     v[1] = (out_value){.kind = OV_INT, .i = (int64_t)i};
-    v[2] = (out_value){.kind = OV_TIME_NS, .i = r->start_ns[i] - zero};
-    v[3] = (out_value){.kind = OV_TIME_NS, .i = r->end_ns[i] - zero};
-    v[4] = (out_value){.kind = OV_NS, .i = r->end_ns[i] - r->start_ns[i]};
+    /* Saturated: a profile may span more than INT64_MAX ns from its first start. */
+    v[2] = (out_value){.kind = OV_TIME_NS, .i = ck_sub(r->start_ns[i], zero)};
+    v[3] = (out_value){.kind = OV_TIME_NS, .i = ck_sub(r->end_ns[i], zero)};
+    v[4] = (out_value){.kind = OV_NS, .i = ck_sub(r->end_ns[i], r->start_ns[i])};
     v[5] = ev_ns_or_null(src->excl_ns, i);
     v[6] = ev_ns_or_null(r->await_ns, i);
     v[7] = ev_ns_or_null(r->gpu_ns, i);

@@ -126,6 +126,25 @@ typedef struct pass_acc {
     bool sumsq_ok;
 } pass_acc;
 
+/* Why pass_durations refused a region: the first bad call. */
+typedef struct pass_bad {
+    bool overflow; /* end - start leaves the int64 range */
+    size_t call;
+} pass_bad;
+
+static void pass_find_bad(const region *r, pass_bad *why)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        int64_t d;
+        bool ovf = __builtin_sub_overflow(r->end_ns[i], r->start_ns[i], &d);
+        if (ovf || d < 0) {
+            why->overflow = ovf;
+            why->call = i;
+            return;
+        }
+    }
+}
+
 static bool pass_durations(region *r, pass_acc *acc)
 {
     bool bad = false;
@@ -446,8 +465,16 @@ sv_err stats_compute_region(region *r, sv_error *err)
     if (r->n == 0)
         return SV_OK;
     pass_acc acc;
-    if (!pass_durations(r, &acc))
-        return sv_error_set(err, SV_ERR_FORMAT, "a call ends before it starts");
+    if (!pass_durations(r, &acc)) {
+        pass_bad why = {false, 0};
+        pass_find_bad(r, &why);
+        if (why.overflow)
+            return sv_error_set(err, SV_ERR_FORMAT,
+                                "call %zu lasts longer than 2^63 ns (start %lld, end %lld)",
+                                why.call, (long long)r->start_ns[why.call],
+                                (long long)r->end_ns[why.call]);
+        return sv_error_set(err, SV_ERR_FORMAT, "call %zu ends before it starts", why.call);
+    }
     finish_moments(r, &acc);
     return compute_percentiles(r, err);
 }

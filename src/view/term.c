@@ -17,6 +17,7 @@
 
 #include "grid.h"
 #include "keys.h"
+#include "term_signal.h"
 #include "text.h"
 #include "theme.h"
 
@@ -135,6 +136,34 @@ static void term_setup_modes(term_state *t, const app_options *o)
         term_init_colors(t);
     mouseinterval(0);
     mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+}
+
+/* Appends terminfo capability name (NULL: none) or else fallback to b. */
+static size_t term_cap_append(char *b, size_t cap, size_t o, const char *name, const char *fallback)
+{
+    const char *v = name ? tigetstr(name) : NULL;
+    if (!v || v == (char *)-1)
+        v = fallback;
+    size_t n = strlen(v);
+    if (o + n < cap) {
+        memcpy(b + o, v, n);
+        o += n;
+    }
+    return o;
+}
+
+/* The reset a fatal signal writes (term_signal.h): attributes and mouse
+ * reporting off, cursor shown, keypad mode off, alternate screen left. */
+static void term_arm_fatal_reset(term_state *t)
+{
+    char b[512];
+    size_t o = term_cap_append(b, sizeof b, 0, "sgr0", "\033[m");
+    o = term_cap_append(b, sizeof b, o, NULL, TERM_MOUSE_OFF);
+    o = term_cap_append(b, sizeof b, o, "cnorm", "\033[?25h");
+    o = term_cap_append(b, sizeof b, o, "rmkx", "");
+    o = term_cap_append(b, sizeof b, o, "rmcup", "\033[?1049l");
+    fflush(t->tty);
+    term_signal_arm(fileno(t->tty), b, o);
 }
 
 static int term_key_code(int code, ui_ctx *ctx)
@@ -308,6 +337,7 @@ int term_open(ui_backend *be, const app_options *o, bool *colors)
         return 1;
     }
     term_install_signals(t);
+    term_signal_save(fileno(t->tty));
     t->scr = newterm(name, t->tty, t->tty);
     const char *cup = t->scr ? tigetstr("cup") : NULL;
     if (!t->scr || !cup || cup == (char *)-1) {
@@ -323,6 +353,7 @@ int term_open(ui_backend *be, const app_options *o, bool *colors)
         return term_refuse(why, name);
     }
     term_setup_modes(t, o);
+    term_arm_fatal_reset(t);
     *colors = t->colors;
     *be = (ui_backend){t, term_next_key, term_present, term_size};
     return 0;
@@ -333,6 +364,7 @@ int term_close(ui_backend *be)
     term_state *t = be->state;
     if (!t)
         return 0;
+    term_signal_disarm();
     mousemask(0, NULL);
     endwin();
     delscreen(t->scr);
