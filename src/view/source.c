@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "pyhl.h"
 #include "source_gutter.h"
 
@@ -198,6 +199,17 @@ static int digits_of(int64_t v)
     return v < 0 ? d + 1 : d;
 }
 
+/* Line number first + k as text: widened to uint64 past INT64_MAX, so a
+ * file's line number near the top of the range never wraps negative (k is
+ * a line index, far below 2^63). */
+static int line_no_text(char *buf, size_t len, int width, int64_t first, size_t k)
+{
+    width = width < 1 ? 1 : width > 24 ? 24 : width;
+    if (first >= 0)
+        return snprintf(buf, len, "%*llu", width, (unsigned long long)first + k);
+    return snprintf(buf, len, "%*lld", width, (long long)(first + (int64_t)k));
+}
+
 static void draw_header(source_state *s, ui_ctx *ctx, const region *r, rect a)
 {
     grid *g = &ctx->grid;
@@ -238,8 +250,9 @@ static void draw_lines(source_state *s, ui_ctx *ctx, const region *r, rect a)
     grid *g = &ctx->grid;
     (void)r;
     int64_t first = s->first;
-    int64_t last_no = first + (int64_t)s->nlines - 1;
-    int gw = digits_of(last_no) > digits_of(first) ? digits_of(last_no) : digits_of(first);
+    char last[32];
+    int lw = line_no_text(last, sizeof last, 1, first, s->nlines ? s->nlines - 1 : 0);
+    int gw = lw > digits_of(first) ? lw : digits_of(first);
     int pw = gutter_layout(&s->gutter, g, a.w - gw - 3);
     if (pw > 0) { /* a caption row over the gutter */
         gutter_caption(&s->gutter, g, a.x, a.y, a.w);
@@ -254,11 +267,11 @@ static void draw_lines(source_state *s, ui_ctx *ctx, const region *r, rect a)
         size_t k = s->top + (size_t)row;
         int y = a.y + row;
         char num[32];
-        snprintf(num, sizeof num, "%*lld", gw, (long long)(first + (int64_t)k));
+        line_no_text(num, sizeof num, gw, first, k);
         grid_put_text(g, a.x, y, gw, num, ROLE_DIM, 0);
         grid_put_cp(g, a.x + gw + 1, y, vline, ROLE_DIM, 0);
         if (pw > 0)
-            gutter_draw(&s->gutter, g, a.x - pw, y, first + (int64_t)k);
+            gutter_draw(&s->gutter, g, a.x - pw, y, ck_add(first, (int64_t)k));
         size_t n;
         const char *line = source_line(s, k, &n);
         bool longer = n > SOURCE_LINE_MAX;
