@@ -2,34 +2,7 @@
 # Runs the real scopeview binary: exit statuses, one-line errors, batch outputs on the
 # fixtures svgen writes, closed pipes, and that no control byte from a hostile file escapes.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-top_build=${SV_TOP_BUILDDIR:-.}
-sv="$top_build/scopeview"
-fx="$top_build/tests/fixtures"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-cli.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { # check NAME CONDITION...
-    name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
-
-# run ARGS...: status in $rc, output in $tmp/out and $tmp/err
-run() {
-    "$sv" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
-lines() { wc -l <"$1" | tr -d ' '; }
-has() { grep -q -- "$2" "$1"; }
-# No byte below 0x20 except newline, no DEL, no UTF-8 C1 control (C2 80..C2 9F).
-clean() {
-    ! LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')" "$1" &&
-        ! LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$1"
-}
+. "${0%/*}/lib.sh"
 
 if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
     echo "cli.sh: $sv or $fx/small.h5 missing (run from make check)"
@@ -40,10 +13,10 @@ small="$fx/small.h5"
 # --- help, version, usage errors
 run --help
 check "--help exits 0" [ "$rc" = 0 ]
-check "--help says Usage" has "$tmp/out" "^Usage: scopeview"
+check "--help says Usage" has "^Usage: scopeview" "$tmp/out"
 for opt in --summary --json --csv --events --rank --include --exclude --ranks --batch --size \
     --keys --ascii --mono --help --version "Exit status"; do
-    check "--help mentions $opt" has "$tmp/out" "$opt"
+    check "--help mentions $opt" has "$opt" "$tmp/out"
 done
 check "--help writes nothing on stderr" [ ! -s "$tmp/err" ]
 run --version
@@ -57,7 +30,7 @@ for args in "--bogus" "-q" "--events" "--size 0x24 $small" "--size 80x $small" \
     run $args
     check "'$args' exits 2" [ "$rc" = 2 ]
     check "'$args' gives one line on stderr" [ "$(lines "$tmp/err")" = 1 ]
-    check "'$args' hints at --help" has "$tmp/err" "try 'scopeview --help'"
+    check "'$args' hints at --help" has "try 'scopeview --help'" "$tmp/err"
     check "'$args' prints nothing" [ ! -s "$tmp/out" ]
 done
 
@@ -66,38 +39,38 @@ for f in "$tmp/missing.h5" "$fx/fault_not_hdf5.h5" "$fx/fault_empty.h5" "$fx/fau
     run --summary "$f"
     check "$f exits 1" [ "$rc" = 1 ]
     check "$f: one line on stderr" [ "$(lines "$tmp/err")" = 1 ]
-    check "$f: the message names the file" has "$tmp/err" "^scopeview: $f"
+    check "$f: the message names the file" has "^scopeview: $f" "$tmp/err"
 done
 run --json "$fx/fault_not_hdf5.h5"
-check "not HDF5 is said" has "$tmp/err" "not an HDF5 file"
+check "not HDF5 is said" has "not an HDF5 file" "$tmp/err"
 
 # --- batch outputs on small.h5
 run --summary "$small"
 check "--summary exits 0" [ "$rc" = 0 ]
 for name in outer inner io/write reduce "600 ns" "summary-only"; do
-    check "--summary shows $name" has "$tmp/out" "$name"
+    check "--summary shows $name" has "$name" "$tmp/out"
 done
 cp "$tmp/out" "$tmp/summary"
 "$sv" "$small" >"$tmp/piped" 2>/dev/null
 check "piped without --batch prints the summary" cmp -s "$tmp/summary" "$tmp/piped"
 run --json "$small"
 check "--json exits 0" [ "$rc" = 0 ]
-check "--json has total_exclusive_duration 6e-07" has "$tmp/out" '"total_exclusive_duration": 6e-07'
+check "--json has total_exclusive_duration 6e-07" has '"total_exclusive_duration": 6e-07' "$tmp/out"
 run --csv "$small"
 check "--csv: header + 4 rows" [ "$(lines "$tmp/out")" = 5 ]
 run --events inner --json "$small"
 check "--events --json exits 0" [ "$rc" = 0 ]
-check "--events --json has gpu 5e-08" has "$tmp/out" '"gpu": 5e-08'
+check "--events --json has gpu 5e-08" has '"gpu": 5e-08' "$tmp/out"
 run --csv --events outer --rank 0 "$small"
-check "--csv before --events also chooses CSV" has "$tmp/out" "^call_index,start,end"
+check "--csv before --events also chooses CSV" has "^call_index,start,end" "$tmp/out"
 check "--events --csv: header + 2 calls" [ "$(lines "$tmp/out")" = 3 ]
 run --events reduce "$small"
 check "--events on a summary-only region exits 1" [ "$rc" = 1 ]
-check "... with the event-data-unavailable error" has "$tmp/err" "event data unavailable"
+check "... with the event-data-unavailable error" has "event data unavailable" "$tmp/err"
 check "... in one line" [ "$(lines "$tmp/err")" = 1 ]
 run --events nope "$small"
 check "--events on a missing region exits 1" [ "$rc" = 1 ]
-check "... saying FILE: no region NAME" has "$tmp/err" "^scopeview: $small: no region nope$"
+check "... saying FILE: no region NAME" has "^scopeview: $small: no region nope$" "$tmp/err"
 
 # --- filters
 run --json --include in "$small"
@@ -106,25 +79,25 @@ run --json --exclude o --exclude i "$small"
 check "--exclude is repeatable" [ "$(grep -c '"name"' "$tmp/out")" = 1 ]
 run --json --ranks 0-3,5 "$fx/nested_names.h5"
 check "--ranks 0-3,5 exits 0" [ "$rc" = 0 ]
-check "--ranks 0-3,5 keeps ranks 0, 2 and 5" has "$tmp/out" '"ranks": \[0, 2, 5\]'
+check "--ranks 0-3,5 keeps ranks 0, 2 and 5" has '"ranks": \[0, 2, 5\]' "$tmp/out"
 # A rank the file lacks is an error that lists the ranks it has (nested_names.h5: 0, 2, 5);
 # a range needs one rank of the file in it.
 run --json --ranks 1,3 "$fx/nested_names.h5"
 check "--ranks 1,3 (no such ranks) exits 2" [ "$rc" = 2 ]
-check "--ranks 1,3 names the rank and lists the file's" has "$tmp/err" "has no rank 1; its ranks are 0,2,5$"
+check "--ranks 1,3 names the rank and lists the file's" has "has no rank 1; its ranks are 0,2,5$" "$tmp/err"
 check "--ranks 1,3 prints nothing on stdout" [ ! -s "$tmp/out" ]
 run --summary --ranks 0,5,7 "$fx/nested_names.h5"
 check "--ranks 0,5,7: 7 is missing, exit 2" [ "$rc" = 2 ]
-check "--ranks 0,5,7 names 7" has "$tmp/err" "has no rank 7;"
+check "--ranks 0,5,7 names 7" has "has no rank 7;" "$tmp/err"
 run --summary --ranks 3-4 "$fx/nested_names.h5"
 check "--ranks 3-4 (an empty range) exits 2" [ "$rc" = 2 ]
-check "--ranks 3-4 says the range" has "$tmp/err" "has no rank in 3-4;"
+check "--ranks 3-4 says the range" has "has no rank in 3-4;" "$tmp/err"
 run --summary --ranks 1-2 "$fx/nested_names.h5"
 check "--ranks 1-2 (holds rank 2) exits 0" [ "$rc" = 0 ]
 
 # --- the demo lookup
 SCOPEVIEW_DEMO="$small" "$sv" --summary >"$tmp/out" 2>"$tmp/err"
-check "SCOPEVIEW_DEMO names the demo" has "$tmp/out" "small.h5"
+check "SCOPEVIEW_DEMO names the demo" has "small.h5" "$tmp/out"
 SCOPEVIEW_DEMO="$tmp/none.h5" "$sv" --summary >"$tmp/out" 2>"$tmp/err"
 check "a missing demo exits 1" [ $? = 1 ]
 
@@ -142,7 +115,7 @@ check "'| head -c1' does not crash" [ ! -s "$tmp/err" ]
 if [ -w /dev/full ]; then
     "$sv" --csv "$small" >/dev/full 2>"$tmp/err"
     check "a full disk exits 1" [ $? = 1 ]
-    check "... with a message" has "$tmp/err" "cannot write"
+    check "... with a message" has "cannot write" "$tmp/err"
 fi
 
 # --- hostile strings: every output, stderr included, stays free of control bytes
@@ -164,5 +137,4 @@ hostile_run 6 --events "$evil" --csv
 run --bogus "$(printf '\033]52;c;x\007')"
 check "a hostile argument is escaped in the usage error" clean "$tmp/err"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -5,43 +5,11 @@
 # durations 100 500 400 with GPU 50 - 70) and from shared/data/expected/*.json (max_duration,
 # num_calls, total_duration), formatted here with the viewer's rule (4 significant digits).
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-top_build=${SV_TOP_BUILDDIR:-.}
-top_src=${SV_TOP_SRCDIR:-..}
-sv="$top_build/scopeview"
-fx="$top_build/tests/fixtures"
+. "${0%/*}/lib.sh"
+scr="$tmp/s"
+shared="$shared_root/data"
 shared=${SV_SHARED_DIR:-$top_src/../shared}/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-calls.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
 
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { # check NAME CONDITION...
-    what=$1
-    shift
-    if "$@"; then ok; else bad "$what"; fi
-}
-
-# screen SIZE KEYS FILE [OPTIONS...]: the final screen in $tmp/s, status in $rc
-screen() {
-    size=$1 keys=$2 file=$3
-    shift 3
-    "$sv" --batch --size "$size" --keys "$keys" "$@" "$file" >"$tmp/s" 2>"$tmp/err"
-    rc=$?
-}
-has() { grep -q -- "$1" "$tmp/s"; }
-hasf() { grep -qF -- "$1" "$tmp/s"; }
-hasnt() { ! grep -q -- "$1" "$tmp/s"; }
-row() { sed -n "$1p" "$tmp/s"; } # row N of the screen (1-based)
-rowhas() { row "$1" | grep -q -- "$2"; }
-lines() { wc -l <"$tmp/s" | tr -d ' '; }
-widest() { LC_ALL=C.UTF-8 wc -L <"$tmp/s" | tr -d ' '; }
-ascii_only() { ! LC_ALL=C grep -q "$(printf '[\200-\377]')" "$tmp/s"; }
-clean() {
-    ! LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')" "$tmp/s" &&
-        ! LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$tmp/s"
-}
 # Line number of the first line matching a fixed string (0 when none).
 line_of() { grep -nF -- "$1" "$tmp/s" | head -n 1 | cut -d: -f1 | grep . || echo 0; }
 
@@ -207,9 +175,10 @@ check "scroll: 3 pages of 9 + 2 - 1 lines" hasf "29-38/65536"
 check "scroll: line 29 first" has "^ *29 │ 0123456789abcde"
 
 # --- info view
-screen 80x24 "5" "$small"
+# From the fixtures' directory: the path shown is then the same wherever the tree lives.
+cd "$fx" && screen 80x24 "5" small.h5 && cd "$OLDPWD" || exit 99
 check "info: view 5" rowhas 1 "\[5 info\]"
-check "info: path" has "path  *.*small\.h5"
+check "info: path" has "path  *small\.h5$"
 check "info: size in bytes" has "size  *[0-9]* bytes"
 check "info: metadata sorted" [ "$(line_of 'gpu ')" -lt "$(line_of 'hostname ')" ] 
 check "info: metadata sorted 2" [ "$(line_of 'hostname ')" -lt "$(line_of 'python_version ')" ]
@@ -267,7 +236,7 @@ if [ -f "$shared/real/solver.h5" ] && [ -f "$shared/expected/solver.json" ]; the
     check "mpi4 r: one rank" rowhas 2 ", rank $rank only: $calls calls"
     check "mpi4 r: every row on that rank" [ "$(list_rows | awk -v r="$rank" '$(NF) != r' | wc -l | tr -d ' ')" = 0 ]
 else
-    echo "SKIP: shared data not found in $shared"
+    skip "shared data not found in $shared"
 fi
 
 if [ -f "$shared/extended/async_server.h5" ]; then
@@ -303,5 +272,4 @@ if [ -f "$shared/extended/gpu_train.h5" ]; then
     check "gpu 80: abbreviated, still an overlap" has "children [0-9.]* [mun]*s; GPU [0-9.]* [mun]*s ([0-9]*%, overlap)"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -5,43 +5,11 @@
 # 1000 to 3000 ns; at 80x24 the time axis has 64 columns, so the fit is 32 ns per column
 # and the cursor starts at column 32, i.e. 2024 ns) and from the shared profiles.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-top_build=${SV_TOP_BUILDDIR:-.}
-top_src=${SV_TOP_SRCDIR:-..}
-sv="$top_build/scopeview"
-fx="$top_build/tests/fixtures"
+. "${0%/*}/lib.sh"
+scr="$tmp/s"
+shared="$shared_root/data"
 shared=${SV_SHARED_DIR:-$top_src/../shared}/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-tl.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
 
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { # check NAME CONDITION...
-    name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
-
-# screen SIZE KEYS FILE [OPTIONS...]: the final screen in $tmp/s, status in $rc
-screen() {
-    size=$1 keys=$2 file=$3
-    shift 3
-    "$sv" --batch --size "$size" --keys "$keys" "$@" "$file" >"$tmp/s" 2>"$tmp/err"
-    rc=$?
-}
-has() { grep -q -- "$1" "$tmp/s"; }
-hasnt() { ! grep -q -- "$1" "$tmp/s"; }
-row() { sed -n "$1p" "$tmp/s"; } # row N of the screen (1-based)
-rowhas() { row "$1" | grep -q -- "$2"; }
-lines() { wc -l <"$tmp/s" | tr -d ' '; }
-# The widest line in display columns.
-widest() { LC_ALL=C.UTF-8 wc -L <"$tmp/s" | tr -d ' '; }
-ascii_only() { ! LC_ALL=C grep -q "$(printf '[\200-\377]')" "$tmp/s"; }
-clean() {
-    ! LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')" "$tmp/s" &&
-        ! LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$tmp/s"
-}
 
 if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
     echo "screens_timeline.sh: $sv or $fx/small.h5 missing (run from make check)"
@@ -292,7 +260,7 @@ if [ -f "$shared/extended/async_server.h5" ]; then
     screen 80x24 "" "$shared/extended/recursion.h5"
     check "recursion: deep lane folded" has "+[0-9]* deeper"
 else
-    echo "SKIP: shared data not found in $shared"
+    skip "shared data not found in $shared"
 fi
 
 if [ -f "$top_src/data/demo.h5" ]; then
@@ -303,5 +271,4 @@ if [ -f "$top_src/data/demo.h5" ]; then
     check "demo: search and zoom" [ "$rc" = 0 ]
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

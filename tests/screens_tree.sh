@@ -4,48 +4,12 @@
 # tree structure, expand/collapse, sorting, scopes, recursion folding, per-rank rows, summary-only
 # marks, search, filter, drill-down, and the screen's shape at 80x24, 160x50 and small sizes.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-top_build=${SV_TOP_BUILDDIR:-.}
-sv="$top_build/scopeview"
-fx="$top_build/tests/fixtures"
-shared=${SV_SHARED_DIR:-${SV_TOP_SRCDIR:-..}/../shared}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-tree.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-skipped=0
-UTF8=C.UTF-8
+. "${0%/*}/lib.sh"
 
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { # check NAME CONDITION...
-    name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
-
-# screen SIZE KEYS FILE [OPTIONS...]: the screen in $tmp/out, status in $rc
-screen() {
-    size=$1 keys=$2 file=$3
-    shift 3
-    env -u TERM "$sv" --batch --size "$size" --keys "$keys" "$@" "$file" \
-        >"$tmp/out" 2>"$tmp/err" </dev/null
-    rc=$?
-}
-has() { grep -q -- "$1" "$tmp/out"; }
-hasnt() { ! grep -q -- "$1" "$tmp/out"; }
-hasx() { grep -qE -- "$1" "$tmp/out"; }
-hasf() { grep -qF -- "$1" "$tmp/out"; }
-nlines() { wc -l <"$tmp/out" | tr -d ' '; }
-width() { LC_ALL=$UTF8 wc -L <"$tmp/out" | tr -d ' '; }
-clean() {
-    ! LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')" "$tmp/out" &&
-        ! LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$tmp/out"
-}
-ascii_only() { ! LC_ALL=C grep -q "$(printf '[^\040-\176]')" "$tmp/out"; }
 shape() { # shape COLS ROWS NAME
     check "$3: exit 0" [ "$rc" = 0 ]
-    check "$3: $2 lines" [ "$(nlines)" = "$2" ]
-    check "$3: no line wider than $1" [ "$(width)" -le "$1" ]
+    check "$3: $2 lines" [ "$(lines)" = "$2" ]
+    check "$3: no line wider than $1" [ "$(widest)" -le "$1" ]
     check "$3: no control bytes" clean
 }
 # The line number of the first screen line matching an extended regex (0: none).
@@ -176,8 +140,7 @@ check "regions nested b: a one-rank region has no slow mark" sh -c "! grep -qE '
 
 # ============================================================ shared reference profiles
 if [ ! -f "$shared/data/real/solver.h5" ]; then
-    echo "SKIP: $shared/data not found: shared-profile screens skipped"
-    skipped=1
+    skip "$shared/data not found: shared-profile screens skipped"
 else
     real="$shared/data/real"
     ext="$shared/data/extended"
@@ -455,6 +418,4 @@ for k in 2 3; do
     check "hostile view $k: name escaped" has 'evil\\x1b\[31mred\\x07'
 done
 
-echo "$passed passed, $failed failed"
-[ "$skipped" = 0 ] || echo "(shared-profile screens skipped)"
-[ "$failed" = 0 ]
+finish
