@@ -228,8 +228,8 @@ static int calls_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     calls_state *s = state;
     if (!s)
         return 0;
-    if (cmd == CMD_SLOWEST) {
-        ui_select_slowest(ctx);
+    if (cmd == CMD_SLOWEST) { /* on this view's rank when it shows one (r) */
+        ui_select_slowest_on(ctx, s->one_rank && ctx->sel.region ? ctx->sel.region->rank : -1);
         calls_sync(s, ctx);
         return VF_HANDLED | VF_REDRAW;
     }

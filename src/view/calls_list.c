@@ -343,6 +343,11 @@ void calls_sync(calls_state *s, ui_ctx *ctx)
             calls_reset(s);
         return;
     }
+    /* A regions row asked for all ranks or its own rank (Enter on it). */
+    if (ctx->drill_scope) {
+        s->one_rank = ctx->drill_scope == UI_DRILL_RANK;
+        ctx->drill_scope = 0;
+    }
     int scope = s->one_rank ? sel->rank : -1;
     if (!s->built || !s->name || strcmp(s->name, sel->name) != 0 || scope != s->scope)
         calls_build(s, ctx, sel);

@@ -462,7 +462,18 @@ static int reg_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
         if (s->nrows == 0)
             return VF_HANDLED;
         reg_select(s, ctx);
+        /* a "rank N" row lists that rank's calls, a merged row every rank's */
+        ctx->drill_scope = cursor_row(s).rank >= 0 ? UI_DRILL_RANK : UI_DRILL_ALL;
         ui_open_view(ctx, VIEW_CALLS);
+        return VF_HANDLED | VF_REDRAW;
+    case CMD_SLOWEST:
+        if (s->nrows == 0)
+            return 0;
+        /* the slowest call over every rank, or over the row's own rank */
+        reg_select(s, ctx);
+        ui_select_slowest_on(ctx, cursor_row(s).rank >= 0 ? row_region(s, cursor_row(s))->rank
+                                                          : -1);
+        ui_open_view(ctx, VIEW_TIMELINE);
         return VF_HANDLED | VF_REDRAW;
     case CMD_SEARCH_NEXT:
     case CMD_SEARCH_PREV:

@@ -113,35 +113,57 @@ static int64_t duration_ns(int64_t end, int64_t start)
     return (int64_t)((uint64_t)end - (uint64_t)start);
 }
 
-void ui_select_slowest(ui_ctx *ctx)
+/* The longest call of r (ties: the first recorded). */
+static size_t longest_call(const region *r)
+{
+    size_t at = 0;
+    for (size_t i = 1; i < r->n; i++)
+        if (duration_ns(r->end_ns[i], r->start_ns[i]) > duration_ns(r->end_ns[at], r->start_ns[at]))
+            at = i;
+    return at;
+}
+
+void ui_select_slowest_on(ui_ctx *ctx, int rank)
 {
     const region *sel = ctx->sel.region ? ctx->sel.region : busiest_region(ctx);
     const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
     region **list = NULL, *best = NULL;
-    size_t count = 0;
+    size_t count = 0, at = 0;
     if (!sel || profile_region_across_ranks(ctx->prof, sel->name, &list, &count, NULL) != SV_OK) {
         ui_set_status(ctx, "No region to look in: select one first");
         return;
     }
+    /* Every rank (and so every lane of each) in rank order: a later rank
+     * wins only with a strictly longer call. */
     for (size_t k = 0; k < count; k++) {
         region *r = list[k];
-        if (r->has_event_data && r->n && filter_match_rank(f, r->rank) &&
-            (!best || r->st.total_ns > best->st.total_ns))
+        if (!r->has_event_data || !r->n || !filter_match_rank(f, r->rank) ||
+            (rank >= 0 && r->rank != rank))
+            continue;
+        size_t i = longest_call(r);
+        if (!best || duration_ns(r->end_ns[i], r->start_ns[i]) >
+                         duration_ns(best->end_ns[at], best->start_ns[at])) {
             best = r;
+            at = i;
+        }
     }
     free(list);
     if (!best) {
         ui_set_status(ctx, "No recorded calls in this region (summary-only or empty)");
         return;
     }
-    size_t at = 0;
-    for (size_t i = 1; i < best->n; i++)
-        if (duration_ns(best->end_ns[i], best->start_ns[i]) >
-            duration_ns(best->end_ns[at], best->start_ns[at]))
-            at = i;
     ui_select_call(ctx, best->rank, (int64_t)(best->gidx0 + at));
     char d[32];
     timefmt_ns(d, sizeof d, (double)duration_ns(best->end_ns[at], best->start_ns[at]));
-    ui_set_status(ctx, "Slowest call: %s on rank %d, its slowest rank (call %zu, %s)", best->name,
-                  best->rank, at + 1, d);
+    if (rank >= 0)
+        ui_set_status(ctx, "Slowest call of %s on rank %d: call %zu, %s", best->name, best->rank,
+                      at + 1, d);
+    else
+        ui_set_status(ctx, "Slowest call of %s over every rank: rank %d, call %zu, %s",
+                      best->name, best->rank, at + 1, d);
+}
+
+void ui_select_slowest(ui_ctx *ctx)
+{
+    ui_select_slowest_on(ctx, -1);
 }

@@ -49,7 +49,13 @@ typedef struct ui_ctx {
     size_t prompt_len;
     int help_top;          /* first help line shown */
     keymap keys;           /* key -> command per scope: commands.def, then the config */
+    /* How the calls view opens next (set by the regions view's rows, read
+     * and cleared by the calls view): 0 as it was, UI_DRILL_ALL every
+     * rank, UI_DRILL_RANK the selected region's rank only. */
+    int drill_scope;
 } ui_ctx;
+
+enum { UI_DRILL_ALL = 1, UI_DRILL_RANK = 2 };
 
 /* Below this size only a "Terminal too small" message is drawn. */
 #define UI_MIN_COLS 40
@@ -83,13 +89,15 @@ bool ui_search_match(const ui_ctx *ctx, const char *name);
 /* Selects a call (rank number, rank call index) and its region. */
 void ui_select_call(ui_ctx *ctx, int rank, int64_t call);
 void ui_select_region(ui_ctx *ctx, region *r);
-/* Selects the slowest call of the selected region on its slowest rank: the
- * rank where the region's total time is largest (ties: the lowest rank),
- * then that rank's longest call (ties: the first recorded).  Without a
- * selected region it takes the region with the largest total time.  Says
- * what it did in the status line; the caller decides which view shows the
- * call (d and S, app.c; S in the calls view). */
+/* Selects the slowest call of the selected region over every rank the
+ * filter keeps and every lane (ties: the lowest rank, then the first
+ * recorded), so its duration is the region's Max.  Without a selected
+ * region it takes the region with the largest total time.  Says what it
+ * did in the status line; the caller decides which view shows the call
+ * (d and S, app.c; S in the calls and regions views). */
 void ui_select_slowest(ui_ctx *ctx);
+/* The same on one rank (rank >= 0: a per-rank row), or every rank (< 0). */
+void ui_select_slowest_on(ui_ctx *ctx, int rank);
 /* Moves a scrolled text's top line for a scrolling command (Up, Down,
  * wheel, PgUp, PgDn, Home, End), end being the line count; returns false
  * for any other command.  The caller clamps. */
