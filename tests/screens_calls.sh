@@ -126,7 +126,7 @@ check "reduce: nothing else stored" hasnt "p50"
 # S on small.h5: outer's slowest call is call 2 (1000 ns)
 screen 80x24 "3/^outer\$<Enter>4jS" "$small"
 check "S: cursor back on the slowest" [ "$(list_rows | sed -n 1p | cut -c1-3)" = "▶" ]
-check "S: status names it" hasf "Slowest call: outer on rank 0"
+check "S: status names it" hasf "Slowest call of outer over every rank: rank 0, call 2, 1.000 us"
 
 # ASCII and a large screen
 screen 80x24 "3/^inner\$<Enter>4" "$small" --ascii
@@ -237,6 +237,43 @@ if [ -f "$shared/real/solver.h5" ] && [ -f "$shared/expected/solver.json" ]; the
     check "mpi4 r: every row on that rank" [ "$(list_rows | awk -v r="$rank" '$(NF) != r' | wc -l | tr -d ' ')" = 0 ]
 else
     skip "shared data not found in $shared"
+fi
+
+# S is the slowest call of the region over every rank and lane, even where another rank has
+# the larger total (gpu_train.h5: load_batch and optimizer, expected/gpu_train.json); a per-rank
+# row (b) acts on its own rank: S and Enter stay on it
+if [ -f "$shared/extended/gpu_train.h5" ] && [ -f "$shared/expected/gpu_train.json" ]; then
+    for reg in load_batch optimizer; do
+        expected_rows "$shared/expected/gpu_train.json" | awk -v n="$reg" '$1 == n' >"$tmp/rows"
+        top=$(sort -k4,4n "$tmp/rows" | tail -n 1)
+        r=$(echo "$top" | cut -d' ' -f2)
+        want=$(fmt_ns "$(echo "$top" | cut -d' ' -f4)")
+        busiest=$(sort -k5,5n "$tmp/rows" | tail -n 1 | cut -d' ' -f2)
+        check "gpu S $reg: the largest total is on another rank ($busiest, not $r)" [ "$busiest" != "$r" ]
+        screen 120x30 "3/^$reg\$<Enter>S" "$shared/extended/gpu_train.h5"
+        check "gpu S $reg: timeline" rowhas 1 "\[1 timeline\]"
+        check "gpu S $reg: rank $r's call, $want = the region's Max" \
+            hasf "Slowest call of $reg over every rank: rank $r, call"
+        check "gpu S $reg: duration $want" has "Slowest call of $reg .*, $want\$"
+        check "gpu S $reg: the selected call lasts $want" has "$reg  rank $r .* dur $want "
+        screen 120x30 "3/^$reg\$<Enter>4S" "$shared/extended/gpu_train.h5"
+        check "gpu S $reg in the calls view: cursor on $want" \
+            [ "$(list_rows | grep '▶' | sed 's/^[^0-9]*//' | awk '{print $1 " " $2}')" = "$want" ]
+        # per-rank rows follow the merged row in rank order: rank 0, then rank 1
+        for k in 0 1; do
+            down=$([ "$k" = 0 ] && echo "<Down>" || echo "<Down><Down>")
+            want=$(fmt_ns "$(awk -v k="$k" '$2 == k { print $4 }' "$tmp/rows")")
+            screen 120x30 "3/^$reg\$<Enter>b${down}S" "$shared/extended/gpu_train.h5"
+            check "gpu b S $reg rank $k: stays on rank $k" hasf "Slowest call of $reg on rank $k: call"
+            check "gpu b S $reg rank $k: its max $want" has "Slowest call of $reg on rank $k: .*, $want\$"
+            check "gpu b S $reg rank $k: the selected call" has "$reg  rank $k .* dur $want "
+            screen 120x30 "3/^$reg\$<Enter>b${down}<Enter>" "$shared/extended/gpu_train.h5"
+            c=$(awk -v k="$k" '$2 == k { print $3 }' "$tmp/rows")
+            check "gpu b Enter $reg rank $k: rank $k only" rowhas 2 "Calls of $reg, rank $k only: $c calls"
+        done
+        screen 120x30 "3/^$reg\$<Enter>b<Enter>" "$shared/extended/gpu_train.h5"
+        check "gpu b Enter $reg merged row: all ranks" rowhas 2 "Calls of $reg, all ranks (2)"
+    done
 fi
 
 if [ -f "$shared/extended/async_server.h5" ]; then
