@@ -46,7 +46,9 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 FILES="legacy-10M|legacy|10000000|10000000|3
 extended-2M|extended|2000000|2000000|4
 many-3000x10|many-regions|3000 10|30000|3
-legacy-10k|legacy|10000|10000|-"
+legacy-10k|legacy|10000|10000|-
+schema3-10M|bench-schema3|--calls 10000000|10000000|3
+schema3-10M-gzip|bench-schema3|--calls 10000000 --gzip|10000000|1.5"
 
 gen_file() { # name kind args
     m_f="$OUT/$1.h5"

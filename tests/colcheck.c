@@ -13,6 +13,7 @@
  *   colcheck legacy COL LEG     every (rank, region) of COL holds the same
  *                               (start, end) pairs as LEG's schema-1 region.
  *   colcheck dump FILE          one line per call: rank region start end.
+ *   colcheck schema FILE        the scope_profiler_schema attribute (1 if absent).
  *
  * Prints "FAIL: ..." lines and exits 1 on any mismatch. */
 #include <hdf5.h>
@@ -585,6 +586,24 @@ static void cmd_dump(const char *path)
     close_col(&c);
 }
 
+static void cmd_schema(const char *path)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    long long v = 1;
+    if (f < 0) {
+        FAIL("%s: cannot open", path);
+        return;
+    }
+    if (H5Aexists(f, "scope_profiler_schema") > 0) {
+        hid_t a = H5Aopen(f, "scope_profiler_schema", H5P_DEFAULT);
+        if (H5Aread(a, H5T_NATIVE_LLONG, &v) < 0)
+            FAIL("%s: scope_profiler_schema unreadable", path);
+        H5Aclose(a);
+    }
+    printf("%lld\n", v);
+    H5Fclose(f);
+}
+
 int main(int argc, char **argv)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -596,8 +615,12 @@ int main(int argc, char **argv)
         cmd_legacy(argv[2], argv[3]);
     else if (argc == 3 && strcmp(argv[1], "dump") == 0)
         cmd_dump(argv[2]);
+    else if (argc == 3 && strcmp(argv[1], "schema") == 0)
+        cmd_schema(argv[2]);
     else {
-        fputs("usage: colcheck check FILE | same A B | legacy COL LEGACY | dump FILE\n", stderr);
+        fputs(
+            "usage: colcheck check FILE | same A B | legacy COL LEGACY | dump FILE | schema FILE\n",
+            stderr);
         return 2;
     }
     return failures ? 1 : 0;

@@ -66,8 +66,8 @@ done
 [ "$n" -gt 10 ] || echo "diff.sh: shared profiles not found under $shared; A/A skipped"
 
 # --- the demo workload, a run 20 % slower in precond (a leaf under main > timestep > solve)
-"$gen" demo "$tmp/base.h5" >/dev/null 2>&1 &&
-    "$gen" demo --slow precond=20 "$tmp/slow.h5" >/dev/null 2>&1 &&
+"$gen" demo --layout legacy "$tmp/base.h5" >/dev/null 2>&1 &&
+    "$gen" demo --layout legacy --slow precond=20 "$tmp/slow.h5" >/dev/null 2>&1 &&
     "$gen" demo --layout schema3 "$tmp/s3.h5" >/dev/null 2>&1 || {
     echo "FAIL: svgen demo --slow / --layout"
     exit 1

@@ -6,8 +6,8 @@
 #   exclusive totals equal what colcheck computes from the decoded columns;
 # - the fault fixtures are broken exactly where FIXTURES.md says;
 # - the demo in schema 3 and schema 2 decodes to the same calls, which are the
-#   calls of the legacy layout of the same workload; the demo is deterministic
-#   and under 1 MB; `--slow REGION=PCT` makes that region's calls PCT% longer
+#   calls of the legacy layout of the same workload; the demo is deterministic,
+#   schema 3 by default, under 1 MB, and data/demo.h5 is up to date with it; `--slow REGION=PCT` makes that region's calls PCT% longer
 #   and keeps every region's call count;
 # - bench-schema3 writes the same calls plain and gzip-compressed.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
@@ -92,8 +92,13 @@ check "demo schema3: invariants" ok "$tmp/demo_schema3.h5"
 check "demo schema2: invariants" ok "$tmp/demo_schema2.h5"
 check "demo: schema 2 and 3 decode alike" "$cc" same "$tmp/demo_schema2.h5" "$tmp/demo_schema3.h5"
 check "demo: the legacy layout's calls" "$cc" legacy "$tmp/demo_schema3.h5" "$tmp/demo_legacy.h5"
-"$svgen" demo --layout schema3 "$tmp/again.h5"
-check "demo: deterministic" cmp -s "$tmp/demo_schema3.h5" "$tmp/again.h5"
+"$svgen" demo "$tmp/again.h5"
+check "demo: schema 3 by default, deterministic" cmp -s "$tmp/demo_schema3.h5" "$tmp/again.h5"
+check "demo: schema attribute 3" [ "$("$cc" schema "$tmp/again.h5")" = 3 ]
+check "demo: schema attribute 2" [ "$("$cc" schema "$tmp/demo_schema2.h5")" = 2 ]
+check "demo: legacy has no schema attribute" [ "$("$cc" schema "$tmp/demo_legacy.h5")" = 1 ]
+demo=${SV_TOP_SRCDIR:-..}/data/demo.h5
+check "data/demo.h5 is svgen demo's output (make demo)" "$cc" same "$demo" "$tmp/again.h5"
 size=$(wc -c <"$tmp/demo_schema3.h5")
 check "demo schema3: under 1 MB ($size bytes)" [ "$size" -lt 1000000 ]
 "$cc" dump "$tmp/demo_schema3.h5" >"$tmp/base.txt"

@@ -5,8 +5,11 @@
  * and then serves a wave of HTTP status requests (tasks that interleave
  * while they await the database; compression runs on a ThreadPoolExecutor).
  * A plain data-loader thread reads batches meanwhile.  Rank 1 computes ~15%
- * slower, so rank 0 waits in the summary-only `allreduce`.  Fixed seeds:
- * every run writes the same data. */
+ * slower, so rank 0 waits in `allreduce` (summary-only in the legacy layout).
+ * Written as schema 3 by default (demo_col.c), as today's scope-profiler
+ * writes.  Fixed seeds: every run writes the same data; the workload's shape
+ * (requests, GPU timing gaps) and its jitter come from separate generators,
+ * so --seed and --slow change durations but not which calls happen. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -624,7 +627,7 @@ static void run_demo(const char *path, const demo_opts *o)
 static int demo_usage(const char *msg, const char *arg)
 {
     fprintf(stderr,
-            "svgen demo: %s%s%s\nusage: svgen demo [--layout legacy|schema2|schema3] "
+            "svgen demo: %s%s%s\nusage: svgen demo [--layout schema3|schema2|legacy] "
             "[--slow REGION=PCT] [--seed N] PATH\n",
             msg, arg ? ": " : "", arg ? arg : "");
     return 2;
@@ -651,7 +654,7 @@ static int parse_slow(const char *arg, demo_opts *o)
 
 int scen_demo_main(int argc, char **argv)
 {
-    demo_opts o = {.layout = DEMO_LEGACY, .slow_region = -1, .slow_factor = 1.0};
+    demo_opts o = {.layout = DEMO_SCHEMA3, .slow_region = -1, .slow_factor = 1.0};
     bool seeded = false;
     const char *path = NULL;
     for (int i = 0; i < argc; i++) {
