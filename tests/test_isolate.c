@@ -243,6 +243,40 @@ static void test_parse_size(void **state)
     assert_true(isolate_default_budget() >= (256ull << 20));
 }
 
+static void test_warn_cap(void **state)
+{
+    (void)state;
+    profile *p = profile_new("x.h5");
+    assert_non_null(p);
+    for (int i = 0; i < 200250; i++) {
+        profile_warn(p,
+                     "x.h5: rank 0: region r%d: dataset thread_ids: %d elements, expected %d; "
+                     "column dropped",
+                     i, i, i + 1);
+        if (i % 1000 == 0)
+            profile_warn(p, "x.h5: rank 0: region r%d: a call ends before it starts", i);
+    }
+    /* 100 of the first kind, its "more" line, 100 of the second, its "more" line. */
+    assert_int_equal(p->nwarnings, 202);
+    assert_string_equal(p->warnings[0], "x.h5: rank 0: region r0: dataset thread_ids: 0 elements, "
+                                        "expected 1; column dropped");
+    size_t more1 = 0, more2 = 0;
+    for (size_t i = 0; i < p->nwarnings; i++) {
+        if (strncmp(p->warnings[i], "and ", 4) != 0)
+            continue;
+        if (strstr(p->warnings[i], "column dropped"))
+            more1++, assert_string_equal(p->warnings[i],
+                                         "and 200 150 more like it: 100 elements, expected 101; "
+                                         "column dropped");
+        else
+            more2++, assert_string_equal(p->warnings[i], "and 101 more like it: a call ends "
+                                                         "before it starts");
+    }
+    assert_int_equal(more1, 1);
+    assert_int_equal(more2, 1);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_error_message_crosses),
         cmocka_unit_test(test_parse_size),
+        cmocka_unit_test(test_warn_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

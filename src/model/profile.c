@@ -8,6 +8,7 @@
 #include "nest.h"
 #include "stats.h"
 #include "text.h"
+#include "warncap.h"
 
 const char *const summary_key_names[SUM_COUNT] = {
     [SUM_NUM_CALLS] = "num_calls",
@@ -98,6 +99,14 @@ region *rank_add_region(rank_data *rk, const char *name)
 
 void profile_warn(profile *p, const char *fmt, ...)
 {
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    /* At most WARN_CAP_PER_KIND of a kind, then one counting line. */
+    if (!warn_cap_admit(p, line, sizeof line))
+        return;
     if (p->nwarnings == p->nwarnings_cap) {
         size_t cap = p->nwarnings_cap ? p->nwarnings_cap * 2 : 8;
         char **w = realloc(p->warnings, cap * sizeof *w);
@@ -106,11 +115,6 @@ void profile_warn(profile *p, const char *fmt, ...)
         p->warnings = w;
         p->nwarnings_cap = cap;
     }
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
     char *copy = strdup(line);
     if (copy)
         p->warnings[p->nwarnings++] = copy;
@@ -240,6 +244,7 @@ void profile_free(profile *p)
     }
     free(p->meta);
     free_strv(p->warnings, p->nwarnings);
+    warn_cap_free(p);
     free_strv(p->paths, p->npaths);
     free(p->path);
     free(p);

@@ -234,9 +234,11 @@ typedef struct profile {
     size_t nregions;
     bool has_min_start;
     int64_t min_start_ns;   /* smallest start over every region of every rank */
-    char **warnings;        /* one line each, already escaped */
+    char **warnings;        /* one line each, already escaped; at most
+                             * WARN_CAP_PER_KIND of a kind (warncap.h) */
     size_t nwarnings;
     size_t nwarnings_cap;
+    struct warn_kinds *warn_kinds; /* owned by warncap.c */
 } profile;
 
 /* --- producer side (loader) ---
