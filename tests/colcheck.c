@@ -14,6 +14,9 @@
  *                               (start, end) pairs as LEG's schema-1 region.
  *   colcheck dump FILE          one line per call: rank region start end.
  *   colcheck schema FILE        the scope_profiler_schema attribute (1 if absent).
+ *   colcheck agg AGG COL        AGG's aggregate_* columns are the counts, totals,
+ *                               minimums, maximums and exclusive totals of
+ *                               COL's rows (same rank and region name).
  *
  * Prints "FAIL: ..." lines and exits 1 on any mismatch. */
 #include <hdf5.h>
@@ -604,6 +607,57 @@ static void cmd_schema(const char *path)
     H5Fclose(f);
 }
 
+static void cmd_agg(const char *pa, const char *pc)
+{
+    colfile c;
+    open_col(&c, pc, false);
+    hid_t f = H5Fopen(pa, H5F_ACC_RDONLY, H5P_DEFAULT);
+    static const char *const cols[6] = {"ranks",
+                                        "aggregate_counts",
+                                        "aggregate_totals",
+                                        "aggregate_minimums",
+                                        "aggregate_maximums",
+                                        "aggregate_exclusives"};
+    int64_t *v[6];
+    size_t n[6], nid = 0, nn = 0;
+    for (int k = 0; k < 6; k++) {
+        char p[96];
+        snprintf(p, sizeof p, "/rank_region_index/%s", cols[k]);
+        v[k] = read_i64(f, p, &n[k]);
+    }
+    int64_t *rid = read_i64(f, "/rank_region_index/region_ids", &nid);
+    char **names = read_strs(f, "/region_table/names", &nn);
+    if (!v[0] || nid != c.P)
+        FAIL("%s: %zu aggregate rows, %s has %zu", pa, nid, pc, c.P);
+    for (size_t a = 0; v[0] && a < nid; a++) {
+        size_t r = 0;
+        while (r < c.P && !(c.rank[r] == v[0][a] && (size_t)rid[a] < nn &&
+                            strcmp(row_name(&c, r), names[rid[a]]) == 0))
+            r++;
+        if (r == c.P) {
+            FAIL("aggregate row %zu: no such row in %s", a, pc);
+            continue;
+        }
+        int64_t want[5] = {c.cnt[r], 0, INT64_MAX, INT64_MIN, c.excl ? c.excl[r] : -1};
+        for (int64_t i = 0; i < c.cnt[r]; i++) {
+            int64_t d = c.end[c.off[r] + i] - c.start[c.off[r] + i];
+            want[1] += d;
+            want[2] = d < want[2] ? d : want[2];
+            want[3] = d > want[3] ? d : want[3];
+        }
+        for (int k = 1; k < 6; k++)
+            if (!v[k] || n[k] != nid || v[k][a] != want[k - 1])
+                FAIL("aggregate row %zu (%s): %s %lld, the columns give %lld", a, row_name(&c, r),
+                     cols[k], v[k] && a < n[k] ? (long long)v[k][a] : -1LL, (long long)want[k - 1]);
+    }
+    for (int k = 0; k < 6; k++)
+        free(v[k]);
+    free(rid);
+    free_strs(names, nn);
+    H5Fclose(f);
+    close_col(&c);
+}
+
 int main(int argc, char **argv)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -617,9 +671,12 @@ int main(int argc, char **argv)
         cmd_dump(argv[2]);
     else if (argc == 3 && strcmp(argv[1], "schema") == 0)
         cmd_schema(argv[2]);
+    else if (argc == 4 && strcmp(argv[1], "agg") == 0)
+        cmd_agg(argv[2], argv[3]);
     else {
         fputs(
-            "usage: colcheck check FILE | same A B | legacy COL LEGACY | dump FILE | schema FILE\n",
+            "usage: colcheck check FILE | same A B | legacy COL LEGACY | dump FILE | schema FILE | "
+            "agg AGG COL\n",
             stderr);
         return 2;
     }

@@ -101,6 +101,18 @@ demo=${SV_TOP_SRCDIR:-..}/data/demo.h5
 check "data/demo.h5 is svgen demo's output (make demo)" "$cc" same "$demo" "$tmp/again.h5"
 size=$(wc -c <"$tmp/demo_schema3.h5")
 check "demo schema3: under 1 MB ($size bytes)" [ "$size" -lt 1000000 ]
+check "demo --layout aggregate: writes" "$svgen" demo --layout aggregate "$tmp/agg.h5"
+check "demo aggregate: the schema-3 run's counts and totals" \
+    "$cc" agg "$tmp/agg.h5" "$tmp/demo_schema3.h5"
+check "col3_aggregate: col3_full's counts and totals" "$cc" agg "$fx/col3_aggregate.h5" \
+    "$fx/col3_full.h5"
+check "demo --layout capi: writes" "$svgen" demo --layout capi "$tmp/capi"
+check "demo capi: one file per rank" [ -f "$tmp/capi_rank00000.h5" ] && [ -f "$tmp/capi_rank00001.h5" ]
+"$cc" dump "$tmp/capi_rank00000.h5" >"$tmp/capi.txt"
+"$cc" dump "$tmp/capi_rank00001.h5" >>"$tmp/capi.txt"
+check "demo capi: schema 2" [ "$("$cc" schema "$tmp/capi_rank00001.h5")" = 2 ]
+check "demo capi: the schema-3 run's calls" \
+    [ "$(sort "$tmp/capi.txt")" = "$("$cc" dump "$tmp/demo_schema3.h5" | sort)" ]
 "$cc" dump "$tmp/demo_schema3.h5" >"$tmp/base.txt"
 check "demo: two ranks" [ "$(cut -d' ' -f1 "$tmp/base.txt" | sort -u | wc -l)" -eq 2 ]
 check "demo --slow: writes" "$svgen" demo --layout schema3 --slow rhs=50 "$tmp/slow.h5"

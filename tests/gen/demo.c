@@ -626,10 +626,11 @@ static void run_demo(const char *path, const demo_opts *o)
 
 static int demo_usage(const char *msg, const char *arg)
 {
-    fprintf(stderr,
-            "svgen demo: %s%s%s\nusage: svgen demo [--layout schema3|schema2|legacy] "
-            "[--slow REGION=PCT] [--seed N] PATH\n",
-            msg, arg ? ": " : "", arg ? arg : "");
+    fprintf(
+        stderr,
+        "svgen demo: %s%s%s\nusage: svgen demo [--layout schema3|schema2|legacy|aggregate|capi] "
+        "[--slow REGION=PCT] [--seed N] PATH\n",
+        msg, arg ? ": " : "", arg ? arg : "");
     return 2;
 }
 
@@ -667,6 +668,10 @@ int scen_demo_main(int argc, char **argv)
                 o.layout = DEMO_SCHEMA2;
             else if (strcmp(v, "schema3") == 0)
                 o.layout = DEMO_SCHEMA3;
+            else if (strcmp(v, "aggregate") == 0)
+                o.layout = DEMO_AGGREGATE;
+            else if (strcmp(v, "capi") == 0)
+                o.layout = DEMO_CAPI;
             else
                 return demo_usage("unknown layout", v);
         } else if (strcmp(a, "--slow") == 0 && v) {

@@ -58,7 +58,7 @@ enum { T_MAIN, T_POOL0, T_POOL1, T_LOADER, T_COUNT };
 extern const char *const demo_thread_names[T_COUNT];
 
 /* Layouts `svgen demo --layout` writes. */
-typedef enum { DEMO_LEGACY, DEMO_SCHEMA2, DEMO_SCHEMA3 } demo_layout;
+typedef enum { DEMO_LEGACY, DEMO_SCHEMA2, DEMO_SCHEMA3, DEMO_AGGREGATE, DEMO_CAPI } demo_layout;
 
 typedef struct demo_opts {
     demo_layout layout;
@@ -81,7 +81,8 @@ typedef struct demo_rank {
     int nopen[DEMO_MAX_TASKS];
 } demo_rank;
 
-/* demo_col.c: the two ranks in schema 2 or 3 (columnar) at PATH. */
+/* demo_col.c: the ranks in schema 2 or 3 (columnar), the aggregate layout, or
+ * as the C API writes them (PATH is then the prefix of one file per rank). */
 void demo_write_columnar(const char *path, demo_rank *ranks, int nranks, const demo_opts *o);
 
 #endif

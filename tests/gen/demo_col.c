@@ -318,7 +318,12 @@ void demo_write_columnar(const char *path, demo_rank *ranks, int nranks, const d
                     .meta = meta,
                     .nmeta = sizeof meta / sizeof meta[0]};
     int timing = o->layout == DEMO_SCHEMA2 ? 2 : 3;
-    gc_write(path, &p, &(gc_opts){.timing = timing, .no_event_meta = timing == 2});
+    if (o->layout == DEMO_CAPI)
+        gc_write_capi(path, &p, -1);
+    else if (o->layout == DEMO_AGGREGATE)
+        gc_write_aggregated(path, &p);
+    else
+        gc_write(path, &p, &(gc_opts){.timing = timing, .no_event_meta = timing == 2});
     for (size_t i = 0; i < st->nowned; i++)
         free(st->owned[i]);
     for (size_t i = 0; i < st->nrows; i++)

@@ -566,6 +566,30 @@ void gc_write(const char *path, const gc_profile *p, const gc_opts *opts)
     gen_close(file);
 }
 
+void gc_write_aggregated(const char *path, const gc_profile *p)
+{
+    gc_row *rows = gen_alloc(p->nrows, sizeof *rows);
+    int64_t *excl = gen_alloc(p->nrows, sizeof *excl);
+    gc_exclusive_totals(p, excl);
+    for (size_t r = 0; r < p->nrows; r++) {
+        gc_summary s;
+        gc_row_summary(&p->rows[r], &s);
+        rows[r] = (gc_row){.region = p->rows[r].region,
+                           .rank = p->rows[r].rank,
+                           .agg_count = p->rows[r].n,
+                           .agg_total = s.total,
+                           .agg_min = s.minimum,
+                           .agg_max = s.maximum,
+                           .agg_excl = excl[r]};
+    }
+    gc_profile q = *p;
+    q.rows = rows;
+    q.threads = NULL, q.nthreads = 0, q.tasks = NULL, q.ntasks = 0;
+    gc_write(path, &q, &(gc_opts){.timing = 3, .aggregate = true});
+    free(rows);
+    free(excl);
+}
+
 /* ------------------------------------------------------------ C API */
 
 static const char *gc_meta_str(const gc_profile *p, const char *key, const char *dflt)

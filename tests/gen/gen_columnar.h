@@ -124,6 +124,10 @@ void gc_write(const char *path, const gc_profile *p, const gc_opts *opts);
  * "<PREFIX>_rank<NNNNN>.h5"; SKIP_RANK (-1 none) is not written. */
 void gc_write_capi(const char *prefix, const gc_profile *p, int skip_rank);
 
+/* P in the aggregate layout: each row's aggregate_* values computed from its
+ * calls (count, total, minimum, maximum, exclusive total). */
+void gc_write_aggregated(const char *path, const gc_profile *p);
+
 /* summary_statistics of one row, as upstream's _timing_summary. */
 typedef struct gc_summary {
     int64_t total, minimum, maximum, first, last, start_minimum, end_maximum;

@@ -23,7 +23,8 @@ static const command commands[] = {
     {"fixtures", "DIR", 0, 0, 0, scen_fixtures, "every test fixture of tests/gen/FIXTURES.md"},
     {"demo", "[--layout L] [--slow R=PCT] [--seed N] PATH", 0, 0, 0, NULL,
      "realistic 2-rank MPI + asyncio + GPU demo profile; L: schema3 (default), schema2, "
-     "legacy; --slow: a second run where region R's own work is PCT% longer"},
+     "legacy, aggregate, capi (PATH_rank<NNNNN>.h5 per rank); --slow: a second run where region "
+     "R's own work is PCT% longer"},
     {"bench-schema3", "PATH --calls N [--gzip]", 0, 0, 0, NULL,
      "schema-3 profile of N nested calls with summary_statistics (gzip: deflate 4 + shuffle)"},
     {"legacy", "PATH NCALLS", 1, 6, 1000000000, scen_legacy, "legacy layout, 5 nested regions"},
@@ -41,7 +42,7 @@ static void print_help(FILE *out)
 {
     fputs("usage: svgen COMMAND ARGS...\n\ncommands:\n", out);
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "  %-13s %-31s\n      %s\n", commands[i].name, commands[i].args,
+        fprintf(out, "  %-13s %s\n      %s\n", commands[i].name, commands[i].args,
                 commands[i].help);
     fputs("  --help        print this help\n", out);
 }
