@@ -1,0 +1,431 @@
+/* lanes_view: one row per lane (rank, thread, task) with how busy it was.
+ *
+ * Busy is the union of the lane's top-level calls, awaited the time those
+ * calls spent suspended, idle the rest of the profile's span (lanestats.h).
+ * Rows are grouped by rank under a total row (sums over the rank's lanes;
+ * its share is their mean), sorted inside each rank by any column, and the
+ * header names the lane that waits most and the one idle most, so "which
+ * thread or task waits most" is one key away.  Enter shows the lane in the
+ * timeline (its longest top-level call selected). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lanestats.h"
+#include "region.h"
+#include "table.h"
+#include "timefmt.h"
+#include "view.h"
+
+enum lv_col {
+    LC_LANE,
+    LC_BUSY,
+    LC_SHARE,
+    LC_AWAIT,
+    LC_IDLE,
+    LC_CALLS,
+    LC_LOAD,
+    LC_BUSIEST,
+    LC_FIRST,
+    LC_LAST,
+    LC_COUNT
+};
+
+#define LV_SPARK 12
+
+static const table_col lv_cols[LC_COUNT] = {
+    [LC_LANE] = {"Lane", 16, 0, true, true},        [LC_BUSY] = {"Busy", 9, 0, false, false},
+    [LC_SHARE] = {"Share", 6, 0, false, false},     [LC_AWAIT] = {"Awaited", 9, 0, false, false},
+    [LC_IDLE] = {"Idle", 9, 2, false, false},       [LC_CALLS] = {"Calls", 8, 3, false, false},
+    [LC_LOAD] = {"Load", LV_SPARK, 1, true, false}, [LC_BUSIEST] = {"Busiest", 14, 4, true, false},
+    [LC_FIRST] = {"First", 9, 5, false, false},     [LC_LAST] = {"Last", 9, 6, false, false},
+};
+
+/* A row: a rank total (lane == SIZE_MAX) or a lane. */
+typedef struct lv_row {
+    size_t rank; /* rank index */
+    size_t lane;
+} lv_row;
+
+typedef struct lanes_state {
+    lanes_index *ix;
+    lanestats *ls;
+    char error[512];
+    lv_row *rows;
+    size_t nrows;
+    lane_stat *rank_tot; /* per rank index: sums over its lanes */
+    size_t *rank_nl;     /* lanes per rank index */
+    table tb;
+    bool built;
+} lanes_state;
+
+/* ------------------------------------------------------------- model */
+
+static double col_key(const lanes_state *s, const lane_stat *st, size_t col)
+{
+    switch (col) {
+    case LC_BUSY:
+    case LC_SHARE:
+    case LC_LOAD:
+        return (double)st->busy;
+    case LC_AWAIT:
+        return (double)st->awaited;
+    case LC_IDLE:
+        return (double)st->idle;
+    case LC_CALLS:
+        return (double)st->calls;
+    case LC_FIRST:
+        return (double)st->first;
+    case LC_LAST:
+        return (double)st->last;
+    case LC_BUSIEST:
+        return (double)st->busiest_excl;
+    default:
+        return (double)st->lane;
+    }
+    (void)s;
+}
+
+static int lane_cmp(const void *a, const void *b, void *user)
+{
+    const lanes_state *s = user;
+    size_t la = *(const size_t *)a, lb = *(const size_t *)b;
+    double ka = col_key(s, &s->ls->st[la], s->tb.sort_col);
+    double kb = col_key(s, &s->ls->st[lb], s->tb.sort_col);
+    if (s->tb.sort_col == LC_LANE)
+        ka = (double)la, kb = (double)lb;
+    int c = ka < kb ? -1 : ka > kb ? 1 : 0;
+    if (s->tb.sort_desc)
+        c = -c;
+    return c ? c : (la < lb ? -1 : la > lb);
+}
+
+static void lv_flatten(lanes_state *s)
+{
+    size_t *order = malloc((s->ix->nlanes ? s->ix->nlanes : 1) * sizeof *order);
+    if (!order)
+        return;
+    size_t n = 0;
+    for (size_t k = 0; k < s->ix->prof->nranks; k++) {
+        size_t a = s->ix->rank_lane0[k], z = s->ix->rank_lane0[k + 1];
+        if (a == z)
+            continue;
+        s->rows[n++] = (lv_row){k, SIZE_MAX};
+        for (size_t l = a; l < z; l++)
+            order[l - a] = l;
+        qsort_r(order, z - a, sizeof *order, lane_cmp, s);
+        for (size_t l = 0; l < z - a; l++)
+            s->rows[n++] = (lv_row){k, order[l]};
+    }
+    free(order);
+    s->nrows = n;
+    table_set_rows(&s->tb, n);
+}
+
+static void lv_totals(lanes_state *s)
+{
+    for (size_t k = 0; k < s->ix->prof->nranks; k++) {
+        lane_stat *t = &s->rank_tot[k];
+        memset(t, 0, sizeof *t);
+        t->first = INT64_MAX;
+        t->last = INT64_MIN;
+        for (size_t l = s->ix->rank_lane0[k]; l < s->ix->rank_lane0[k + 1]; l++) {
+            const lane_stat *st = &s->ls->st[l];
+            t->busy += st->busy;
+            t->awaited += st->awaited;
+            t->idle += st->idle;
+            t->calls += st->calls;
+            t->first = st->first < t->first ? st->first : t->first;
+            t->last = st->last > t->last ? st->last : t->last;
+            if (st->busiest_excl > t->busiest_excl) {
+                t->busiest = st->busiest;
+                t->busiest_excl = st->busiest_excl;
+            }
+        }
+        s->rank_nl[k] = s->ix->rank_lane0[k + 1] - s->ix->rank_lane0[k];
+    }
+}
+
+static void lv_build(lanes_state *s, ui_ctx *ctx)
+{
+    if (s->built)
+        return;
+    s->built = true;
+    sv_error err;
+    sv_error_clear(&err);
+    if (lanes_build(ctx->prof, ctx->opt ? ctx->opt->filter : NULL, &s->ix, &err) != SV_OK ||
+        lanestats_build(s->ix, &s->ls, &err) != SV_OK) {
+        snprintf(s->error, sizeof s->error, "%s", err.msg);
+        return;
+    }
+    size_t nr = ctx->prof->nranks ? ctx->prof->nranks : 1;
+    s->rows = calloc(s->ix->nlanes + nr, sizeof *s->rows);
+    s->rank_tot = calloc(nr, sizeof *s->rank_tot);
+    s->rank_nl = calloc(nr, sizeof *s->rank_nl);
+    if (!s->rows || !s->rank_tot || !s->rank_nl) {
+        snprintf(s->error, sizeof s->error, "out of memory while measuring the lanes");
+        return;
+    }
+    lv_totals(s);
+    lv_flatten(s);
+}
+
+/* ------------------------------------------------------------- drawing */
+
+static void lane_label(const lane *ln, char *buf, size_t len)
+{
+    char nb[48];
+    const char *name = ln->kind == LANE_TASK     ? rank_task_name(ln->rk, ln->row, nb, sizeof nb)
+                       : ln->kind == LANE_THREAD ? rank_thread_name(ln->rk, ln->row, nb, sizeof nb)
+                       : ln->kind == LANE_RANK   ? "(one lane)"
+                                                 : NULL;
+    if (name)
+        snprintf(buf, len, "  %s%s", ln->kind == LANE_TASK ? "task " : "", name);
+    else
+        snprintf(buf, len, "  lane %lld (inferred)", (long long)ln->row + 1);
+}
+
+static void fmt_time(char *buf, size_t len, int64_t ns)
+{
+    timefmt_ns(buf, len, (double)ns);
+}
+
+static void spark(const lanes_state *s, const ui_ctx *ctx, size_t l, char *buf, size_t len)
+{
+    static const char *const blocks[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    static const char ascii[] = " .:-=+*#@";
+    double u[LV_SPARK];
+    lanestats_spark(s->ls, l, s->ls->t0, s->ls->t1 > s->ls->t0 ? s->ls->t1 : s->ls->t0 + 1,
+                    LV_SPARK, u);
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int b = 0; b < LV_SPARK; b++) {
+        int lv = (int)(u[b] * 8.0 + 0.5);
+        lv = lv < 0 ? 0 : lv > 8 ? 8 : lv;
+        if (u[b] > 0 && lv == 0)
+            lv = 1; /* some work in the slice: never drawn as nothing */
+        int w = ctx->grid.ascii ? snprintf(buf + n, len - n, "%c", ascii[lv])
+                                : snprintf(buf + n, len - n, "%s", blocks[lv]);
+        if (w < 0 || (size_t)w >= len - n)
+            break;
+        n += (size_t)w;
+    }
+}
+
+static void lv_draw_cells(const lanes_state *s, ui_ctx *ctx, const lane_stat *st, size_t nl,
+                          size_t li, int y, int role)
+{
+    grid *g = &ctx->grid;
+    char b[64];
+    int64_t span = s->ls->t1 - s->ls->t0;
+    int64_t zero = ctx->prof->has_min_start ? ctx->prof->min_start_ns : 0;
+    fmt_time(b, sizeof b, st->busy);
+    table_put(&s->tb, g, LC_BUSY, y, b, role, 0);
+    double share = span > 0 && nl ? (double)st->busy / ((double)span * (double)nl) : 0.0;
+    snprintf(b, sizeof b, "%.0f%%", share * 100.0);
+    table_put(&s->tb, g, LC_SHARE, y, b, role, 0);
+    fmt_time(b, sizeof b, st->awaited);
+    table_put(&s->tb, g, LC_AWAIT, y, st->awaited ? b : "-",
+              st->awaited || role == ROLE_SELECTED ? role : ROLE_DIM, 0);
+    fmt_time(b, sizeof b, st->idle);
+    table_put(&s->tb, g, LC_IDLE, y, b, role, 0);
+    snprintf(b, sizeof b, "%zu", st->calls);
+    table_put(&s->tb, g, LC_CALLS, y, b, role, 0);
+    if (li != SIZE_MAX) {
+        char sp[LV_SPARK * 4 + 1];
+        spark(s, ctx, li, sp, sizeof sp);
+        table_put(&s->tb, g, LC_LOAD, y, sp, role == ROLE_SELECTED ? role : ROLE_DENSE, 0);
+    }
+    table_put(&s->tb, g, LC_BUSIEST, y, st->busiest ? st->busiest->name : "-",
+              role == ROLE_SELECTED || !st->busiest ? role : theme_region_role(st->busiest->name),
+              0);
+    if (st->calls) {
+        fmt_time(b, sizeof b, st->first - zero);
+        table_put(&s->tb, g, LC_FIRST, y, b, role, 0);
+        fmt_time(b, sizeof b, st->last - zero);
+        table_put(&s->tb, g, LC_LAST, y, b, role, 0);
+    }
+}
+
+static void lv_draw_row(const lanes_state *s, ui_ctx *ctx, size_t r, int y)
+{
+    const lv_row *row = &s->rows[r];
+    bool cur = r == s->tb.cursor;
+    int role = cur ? ROLE_SELECTED : ROLE_NORMAL;
+    if (cur)
+        table_draw_cursor(&s->tb, &ctx->grid, y);
+    char b[160];
+    if (row->lane == SIZE_MAX) {
+        size_t nl = s->rank_nl[row->rank];
+        snprintf(b, sizeof b, "r%d total, %zu lane%s", s->ix->prof->ranks[row->rank].rank, nl,
+                 nl == 1 ? "" : "s");
+        table_put(&s->tb, &ctx->grid, LC_LANE, y, b, cur ? role : ROLE_HEADER, 0);
+        lv_draw_cells(s, ctx, &s->rank_tot[row->rank], nl, SIZE_MAX, y, role);
+        return;
+    }
+    lane_label(&s->ix->lanes[row->lane], b, sizeof b);
+    table_put(&s->tb, &ctx->grid, LC_LANE, y, b, role, 0);
+    lv_draw_cells(s, ctx, &s->ls->st[row->lane], 1, row->lane, y, role);
+}
+
+/* The lane that waits most (awaited), or the thread idle most (idle time
+ * of a task only says how short it lived). */
+static size_t lv_top(const lanes_state *s, bool awaited)
+{
+    size_t best = SIZE_MAX;
+    for (size_t l = 0; l < s->ls->n; l++) {
+        if (!awaited && s->ix->lanes[l].kind == LANE_TASK)
+            continue;
+        int64_t v = awaited ? s->ls->st[l].awaited : s->ls->st[l].idle;
+        int64_t bv = best == SIZE_MAX ? 0
+                     : awaited        ? s->ls->st[best].awaited
+                                      : s->ls->st[best].idle;
+        if (v > bv)
+            best = l;
+    }
+    return best;
+}
+
+static void lv_draw_info(const lanes_state *s, ui_ctx *ctx, rect area)
+{
+    char line[400], a[32], w[160], i[160];
+    size_t ta = lv_top(s, true), ti = lv_top(s, false);
+    fmt_time(a, sizeof a, s->ls->t1 - s->ls->t0);
+    w[0] = i[0] = '\0';
+    char nb[128];
+    if (ta != SIZE_MAX) {
+        char t[32];
+        lane_label(&s->ix->lanes[ta], nb, sizeof nb);
+        fmt_time(t, sizeof t, s->ls->st[ta].awaited);
+        snprintf(w, sizeof w, "  waits most: r%d%.60s %s", s->ix->lanes[ta].rk->rank, nb + 1, t);
+    }
+    if (ti != SIZE_MAX) {
+        char t[32];
+        lane_label(&s->ix->lanes[ti], nb, sizeof nb);
+        fmt_time(t, sizeof t, s->ls->st[ti].idle);
+        snprintf(i, sizeof i, "  idlest thread: r%d%.60s %s", s->ix->lanes[ti].rk->rank, nb + 1, t);
+    }
+    snprintf(line, sizeof line, " %zu lanes over %s%s%s", s->ls->n, a, w, i);
+    grid_fill(&ctx->grid, (rect){area.x, area.y, area.w, 1}, ' ', ROLE_NORMAL, 0);
+    grid_put_text(&ctx->grid, area.x, area.y, area.w, line, ROLE_NORMAL, GA_BOLD);
+}
+
+static void lv_draw(void *state, ui_ctx *ctx, rect area)
+{
+    lanes_state *s = state;
+    if (!s || area.h < 3 || area.w < 10)
+        return;
+    lv_build(s, ctx);
+    grid *g = &ctx->grid;
+    grid_fill(g, area, ' ', ROLE_NORMAL, 0);
+    if (s->error[0] || !s->ls || s->ls->n == 0) {
+        grid_put_text(g, area.x + 1, area.y + 1, area.w - 2,
+                      s->error[0] ? s->error : "No calls with event data: no lanes", ROLE_WARNING,
+                      0);
+        return;
+    }
+    lv_draw_info(s, ctx, area);
+    bool note = area.h > 6;
+    rect body = {area.x, area.y + 1, area.w, area.h - 1 - (note ? 1 : 0)};
+    table_layout(&s->tb, g, body);
+    table_scroll(&s->tb);
+    table_draw_header(&s->tb, g, body.y);
+    for (size_t r = s->tb.top; r < s->nrows; r++) {
+        int y = table_row_y(&s->tb, r);
+        if (y < 0)
+            break;
+        lv_draw_row(s, ctx, r, y);
+    }
+    if (note)
+        grid_put_text(g, area.x + 1, area.y + area.h - 1, area.w - 2,
+                      "Busy: union of top-level calls; Share: of the span (rank rows: mean over "
+                      "lanes); Load: busy share over time",
+                      ROLE_DIM, 0);
+}
+
+/* ------------------------------------------------------------- commands */
+
+/* Selects the lane's longest top-level call and shows it in the timeline. */
+static int lv_enter(lanes_state *s, ui_ctx *ctx)
+{
+    if (s->tb.cursor >= s->nrows)
+        return VF_HANDLED;
+    const lv_row *row = &s->rows[s->tb.cursor];
+    size_t l = row->lane;
+    if (l == SIZE_MAX) /* a rank row: its first lane */
+        l = s->ix->rank_lane0[row->rank];
+    const lane *ln = &s->ix->lanes[l];
+    if (ln->ndepth == 0 || ln->rows[0].n == 0)
+        return VF_HANDLED;
+    uint32_t best = ln->rows[0].idx[0];
+    int64_t bd = -1;
+    for (size_t k = 0; k < ln->rows[0].n; k++) {
+        int64_t st, e;
+        lanes_call_span(ln->rk, ln->rows[0].idx[k], &st, &e);
+        if (e - st > bd) {
+            bd = e - st;
+            best = ln->rows[0].idx[k];
+        }
+    }
+    ui_select_call(ctx, ln->rk->rank, best);
+    ui_open_view(ctx, VIEW_TIMELINE);
+    return VF_HANDLED | VF_REDRAW;
+}
+
+static int lv_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
+{
+    lanes_state *s = state;
+    if (!s)
+        return 0;
+    lv_build(s, ctx);
+    if (s->error[0] || !s->ls)
+        return 0;
+    if (cmd == CMD_ENTER)
+        return lv_enter(s, ctx);
+    enum table_result r = table_on_cmd(&s->tb, cmd, ctx->mouse_x, ctx->mouse_y);
+    if (r == TABLE_IGNORED)
+        return 0;
+    if (r == TABLE_SORTED) {
+        lv_row keep = s->tb.cursor < s->nrows ? s->rows[s->tb.cursor] : (lv_row){0, SIZE_MAX};
+        lv_flatten(s);
+        for (size_t k = 0; k < s->nrows; k++)
+            if (s->rows[k].rank == keep.rank && s->rows[k].lane == keep.lane)
+                table_goto(&s->tb, k);
+    }
+    return VF_HANDLED | VF_REDRAW;
+}
+
+/* ------------------------------------------------------------- lifetime */
+
+static void *lv_create(ui_ctx *ctx)
+{
+    (void)ctx;
+    lanes_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    /* Awaited first: the question this view answers. */
+    table_init(&s->tb, lv_cols, LC_COUNT, LC_AWAIT, true);
+    return s; /* measured on first use */
+}
+
+static void lv_destroy(void *state)
+{
+    lanes_state *s = state;
+    if (!s)
+        return;
+    lanestats_free(s->ls);
+    lanes_free(s->ix);
+    free(s->rows);
+    free(s->rank_tot);
+    free(s->rank_nl);
+    free(s);
+}
+
+const view_ops lanes_view = {
+    .name = "lanes",
+    .create = lv_create,
+    .destroy = lv_destroy,
+    .draw = lv_draw,
+    .on_cmd = lv_cmd,
+    .on_resize = NULL,
+};

@@ -1,0 +1,107 @@
+#!/bin/sh
+# Headless screens of the lanes view (7): one row per lane grouped by rank, busy, awaited,
+# idle, sort, Enter to the timeline, 80x24 and 200x60.  Expected values are computed here
+# from the raw per-call columns (--events ... --csv: start, duration, await, task) with awk,
+# not taken from the view: a task lane's busy time is the union of its calls, which for the
+# shared profiles is its one root call (handle_request, main), and its awaited time is that
+# call's await.  Prints "N passed, N failed"; exits non-zero when anything failed.
+top_build=${SV_TOP_BUILDDIR:-.}
+top_src=${SV_TOP_SRCDIR:-..}
+sv="$top_build/scopeview"
+fx="$top_build/tests/fixtures"
+shared=${SV_SHARED_DIR:-$top_src/../shared}/data
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-lanes.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL: $*"
+    [ -f "$tmp/s" ] && sed 's/^/  | /' "$tmp/s"
+}
+check() { # check NAME CONDITION...
+    name=$1
+    shift
+    if "$@"; then ok; else bad "$name"; fi
+}
+screen() { # screen SIZE KEYS FILE [OPTIONS...]: the final screen in $tmp/s
+    size=$1 keys=$2 file=$3
+    shift 3
+    "$sv" --batch --size "$size" --keys "$keys" "$@" "$file" >"$tmp/s" 2>"$tmp/err"
+    rc=$?
+}
+has() { grep -q -- "$1" "$tmp/s"; }
+hasnt() { ! grep -q -- "$1" "$tmp/s"; }
+row() { sed -n "$1p" "$tmp/s"; }
+rowhas() { row "$1" | grep -q -- "$2"; }
+lines() { wc -l <"$tmp/s" | tr -d ' '; }
+widest() { LC_ALL=C.UTF-8 wc -L <"$tmp/s" | tr -d ' '; }
+ascii_only() { ! LC_ALL=C grep -q "$(printf '[\200-\377]')" "$tmp/s"; }
+# ms NS-IN-SECONDS: the viewer's 4 significant digits for 10 ms .. 1 s ("106.5 ms", "18.36 ms")
+ms() { awk -v x="$1" 'BEGIN { v = x * 1000; printf(v >= 100 ? "%.1f ms" : "%.2f ms", v) }'; }
+sec() { awk -v x="$1" 'BEGIN { printf("%.3f s", x) }'; }
+
+if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
+    echo "screens_lanes.sh: $sv or $fx/small.h5 missing (run from make check)"
+    exit 99
+fi
+
+# --- small.h5: two thread lanes on rank 0 (tests/gen/FIXTURES.md)
+screen 80x24 "7" "$fx/small.h5"
+check "small: exits 0" [ "$rc" = 0 ]
+check "small: the lanes view is 7" rowhas 1 "\[7 lanes\]"
+check "small: a rank total row" has "r0 total, 2 lanes"
+check "small: a MainThread row" has "  MainThread"
+check "small: a Worker-1 row" has "  Worker-1"
+check "small: column titles" rowhas 3 "Lane.*Busy.*Share.*Awaited"
+check "small: 24 lines" [ "$(lines)" = 24 ]
+
+a="$shared/extended/async_server.h5"
+d="$top_src/data/demo.h5"
+if [ -f "$a" ]; then
+    # The task whose root call awaited longest, from the raw columns.
+    "$sv" --events handle_request --csv "$a" >"$tmp/ev" 2>/dev/null
+    set -- $(awk -F, 'NR > 1 && $7 + 0 > m { m = $7; d = $5; t = $12 } END { split(t, w, " "); print w[1], m, d }' "$tmp/ev")
+    task=$1 aw=$(ms "$2") busy=$(ms "$3")
+    screen 200x60 "7" "$a"
+    check "async: one key answers which task waits most ($task, $aw)" rowhas 2 "waits most: r0 task $task handle_request $aw"
+    check "async: sorted by Awaited, the first lane is $task" rowhas 5 "task $task "
+    check "async: its busy time is its root call ($busy)" rowhas 5 "$busy"
+    check "async: and its awaited time ($aw)" rowhas 5 "$busy .*$aw"
+    check "async: threads show no awaited time" has "MainThread .* -  "
+    check "async: 60 lines" [ "$(lines)" = 60 ]
+    check "async: no line wider than 200" [ "$(widest)" -le 200 ]
+    # Sorting: < moves to Share (from Awaited), I inverts: the least awaited lane first.
+    screen 200x60 "7I" "$a"
+    check "I: inverted (ascending) sort" rowhas 3 "▲Awaited"
+    check "I: the total row stays on top" rowhas 4 "r0 total"
+    screen 200x60 "7<" "$a"
+    check "<: sort by the column to the left" rowhas 3 "▼Share"
+    # Enter: the lane in the timeline, its longest top-level call selected.
+    screen 80x24 "7j<Enter>" "$a"
+    check "Enter: opens the timeline" rowhas 1 "\[1 timeline\]"
+    check "Enter: the lane's call is selected" has "handle_request  rank 0  thread MainThread  task $task"
+    screen 80x24 "7" "$a" --ascii
+    check "async ascii: only ASCII" ascii_only
+    check "async ascii: the header still answers" rowhas 2 "waits most: r0 task $task"
+fi
+
+if [ -f "$d" ]; then
+    "$sv" --events main --csv "$d" >"$tmp/ev" 2>/dev/null
+    set -- $(awk -F, 'NR > 1 && $7 + 0 > m { m = $7; d = $5; r = $1; t = $12 } END { print r, t, m, d }' "$tmp/ev")
+    rk=$1 task=$2 aw=$(ms "$3") busy=$(sec "$4")
+    screen 120x40 "7" "$d"
+    check "demo: waits most is r$rk $task ($aw)" rowhas 2 "waits most: r$rk task $task $aw"
+    check "demo: rank 0's group" has "r0 total, "
+    check "demo: rank 1's group" has "r1 total, "
+    check "demo: r$rk's $task busy $busy" has "task $task  *$busy  *[0-9]*%  *$aw"
+    screen 80x24 "7" "$d"
+    check "demo 80x24: 24 lines" [ "$(lines)" = 24 ]
+    check "demo 80x24: no line wider than 80" [ "$(widest)" -le 80 ]
+    check "demo 80x24: the answer is on screen" rowhas 2 "waits most: r$rk task $task"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
