@@ -11,9 +11,7 @@
 # - No input file is ever modified (checksums before and after every run).
 # Peak memory is checked only without AddressSanitizer (its shadow memory would dominate).
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-top_build=${SV_TOP_BUILDDIR:-.}
-sv="$top_build/scopeview"
-fx="$top_build/tests/fixtures"
+. "${0%/*}/lib.sh"
 oc="$top_build/tests/outcheck"
 bg="$top_build/tests/bounds_gen"
 svgen="$top_build/svgen"
@@ -26,17 +24,6 @@ done
 [ -f "$fx/small.h5" ] || {
     echo "hostile.sh: fixtures missing (run from make check)"
     exit 99
-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-hostile.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() {
-    name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
 }
 asan=no
 grep -q __asan_init "$sv" && asan=yes
@@ -186,5 +173,4 @@ for keys in 1 3; do
 done
 check "100000 regions: unchanged" [ "$(cksum <"$tmp/regions.h5")" = "$sum" ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -4,9 +4,7 @@
 # load (src/model/isolate.c), must print one line "scopeview: FILE: the file is damaged (...)", exit 1, leave no
 # core file (even with `ulimit -c unlimited`) and leave the file unchanged.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-top_build=${SV_TOP_BUILDDIR:-.}
-top_src=${SV_TOP_SRCDIR:-..}
-sv="$top_build/scopeview"
+. "${0%/*}/lib.sh"
 rg="$top_src/tests/regress"
 [ -x "$sv" ] || {
     echo "regress.sh: $sv missing (run from make check)"
@@ -14,17 +12,6 @@ rg="$top_src/tests/regress"
 }
 sv=$(cd "$(dirname "$sv")" && pwd)/scopeview
 rg=$(cd "$rg" && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-regress.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() {
-    name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
 # A sanitizer build has no RLIMIT_AS in the probe (ASan reserves terabytes up front), so the
 # file that asks libhdf5 for a 4 GiB buffer would really get it there: skipped.
 asan=no
@@ -144,5 +131,4 @@ else
     check "attr table: warns about the metadata group" grep -q "group metadata" "$tmp/err"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -6,9 +6,8 @@
 #   back), then the screen matches the final size and q still quits with the terminal
 #   restored; SIGWINCH storms; SIGINT in the middle of drawing a big profile.
 # The tmux part is skipped (visibly) without tmux.  Prints "N passed, N failed".
-top_build=${SV_TOP_BUILDDIR:-.}
-sv="$top_build/scopeview"
-fx="$top_build/tests/fixtures"
+. "${0%/*}/lib.sh"
+scr="$tmp/screen"
 if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
     echo "terminals.sh: $sv or $fx/small.h5 missing (run from make check)"
     exit 99
@@ -16,19 +15,9 @@ fi
 sv=$(cd "$(dirname "$sv")" && pwd)/scopeview
 small=$(cd "$fx" && pwd)/small.h5
 hostile=$(cd "$fx" && pwd)/fault_hostile_strings.h5
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-terms.XXXXXX") || exit 99
 sock="sv-terms-$$"
 t() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() {
-    name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
+lib_cleanup() { t kill-server 2>/dev/null; }
 
 # --- closed and failing outputs, for every batch output and the headless screen
 for args in --summary --json --csv "--events inner" "--events inner --json" \
@@ -70,7 +59,6 @@ start() {
         "cd '$tmp'; $4; echo SV-EXIT=\$?; echo MODES: \$(stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}\(icanon\|echo\)'); sleep 600"
 }
 cap() { t capture-pane -p -t "$1" >"$tmp/screen"; }
-has() { grep -q -- "$1" "$tmp/screen"; }
 wait_for() { # wait_for SESSION PATTERN: up to 10 s
     n=0
     while [ $n -lt 100 ]; do
@@ -129,5 +117,4 @@ t send-keys -t intr C-c
 check "Ctrl-C during drawing exits 130" wait_for intr "SV-EXIT=130"
 check "Ctrl-C during drawing restores the terminal" restored intr
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -4,9 +4,8 @@
 # resizing (larger, too small, back), quitting with q, SIGTERM and Ctrl-C restoring the
 # terminal, TERM=dumb and an unset TERM, stdin not a terminal, and monochrome on vt100.
 # Skipped (exit 77) when tmux is not installed.  Prints "N passed, N failed".
-top_build=${SV_TOP_BUILDDIR:-.}
-sv="$top_build/scopeview"
-fx="$top_build/tests/fixtures"
+. "${0%/*}/lib.sh"
+scr="$tmp/screen"
 if ! command -v tmux >/dev/null 2>&1; then
     echo "SKIP: tmux is not installed"
     exit 77
@@ -17,20 +16,10 @@ if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
 fi
 sv=$(cd "$(dirname "$sv")" && pwd)/scopeview
 small=$(cd "$fx" && pwd)/small.h5
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-tmux.XXXXXX") || exit 99
 # A private server, so the user's own tmux sessions are never touched.
 sock="sv-test-$$"
 t() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() {
-    name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
+lib_cleanup() { t kill-server 2>/dev/null; }
 
 # start NAME COMMAND: a detached 80x24 session whose shell runs COMMAND, then reports how it
 # ended and the terminal modes, and stays open to be read.
@@ -39,7 +28,6 @@ start() {
         "cd '$tmp'; $2; echo SV-EXIT=\$?; echo MODES: \$(stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}\(icanon\|echo\)'); sleep 600"
 }
 cap() { t capture-pane -p -t "$1" >"$tmp/screen"; }
-has() { grep -q -- "$1" "$tmp/screen"; }
 # wait_for SESSION PATTERN: polls the pane for up to 5 s
 wait_for() {
     n=0
@@ -65,7 +53,6 @@ wait_until() {
     return 1
 }
 row_has() { sed -n "${1}p" "$tmp/screen" | grep -q -- "$2"; }
-hasnt() { ! grep -q -- "$1" "$tmp/screen"; }
 restored() { # the shell after scopeview: canonical input and echo are back on
     wait_for "$1" "^MODES:" && has "^MODES: icanon echo"
 }
@@ -159,5 +146,4 @@ check "xterm-256color gets colours" grep -q "$(printf '\033')\[[0-9;]*4[0-7]m" "
 check "xterm-256color bars use the 256-colour palette" grep -q "48;5;[0-9]*" "$tmp/sgr"
 t send-keys -t color q
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

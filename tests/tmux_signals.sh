@@ -4,9 +4,8 @@
 # end the process with that same signal (the shell reports 128 + N) and leave the pane out of
 # the alternate screen, with the cursor shown, mouse reporting off and the tty modes back
 # (canonical input and echo).  Skipped (exit 77) when tmux is not installed.
-top_build=${SV_TOP_BUILDDIR:-.}
-sv="$top_build/scopeview"
-fx="$top_build/tests/fixtures"
+. "${0%/*}/lib.sh"
+scr="$tmp/screen"
 if ! command -v tmux >/dev/null 2>&1; then
     echo "SKIP: tmux is not installed"
     exit 77
@@ -17,21 +16,10 @@ if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
 fi
 sv=$(cd "$(dirname "$sv")" && pwd)/scopeview
 small=$(cd "$fx" && pwd)/small.h5
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-tmuxsig.XXXXXX") || exit 99
 sock="sv-sig-$$"
 t() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() {
-    name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
+lib_cleanup() { t kill-server 2>/dev/null; }
 cap() { t capture-pane -p -t "$1" >"$tmp/screen"; }
-has() { grep -q -- "$1" "$tmp/screen"; }
 wait_for() {
     n=0
     while [ $n -lt 50 ]; do
@@ -66,5 +54,4 @@ for pair in QUIT:3 USR1:10 USR2:12 ALRM:14 SEGV:11; do
     check "$sig: the tty has canonical input and echo back" tty_back "$s"
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish
