@@ -177,5 +177,34 @@ check "gutter ascii: only ASCII" ascii_only
 screen 100x30 "3/^assemble\$<Enter>s" "$basic"
 check "gutter: none for a region without a line profile" hasnt "line profile cg"
 
+# --- strings from the file with terminal escapes, BEL, CR: escaped everywhere
+# (the profile is written by tests/test_load_aux: region "ev ESC [31mil", function
+# "fn ESC ]0;pwn BEL", file "f BEL .py", source "a ESC [2Jb" / "line CR 2", counter "cyc ESC [5mles")
+hp="$tmp/hostile.h5"
+if "$top_build/tests/test_load_aux" --write-hostile-profile "$hp"; then
+    evil=$(printf 'ev\033[31mil')
+    for fmt in "" --json --csv; do
+        run --lines "$evil" $fmt "$hp"
+        check "hostile --lines $fmt: exit 0" [ "$rc" = 0 ]
+        check "hostile --lines $fmt: no control bytes" clean
+        check "hostile --lines $fmt: rows" [ "$(grep -c '[12]' "$tmp/s")" -ge 2 ]
+    done
+    run --lines "$evil" "$hp"
+    check "hostile --lines: function escaped" hasf 'fn\x1b]0;pwn\x07'
+    check "hostile --lines: source escaped" hasf 'a\x1b[2Jb'
+    run --json "$hp"
+    check "hostile --json: counters" hasf '"name": "cyc\u001b[5mles", "value": 100, "calls": 2, "per_call": 50}'
+    check "hostile --json: no control bytes" clean
+    screen 100x30 "3s" "$hp"
+    check "hostile gutter: exit 0" [ "$rc" = 0 ]
+    check "hostile gutter: shown" has "5 ns    1 .* 1 │ a"
+    check "hostile gutter: no control bytes" clean
+    screen 100x40 "5" "$hp"
+    check "hostile info: counter row" hasf 'cyc\x1b[5mles'
+    check "hostile info: no control bytes" clean
+else
+    bad "tests/test_load_aux --write-hostile-profile failed"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

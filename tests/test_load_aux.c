@@ -433,8 +433,60 @@ static void test_lineprof_figures(void **state)
     assert_null(lineprof_text_line(NULL, 20, 20, &len));
 }
 
-int main(void)
+/* ------------------------------------------------------------ a profile for tests/lines.sh */
+
+/* A schema-1 profile whose region, line-profile and counter strings hold
+ * terminal escapes, BEL, CR and a newline: every output must escape them. */
+static int write_hostile_profile(const char *path)
 {
+    static const char evil[] = "ev\033[31mil";
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0)
+        return 1;
+    hid_t rg = H5Gcreate2(f, "rank0", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t regs = H5Gcreate2(rg, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t r = H5Gcreate2(regs, evil, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const int64_t st[] = {10, 20}, en[] = {15, 33};
+    hsize_t two = 2, one = 1;
+    put_ds(r, "start_times", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, &two, st);
+    put_ds(r, "end_times", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, &two, en);
+    H5Gclose(r);
+    H5Gclose(regs);
+    hid_t lpg = H5Gcreate2(rg, "line_profile", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(lpg, "0", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    put_str_attr(g, "region", evil);
+    put_str_attr(g, "filename", "f\a.py");
+    put_str_attr(g, "function", "fn\033]0;pwn\a");
+    put_str_attr(g, "source", "a\033[2Jb\nline\r2\n");
+    int64_t first = 1;
+    double unit = 1e-9;
+    put_num_attr(g, "first_lineno", H5T_STD_I64LE, &first);
+    put_num_attr(g, "unit", H5T_IEEE_F64LE, &unit);
+    const int64_t ln[] = {1, 2}, hits[] = {1, 2};
+    const double times[] = {5, 10};
+    put_ds(g, "line_numbers", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, &two, ln);
+    put_ds(g, "hits", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, &two, hits);
+    put_ds(g, "times", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &two, times);
+    H5Gclose(g);
+    H5Gclose(lpg);
+    hid_t pg = H5Gcreate2(rg, "perf_events", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    g = H5Gcreate2(pg, evil, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int64_t calls = 2;
+    const char *ev[] = {"cyc\033[5mles"};
+    const uint64_t vals[] = {100};
+    put_num_attr(g, "calls", H5T_STD_I64LE, &calls);
+    put_strs_attr(g, "event_names", ev, 1);
+    put_ds(g, "values", H5T_STD_U64LE, H5T_NATIVE_UINT64, 1, &one, vals);
+    H5Gclose(g);
+    H5Gclose(pg);
+    H5Gclose(rg);
+    return H5Fclose(f) < 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--write-hostile-profile") == 0)
+        return write_hostile_profile(argv[2]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_line_profile_sp3_basic), cmocka_unit_test(test_perf_events_sp3_gpu),
         cmocka_unit_test(test_hostile_records),        cmocka_unit_test(test_probe_walk),
