@@ -25,7 +25,7 @@ check "--version prints scopeview X.Y.Z" grep -qx 'scopeview [0-9]*\.[0-9]*\.[0-
 
 for args in "--bogus" "-q" "--events" "--size 0x24 $small" "--size 80x $small" \
     "--rank 0 $small" "--json --csv $small" "--summary --events outer $small" \
-    "$small $small" "--ranks 0-x $small" "--include ( $small" "--rank -1 --events outer $small"; do
+    "--ranks 0-x $small" "--include ( $small" "--rank -1 --events outer $small"; do
     # shellcheck disable=SC2086 # word splitting of args is wanted
     run $args
     check "'$args' exits 2" [ "$rc" = 2 ]
@@ -33,6 +33,11 @@ for args in "--bogus" "-q" "--events" "--size 0x24 $small" "--size 80x $small" \
     check "'$args' hints at --help" has "try 'scopeview --help'" "$tmp/err"
     check "'$args' prints nothing" [ ! -s "$tmp/out" ]
 done
+
+# --- several FILEs are one C-API rank set; other files cannot join one
+run --summary "$small" "$small"
+check "two schema-1 files exit 1" [ "$rc" = 1 ]
+check "two schema-1 files: only rank files open together" has "only columnar rank files" "$tmp/err"
 
 # --- files that do not load
 for f in "$tmp/missing.h5" "$fx/fault_not_hdf5.h5" "$fx/fault_empty.h5" "$fx/fault_truncated.h5"; do

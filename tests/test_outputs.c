@@ -318,13 +318,21 @@ static void test_cli_parse(void **state)
     assert_string_equal(o.keys, "jjq");
     cli_options_free(&o);
 
+    /* Several FILEs: one C-API rank set. */
+    const char *a5[] = {"--json", "r_rank00000.h5", "r_rank00001.h5"};
+    assert_int_equal(parse(&o, a5, 3, err, sizeof err), 0);
+    assert_int_equal(o.nfiles, 2);
+    assert_string_equal(o.file, "r_rank00000.h5");
+    assert_string_equal(o.files[1], "r_rank00001.h5");
+    cli_options_free(&o);
+
     const char *a4[] = {"--summary", "--version"};
     assert_int_equal(parse(&o, a4, 2, err, sizeof err), 0);
     assert_int_equal(o.mode, CLI_VERSION);
     cli_options_free(&o);
 
     const char *bad[][2] = {{"--size", "10001x5"},  {"--size", "80x24x"}, {"--rank", "1"},
-                            {"--csv", "--summary"}, {"--nope", "f"},      {"a", "b"}};
+                            {"--csv", "--summary"}, {"--nope", "f"},      {"--size", "0x5"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         memset(err, 0, sizeof err);
         assert_int_equal(parse(&o, bad[i], 2, err, sizeof err), 2);

@@ -325,16 +325,24 @@ int cli_parse(int argc, char **argv, cli_options *o, FILE *err)
         if (rc)
             return rc;
     }
-    if (optind < argc) {
-        o->files = (const char *const *)&argv[optind];
-        o->nfiles = 1;
+    int first = optind;
+    if (optind < argc)
         o->file = argv[optind++];
-    }
     if (o->compare && optind < argc)
         o->file2 = argv[optind++];
-    /* More FILEs: the rank files of one run (PREFIX_rankNNNNN.h5). */
-    for (; !o->compare && optind < argc; optind++)
-        o->nfiles++;
+    /* More FILEs: the rank files of one run (PREFIX_rankNNNNN.h5), kept in a copy of the list
+     * (argv's array need not outlive the call). */
+    if (!o->compare && optind < argc)
+        optind = argc;
+    if (o->file && !o->compare) {
+        const char **v = malloc((size_t)(optind - first) * sizeof *v);
+        if (!v)
+            return usage_error(err, "out of memory", NULL);
+        for (int i = first; i < optind; i++)
+            v[i - first] = argv[i];
+        o->files = v;
+        o->nfiles = (size_t)(optind - first);
+    }
     if (optind < argc)
         return usage_error(err, "too many arguments: unexpected", argv[optind]);
     return resolve_mode(o, &w, err);
@@ -344,6 +352,9 @@ void cli_options_free(cli_options *o)
 {
     free(o->includes);
     free(o->excludes);
+    free((void *)o->files);
+    o->files = NULL;
+    o->nfiles = 0;
     o->includes = o->excludes = NULL;
     o->nincludes = o->nexcludes = 0;
 }
