@@ -1,14 +1,14 @@
 #!/bin/sh
 # The man page's key lists are the ones the command table (src/view/commands.def)
 # generates: regenerate them and compare.  On a difference: `make man-keys`.
-top_src=${SV_TOP_SRCDIR:-..}
-top_build=${SV_TOP_BUILDDIR:-.}
+. "${0%/*}/lib.sh"
 man="$top_src/doc/scopeview.1"
-tmp=$(mktemp "${TMPDIR:-/tmp}/sv-man.XXXXXX") || exit 99
-trap 'rm -f "$tmp"' EXIT INT TERM
-"$top_build/tests/man_keys" "$man" >"$tmp" || { echo "FAIL: man_keys could not run"; exit 1; }
-if ! diff -u "$man" "$tmp"; then
-    echo "FAIL: doc/scopeview.1's key lists differ from src/view/commands.def: run make man-keys"
-    exit 1
+"$top_build/tests/man_keys" "$man" >"$tmp/man" 2>"$tmp/err"
+check "tests/man_keys writes the man page" [ $? = 0 ]
+if ! diff -u "$man" "$tmp/man" >"$tmp/diff"; then
+    bad "doc/scopeview.1's key lists differ from src/view/commands.def: run make man-keys"
+    sed 's/^/  /' "$tmp/diff"
+else
+    ok
 fi
-echo "PASS: doc/scopeview.1 lists the keys of src/view/commands.def"
+finish
