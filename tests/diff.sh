@@ -142,6 +142,53 @@ if [ -f "$shared/data/upstream/sp3-basic.h5" ]; then
     expect_rc 1 "--fail-on-new"
     has '^path main > timestep: only in NEW' || bad "--fail-on-new: main > timestep not listed"
 fi
+# --- the compare view, headless, at 80x24 and 200x60: the slowed region first, flagged, with
+# both histograms; the regions, distributions and timelines screens
+screen() { # screen SIZE KEYS [FILES]: the headless screen in $tmp/out
+    size=$1 keys=$2
+    shift 2
+    run --diff --batch --size "$size" --keys "$keys" "$@"
+}
+want() { # want NAME PATTERN: the pattern is on the screen, or print it and the screen
+    if grep -q -- "$2" "$tmp/out"; then ok; else bad "$1: no line matching '$2'"; fi
+}
+for size in 80x24 200x60; do
+    screen $size 6 "$tmp/base.h5" "$tmp/slow.h5"
+    expect_rc 0 "compare view $size"
+    want "tree $size: header" '^ base.h5 → slow.h5  \[paths\] regions  distributions  timelines'
+    want "tree $size: precond selected and flagged" '^▶ *precond .*▲ slow'
+    want "tree $size: its parent open and flagged" '^ *▾ solve .*▲ slow'
+    want "tree $size: an unflagged ancestor open" '^ *▾ timestep '
+    want "tree $size: histogram pane" '^ precond: base ░ (1152 calls)  new █ (1152)'
+    want "tree $size: base marks" '^ base .*|.*:'
+    want "tree $size: new marks" '^ new .*|.*:'
+    screen $size 6m "$tmp/base.h5" "$tmp/slow.h5"
+    want "regions $size: header" ' paths \[regions\] distributions'
+    want "regions $size: solve first by |delta|" '^ solve .*▲ slow'
+    want "regions $size: precond still selected" '^▶precond .*▲ slow'
+    screen $size 6mm "$tmp/base.h5" "$tmp/slow.h5"
+    want "distributions $size" '^ precond: base ░ (1152 calls)  new █ (1152)  both ▓'
+    want "distributions $size: axis" '^ *765.5 us .*1.425 ms$'
+    screen $size 6M "$tmp/base.h5" "$tmp/slow.h5"
+    want "timelines $size: header" 'distributions \[timelines\]'
+    want "timelines $size: aligned at the starts" '^ aligned at their starts'
+    want "timelines $size: BASE" '^BASE base.h5'
+    want "timelines $size: NEW" '^NEW  slow.h5'
+    want "timelines $size: main in both" '^ r0 Task-1 main│\[main═'
+    [ "$(grep -c '^ r0 Task-1 main│\[main═' "$tmp/out")" = 2 ] && ok || bad "timelines $size: main twice"
+    screen $size '6Ma]' "$tmp/base.h5" "$tmp/slow.h5"
+    want "timelines $size: anchored" '^ aligned on call 2 of precond'
+done
+screen 200x60 '6Ma+++' "$tmp/base.h5" "$tmp/slow.h5"
+want "timelines zoomed: names in the bars" '\[solve═*\]'
+screen 80x24 6 "$tmp/base.h5" "$tmp/base.h5"
+want "compare A/A: nothing flagged" ' 0 slower, 0 fas'
+if grep -q 'slow$\|fast$' "$tmp/out"; then bad "compare A/A marks a row"; else ok; fi
+# without --diff the compare view has no tab and no key
+run --batch --size 100x24 --keys 6 "$tmp/base.h5"
+if head -1 "$tmp/out" | grep -q compare; then bad "a compare tab without --diff"; else ok; fi
+grep -q 'The compare view compares two runs' "$tmp/out" || bad "6 without --diff: no message"
+
 # a file that is not a profile: 1 and one line
 echo "not hdf5" >"$tmp/bad.h5"
 run --check "$tmp/bad.h5" "$tmp/base.h5"

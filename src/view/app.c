@@ -98,6 +98,8 @@ static size_t title_tab_at(const ui_ctx *ctx, int x)
     int pos = 1;
     for (size_t i = 0; i < ctx->nviews; i++) {
         char label[64];
+        if (!ui_view_shown(ctx, i))
+            continue;
         tab_label(ctx, i, label, sizeof label);
         int w = text_display_width(label);
         if (x >= pos && x < pos + w)
@@ -131,6 +133,8 @@ static void draw_title(ui_ctx *ctx)
     int x = 1;
     for (size_t i = 0; i < ctx->nviews && x < g->cols; i++) {
         char label[64];
+        if (!ui_view_shown(ctx, i))
+            continue;
         tab_label(ctx, i, label, sizeof label);
         bool cur = i == ctx->current && !ctx->help_open;
         x += grid_put_text(g, x, 0, g->cols - x, label, ROLE_TITLE, cur ? GA_REVERSE : 0);
@@ -437,11 +441,15 @@ static int app_cmd(app *a, ui_cmd cmd)
         ctx->help_top = 0;
         return VF_REDRAW;
     case CMD_NEXT_VIEW:
-        switch_to(ctx, (ctx->current + 1) % n);
+    case CMD_PREV_VIEW: {
+        /* the next shown view (compare views only with --diff) */
+        size_t i = ctx->current, step = cmd == CMD_NEXT_VIEW ? 1 : n - 1;
+        do
+            i = (i + step) % n;
+        while (i != ctx->current && !ui_view_shown(ctx, i));
+        switch_to(ctx, i);
         return VF_REDRAW;
-    case CMD_PREV_VIEW:
-        switch_to(ctx, (ctx->current + n - 1) % n);
-        return VF_REDRAW;
+    }
     case CMD_SEARCH:
         ctx->prompt_open = true;
         ctx->prompt_len = 0;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "diff_views.h"
 #include "timefmt.h"
 
 void dist_bins_init(dist_bins *b, const int64_t *x, size_t nx, const int64_t *y, size_t ny,

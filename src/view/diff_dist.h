@@ -1,14 +1,11 @@
-/* diff_dist: two runs' duration histograms of one region overlaid (the
- * compare view's lower pane). */
+/* diff_dist: shared bins for two runs' duration histograms (dist_draw in
+ * diff_views.h draws them overlaid). */
 #ifndef SV_DIFF_DIST_H
 #define SV_DIFF_DIST_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "diff.h"
-#include "ui.h"
 
 /* Shared bins over both samples: linear, or logarithmic when the range is
  * wide (max > 100 max(min, 1)), as histogram.h.  counts[0] and counts[1]
@@ -25,9 +22,5 @@ void dist_bins_init(dist_bins *b, const int64_t *x, size_t nx, const int64_t *y,
 double dist_pos(const dist_bins *b, double v);
 /* Counts of a sorted sample per bin. */
 void dist_count(const dist_bins *b, const int64_t *v, size_t n, uint64_t *counts);
-
-/* Draws the region's overlaid histograms into area (title, chart, axis,
- * marks).  region may be NULL. */
-void dist_draw(const diff_result *d, const diff_row *region, ui_ctx *ctx, rect area);
 
 #endif

@@ -10,8 +10,18 @@
 #include "timefmt.h"
 #include "view.h"
 
+bool ui_view_shown(const ui_ctx *ctx, size_t i)
+{
+    return i < ctx->nviews && (!ctx->views[i]->compare_only || ctx->opt->diff);
+}
+
 void ui_open_view(ui_ctx *ctx, view_id id)
 {
+    if ((size_t)id < ctx->nviews && !ui_view_shown(ctx, (size_t)id)) {
+        ui_set_status(ctx, "The %s view compares two runs: scopeview --diff BASE NEW",
+                      ctx->views[id]->name);
+        return;
+    }
     if ((size_t)id >= ctx->nviews) {
         ui_set_status(ctx, "View %d is not available", (int)id + 1);
         return;

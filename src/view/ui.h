@@ -81,6 +81,8 @@ void help_draw(ui_ctx *ctx, rect area);
 int help_on_key(ui_ctx *ctx, int key);
 
 /* Helpers views use to move the user around. */
+/* false for a compare view outside --diff: no tab, no key, not in the Tab cycle. */
+bool ui_view_shown(const ui_ctx *ctx, size_t i);
 void ui_open_view(ui_ctx *ctx, view_id id);
 /* The label of the key that opens view id ("1"), "" when none does. */
 const char *ui_view_key(const ui_ctx *ctx, view_id id, char *buf, size_t len);

@@ -24,6 +24,7 @@ typedef struct view_ops {
     void (*draw)(void *state, ui_ctx *ctx, rect area);
     int (*on_cmd)(void *state, ui_ctx *ctx, ui_cmd cmd);
     void (*on_resize)(void *state, ui_ctx *ctx, rect area);
+    bool compare_only; /* shown only with --diff BASE NEW (ui_view_shown) */
 } view_ops;
 
 /* Every view, indexed by view_id (views.def). */
