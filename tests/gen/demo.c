@@ -389,6 +389,15 @@ static void simulate(demo_rank *d)
     sim_run(&d->sim);
     record_loader(d, base + 4 * MS, d->sim.now - 20 * MS);
     task_names(d);
+    /* scope-profiler rebuilds the call graph per lane (thread and task): the
+     * outermost call of a task or of an executor thread is a root there,
+     * even though the task was spawned from inside another call. */
+    for (size_t i = 0; i < d->sim.ncalls; i++) {
+        sim_call *c = &d->sim.calls[i];
+        const sim_call *p = c->parent >= 0 ? &d->sim.calls[c->parent] : NULL;
+        if (p && (p->thread != c->thread || p->task != c->task))
+            c->parent = -1;
+    }
 }
 
 /* ------------------------------------------------ writing a rank */

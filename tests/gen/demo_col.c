@@ -49,7 +49,7 @@ static int64_t *col_alloc(col_store *st, size_t n)
     return v;
 }
 
-/* Call ids: entry order on the rank, from 1. */
+/* Call ids: entry order on the rank, from 0 as upstream numbers them. */
 static int64_t *entry_ids(const sim *s)
 {
     key *k = gen_alloc(s->ncalls, sizeof *k);
@@ -58,7 +58,7 @@ static int64_t *entry_ids(const sim *s)
     qsort(k, s->ncalls, sizeof *k, cmp_key);
     int64_t *id = gen_alloc(s->ncalls, sizeof *id);
     for (size_t i = 0; i < s->ncalls; i++)
-        id[k[i].index] = (int64_t)i + 1;
+        id[k[i].index] = (int64_t)i;
     free(k);
     return id;
 }
