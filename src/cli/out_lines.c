@@ -25,6 +25,12 @@ typedef struct ln_rec {
     const region *r; /* the region on that rank, or NULL */
     int rank;
     double total_s; /* the record's total time */
+    /* The source text its lines come from (lineprof_text), split once:
+     * line first + k starts at text + off[k]; nlines 0 without a text. */
+    const char *text;
+    int64_t first;
+    size_t *off;
+    size_t nlines;
 } ln_rec;
 
 typedef struct ln_ctx {
@@ -36,13 +42,44 @@ typedef struct ln_ctx {
 
 /* ------------------------------------------------------------------ rows */
 
+/* Splits the record's source text into lines (a final newline opens no
+ * empty line).  False when out of memory. */
+static bool ln_index_text(ln_rec *rc)
+{
+    rc->text = lineprof_text(rc->lp, rc->r, &rc->first);
+    if (!rc->text)
+        return true;
+    size_t n = 0;
+    for (const char *c = rc->text; *c; c++)
+        n += *c == '\n';
+    rc->off = malloc((n + 1) * sizeof *rc->off);
+    if (!rc->off)
+        return false;
+    size_t k = 0, start = 0;
+    for (size_t i = 0;; i++) {
+        if (rc->text[i] == '\n' || rc->text[i] == '\0') {
+            if (rc->text[i] == '\0' && i == start)
+                break; /* nothing after the last newline */
+            rc->off[k++] = start;
+            if (rc->text[i] == '\0')
+                break;
+            start = i + 1;
+        }
+    }
+    rc->nlines = k;
+    return true;
+}
+
 static out_value ln_source_value(const ln_rec *rc, size_t i, char **owned)
 {
-    int64_t first;
-    const char *text = lineprof_text(rc->lp, rc->r, &first);
-    size_t len;
-    const char *line = lineprof_text_line(text, first, rc->lp->lineno[i], &len);
-    *owned = line ? strndup(line, len) : NULL;
+    int64_t ln = rc->lp->lineno[i];
+    *owned = NULL;
+    /* ln - first without overflow: both are checked against the range first. */
+    if (rc->nlines > 0 && ln >= rc->first && (uint64_t)ln - (uint64_t)rc->first < rc->nlines) {
+        const char *s = rc->text + rc->off[(uint64_t)ln - (uint64_t)rc->first];
+        const char *nl = strchr(s, '\n');
+        *owned = strndup(s, nl ? (size_t)(nl - s) : strlen(s));
+    }
     return *owned ? (out_value){.kind = OV_STRING, .s = *owned} : (out_value){.kind = OV_NULL};
 }
 
@@ -203,9 +240,15 @@ static sv_err ln_collect(const profile *p, const region_filter *f, const lines_r
             continue;
         const region *r = rank_region(rk, req->name);
         for (size_t k = 0; k < rk->nlines; k++)
-            if (lineprof_matches(&rk->lines[k], req->name, r))
-                ctx->recs[ctx->nrecs++] =
-                    (ln_rec){&rk->lines[k], r, rk->rank, lineprof_total_ns(&rk->lines[k]) / 1e9};
+            if (lineprof_matches(&rk->lines[k], req->name, r)) {
+                ln_rec *rc = &ctx->recs[ctx->nrecs++];
+                *rc = (ln_rec){.lp = &rk->lines[k],
+                               .r = r,
+                               .rank = rk->rank,
+                               .total_s = lineprof_total_ns(&rk->lines[k]) / 1e9};
+                if (!ln_index_text(rc))
+                    return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+            }
     }
     if (ctx->nrecs > 0)
         return SV_OK;
@@ -232,6 +275,8 @@ sv_err out_lines(const profile *p, const region_filter *f, const lines_request *
         rc = ln_write_text(&ctx, req->name, fp, err);
     else if (rc == SV_OK)
         rc = ln_write_structured(&ctx, req->name, fp, req->format == EVENTS_JSON, err);
+    for (size_t k = 0; k < ctx.nrecs; k++)
+        free(ctx.recs[k].off);
     free(ctx.recs);
     return rc;
 }
