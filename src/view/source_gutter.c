@@ -148,7 +148,13 @@ void gutter_caption(const src_gutter *gt, grid *g, int x, int y, int w)
     if (col < w)
         col += grid_put_text(g, x + col, y, w - col, gt->lp->function ? gt->lp->function : "?",
                              ROLE_DIM, GA_BOLD);
-    snprintf(buf, sizeof buf, ": %s total, top %d marked", tot, GUTTER_HOT);
+    /* Several ranks: say whose record this is (each rank has its own). */
+    const rank_data *rk = gt->r ? gt->r->owner : NULL;
+    if (rk && rk->owner && rk->owner->nranks > 1)
+        snprintf(buf, sizeof buf, " on rank %d: %s total, top %d marked", rk->rank, tot,
+                 GUTTER_HOT);
+    else
+        snprintf(buf, sizeof buf, ": %s total, top %d marked", tot, GUTTER_HOT);
     if (col < w)
         col += grid_put_text(g, x + col, y, w - col, buf, ROLE_DIM, 0);
     if (gt->nrec > 1 && col < w) {
