@@ -207,6 +207,29 @@ check "info: scrolls" rowhas 2 "size"
 screen 160x50 "5" "$small" --ascii
 check "info ascii: only ASCII" ascii_only
 
+# Loader warnings go to stderr, which the screen covers: the header counts them and W (or a
+# click on the count) opens them in the info view (fault_length.h5 drops one region, FIXTURES.md)
+screen 100x24 "" "$fx/fault_length.h5"
+check "warnings: the header counts 1" rowhas 1 "1 warning (W)$"
+check "warnings: the timeline is current" rowhas 1 "\[1 timeline\]"
+screen 80x12 "W" "$fx/fault_length.h5"
+check "warnings W: info view" rowhas 1 "\[5 info\]"
+check "warnings W: scrolled to the list" has "^ Loader warnings (1)$"
+check "warnings W: the dropped region" joined "region bad: dataset end_times"
+check "warnings W: the file's top is scrolled away" hasnt "^ File$"
+screen 100x24 "" "$small"
+check "warnings: none, no marker" hasnt "warning"
+screen 80x12 "W" "$small"
+check "warnings W without warnings: says none" has "none: the file loaded cleanly"
+
+# legacy_small.h5 records no threads and c[0] overlaps b[0] partly: two inferred lanes, and a
+# one-line note says so (FIXTURES.md)
+screen 100x30 "5" "$fx/legacy_small.h5"
+check "info legacy: rank 0 has 2 inferred lanes" has "^ *0  *3  *7  *inferred  *2 lanes (inferred)$"
+check "info legacy: the note" hasf "The file records no threads; lanes were inferred where calls overlap partly"
+screen 100x30 "5" "$small"
+check "info small: threads recorded, no note" hasnt "lanes were inferred"
+
 # --- shared profiles
 if [ -f "$shared/real/solver.h5" ] && [ -f "$shared/expected/solver.json" ]; then
     expected_rows "$shared/expected/solver.json" >"$tmp/exp"

@@ -126,6 +126,27 @@ static const char *path_base(const char *path)
     return slash && slash[1] ? slash + 1 : path;
 }
 
+/* "2 warnings (W)" when the loader warned, "" otherwise: the warnings went
+ * to stderr, which the screen then covers. */
+static void warn_label(const ui_ctx *ctx, char *buf, size_t len)
+{
+    size_t n = ctx->prof->nwarnings;
+    buf[0] = '\0';
+    if (n)
+        snprintf(buf, len, "%zu warning%s (W)", n, n == 1 ? "" : "s");
+}
+
+/* Columns of the warnings marker in the title bar: [*x0, *x0 + *w). */
+static void warn_span(const ui_ctx *ctx, int *x0, int *w)
+{
+    char warn[64], filt[320];
+    warn_label(ctx, warn, sizeof warn);
+    filter_label(ctx, filt, sizeof filt);
+    int fw = text_display_width(filt);
+    *w = text_display_width(warn);
+    *x0 = ctx->grid.cols - (fw ? fw + 1 : 0) - *w;
+}
+
 static void draw_title(ui_ctx *ctx)
 {
     grid *g = &ctx->grid;
@@ -139,10 +160,12 @@ static void draw_title(ui_ctx *ctx)
         bool cur = i == ctx->current && !ctx->help_open;
         x += grid_put_text(g, x, 0, g->cols - x, label, ROLE_TITLE, cur ? GA_REVERSE : 0);
     }
-    char filt[320];
+    char filt[320], warn[64];
     filter_label(ctx, filt, sizeof filt);
-    int fw = grid_text_width(g, filt);
-    int room = g->cols - x - 2 - (fw ? fw + 1 : 0);
+    warn_label(ctx, warn, sizeof warn);
+    int fw = grid_text_width(g, filt), wx, ww;
+    warn_span(ctx, &wx, &ww);
+    int room = g->cols - x - 2 - (fw ? fw + 1 : 0) - (ww ? ww + 1 : 0);
     const char *path = ctx->opt->path ? ctx->opt->path : "";
     if (grid_text_width(g, path) > room)
         path = path_base(path);
@@ -150,6 +173,8 @@ static void draw_title(ui_ctx *ctx)
         x += 2 + grid_put_text(g, x + 2, 0, room, path, ROLE_TITLE, 0);
     if (fw && x + 1 + fw <= g->cols)
         grid_put_text(g, g->cols - fw, 0, fw, filt, ROLE_TITLE, GA_BOLD);
+    if (ww && wx > x)
+        grid_put_text(g, wx, 0, ww, warn, ROLE_WARNING, GA_BOLD);
 }
 
 /* --- status bar --- */
@@ -373,10 +398,16 @@ static int app_source(app *a)
     return VF_REDRAW;
 }
 
+static int app_cmd(app *a, ui_cmd cmd);
+
 static int app_mouse(app *a, ui_cmd cmd)
 {
     ui_ctx *ctx = a->ctx;
     if (ctx->mouse_y == 0 && cmd == CMD_CLICK) {
+        int wx, ww;
+        warn_span(ctx, &wx, &ww);
+        if (ww && ctx->mouse_x >= wx && ctx->mouse_x < wx + ww)
+            return app_cmd(a, CMD_WARNINGS);
         size_t i = title_tab_at(ctx, ctx->mouse_x);
         if (i < ctx->nviews)
             switch_to(ctx, i);
@@ -457,6 +488,10 @@ static int app_cmd(app *a, ui_cmd cmd)
         return VF_REDRAW;
     case CMD_FILTER:
         return app_filter(a);
+    case CMD_WARNINGS: /* the info view, at its loader warnings */
+        ctx->show_warnings = true;
+        switch_to(ctx, VIEW_INFO);
+        return VF_REDRAW;
     case CMD_SOURCE:
         return app_source(a);
     case CMD_WHEEL_UP:

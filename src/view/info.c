@@ -45,6 +45,7 @@ typedef struct info_state {
     info_doc doc;
     size_t top;
     int page;
+    size_t warn_line; /* the "Loader warnings" heading (W and the header's marker) */
 } info_state;
 
 static void doc_free(info_doc *d)
@@ -266,6 +267,19 @@ static void build_rank_tables(info_doc *d, const rank_data *rk)
     }
 }
 
+/* One line for ranks whose lanes were inferred (FORMAT-REFERENCE.md
+ * "inferred lanes"): the file names no threads, the lanes are a guess
+ * (calls that overlap partly ran on different threads). */
+static void build_inferred_note(info_doc *d, const profile *p)
+{
+    for (size_t i = 0; i < p->nranks; i++)
+        if (p->ranks[i].ninferred_lanes > 0) {
+            doc_wrap(d, ROLE_WARNING, 2,
+                     "The file records no threads; lanes were inferred where calls overlap partly");
+            return;
+        }
+}
+
 static void build_ranks(info_doc *d, const profile *p)
 {
     char title[64];
@@ -286,11 +300,14 @@ static void build_ranks(info_doc *d, const profile *p)
         snprintf(c, sizeof c, "%zu", rk->ncalls);
         snprintf(t, sizeof t, "%s%s%s", rk->has_threads ? "threads" : "",
                  rk->has_threads && rk->has_tasks ? ", " : "", rk->has_tasks ? "tasks" : "");
+        if (!t[0] && rk->ninferred_lanes)
+            snprintf(t, sizeof t, "%u lanes (inferred)", rk->ninferred_lanes);
         const char *cells[5] = {a, b, c, rk->explicit_ids ? "call ids" : "inferred",
                                 t[0] ? t : "-"};
         doc_row(d, ROLE_NORMAL, 5, cells);
     }
     doc_table_end(d, first, 2, 1u | 2u | 4u);
+    build_inferred_note(d, p);
     for (size_t i = 0; i < p->nranks; i++)
         build_rank_tables(d, &p->ranks[i]);
 }
@@ -483,6 +500,7 @@ static void info_build(info_state *s, ui_ctx *ctx, int width)
     build_no_events(d, p);
     build_counters(d, p);
     build_line_profiles(d, p);
+    s->warn_line = d->n;
     build_warnings(d, p);
 }
 
@@ -533,6 +551,10 @@ static void info_draw(void *state, ui_ctx *ctx, rect area)
     if (s->doc.width != area.w || !s->doc.lines)
         info_build(s, ctx, area.w);
     s->page = area.h;
+    if (ctx->show_warnings) { /* W, or a click on the header's marker */
+        s->top = s->warn_line;
+        ctx->show_warnings = false;
+    }
     info_clamp(s);
     grid *g = &ctx->grid;
     if (s->doc.oom) {

@@ -53,6 +53,7 @@ typedef struct ui_ctx {
      * and cleared by the calls view): 0 as it was, UI_DRILL_ALL every
      * rank, UI_DRILL_RANK the selected region's rank only. */
     int drill_scope;
+    bool show_warnings; /* the info view opens on its loader warnings (then clears it) */
 } ui_ctx;
 
 enum { UI_DRILL_ALL = 1, UI_DRILL_RANK = 2 };
