@@ -47,6 +47,9 @@ h5u_status h5u_read_sumstats(h5u_reader *rd, hid_t loc, const char *name, h5u_su
 h5u_status h5u_dataset_filters(h5u_reader *rd, hid_t loc, const char *name, char *why,
                                size_t whylen);
 
+/* A column buffer of n int64 (free() releases it); NULL on NOMEM. */
+int64_t *h5u_alloc_i64(size_t n);
+
 /* Name of a known HDF5 filter id ("lzf" for 32000), or NULL. */
 const char *h5u_filter_name(unsigned id);
 

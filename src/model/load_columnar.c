@@ -345,7 +345,7 @@ static bool alloc_rows(lc_file *lf, int k)
     for (size_t j = 0; j < lf->nkept; j++) {
         region *t = &lf->stage[lf->order[j]];
         int64_t **d = ev_col(t, k);
-        *d = malloc((t->n ? t->n : 1) * sizeof **d);
+        *d = h5u_alloc_i64(t->n);
         if (!*d)
             return false;
     }
