@@ -164,8 +164,8 @@ static void test_help_lines(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_names),     cmocka_unit_test(test_rows),
-        cmocka_unit_test(test_reachable), cmocka_unit_test(test_views),
+        cmocka_unit_test(test_names),      cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_reachable),  cmocka_unit_test(test_views),
         cmocka_unit_test(test_help_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -53,7 +53,7 @@ typedef enum ui_cmd {
 
 #define CMD_VIEW(id) ((ui_cmd)(CMD_NONE + 1 + (int)(id)))
 #define CMD_IS_VIEW(c) ((c) > CMD_NONE && (int)(c) <= (int)VIEW_COUNT)
-#define CMD_VIEW_ID(c) ((view_id)((int)(c) - 1))
+#define CMD_VIEW_ID(c) ((view_id)((int)(c)-1))
 
 /* One row of the table, in commands.def order (then the view commands). */
 typedef enum cmd_row_kind { ROW_CMD, ROW_KEY, ROW_NOTE, ROW_VIEW_KEYS } cmd_row_kind;
@@ -108,9 +108,9 @@ size_t keymap_keys(const keymap *km, key_scope scope, ui_cmd cmd, int *out, size
 /* --- help lines, for the help screen and the man page --- */
 
 typedef struct help_line {
-    char keys[96];  /* key labels separated by spaces: "Left Right h l" */
+    char keys[96]; /* key labels separated by spaces: "Left Right h l" */
     char text[512];
-    bool note;      /* a NOTE row: keys is a label, not key names */
+    bool note; /* a NOTE row: keys is a label, not key names */
 } help_line;
 
 /* The help lines of scope, in table order, with the keys km binds (the

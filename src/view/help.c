@@ -179,13 +179,11 @@ static void section_title(const ui_ctx *ctx, key_scope scope, char *buf, size_t 
         snprintf(buf, len, "Source pane (s, beside or below any view)");
     else if (scope == SCOPE_HELP)
         snprintf(buf, len, "This help");
-    else if ((size_t)scope < ctx->nviews)
-    {
+    else if ((size_t)scope < ctx->nviews) {
         char key[32];
         snprintf(buf, len, "%s %s view", ui_view_key(ctx, (view_id)scope, key, sizeof key),
                  ctx->views[scope]->name);
-    }
-    else
+    } else
         buf[0] = '\0';
 }
 

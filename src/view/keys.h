@@ -26,9 +26,9 @@ enum sv_key {
     SVK_F1,
     SVK_BACKSPACE,
     SVK_RESIZE,
-    SVK_WHEEL_UP,   /* mouse wheel, at the last mouse position */
+    SVK_WHEEL_UP, /* mouse wheel, at the last mouse position */
     SVK_WHEEL_DOWN,
-    SVK_CLICK       /* left click, at the last mouse position */
+    SVK_CLICK /* left click, at the last mouse position */
 };
 
 /* The key named by s[0..len): one character ("q", "<"), or a name of the
