@@ -2,8 +2,8 @@
  * benchmark input: one rank, 5 nested regions (main > step > {assemble,
  * solve > precond x2}), summary_statistics and exclusive totals, event
  * columns chunked as h5py chunks them (gzip: deflate 4 + shuffle, as the
- * writer's "auto" compression).  10M calls take ~0.6 GB of memory while
- * writing; 100M ~6 GB. */
+ * writer's "auto" compression).  Measured: 10M calls 0.6 s, 330 MB of
+ * memory, a 160 MB file; 100M calls 20 s, 3.2 GB, 1.6 GB. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
