@@ -363,7 +363,8 @@ static void put_i64(hid_t loc, const char *name, const int64_t *v, hsize_t n)
 }
 
 /* A two-row schema-3 file: rows "a" (events 0..2) and "b" (offset given). */
-static void write_small(const char *path, uint64_t b_offset, hid_t schema_type, const void *schema)
+static void write_small(const char *path, uint64_t b_offset, hid_t schema_type, const void *schema,
+                        const char *bname)
 {
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hid_t sp = H5Screate(H5S_SCALAR);
@@ -378,7 +379,7 @@ static void write_small(const char *path, uint64_t b_offset, hid_t schema_type, 
     hsize_t two = 2;
     sp = H5Screate_simple(1, &two, NULL);
     hid_t d = H5Dcreate2(g, "names", st, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    const char *names[2] = {"a", "b"};
+    const char *names[2] = {"a", bname};
     H5Dwrite(d, st, H5S_ALL, H5S_ALL, H5P_DEFAULT, names);
     H5Dclose(d);
     H5Sclose(sp);
@@ -397,15 +398,35 @@ static void write_small(const char *path, uint64_t b_offset, hid_t schema_type, 
     H5Fclose(f);
 }
 
-static sv_err load_small(uint64_t b_offset, hid_t type, const void *schema, profile **p,
-                         sv_error *err)
+static sv_err load_small_named(uint64_t b_offset, hid_t type, const void *schema, const char *bname,
+                               profile **p, sv_error *err)
 {
     char path[256];
     tmp_path(path, sizeof path, "small");
-    write_small(path, b_offset, type, schema);
+    write_small(path, b_offset, type, schema, bname);
     sv_err e = profile_load(path, NULL, p, err);
     unlink(path);
     return e;
+}
+
+static sv_err load_small(uint64_t b_offset, hid_t type, const void *schema, profile **p,
+                         sv_error *err)
+{
+    return load_small_named(b_offset, type, schema, "b", p, err);
+}
+
+/* The names table repeating a name: one (region, rank) pair twice. */
+static void test_repeated_pair(void **s)
+{
+    (void)s;
+    profile *p;
+    sv_error err;
+    int64_t three = 3;
+    assert_int_equal(load_small_named(2, H5T_NATIVE_INT64, &three, "a", &p, &err), SV_OK);
+    one_warning(p, "region a", "row 1 repeats row 0 (rank 0); row dropped");
+    assert_int_equal(p->nregions, 1);
+    check_i64(get(p, 0, "a")->start_ns, (int64_t[]){10, 15}, 2);
+    profile_free(p);
 }
 
 /* An unsigned offset beyond 2^63 is not clamped: its row goes, by name. */
@@ -513,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_capi_set),
         cmocka_unit_test(test_offset_beyond_int64),
         cmocka_unit_test(test_schema_attribute),
+        cmocka_unit_test(test_repeated_pair),
         cmocka_unit_test(test_json_text),
         cmocka_unit_test(test_probe_walk),
     };

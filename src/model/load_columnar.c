@@ -158,7 +158,7 @@ static sv_err idx_u64(ld_ctx *c, hid_t f, const char *col, size_t *P, uint64_t *
 
 typedef struct pair_row {
     int rank;
-    uint64_t rid;
+    const char *name;
     size_t row;
 } pair_row;
 
@@ -167,12 +167,14 @@ static int cmp_pair(const void *a, const void *b)
     const pair_row *x = a, *y = b;
     if (x->rank != y->rank)
         return (x->rank > y->rank) - (x->rank < y->rank);
-    if (x->rid != y->rid)
-        return (x->rid > y->rid) - (x->rid < y->rid);
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
     return (x->row > y->row) - (x->row < y->row);
 }
 
-/* A (rank, region) pair appears once: a later duplicate row is dropped. */
+/* A (rank, region) pair appears once (by name: the names table may repeat
+ * one): a later duplicate row is dropped. */
 static bool drop_duplicates(ld_ctx *c, ld_index *ix)
 {
     pair_row *v = malloc((ix->P ? ix->P : 1) * sizeof *v);
@@ -181,11 +183,11 @@ static bool drop_duplicates(ld_ctx *c, ld_index *ix)
     size_t k = 0;
     for (size_t i = 0; i < ix->P; i++)
         if (ix->keep[i])
-            v[k++] = (pair_row){ix->rank[i], ix->rid[i], i};
+            v[k++] = (pair_row){ix->rank[i], ix->names.v[ix->rid[i]], i};
     qsort(v, k, sizeof *v, cmp_pair);
     for (size_t j = 1; j < k; j++)
-        if (v[j].rank == v[j - 1].rank && v[j].rid == v[j - 1].rid) {
-            ld_warn(c, ix->names.v[v[j].rid], "dataset", "rank_region_index",
+        if (v[j].rank == v[j - 1].rank && strcmp(v[j].name, v[j - 1].name) == 0) {
+            ld_warn(c, v[j].name, "dataset", "rank_region_index",
                     "row %zu repeats row %zu (rank %d); row dropped", v[j].row, v[j - 1].row,
                     v[j].rank);
             ix->keep[v[j].row] = false;
