@@ -13,6 +13,7 @@
 #include "json_min.h"
 #include "loader.h"
 #include "memprof.h"
+#include "merged.h"
 #include "region.h"
 #include "testutil.h"
 

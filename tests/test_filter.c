@@ -9,6 +9,7 @@
 
 #include "filter.h"
 #include "memprof.h"
+#include "select.h"
 
 static void test_anchored_at_start(void **state)
 {

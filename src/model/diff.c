@@ -8,6 +8,8 @@
 
 #include "calltree.h"
 #include "diff_internal.h"
+#include "hash.h"
+#include "merged.h"
 
 const char *const diff_metric_names[DM_COUNT] = {"total", "mean", "p50", "p95", "p99"};
 
@@ -26,24 +28,6 @@ void diff_options_init(diff_options *o)
     *o = (diff_options){.rank = -1, .metric = DM_TOTAL, .threshold = 0.05, .alpha = 0.01};
 }
 
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return mix64(h);
-}
-
 /* ------------------------------------------------------------------ names */
 
 static bool name_hash_grow(diff_result *d)
@@ -55,7 +39,7 @@ static bool name_hash_grow(diff_result *d)
         return false;
     memset(nh, 0xff, ncap * sizeof *nh);
     for (size_t i = 0; i < d->nnames; i++) {
-        size_t h = hash_str(d->names[i]) & (ncap - 1);
+        size_t h = sv_hash_str(d->names[i]) & (ncap - 1);
         while (nh[h] != DIFF_NONE)
             h = (h + 1) & (ncap - 1);
         nh[h] = (uint32_t)i;
@@ -69,7 +53,7 @@ static bool name_hash_grow(diff_result *d)
 static size_t name_slot(const diff_result *d, const char *s)
 {
     const diff_build *b = d->b;
-    size_t h = hash_str(s) & (b->nhcap - 1);
+    size_t h = sv_hash_str(s) & (b->nhcap - 1);
     while (b->nhash[h] != DIFF_NONE && strcmp(d->names[b->nhash[h]], s) != 0)
         h = (h + 1) & (b->nhcap - 1);
     return h;
@@ -117,7 +101,7 @@ static size_t path_slot(const diff_result *d, uint32_t parent, uint32_t name)
 {
     const diff_build *b = d->b;
     size_t mask = b->phcap - 1;
-    size_t h = (size_t)mix64(((uint64_t)parent << 32) | name) & mask;
+    size_t h = (size_t)sv_hash_u64(((uint64_t)parent << 32) | name) & mask;
     for (;;) {
         uint32_t k = b->phash[h];
         if (k == DIFF_NONE || (d->paths[k].parent == parent && d->paths[k].name == name))

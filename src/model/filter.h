@@ -30,14 +30,4 @@ bool filter_match_name(const region_filter *f, const char *name);
 bool filter_match_rank(const region_filter *f, int rank);
 bool filter_match(const region_filter *f, const region *r);
 
-/* Regions passing the filter in order of first start (summary-only and
- * empty regions last, by name), then rank.  Malloc'ed array of pointers
- * into p; caller frees the array only. */
-sv_err profile_select_regions(const profile *p, const region_filter *f, region ***out,
-                              size_t *count, sv_error *err);
-
-/* Every region of that name across ranks (rank order), malloc'ed. */
-sv_err profile_region_across_ranks(const profile *p, const char *name, region ***out,
-                                   size_t *count, sv_error *err);
-
 #endif

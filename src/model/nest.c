@@ -338,7 +338,7 @@ static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, 
             int64_t s = r->start_ns[i], e = r->end_ns[i];
             int64_t x = (e - s) - union_of_keys(tmp, m, s, e);
             x = x < 0 ? 0 : x;
-            r->st.exclusive_total_ns = nest_sat_add(r->st.exclusive_total_ns, x);
+            r->st.exclusive_total_ns = ck_add(r->st.exclusive_total_ns, x);
             if (excl)
                 excl[g] = x;
         }

@@ -298,7 +298,7 @@ static void sweep_pop(sweep *sw, lane_stack *ln)
     if (excl < 0)
         excl = 0;
     region *r = sw->rk->regions[oc->k.reg];
-    r->st.exclusive_total_ns = nest_sat_add(r->st.exclusive_total_ns, excl);
+    r->st.exclusive_total_ns = ck_add(r->st.exclusive_total_ns, excl);
     if (sw->out->per_call)
         sw->out->excl[gidx_of(sw->rk, &oc->k)] = excl;
 }

@@ -3,6 +3,7 @@
 #ifndef SV_NEST_INTERNAL_H
 #define SV_NEST_INTERNAL_H
 
+#include "checked.h"
 #include "profile.h"
 
 /* Where one rank's results go.  With per_call false only the regions'
@@ -20,9 +21,5 @@ typedef struct nest_out {
 /* Infers parents by containment and writes totals (and per-call arrays). */
 sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err);
 
-static inline int64_t nest_sat_add(int64_t a, int64_t b)
-{
-    return b > INT64_MAX - a ? INT64_MAX : a + b;
-}
 
 #endif

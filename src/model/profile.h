@@ -249,7 +249,9 @@ rank_data *profile_add_rank(profile *p, int rank);          /* NULL on NOMEM */
 region *rank_add_region(rank_data *rk, const char *name);  /* NULL on NOMEM */
 void profile_warn(profile *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Sorts ranks and regions, numbers calls, computes statistics, nesting
- * totals and minimum_start_time.  Called once by the loader. */
+ * totals and minimum_start_time.  Called once by the loader.  (finish.c:
+ * the one step that calls statistics and nesting, so profile.c needs
+ * neither.) */
 sv_err profile_finish(profile *p, sv_error *err);
 
 /* --- consumer side --- */
@@ -268,7 +270,7 @@ region *rank_region(const rank_data *rk, const char *name);
 region *rank_call_region(const rank_data *rk, int64_t gidx, size_t *idx);
 
 /* Builds rank_calls for every rank (parents, depths, exclusive times,
- * children).  Idempotent.  O(n log n) time, O(n) memory. */
+ * children).  Idempotent.  O(n log n) time, O(n) memory.  (finish.c) */
 sv_err profile_ensure_calls(profile *p, sv_error *err);
 void rank_calls_free(rank_calls *c);
 

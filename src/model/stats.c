@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
+
 __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
 
@@ -188,7 +190,7 @@ static void pass_optional(region *r)
         for (size_t i = 0; i < r->n; i++) {
             int64_t g = r->gpu_ns[i];
             if (g >= 0) {
-                tot = g > INT64_MAX - tot ? INT64_MAX : tot + g;
+                tot = ck_add(tot, g);
                 cnt++;
             }
         }
@@ -198,7 +200,7 @@ static void pass_optional(region *r)
     if (r->await_ns) {
         int64_t tot = 0;
         for (size_t i = 0; i < r->n; i++)
-            tot = r->await_ns[i] > INT64_MAX - tot ? INT64_MAX : tot + r->await_ns[i];
+            tot = ck_add(tot, r->await_ns[i]);
         st->await_total_ns = tot;
     }
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "filter.h"
+#include "select.h"
 #include "timefmt.h"
 
 const calls_colspec calls_cols[CC_N] = {

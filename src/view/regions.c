@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "calltree.h"
+#include "merged.h"
 #include "table.h"
 #include "timefmt.h"
 #include "view.h"

@@ -7,6 +7,7 @@
 
 #include "filter.h"
 #include "region.h"
+#include "select.h"
 #include "timefmt.h"
 #include "view.h"
 
