@@ -188,6 +188,36 @@ static void test_inferred_zero_length_at_end(void **state)
     profile_free(p);
 }
 
+/* A staircase of calls that all overlap partly ([i, 1000 + i]) would need
+ * one lane each: the first fit stops at 256 lanes (a hostile file cannot
+ * make it quadratic), says so, and the rest share the last lane without
+ * nesting. */
+static void test_inferred_lanes_capped(void **state)
+{
+    (void)state;
+    enum { N = 400 };
+    int64_t s[N], e[N];
+    for (int i = 0; i < N; i++) {
+        s[i] = i;
+        e[i] = 1000 + i;
+    }
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    mp_region(rk, "x", N, s, e);
+    mp_finish(p);
+    assert_int_equal(p->ranks[0].ninferred_lanes, 256);
+    assert_int_equal(excl_total(p, "x"), (int64_t)N * 1000); /* nothing nests */
+    assert_true(p->nwarnings >= 1);
+    assert_non_null(strstr(p->warnings[p->nwarnings - 1], "more than 256 inferred lanes"));
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    rank_calls *c = p->ranks[0].calls;
+    assert_int_equal(c->lane[g(p, "x", 255)], 255);
+    assert_int_equal(c->lane[g(p, "x", N - 1)], 255);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(c->parent[g(p, "x", (size_t)i)], -1);
+    profile_free(p);
+}
+
 /* Identical intervals and calls that only touch stay on one lane: the
  * first listed is outer (regions by name), touching calls are disjoint. */
 static void test_inferred_identical_one_lane(void **state)
@@ -339,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_inferred_three_threads),
         cmocka_unit_test(test_inferred_zero_length_at_end),
         cmocka_unit_test(test_inferred_identical_one_lane),
+        cmocka_unit_test(test_inferred_lanes_capped),
         cmocka_unit_test(test_explicit_concurrent_children),
         cmocka_unit_test(test_orphan_parent),
         cmocka_unit_test(test_cycle_falls_back),
