@@ -70,17 +70,28 @@ static void test_layout_narrow(void **state)
     assert_true(grid_resize(&g, 60, 10));
     table t;
     table_init(&t, cols, C_N, C_A, true);
-    table_layout(&t, &g, (rect){0, 0, 30, 10}); /* B goes: 29 */
+    /* Everything needs 1 + 10 + 3 * 8 + 3 = 38.  At 37 B goes (29 for the
+     * rest); 4 of the 8 spare columns are kept for the marker: Name 14. */
+    table_layout(&t, &g, (rect){0, 0, 37, 10});
     assert_false(table_col_shown(&t, C_B));
     assert_true(table_col_shown(&t, C_C));
-    assert_int_equal(t.w[C_NAME], 11);
-    assert_int_equal(t.x[C_C], 1 + 11 + 1 + 8 + 1);
-    table_layout(&t, &g, (rect){0, 0, 20, 10}); /* C goes too: 20 */
+    assert_int_equal(t.nmore, 1);
+    assert_int_equal(t.w[C_NAME], 14);
+    assert_int_equal(t.x[C_C], 1 + 14 + 1 + 8 + 1);
+    /* At 30 the marker has no room beside A and C (spare 1): the table is
+     * laid out in 26, so C goes too; Name gets 10 + 6. */
+    table_layout(&t, &g, (rect){0, 0, 30, 10});
+    assert_int_equal(t.shown, (1u << C_NAME) | (1u << C_A));
+    assert_int_equal(t.nmore, 2);
+    assert_int_equal(t.w[C_NAME], 16);
+    /* At 20 (Name and A exactly) no room for the marker either: A is never
+     * dropped, so the marker waits for the last columns. */
+    table_layout(&t, &g, (rect){0, 0, 20, 10});
     assert_int_equal(t.shown, (1u << C_NAME) | (1u << C_A));
     assert_int_equal(t.w[C_NAME], 10);
     /* the sort column stays: sorting by B drops C instead */
     t.sort_col = C_B;
-    table_layout(&t, &g, (rect){0, 0, 30, 10});
+    table_layout(&t, &g, (rect){0, 0, 37, 10});
     assert_true(table_col_shown(&t, C_B));
     assert_false(table_col_shown(&t, C_C));
     /* a hidden column never shows */
@@ -88,6 +99,54 @@ static void test_layout_narrow(void **state)
     table_layout(&t, &g, (rect){0, 0, 60, 10});
     assert_false(table_col_shown(&t, C_C));
     assert_int_equal(t.w[C_NAME], 60 - (1 + 8 + 8 + 2));
+    grid_free(&g);
+}
+
+/* Sideways: Right skips the first data column, the rest follow in order;
+ * the header ends with the count of those not shown. */
+static void test_sideways(void **state)
+{
+    (void)state;
+    grid g = {0};
+    assert_true(grid_resize(&g, 40, 5));
+    table t;
+    table_init(&t, cols, C_N, C_A, true);
+    table_layout(&t, &g, (rect){0, 0, 37, 5}); /* A, C shown, B hidden */
+    table_draw_header(&t, &g, 0);
+    char *h = row_text(&g, 0);
+    /* Name 14 at 1, A at 16 to 23, C at 25 to 32; no room for "▸ 1 more"
+     * before the end (36): "▸1" at 34. */
+    assert_string_equal(h, " Name                 ▼A        C ▸1");
+    free(h);
+    table_layout(&t, &g, (rect){0, 0, 45, 5}); /* everything: 38 */
+    assert_int_equal(t.nmore, 0);
+    table_layout(&t, &g, (rect){0, 0, 37, 5});
+    assert_int_equal(table_on_cmd(&t, CMD_RIGHT, 0, 0), TABLE_MOVED);
+    assert_int_equal(t.hscroll, 1);
+    /* Scrolled by one: A skipped, B and C follow Name in order (29, spare 8). */
+    table_layout(&t, &g, (rect){0, 0, 37, 5});
+    assert_int_equal(t.shown, (1u << C_NAME) | (1u << C_B) | (1u << C_C));
+    assert_int_equal(t.nmore, 1);
+    /* Right again: only C after Name; then Right stops at the last column. */
+    table_on_cmd(&t, CMD_RIGHT, 0, 0);
+    table_layout(&t, &g, (rect){0, 0, 37, 5});
+    assert_int_equal(t.shown, (1u << C_NAME) | (1u << C_C));
+    assert_int_equal(t.nmore, 2);
+    table_on_cmd(&t, CMD_RIGHT, 0, 0);
+    assert_int_equal(t.hscroll, 2);
+    /* Left back to the fit by priority. */
+    table_on_cmd(&t, CMD_LEFT, 0, 0);
+    table_on_cmd(&t, CMD_LEFT, 0, 0);
+    assert_int_equal(table_on_cmd(&t, CMD_LEFT, 0, 0), TABLE_MOVED);
+    assert_int_equal(t.hscroll, 0);
+    /* Everything fits: no marker, Right does nothing. */
+    table_layout(&t, &g, (rect){0, 0, 60, 5});
+    assert_int_equal(t.nmore, 0);
+    table_on_cmd(&t, CMD_RIGHT, 0, 0);
+    table_layout(&t, &g, (rect){0, 0, 60, 5});
+    assert_int_equal(t.nmore, 0);
+    table_on_cmd(&t, CMD_RIGHT, 0, 0);
+    assert_int_equal(t.hscroll, 0);
     grid_free(&g);
 }
 
@@ -161,7 +220,7 @@ static void test_sort_keys_and_clicks(void **state)
     assert_true(grid_resize(&g, 60, 10));
     table t;
     table_init(&t, cols, C_N, C_A, true);
-    table_layout(&t, &g, (rect){0, 0, 30, 10}); /* B not shown */
+    table_layout(&t, &g, (rect){0, 0, 37, 10}); /* B not shown */
     assert_int_equal(table_on_cmd(&t, CMD_SORT_NEXT, 0, 0), TABLE_SORTED);
     assert_int_equal(t.sort_col, C_C); /* B skipped */
     assert_true(t.sort_desc);
@@ -195,7 +254,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_wide),          cmocka_unit_test(test_layout_narrow),
         cmocka_unit_test(test_put_and_header),       cmocka_unit_test(test_cursor),
-        cmocka_unit_test(test_sort_keys_and_clicks),
+        cmocka_unit_test(test_sort_keys_and_clicks), cmocka_unit_test(test_sideways),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,8 +37,8 @@ static const table_col reg_cols[RC_COUNT] = {
     [RC_MIN] = {"Min", 9, 12, false, false},    [RC_MAX] = {"Max", 9, 2, false, false},
     [RC_P50] = {"P50", 9, 11, false, false},    [RC_P95] = {"P95", 9, 3, false, false},
     [RC_P99] = {"P99", 9, 10, false, false},    [RC_STD] = {"Std", 9, 9, false, false},
-    [RC_EXCL] = {"Excl", 9, 4, false, false},   [RC_AWAIT] = {"Await", 6, 6, false, false},
-    [RC_GPU] = {"GPU", 9, 5, false, false},     [RC_IMBAL] = {"Imbal", 6, 1, false, false},
+    [RC_EXCL] = {"Excl", 9, 1, false, false},   [RC_AWAIT] = {"Await", 6, 6, false, false},
+    [RC_GPU] = {"GPU", 9, 5, false, false},     [RC_IMBAL] = {"Imbal", 6, 4, false, false},
     [RC_SLOW] = {"Slow", 5, 7, false, false},
 };
 

@@ -44,17 +44,87 @@ static size_t drop_candidate(const table *t, uint32_t shown)
     return best;
 }
 
-void table_layout(table *t, const grid *g, rect area)
+/* Columns kept for the "▸N" marker when columns do not fit ("▸ N more"
+ * when there is room). */
+enum { TABLE_MORE_MIN = 4 };
+
+static uint32_t all_cols(const table *t)
 {
-    (void)g;
-    uint32_t shown = (t->ncols >= 32 ? UINT32_MAX : (1u << t->ncols) - 1u) & ~t->hidden;
-    while (needed_width(t, shown) > area.w) {
+    return (t->ncols >= 32 ? UINT32_MAX : (1u << t->ncols) - 1u) & ~t->hidden;
+}
+
+static uint32_t fit_by_priority(const table *t, uint32_t shown, int w)
+{
+    while (needed_width(t, shown) > w) {
         size_t d = drop_candidate(t, shown);
         if (d == t->ncols)
             break;
         shown &= ~(1u << d);
     }
-    int spare = area.w - needed_width(t, shown);
+    return shown;
+}
+
+/* Scrolled: column 0, then data columns in order from the hscroll-th on,
+ * as many as fit. */
+static uint32_t fit_scrolled(const table *t, uint32_t avail, int w)
+{
+    uint32_t shown = avail & 1u;
+    size_t skip = t->hscroll;
+    for (size_t i = 1; i < t->ncols; i++) {
+        if (!((avail >> i) & 1u))
+            continue;
+        if (skip > 0) {
+            skip--;
+            continue;
+        }
+        if (needed_width(t, shown | (1u << i)) > w)
+            break;
+        shown |= 1u << i;
+    }
+    return shown;
+}
+
+static size_t popcount32(uint32_t v)
+{
+    size_t n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+static bool flex_is_last(const table *t, uint32_t shown)
+{
+    for (size_t i = t->ncols; i-- > 0;)
+        if ((shown >> i) & 1u)
+            return t->cols[i].flex;
+    return false;
+}
+
+void table_layout(table *t, const grid *g, rect area)
+{
+    (void)g;
+    uint32_t avail = all_cols(t);
+    size_t ndata = popcount32(avail & ~1u);
+    if (t->hscroll >= ndata)
+        t->hscroll = ndata ? ndata - 1 : 0;
+    uint32_t shown =
+        t->hscroll ? fit_scrolled(t, avail, area.w) : fit_by_priority(t, avail, area.w);
+    /* The marker goes at the header's right end: over the spare width of
+     * a flex column that ends the table (the tree's call path), else in
+     * columns of its own. */
+    int reserve = 0;
+    if (shown != avail) {
+        bool over_flex = flex_is_last(t, shown);
+        reserve = TABLE_MORE_MIN;
+        if (area.w - needed_width(t, shown) < reserve) {
+            int w = area.w - reserve;
+            shown = t->hscroll ? fit_scrolled(t, avail, w) : fit_by_priority(t, avail, w);
+        } else if (over_flex) {
+            reserve = 0; /* the marker overlays the flex column's spare header */
+        }
+    }
+    t->nmore = popcount32(avail & ~shown);
+    int spare = area.w - needed_width(t, shown) - reserve;
     int x = area.x + TABLE_MARGIN;
     for (size_t i = 0; i < t->ncols; i++) {
         t->x[i] = x;
@@ -101,6 +171,28 @@ void table_draw_header(const table *t, grid *g, int y)
         else
             snprintf(buf, sizeof buf, "%s%s", arrow, t->cols[i].title);
         table_put(t, g, i, y, buf, ROLE_HEADER, sorted ? GA_BOLD | GA_UNDERLINE : 0);
+    }
+    if (t->nmore) {
+        /* After the last title: "▸ 3 more", or "▸3" when that is all the room. */
+        int end = t->left + TABLE_MARGIN;
+        for (size_t i = 0; i < t->ncols; i++)
+            if (table_col_shown(t, i)) {
+                const char *title = t->cols[i].title;
+                int te = t->cols[i].left || t->cols[i].flex
+                             ? t->x[i] + grid_text_width(g, title) + 1
+                             : t->x[i] + t->w[i];
+                end = te > end ? te : end;
+            }
+        const char *arrow = g->ascii ? ">" : "\u25b8";
+        char more[32];
+        snprintf(more, sizeof more, "%s %zu more", arrow, t->nmore);
+        int right = t->left + t->width - 1, mw = grid_text_width(g, more);
+        if (right - mw <= end) {
+            snprintf(more, sizeof more, "%s%zu", arrow, t->nmore);
+            mw = grid_text_width(g, more);
+        }
+        int x = right - mw > end ? right - mw : end;
+        grid_put_text(g, x, y, t->left + t->width - x, more, ROLE_DIM, GA_BOLD);
     }
 }
 
@@ -228,6 +320,15 @@ enum table_result table_on_cmd(table *t, ui_cmd cmd, int mouse_x, int mouse_y)
         return move_by(t, (long)t->nrows);
     case CMD_CLICK:
         return click(t, mouse_x, mouse_y);
+    case CMD_LEFT:
+    case CMD_RIGHT:
+        /* Sideways, as less -S: handled even at an edge. */
+        if (cmd == CMD_LEFT && t->hscroll > 0)
+            t->hscroll--;
+        else if (cmd == CMD_RIGHT && (t->nmore > 0 || t->hscroll > 0) &&
+                 t->hscroll + 1 < popcount32(all_cols(t) & ~1u) && t->nmore > 0)
+            t->hscroll++;
+        return TABLE_MOVED;
     case CMD_SORT_PREV:
         sort_step(t, -1);
         return TABLE_SORTED;

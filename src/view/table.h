@@ -38,6 +38,8 @@ typedef struct table {
     uint32_t shown;
     int x[TABLE_MAX_COLS], w[TABLE_MAX_COLS];
     int left, width; /* the table's columns on screen */
+    size_t hscroll;  /* Left/Right: data columns skipped at the left (0: fit by priority) */
+    size_t nmore;    /* data columns that do not fit (the header says "▸ N more") */
     int body_y;      /* screen row of the first data row */
     int page;        /* data rows that fit */
 } table;
@@ -48,7 +50,10 @@ enum table_result { TABLE_IGNORED, TABLE_MOVED, TABLE_SORTED };
 void table_init(table *t, const table_col *cols, size_t ncols, size_t sort_col, bool desc);
 
 /* Chooses the columns that fit area.w and their positions; the header goes
- * on row area.y and data rows below it. */
+ * on row area.y and data rows below it.  With hscroll 0 the least important
+ * columns go first; scrolled sideways (Left/Right, as less -S), the first
+ * column stays and the others follow in order from the hscroll-th on.  When
+ * columns do not fit, the header ends with "▸ N more". */
 void table_layout(table *t, const grid *g, rect area);
 
 /* Header titles (the sort column marked with an arrow). */
@@ -81,7 +86,7 @@ void table_goto(table *t, size_t row);
 void table_scroll(table *t);
 
 /* Cursor keys, wheel, clicks (a click on a header title sorts by that
- * column), and < > I for the sort.  mouse_x/y are the last mouse
+ * column), Left/Right to scroll the columns sideways, and < > I for the sort.  mouse_x/y are the last mouse
  * position. */
 enum table_result table_on_cmd(table *t, ui_cmd cmd, int mouse_x, int mouse_y);
 
