@@ -257,7 +257,7 @@ static void lv_draw_row(const lanes_state *s, ui_ctx *ctx, size_t r, int y)
     char b[160];
     if (row->lane == SIZE_MAX) {
         size_t nl = s->rank_nl[row->rank];
-        snprintf(b, sizeof b, "r%d total, %zu lane%s", s->ix->prof->ranks[row->rank].rank, nl,
+        snprintf(b, sizeof b, "r%d: %zu lane%s", s->ix->prof->ranks[row->rank].rank, nl,
                  nl == 1 ? "" : "s");
         table_put(&s->tb, &ctx->grid, LC_LANE, y, b, cur ? role : ROLE_HEADER, 0);
         lv_draw_cells(s, ctx, &s->rank_tot[row->rank], nl, SIZE_MAX, y, role);
