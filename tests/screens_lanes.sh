@@ -120,5 +120,21 @@ if [ -f "$d" ]; then
     check "lanes lll: Busiest scrolls into view" rowhas 3 "Busiest"
 fi
 
+# --- g / G: the first and last row (as less and vi), in every table
+if [ -f "$d" ]; then
+    screen 80x24 "3G" "$d"
+    check "regions G: the cursor on the last row" sh -c "grep '^▶' '$tmp/s' | grep -q ."
+    screen 80x24 "3Gg" "$d"
+    check "regions Gg: back on the first row (main, the largest total)" has "^▶main "
+    screen 80x24 "7G" "$d"
+    check "lanes G: the last row is rank 1's last lane" sh -c "grep '^▶' '$tmp/s' | grep -qv ': [0-9]* lanes'"
+    screen 80x24 "7Gg" "$d"
+    check "lanes Gg: the first row is rank 0's total" has "^▶r0: 21 lanes"
+    screen 80x24 "G" "$d"
+    # The demo ends at 3.045 s; at 47.58 ms per column the cursor's column starts within a
+    # column before it.
+    check "timeline G: the cursor on the profile's last column" rowhas 3 "@\(2\.99[7-9]\|3\.0[0-4][0-9]\) s"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
