@@ -18,6 +18,7 @@
 #include "filter.h"
 #include "isolate.h"
 #include "view/app.h"
+#include "view/config.h"
 #include "view/term.h"
 
 /* What a shell reports for a process killed by SIGPIPE (128 + 13): a closed pipe reads the same
@@ -182,6 +183,7 @@ static int run_viewer(const cli_options *o, profile *p, const region_filter *f)
         .keys = o->keys,
         .ascii = o->ascii,
         .mono = o->mono,
+        .config = o->config,
         .filter = f,
     };
     setlocale(LC_CTYPE, "");
@@ -200,6 +202,7 @@ static int run_viewer_compare(const cli_options *o, profile *p[2], diff_result *
         .keys = o->keys,
         .ascii = o->ascii,
         .mono = o->mono,
+        .config = o->config,
         .filter = f,
         .compare = p[1],
         .diff = d,
@@ -299,6 +302,14 @@ static int run(const cli_options *o)
         else
             cli_print_version(stdout);
         return finish_stdout(0);
+    }
+    if (o->dump_config) {
+        strbuf b;
+        sb_init(&b);
+        config_dump_defaults(&b);
+        fputs(b.s ? b.s : "", stdout);
+        sb_free(&b);
+        return finish_stdout(b.oom ? 1 : 0);
     }
     region_filter f;
     profile *p = NULL;

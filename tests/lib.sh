@@ -36,6 +36,9 @@ lib_exit() {
 trap lib_exit EXIT
 trap 'exit 130' INT TERM
 scr="$tmp/out"
+# The user's own config file never reaches a test: an empty config home.
+XDG_CONFIG_HOME="$tmp/xdg"
+export XDG_CONFIG_HOME
 passed=0
 failed=0
 skipped=0

@@ -48,6 +48,8 @@ enum {
     OPT_FAIL_ON_NEW,
     OPT_MEMORY,
     OPT_CSV_RAW,
+    OPT_CONFIG,
+    OPT_DUMP_CONFIG,
 };
 
 static const struct option cli_long_options[] = {
@@ -74,6 +76,8 @@ static const struct option cli_long_options[] = {
     {"fail-on-new", no_argument, NULL, OPT_FAIL_ON_NEW},
     {"memory", required_argument, NULL, OPT_MEMORY},
     {"csv-raw", no_argument, NULL, OPT_CSV_RAW},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"dump-config", no_argument, NULL, OPT_DUMP_CONFIG},
     {NULL, 0, NULL, 0},
 };
 
@@ -229,6 +233,12 @@ static int apply_option(int c, cli_options *o, cli_wants *w, FILE *err)
                    : usage_error(err, "--memory wants a size such as 512M or 2G, not", optarg);
     case OPT_CSV_RAW:
         o->csv_raw = true;
+        return 0;
+    case OPT_CONFIG:
+        o->config = optarg;
+        return 0;
+    case OPT_DUMP_CONFIG:
+        o->dump_config = true;
         return 0;
     default:
         return usage_error(err, "unhandled option", NULL);
@@ -414,6 +424,9 @@ void cli_print_usage(FILE *out)
           "      --keys STR         keystrokes to replay with --batch\n"
           "      --ascii            draw with ASCII only, no Unicode glyphs\n"
           "      --mono             no colours\n"
+          "      --config FILE      read FILE instead of $XDG_CONFIG_HOME/scopeview/config\n"
+          "                         (~/.config/scopeview/config): keys, colours, settings\n"
+          "      --dump-config      print the built-in defaults as a config file and exit\n"
           "\n"
           "      --memory LIMIT     what loading the file may allocate, e.g. 512M, 2G\n"
           "                         (default: half the machine's memory)\n"

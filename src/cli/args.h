@@ -50,6 +50,8 @@ typedef struct cli_options {
     const char *keys; /* --keys STR, NULL = none */
     bool ascii;       /* --ascii */
     bool mono;        /* --mono */
+    const char *config; /* --config FILE, NULL = the default config file */
+    bool dump_config;   /* --dump-config: print the defaults and exit */
     uint64_t memory;  /* --memory LIMIT in bytes, 0 = the default budget */
     bool csv_raw;     /* --csv-raw: no formula-injection prefix */
     /* --diff / --check BASE NEW (out_diff.h): file is BASE, file2 NEW */

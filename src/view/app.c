@@ -6,7 +6,9 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "config.h"
 #include "headless.h"
 #include "term.h"
 #include "text.h"
@@ -50,7 +52,10 @@ static void app_layout(app *a)
     if (a->pane && ctx->source_pane && !ctx->too_small) {
         /* Beside the view on wide screens, below it on narrow ones. */
         if (area.w >= 120) {
-            int pw = area.w * 2 / 5;
+            /* set source-width N, leaving the view UI_MIN_COLS; else two fifths */
+            int want = ctx->cfg ? ctx->cfg->source_width : 0;
+            int pw = want > 0 ? (want < area.w - UI_MIN_COLS ? want : area.w - UI_MIN_COLS)
+                              : area.w * 2 / 5;
             a->pane_area = (rect){area.x + area.w - pw, area.y, pw, area.h};
             area.w -= pw;
         } else {
@@ -635,6 +640,28 @@ static int app_print(const ui_ctx *ctx, FILE *out)
     return 0;
 }
 
+/* The config file: --config's (which must exist) or the default one (if
+ * any).  A bad line is reported (stderr, and the status line) and skipped;
+ * an unreadable --config file is fatal.  Returns 0 or an exit status. */
+static int app_load_config(ui_ctx *ctx, const app_options *o, sv_config *cfg)
+{
+    char path[4096];
+    const char *file = o->config ? o->config : config_default_path(path, sizeof path);
+    strbuf err;
+    sb_init(&err);
+    int bad = file ? config_load(cfg, file, o->config != NULL, &err) : 0;
+    if (bad && err.s) {
+        size_t first = strcspn(err.s, "\n");
+        for (const char *line = err.s; *line; line += strcspn(line, "\n") + 1)
+            fprintf(stderr, "scopeview: %.*s\n", (int)strcspn(line, "\n"), line);
+        ui_set_status(ctx, "%.*s%s", (int)first, err.s,
+                      bad > 1 ? " (and more: see stderr)" : "");
+    }
+    bool fatal = bad && o->config && access(o->config, R_OK) != 0;
+    sb_free(&err);
+    return fatal ? 2 : 0;
+}
+
 int app_run(profile *p, const app_options *o, FILE *out)
 {
     bool have_utf8;
@@ -653,17 +680,32 @@ int app_run(profile *p, const app_options *o, FILE *out)
     ctx->ascii = o->ascii || !have_utf8 || (!o->headless && !user_utf8);
     ctx->grid.ascii = ctx->ascii;
     ctx->sel.call = -1;
-    if (!keymap_defaults(&ctx->keys)) {
-        fprintf(stderr, "scopeview: the built-in key table does not parse\n");
+    sv_config *cfg = malloc(sizeof *cfg);
+    if (!cfg || !config_defaults(cfg)) {
+        fprintf(stderr, "scopeview: out of memory (or the built-in key table does not parse)\n");
+        free(cfg);
         free(ctx);
         return 1;
     }
-    int status = app_open_backend(&a, o);
+    int status = app_load_config(ctx, o, cfg);
+    /* The backend sees the config's colours; --mono or theme mono: none. */
+    app_options opts = *o;
+    opts.palette = &cfg->pal;
+    opts.mono = o->mono || cfg->pal.mono;
+    ctx->opt = o = &opts;
+    ctx->mono = o->mono;
+    ctx->keys = cfg->keys;
+    ctx->cfg = cfg;
+    if (!status)
+        status = app_open_backend(&a, o);
     if (status) {
+        free(cfg);
         free(ctx);
         return status;
     }
     app_create_views(&a);
+    if ((size_t)cfg->default_view < ctx->nviews && ui_view_shown(ctx, cfg->default_view))
+        ctx->current = ctx->previous = (size_t)cfg->default_view;
     bool sized = ctx->nviews > 0 && app_resize(&a);
     if (sized)
         status = app_loop(&a);
@@ -676,5 +718,6 @@ int app_run(profile *p, const app_options *o, FILE *out)
     else if (o->headless)
         status = app_print(ctx, out);
     app_destroy(&a);
+    free(cfg);
     return closed ? closed : sized ? status : 1;
 }

@@ -20,6 +20,8 @@ typedef struct app_options {
     bool ascii;           /* --ascii: no Unicode glyphs */
     bool mono;            /* --mono: no colours */
     const region_filter *filter;
+    const char *config;   /* --config FILE; NULL: $XDG_CONFIG_HOME/scopeview/config if any */
+    const struct theme_palette *palette; /* set by app_run from the config */
     /* --diff BASE NEW: the NEW profile (the one above is BASE) and their comparison; NULL
      * otherwise.  The compare views show only then. */
     profile *compare;

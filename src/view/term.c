@@ -43,6 +43,7 @@ typedef struct term_state {
     bool own_tty; /* tty was opened here (not stdout) */
     bool colors;
     bool c256; /* 256 colours: the sixteen-colour bar palette */
+    const theme_palette *pal; /* the theme and the config's colours (NULL: built-in) */
     struct sigaction old_int, old_term, old_hup;
     int dead_reads;
 } term_state;
@@ -109,7 +110,7 @@ static void term_init_colors(term_state *t)
     bool defaults = use_default_colors() == OK;
     bool c256 = COLORS >= 256;
     for (int role = 0; role < ROLE_COUNT && role + 1 < COLOR_PAIRS; role++) {
-        theme_style st = c256 ? theme_color_style256(role) : theme_color_style(role);
+        theme_style st = theme_palette_style(t->pal, role, c256);
         short fg = st.fg, bg = st.bg;
         if (!defaults) {
             fg = fg < 0 ? COLOR_WHITE : fg;
@@ -298,10 +299,8 @@ static void term_present(void *state, const ui_ctx *ctx)
             const cell *c = &g->cells[(size_t)y * (size_t)g->cols + (size_t)x];
             if (c->ch == 0)
                 continue;
-            int ga =
-                c->attr | (!colors ? theme_mono_attr(c->role)
-                           : t->c256 ? theme_color_style256(c->role).attr
-                                     : theme_color_style(c->role).attr);
+            int ga = c->attr | (!colors ? theme_mono_attr(c->role)
+                                        : theme_palette_style(t->pal, c->role, t->c256).attr);
             wchar_t wch[2] = {(wchar_t)c->ch, 0};
             cchar_t cc;
             setcchar(&cc, wch, term_ga_attrs(ga), colors ? (short)(c->role + 1) : 0, NULL);
@@ -329,6 +328,7 @@ int term_open(ui_backend *be, const app_options *o, bool *colors)
         fprintf(stderr, "scopeview: out of memory\n");
         return 1;
     }
+    t->pal = o->palette;
     t->tty = term_open_tty(&t->own_tty);
     if (!t->tty) {
         free(t);

@@ -1,6 +1,10 @@
 /* theme: role colours, the monochrome rendering and the glyph tables. */
 #include "theme.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "grid.h"
 
 /* FNV-1a: stable across runs and platforms, unlike a pointer hash. */
@@ -108,6 +112,131 @@ int theme_mono_attr(int role)
     default:
         return 0;
     }
+}
+
+/* --- palettes --- */
+
+static const char *const theme_names[] = {"default", "dark", "light", "mono"};
+
+/* Text roles on an explicit background: dark and light themes. */
+static void palette_background(theme_palette *p, short fg, short bg, short head, short dim)
+{
+    for (int r = 0; r < ROLE_BAR0; r++) {
+        theme_style *st[2] = {&p->s8[r], &p->s256[r]};
+        for (int k = 0; k < 2; k++) {
+            if (st[k]->bg == THEME_DEFAULT)
+                st[k]->bg = bg;
+            if (st[k]->fg == THEME_DEFAULT)
+                st[k]->fg = fg;
+        }
+    }
+    p->s8[ROLE_HEADER].fg = p->s256[ROLE_HEADER].fg = head;
+    p->s8[ROLE_DIM].fg = p->s256[ROLE_DIM].fg = dim;
+    p->s8[ROLE_AWAIT].fg = p->s256[ROLE_AWAIT].fg = dim;
+}
+
+void theme_palette_init(theme_palette *p, theme_name name)
+{
+    for (int r = 0; r < ROLE_COUNT; r++) {
+        p->s8[r] = theme_color_style(r);
+        p->s256[r] = theme_color_style256(r);
+    }
+    p->mono = name == THEME_NAME_MONO;
+    if (name == THEME_NAME_DARK)
+        palette_background(p, THEME_WHITE, THEME_BLACK, THEME_CYAN, THEME_WHITE);
+    else if (name == THEME_NAME_LIGHT)
+        palette_background(p, THEME_BLACK, THEME_WHITE, THEME_BLUE, THEME_BLACK);
+}
+
+theme_style theme_palette_style(const theme_palette *p, int role, bool c256)
+{
+    if (!p || role < 0 || role >= ROLE_COUNT)
+        return c256 ? theme_color_style256(role) : theme_color_style(role);
+    return c256 ? p->s256[role] : p->s8[role];
+}
+
+const char *theme_name_str(theme_name t)
+{
+    return (int)t >= 0 && (size_t)t < sizeof theme_names / sizeof theme_names[0] ? theme_names[t]
+                                                                                : NULL;
+}
+
+int theme_name_lookup(const char *s)
+{
+    for (size_t i = 0; s && i < sizeof theme_names / sizeof theme_names[0]; i++)
+        if (strcmp(s, theme_names[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Indexed by role, up to the bars (named bar0 .. bar15). */
+static const char *const role_names[ROLE_BAR0] = {
+    "normal",      "title",      "status",      "header",        "selected",   "dim",
+    "warning",     "await",      "dense",       "search",        "src-keyword", "src-string",
+    "src-comment", "src-decorator", "src-number",
+};
+
+const char *theme_role_name(int role, char *buf, size_t len)
+{
+    if (role >= 0 && role < ROLE_BAR0 && role_names[role])
+        snprintf(buf, len, "%s", role_names[role]);
+    else if (role >= ROLE_BAR0 && role < ROLE_COUNT)
+        snprintf(buf, len, "bar%d", role - ROLE_BAR0);
+    else
+        return NULL;
+    return buf;
+}
+
+int theme_role_lookup(const char *s)
+{
+    for (int r = 0; s && r < ROLE_COUNT; r++) {
+        char buf[32];
+        const char *name = theme_role_name(r, buf, sizeof buf);
+        if (name && strcmp(name, s) == 0)
+            return r;
+    }
+    return -1;
+}
+
+static const char *const color_names[] = {"black", "red",     "green", "yellow",
+                                          "blue",  "magenta", "cyan",  "white"};
+
+int theme_color_lookup(const char *s)
+{
+    if (!s)
+        return -2;
+    if (strcmp(s, "default") == 0)
+        return THEME_DEFAULT;
+    for (int c = 0; c < 8; c++)
+        if (strcmp(s, color_names[c]) == 0)
+            return c;
+    char *end;
+    long v = strtol(s, &end, 10);
+    return *s >= '0' && *s <= '9' && *end == '\0' && v >= 0 && v <= 255 ? (int)v : -2;
+}
+
+const char *theme_color_name(int color, char *buf, size_t len)
+{
+    if (color == THEME_DEFAULT)
+        snprintf(buf, len, "default");
+    else if (color >= 0 && color < 8)
+        snprintf(buf, len, "%s", color_names[color]);
+    else
+        snprintf(buf, len, "%d", color);
+    return buf;
+}
+
+int theme_attr_lookup(const char *s)
+{
+    static const struct {
+        const char *name;
+        int flag;
+    } attrs[] = {{"normal", 0},        {"bold", GA_BOLD},     {"dim", GA_DIM},
+                 {"reverse", GA_REVERSE}, {"underline", GA_UNDERLINE}};
+    for (size_t i = 0; s && i < sizeof attrs / sizeof attrs[0]; i++)
+        if (strcmp(s, attrs[i].name) == 0)
+            return attrs[i].flag;
+    return -1;
 }
 
 static const theme_glyphs glyphs_unicode = {

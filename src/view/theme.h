@@ -3,6 +3,7 @@
 #define SV_THEME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum theme_role {
@@ -56,6 +57,35 @@ bool theme_no_color(const char *no_color_env);
  * GA_* flags only, chosen so that bars, await shading, density, search
  * matches and the selection stay distinct without colour. */
 int theme_mono_attr(int role);
+
+/* --- palettes: a theme and the user's `color` lines (config.c) --- */
+
+typedef enum theme_name { THEME_NAME_DEFAULT, THEME_NAME_DARK, THEME_NAME_LIGHT, THEME_NAME_MONO } theme_name;
+
+/* The colours the terminal backend uses: per role, for 8 and for 256
+ * colours; mono: no colours at all (as --mono). */
+typedef struct theme_palette {
+    theme_style s8[ROLE_COUNT];
+    theme_style s256[ROLE_COUNT];
+    bool mono;
+} theme_palette;
+
+/* default: the built-in colours on the terminal's own background; dark:
+ * light text on black; light: dark text on white; mono: no colours. */
+void theme_palette_init(theme_palette *p, theme_name name);
+/* The style of role for a terminal with 256 colours or not. */
+theme_style theme_palette_style(const theme_palette *p, int role, bool c256);
+
+/* Names for the config file, NULL / -1 when out of range or unknown:
+ * themes ("dark"), roles ("title", "bar3"), colours ("default", "red",
+ * 0..255), GA_* attributes ("bold"). */
+const char *theme_name_str(theme_name t);
+int theme_name_lookup(const char *s);
+const char *theme_role_name(int role, char *buf, size_t len);
+int theme_role_lookup(const char *s);
+int theme_color_lookup(const char *s); /* THEME_DEFAULT .. 255; -2 unknown */
+const char *theme_color_name(int color, char *buf, size_t len);
+int theme_attr_lookup(const char *s); /* a GA_* flag, 0 for "normal", -1 unknown */
 
 /* The glyphs views draw with: Unicode in a UTF-8 locale, ASCII with --ascii
  * or another locale.  Views take them from here, never spell them out, so

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "calltree.h"
+#include "config.h"
 #include "table.h"
 #include "timefmt.h"
 #include "view.h"
@@ -100,12 +101,29 @@ static void tree_sort(tree_state *s)
     tree_index_children(s);
 }
 
+/* The scope the config asks for first (set tree-scope): the first of
+ * its kind, else all ranks. */
+static size_t tree_first_scope(const tree_state *s, const ui_ctx *ctx)
+{
+    int want = ctx->cfg ? ctx->cfg->tree_scope : CFG_SCOPE_ALL;
+    for (size_t i = 0; i < s->nscopes && want != CFG_SCOPE_ALL; i++) {
+        calltree_scope sc = s->scopes[i];
+        if ((want == CFG_SCOPE_RANK && sc.rank >= 0 && sc.thread < 0) ||
+            (want == CFG_SCOPE_THREAD && sc.thread >= 0))
+            return i;
+    }
+    return 0;
+}
+
 static bool tree_build(tree_state *s, ui_ctx *ctx)
 {
     tree_free_tree(s);
     const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
-    if (!s->scopes && calltree_scopes(ctx->prof, f, &s->scopes, &s->nscopes, NULL))
-        s->nscopes = 0; /* without memory: all ranks only */
+    if (!s->scopes) {
+        if (calltree_scopes(ctx->prof, f, &s->scopes, &s->nscopes, NULL))
+            s->nscopes = 0; /* without memory: all ranks only */
+        s->scope_i = tree_first_scope(s, ctx);
+    }
     sv_error err;
     sv_error_clear(&err);
     calltree_scope sc = s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1};
@@ -727,7 +745,11 @@ static void *tree_create(ui_ctx *ctx)
     tree_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    table_init(&s->tb, tree_cols, TC_COUNT, TC_INCL, true);
+    /* set tree-sort: config.h lists the columns in this order */
+    _Static_assert((int)CFG_SORT_COUNT == (int)TC_COUNT, "config.h's tree columns");
+    const sv_config *cfg = ctx->cfg;
+    table_init(&s->tb, tree_cols, TC_COUNT, cfg ? (size_t)cfg->tree_sort : TC_INCL,
+               cfg ? !cfg->tree_sort_asc : true);
     s->seen_sel = ctx->sel.region;
     s->seen_call = ctx->sel.call;
     /* the tree and its scopes are built on first use */

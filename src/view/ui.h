@@ -49,6 +49,7 @@ typedef struct ui_ctx {
     size_t prompt_len;
     int help_top;          /* first help line shown */
     keymap keys;           /* key -> command per scope: commands.def, then the config */
+    const struct sv_config *cfg; /* the user's config (config.h); NULL in some tests */
     /* How the calls view opens next (set by the regions view's rows, read
      * and cleared by the calls view): 0 as it was, UI_DRILL_ALL every
      * rank, UI_DRILL_RANK the selected region's rank only. */
