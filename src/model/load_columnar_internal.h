@@ -19,7 +19,7 @@ typedef struct lc_file {
     uint64_t nev;         /* N: calls past it are not read (the shorter timing column) */
     uint64_t nfull;       /* the first timing column's length */
     const char *nev_name; /* the column that sets nev */
-    bool events;  /* event columns read (else summaries only) */
+    bool events;          /* event columns read (else summaries only) */
     bool has_await;
     const char *const *tnames; /* the two timing column names */
 } lc_file;
