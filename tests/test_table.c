@@ -71,23 +71,23 @@ static void test_layout_narrow(void **state)
     table t;
     table_init(&t, cols, C_N, C_A, true);
     /* Everything needs 1 + 10 + 3 * 8 + 3 = 38.  At 37 B goes (29 for the
-     * rest); 4 of the 8 spare columns are kept for the marker: Name 14. */
+     * rest); the marker fits in Name's header (10 + 8 spare - "Name" - 1 =
+     * 13 >= 4), so Name takes the whole spare: 18. */
     table_layout(&t, &g, (rect){0, 0, 37, 10});
     assert_false(table_col_shown(&t, C_B));
     assert_true(table_col_shown(&t, C_C));
     assert_int_equal(t.nmore, 1);
-    assert_int_equal(t.w[C_NAME], 14);
-    assert_int_equal(t.x[C_C], 1 + 14 + 1 + 8 + 1);
-    /* At 30 the marker has no room beside A and C (spare 1): the table is
-     * laid out in 26, so C goes too; Name gets 10 + 6. */
+    assert_int_equal(t.more_col, C_NAME);
+    assert_int_equal(t.w[C_NAME], 18);
+    assert_int_equal(t.x[C_C], 1 + 18 + 1 + 8 + 1);
+    /* At 30 too (spare 1: 10 + 1 - 4 - 1 = 6 >= 4): Name 11, C still shown. */
     table_layout(&t, &g, (rect){0, 0, 30, 10});
-    assert_int_equal(t.shown, (1u << C_NAME) | (1u << C_A));
-    assert_int_equal(t.nmore, 2);
-    assert_int_equal(t.w[C_NAME], 16);
-    /* At 20 (Name and A exactly) no room for the marker either: A is never
-     * dropped, so the marker waits for the last columns. */
+    assert_true(table_col_shown(&t, C_C));
+    assert_int_equal(t.w[C_NAME], 11);
+    /* At 20 C goes too; Name and A exactly, the marker in Name's header. */
     table_layout(&t, &g, (rect){0, 0, 20, 10});
     assert_int_equal(t.shown, (1u << C_NAME) | (1u << C_A));
+    assert_int_equal(t.nmore, 2);
     assert_int_equal(t.w[C_NAME], 10);
     /* the sort column stays: sorting by B drops C instead */
     t.sort_col = C_B;
@@ -114,9 +114,9 @@ static void test_sideways(void **state)
     table_layout(&t, &g, (rect){0, 0, 37, 5}); /* A, C shown, B hidden */
     table_draw_header(&t, &g, 0);
     char *h = row_text(&g, 0);
-    /* Name 14 at 1, A at 16 to 23, C at 25 to 32; no room for "▸ 1 more"
-     * before the end (36): "▸1" at 34. */
-    assert_string_equal(h, " Name                 ▼A        C ▸1");
+    /* Name 18 at 1 with "▸ 1 more" right-aligned in its header (10..17),
+     * A at 20 to 27, C at 29 to 36. */
+    assert_string_equal(h, " Name     ▸ 1 more        ▼A        C");
     free(h);
     table_layout(&t, &g, (rect){0, 0, 45, 5}); /* everything: 38 */
     assert_int_equal(t.nmore, 0);

@@ -92,35 +92,45 @@ static size_t popcount32(uint32_t v)
     return n;
 }
 
-static bool flex_is_last(const table *t, uint32_t shown)
+static size_t flex_col(const table *t, uint32_t shown)
 {
-    for (size_t i = t->ncols; i-- > 0;)
-        if ((shown >> i) & 1u)
-            return t->cols[i].flex;
-    return false;
+    for (size_t i = 0; i < t->ncols; i++)
+        if (((shown >> i) & 1u) && t->cols[i].flex)
+            return i;
+    return t->ncols;
+}
+
+/* A title's width with its sort arrow. */
+static int title_width(const table *t, const grid *g, size_t col)
+{
+    return grid_text_width(g, t->cols[col].title) + (col == t->sort_col ? 1 : 0);
 }
 
 void table_layout(table *t, const grid *g, rect area)
 {
-    (void)g;
     uint32_t avail = all_cols(t);
     size_t ndata = popcount32(avail & ~1u);
     if (t->hscroll >= ndata)
         t->hscroll = ndata ? ndata - 1 : 0;
     uint32_t shown =
         t->hscroll ? fit_scrolled(t, avail, area.w) : fit_by_priority(t, avail, area.w);
-    /* The marker goes at the header's right end: over the spare width of
-     * a flex column that ends the table (the tree's call path), else in
-     * columns of its own. */
+    /* The marker goes into the flex column's header, after its title, when
+     * the column's spare width holds it (no column lost to it), else at the
+     * header's right end in columns of its own. */
     int reserve = 0;
+    t->more_col = t->ncols;
     if (shown != avail) {
-        bool over_flex = flex_is_last(t, shown);
-        reserve = TABLE_MORE_MIN;
-        if (area.w - needed_width(t, shown) < reserve) {
-            int w = area.w - reserve;
-            shown = t->hscroll ? fit_scrolled(t, avail, w) : fit_by_priority(t, avail, w);
-        } else if (over_flex) {
-            reserve = 0; /* the marker overlays the flex column's spare header */
+        size_t f = flex_col(t, shown);
+        int spare0 = area.w - needed_width(t, shown);
+        if (f < t->ncols &&
+            t->cols[f].width + spare0 - title_width(t, g, f) - 1 >= TABLE_MORE_MIN) {
+            t->more_col = f;
+        } else {
+            reserve = TABLE_MORE_MIN;
+            if (spare0 < reserve) {
+                int w = area.w - reserve;
+                shown = t->hscroll ? fit_scrolled(t, avail, w) : fit_by_priority(t, avail, w);
+            }
         }
     }
     t->nmore = popcount32(avail & ~shown);
@@ -173,26 +183,29 @@ void table_draw_header(const table *t, grid *g, int y)
         table_put(t, g, i, y, buf, ROLE_HEADER, sorted ? GA_BOLD | GA_UNDERLINE : 0);
     }
     if (t->nmore) {
-        /* After the last title: "▸ 3 more", or "▸3" when that is all the room. */
-        int end = t->left + TABLE_MARGIN;
-        for (size_t i = 0; i < t->ncols; i++)
-            if (table_col_shown(t, i)) {
-                const char *title = t->cols[i].title;
-                int te = t->cols[i].left || t->cols[i].flex
-                             ? t->x[i] + grid_text_width(g, title) + 1
-                             : t->x[i] + t->w[i];
-                end = te > end ? te : end;
-            }
+        /* "▸ 3 more", or "▸3" when that is all the room: right-aligned in
+         * the flex column's header after its title, or at the right end. */
+        int lo, hi;
+        if (t->more_col < t->ncols) {
+            lo = t->x[t->more_col] + title_width(t, g, t->more_col) + 1;
+            hi = t->x[t->more_col] + t->w[t->more_col] - 1;
+        } else {
+            lo = t->left + TABLE_MARGIN;
+            for (size_t i = 0; i < t->ncols; i++)
+                if (table_col_shown(t, i))
+                    lo = t->x[i] + t->w[i] + 1 > lo ? t->x[i] + t->w[i] + 1 : lo;
+            hi = t->left + t->width;
+        }
         const char *arrow = g->ascii ? ">" : "\u25b8";
         char more[32];
         snprintf(more, sizeof more, "%s %zu more", arrow, t->nmore);
-        int right = t->left + t->width - 1, mw = grid_text_width(g, more);
-        if (right - mw <= end) {
+        int mw = grid_text_width(g, more);
+        if (hi - mw < lo) {
             snprintf(more, sizeof more, "%s%zu", arrow, t->nmore);
             mw = grid_text_width(g, more);
         }
-        int x = right - mw > end ? right - mw : end;
-        grid_put_text(g, x, y, t->left + t->width - x, more, ROLE_DIM, GA_BOLD);
+        int x = hi - mw > lo ? hi - mw : lo;
+        grid_put_text(g, x, y, hi - x, more, ROLE_DIM, GA_BOLD);
     }
 }
 

@@ -40,6 +40,7 @@ typedef struct table {
     int left, width; /* the table's columns on screen */
     size_t hscroll;  /* Left/Right: data columns skipped at the left (0: fit by priority) */
     size_t nmore;    /* data columns that do not fit (the header says "▸ N more") */
+    size_t more_col; /* the flex column whose header holds that marker, ncols: the right end */
     int body_y;      /* screen row of the first data row */
     int page;        /* data rows that fit */
 } table;
