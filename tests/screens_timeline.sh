@@ -94,7 +94,7 @@ check "N: inner[0] with metadata" has 'start 100 ns  dur 100 ns'
 check "N: its metadata" has 'meta {"i": 1}'
 check "N: gpu 50 ns" has "gpu 50 ns"
 screen 80x24 "/inner<Enter>NN" "$small"
-check "N past the first wraps around" has "Search wrapped around"
+check "N past the first wraps around (inner: 3 calls, the last)" has "Match 3 of 3: /inner/ (wrapped around)"
 check "N wrapped to inner[2]" has "start 1\.500 us"
 screen 80x24 "/write<Enter>" "$small"
 check "zero-length io/write on Worker-1" has "io/write  rank 0  thread Worker-1  start 300 ns  dur 0 ns"

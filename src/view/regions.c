@@ -260,6 +260,13 @@ static int reg_search(regions_state *s, ui_ctx *ctx, int dir)
         if (s->rows[k].rank < 0 && ui_search_match(ctx, s->m[s->rows[k].m].name)) {
             table_goto(&s->tb, k);
             reg_select(s, ctx);
+            size_t at = 0, of = 0; /* "match k of n" among the rows, top to bottom */
+            for (size_t i = 0; i < n; i++)
+                if (s->rows[i].rank < 0 && ui_search_match(ctx, s->m[s->rows[i].m].name)) {
+                    of++;
+                    at += i <= k;
+                }
+            ui_set_status(ctx, "Match %zu of %zu: /%s/", at, of, ctx->search_text);
             return VF_HANDLED | VF_REDRAW;
         }
     }

@@ -235,6 +235,52 @@ static bool search_match(const region *r, void *user)
     return ui_search_match(user, r->name);
 }
 
+/* Calls of region r (rank number rank) before key in time order. */
+static size_t calls_before(const region *r, int rank, bool sorted, const lanes_key *key)
+{
+    size_t lo = 0, hi = r->n;
+    if (sorted) { /* first start >= key->start */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r->start_ns[mid] < key->start)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        size_t c = lo;
+        for (size_t i = lo; i < r->n && r->start_ns[i] == key->start; i++)
+            c += rank < key->rank || (rank == key->rank && (int64_t)(r->gidx0 + i) < key->call);
+        return c;
+    }
+    size_t c = 0;
+    for (size_t i = 0; i < r->n; i++)
+        c += r->start_ns[i] < key->start ||
+             (r->start_ns[i] == key->start &&
+              (rank < key->rank || (rank == key->rank && (int64_t)(r->gidx0 + i) < key->call)));
+    return c;
+}
+
+/* Where hit stands among the indexed calls matching the search (k of n, in
+ * time order): a binary search per matching region, no visit of the calls. */
+static void match_rank(const tl_state *s, const ui_ctx *ctx, const lanes_key *hit, size_t *k,
+                       size_t *n)
+{
+    *k = 1;
+    *n = 0;
+    const profile *p = s->ix->prof;
+    for (size_t ri = 0; ri < p->nranks; ri++) {
+        const rank_data *rk = &p->ranks[ri];
+        for (size_t j = 0; j < rk->nregions; j++) {
+            uint8_t fl = s->ix->rflags[ri][j];
+            const region *r = rk->regions[j];
+            if (!(fl & LANES_R_INDEXED) || !ui_search_match(ctx, r->name))
+                continue;
+            *n += r->n;
+            *k += calls_before(r, rk->rank, fl & LANES_R_SORTED, hit);
+        }
+    }
+}
+
 static int search_step(tl_state *s, ui_ctx *ctx, int dir)
 {
     if (!ctx->has_search || !s->ix)
@@ -248,18 +294,21 @@ static int search_step(tl_state *s, ui_ctx *ctx, int dir)
     } else {
         key = (lanes_key){tl_col_time(&s->v, s->cursor_x), INT_MIN, -1};
     }
-    bool found = lanes_search(s->ix, &key, dir, search_match, ctx, &hit);
+    bool found = lanes_search(s->ix, &key, dir, search_match, ctx, &hit), wrapped = false;
     if (!found) {
         key = dir > 0 ? (lanes_key){INT64_MIN, INT_MIN, -1}
                       : (lanes_key){INT64_MAX, INT_MAX, INT64_MAX};
         found = lanes_search(s->ix, &key, dir, search_match, ctx, &hit);
-        if (found)
-            ui_set_status(ctx, "Search wrapped around");
+        wrapped = found;
     }
     if (!found) {
         ui_set_status(ctx, "No call matches /%s/", ctx->search_text);
         return VF_HANDLED | VF_REDRAW;
     }
+    size_t k, n;
+    match_rank(s, ctx, &hit, &k, &n);
+    ui_set_status(ctx, "Match %zu of %zu: /%s/%s", k, n, ctx->search_text,
+                  wrapped ? " (wrapped around)" : "");
     tl_select(s, ctx, hit.rank, hit.call);
     tl_reveal(s, hit.rank, hit.call, true);
     return VF_HANDLED | VF_REDRAW;
