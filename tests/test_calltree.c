@@ -467,6 +467,22 @@ static void test_threads_small_fits(void **state)
     (void)state;
     if (!sv_shared_available())
         skip();
+    /* the legacy files (inferred nesting, inferred lanes) and the others */
+    static const char *const all[] = {
+        "data/real/recursive.h5",        "data/real/solver.h5",
+        "data/real/solver_mpi4.h5",      "data/extended/async_server.h5",
+        "data/extended/gpu_train.h5",    "data/extended/recursion.h5",
+        "data/upstream/sp3-threads-async.h5",
+    };
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
+        profile *q = load_shared(all[k]);
+        for (int fold = 0; fold < 2; fold++) {
+            calltree *t = build(q, -1, -1, fold);
+            check_children_fit(t);
+            calltree_free(t);
+        }
+        profile_free(q);
+    }
     profile *p = load_shared("data/real/solver_threads_small.h5");
     for (int fold = 0; fold < 2; fold++) {
         calltree *t = build(p, -1, -1, fold);
