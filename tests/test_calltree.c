@@ -457,8 +457,8 @@ static void check_children_fit(const calltree *t)
             sum += t->nodes[t->child[c]].incl_ns;
         }
         if (sum > t->nodes[k].incl_ns)
-            fail_msg("node %s: children sum %lld > %lld", calltree_node_name(t, k),
-                     (long long)sum, (long long)t->nodes[k].incl_ns);
+            fail_msg("node %s: children sum %lld > %lld", calltree_node_name(t, k), (long long)sum,
+                     (long long)t->nodes[k].incl_ns);
     }
 }
 
@@ -469,9 +469,12 @@ static void test_threads_small_fits(void **state)
         skip();
     /* the legacy files (inferred nesting, inferred lanes) and the others */
     static const char *const all[] = {
-        "data/real/recursive.h5",        "data/real/solver.h5",
-        "data/real/solver_mpi4.h5",      "data/extended/async_server.h5",
-        "data/extended/gpu_train.h5",    "data/extended/recursion.h5",
+        "data/real/recursive.h5",
+        "data/real/solver.h5",
+        "data/real/solver_mpi4.h5",
+        "data/extended/async_server.h5",
+        "data/extended/gpu_train.h5",
+        "data/extended/recursion.h5",
         "data/upstream/sp3-threads-async.h5",
     };
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {

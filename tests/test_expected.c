@@ -68,8 +68,8 @@ static void check_stat(const region *r, const jm_node *exp, region_stat_id id)
     }
     assert_true(jm_number(v, &want));
     if (!known)
-        fail_msg("%s rank %d: %s unknown, expected %.17g", r->name, r->rank,
-                 region_stat_names[id], want);
+        fail_msg("%s rank %d: %s unknown, expected %.17g", r->name, r->rank, region_stat_names[id],
+                 want);
     check_close(region_stat_names[id], r->name, r->rank, got, want);
 }
 
@@ -173,8 +173,8 @@ static void test_upstream(void **s)
 {
     (void)s;
     static const char *const base[] = {
-        "hdf5-schema-1", "hdf5-schema-2", "hdf5-schema-3",  "sp2-basic",
-        "sp2-c-api_rank00000", "sp3-aggregate", "sp3-basic", "sp3-gpu",
+        "hdf5-schema-1",         "hdf5-schema-2",     "hdf5-schema-3", "sp2-basic",
+        "sp2-c-api_rank00000",   "sp3-aggregate",     "sp3-basic",     "sp3-gpu",
         "sp3-parallel-fixedstr", "sp3-threads-async",
     };
     for (size_t k = 0; k < sizeof base / sizeof base[0]; k++)
@@ -228,10 +228,10 @@ static void test_recursion(void **s)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_recursive),     cmocka_unit_test(test_solver),
-        cmocka_unit_test(test_solver_mpi4),   cmocka_unit_test(test_solver_threads_small),
-        cmocka_unit_test(test_async_server),  cmocka_unit_test(test_upstream),
-        cmocka_unit_test(test_gpu_train),     cmocka_unit_test(test_recursion),
+        cmocka_unit_test(test_recursive),    cmocka_unit_test(test_solver),
+        cmocka_unit_test(test_solver_mpi4),  cmocka_unit_test(test_solver_threads_small),
+        cmocka_unit_test(test_async_server), cmocka_unit_test(test_upstream),
+        cmocka_unit_test(test_gpu_train),    cmocka_unit_test(test_recursion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

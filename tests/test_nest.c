@@ -62,7 +62,7 @@ static void test_legacy_parents(void **state)
     rank_calls *c = p->ranks[0].calls;
     assert_int_equal(c->parent[g(p, "a", 0)], -1);
     assert_int_equal(c->parent[g(p, "b", 0)], g(p, "a", 0));
-    assert_int_equal(c->parent[g(p, "c", 0)], -1); /* partial overlap: inferred lane 1 */
+    assert_int_equal(c->parent[g(p, "c", 0)], -1);           /* partial overlap: inferred lane 1 */
     assert_int_equal(c->parent[g(p, "a", 1)], g(p, "a", 0)); /* recursion */
     assert_int_equal(c->parent[g(p, "b", 1)], g(p, "a", 0));
     assert_int_equal(c->parent[g(p, "b", 2)], g(p, "b", 1)); /* identical: listed first is outer */

@@ -479,8 +479,8 @@ static int reg_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
             return 0;
         /* the slowest call over every rank, or over the row's own rank */
         reg_select(s, ctx);
-        ui_select_slowest_on(ctx, cursor_row(s).rank >= 0 ? row_region(s, cursor_row(s))->rank
-                                                          : -1);
+        ui_select_slowest_on(ctx,
+                             cursor_row(s).rank >= 0 ? row_region(s, cursor_row(s))->rank : -1);
         ui_open_view(ctx, VIEW_TIMELINE);
         return VF_HANDLED | VF_REDRAW;
     case CMD_SEARCH_NEXT:

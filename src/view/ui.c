@@ -28,7 +28,11 @@ void ui_open_view(ui_ctx *ctx, view_id id)
         return;
     }
     if ((size_t)id != ctx->current) {
-        ctx->previous = ctx->current;
+        if (ctx->nback == UI_BACK_MAX) { /* the oldest jump goes */
+            memmove(ctx->back, ctx->back + 1, (UI_BACK_MAX - 1) * sizeof ctx->back[0]);
+            ctx->nback--;
+        }
+        ctx->back[ctx->nback++] = ctx->current;
         ctx->current = (size_t)id;
     }
     ctx->help_open = false;
@@ -170,8 +174,8 @@ void ui_select_slowest_on(ui_ctx *ctx, int rank)
         ui_set_status(ctx, "Slowest call of %s on rank %d: call %zu, %s", best->name, best->rank,
                       at + 1, d);
     else
-        ui_set_status(ctx, "Slowest call of %s over every rank: rank %d, call %zu, %s",
-                      best->name, best->rank, at + 1, d);
+        ui_set_status(ctx, "Slowest call of %s over every rank: rank %d, call %zu, %s", best->name,
+                      best->rank, at + 1, d);
 }
 
 void ui_select_slowest(ui_ctx *ctx)
