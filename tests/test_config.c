@@ -33,7 +33,9 @@ static void test_bind(void **state)
                        "bind global <Backspace> help\n"
                        "bind timeline z none\n"
                        "bind generic Space page-down\n"
-                       "  bind regions <lt> sort-invert   \r\n";
+                       "  bind regions <lt> sort-invert   \r\n"
+                       "bind calls # help # a comment after a statement\n"
+                       "set source-width 12 # columns\n";
     assert_int_equal(config_parse(c, text, "cfg", &err), 0);
     assert_int_equal(err.len, 0);
     assert_int_equal(keymap_lookup(&c->keys, SCOPE_TREE, 'x'), CMD_EXPAND);
@@ -44,6 +46,8 @@ static void test_bind(void **state)
     assert_int_equal(keymap_lookup(&c->keys, SCOPE_TIMELINE, 'z'), CMD_NONE);
     assert_int_equal(keymap_lookup(&c->keys, SCOPE_INFO, ' '), CMD_PGDN);
     assert_int_equal(keymap_lookup(&c->keys, SCOPE_REGIONS, '<'), CMD_SORT_INVERT);
+    assert_int_equal(keymap_lookup(&c->keys, SCOPE_CALLS, '#'), CMD_HELP);
+    assert_int_equal(c->source_width, 12);
     /* the untouched keys keep their defaults */
     assert_int_equal(keymap_lookup(&c->keys, SCOPE_TREE, 'e'), CMD_EXPAND);
     assert_int_equal(keymap_lookup(&c->keys, SCOPE_TIMELINE, '+'), CMD_ZOOM_IN);
@@ -121,19 +125,19 @@ static void test_bad_lines(void **state)
     sv_config *c = fresh();
     strbuf err;
     sb_init(&err);
-    const char *text = "bind tree x expand\n"           /* 1 good */
-                       "bind tree y no-such-command\n"  /* 2 bad command */
-                       "set source-width 60\n"          /* 3 good */
-                       "frobnicate\n"                   /* 4 bad statement */
-                       "\n"                             /* 5 blank */
-                       "set tree-sort sideways\n"       /* 6 bad value */
-                       "bind nowhere q quit\n"          /* 7 bad view */
-                       "color title white\n"            /* 8 too few words */
-                       "color title mauve black\n"      /* 9 bad colour */
-                       "theme sepia\n"                  /* 10 bad theme */
-                       "set source-width -3\n"          /* 11 bad number */
-                       "bind tree xyz quit\n"           /* 12 bad key */
-                       "set default-view tree\n";       /* 13 good */
+    const char *text = "bind tree x expand\n"          /* 1 good */
+                       "bind tree y no-such-command\n" /* 2 bad command */
+                       "set source-width 60\n"         /* 3 good */
+                       "frobnicate\n"                  /* 4 bad statement */
+                       "\n"                            /* 5 blank */
+                       "set tree-sort sideways\n"      /* 6 bad value */
+                       "bind nowhere q quit\n"         /* 7 bad view */
+                       "color title white\n"           /* 8 too few words */
+                       "color title mauve black\n"     /* 9 bad colour */
+                       "theme sepia\n"                 /* 10 bad theme */
+                       "set source-width -3\n"         /* 11 bad number */
+                       "bind tree xyz quit\n"          /* 12 bad key */
+                       "set default-view tree\n";      /* 13 good */
     assert_int_equal(config_parse(c, text, "my.conf", &err), 9);
     const char *want[] = {"my.conf:2: no command 'no-such-command'",
                           "my.conf:4: unknown statement 'frobnicate'",
@@ -165,11 +169,12 @@ static void test_dump_round_trip(void **state)
 {
     (void)state;
     sv_config *want = fresh(), *got = fresh();
-    assert_int_equal(config_parse(got,
-                                  "theme light\ncolor title red red\nset default-view info\n"
-                                  "set tree-sort gpu asc\nset source-width 7\nset tree-scope rank\n",
-                                  "x", NULL),
-                     0);
+    assert_int_equal(
+        config_parse(got,
+                     "theme light\ncolor title red red\nset default-view info\n"
+                     "set tree-sort gpu asc\nset source-width 7\nset tree-scope rank\n",
+                     "x", NULL),
+        0);
     got->keys.n = 0;
     strbuf dump, err;
     sb_init(&dump);
@@ -229,9 +234,12 @@ static void test_load(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bind),        cmocka_unit_test(test_theme_and_colors),
-        cmocka_unit_test(test_settings),    cmocka_unit_test(test_bad_lines),
-        cmocka_unit_test(test_dump_round_trip), cmocka_unit_test(test_load),
+        cmocka_unit_test(test_bind),
+        cmocka_unit_test(test_theme_and_colors),
+        cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_bad_lines),
+        cmocka_unit_test(test_dump_round_trip),
+        cmocka_unit_test(test_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

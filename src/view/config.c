@@ -51,7 +51,8 @@ typedef struct cfg_line {
     strbuf *err;
 } cfg_line;
 
-static int line_error(const cfg_line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int line_error(const cfg_line *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* "FILE:LINE: message"; the words in it come from l->shown (escaped). */
 static int line_error(const cfg_line *l, const char *fmt, ...)
@@ -124,8 +125,7 @@ static int do_color(cfg_line *l)
     for (size_t i = 4; i < l->n; i++) {
         int a = theme_attr_lookup(l->w[i]);
         if (a < 0)
-            return line_error(l, "no attribute '%s' (bold, dim, reverse, underline)",
-                              l->shown[i]);
+            return line_error(l, "no attribute '%s' (bold, dim, reverse, underline)", l->shown[i]);
         attr |= a;
     }
     theme_style st = {(short)fg, (short)bg, attr};
@@ -167,8 +167,9 @@ static int do_set(cfg_line *l)
         int s = word_index(v, sort_words, CFG_SORT_COUNT);
         const char *dir = l->n == 4 ? l->w[3] : "desc";
         if (s < 0)
-            return line_error(l, "tree-sort is calls, incl, excl, mean, max, par, await, gpu or "
-                                 "name, not '%s'",
+            return line_error(l,
+                              "tree-sort is calls, incl, excl, mean, max, par, await, gpu or "
+                              "name, not '%s'",
                               vs);
         if (strcmp(dir, "asc") != 0 && strcmp(dir, "desc") != 0)
             return line_error(l, "tree-sort's order is asc or desc, not '%s'", l->shown[3]);
@@ -179,18 +180,29 @@ static int do_set(cfg_line *l)
             return line_error(l, "source-width is a number of columns (0: automatic), not '%s'",
                               vs);
     } else {
-        return line_error(l, "no setting '%s' with these values (default-view, tree-scope, "
-                             "tree-sort, source-width)",
+        return line_error(l,
+                          "no setting '%s' with these values (default-view, tree-scope, "
+                          "tree-sort, source-width)",
                           l->shown[1]);
     }
     return 0;
 }
 
-/* Splits s at blanks into l->w; false when there are too many words. */
+/* A word starting with '#' starts a comment, except the key of a bind
+ * line ("bind global # help"). */
+static bool comment_word(const cfg_line *l, const char *tok)
+{
+    return tok[0] == '#' && !(l->n == 2 && strcmp(l->w[0], "bind") == 0);
+}
+
+/* Splits s at blanks into l->w, up to a comment; false when there are too
+ * many words. */
 static bool split_words(cfg_line *l, char *s)
 {
     l->n = 0;
     for (char *tok = strtok(s, " \t\r"); tok; tok = strtok(NULL, " \t\r")) {
+        if (comment_word(l, tok))
+            break;
         if (l->n == MAX_WORDS)
             return false;
         text_escape_buf(l->shown[l->n], sizeof l->shown[l->n], tok);
@@ -204,7 +216,7 @@ static int apply_line(cfg_line *l, char *s)
     while (*s == ' ' || *s == '\t')
         s++;
     if (*s == '#' || *s == '\0' || *s == '\r')
-        return 0; /* '#' starts a comment only at the start: "bind global # help" works */
+        return 0;
     if (!split_words(l, s))
         return line_error(l, "too many words");
     if (l->n == 0)
@@ -261,8 +273,9 @@ int config_load(sv_config *c, const char *path, bool must_exist, strbuf *err)
     if (failed) {
         if (err)
             sb_printf(err, "%s: %s\n", path,
-                      !text ? "out of memory" : n > CONFIG_MAX_BYTES ? "larger than 1 MiB"
-                                                                     : "read error");
+                      !text                  ? "out of memory"
+                      : n > CONFIG_MAX_BYTES ? "larger than 1 MiB"
+                                             : "read error");
         free(text);
         return 1;
     }
@@ -306,7 +319,9 @@ static void dump_colors(strbuf *out, const theme_palette *p)
         static const struct {
             int flag;
             const char *name;
-        } attrs[] = {{GA_BOLD, "bold"}, {GA_DIM, "dim"}, {GA_REVERSE, "reverse"},
+        } attrs[] = {{GA_BOLD, "bold"},
+                     {GA_DIM, "dim"},
+                     {GA_REVERSE, "reverse"},
                      {GA_UNDERLINE, "underline"}};
         for (size_t a = 0; a < sizeof attrs / sizeof attrs[0]; a++)
             if (st.attr & attrs[a].flag)

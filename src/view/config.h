@@ -1,7 +1,8 @@
 /* config: the user's config file, as tig's ~/.tigrc and htop's htoprc.
  *
  * $XDG_CONFIG_HOME/scopeview/config (~/.config/scopeview/config), or the
- * file --config names.  One statement a line, '#' starts a comment:
+ * file --config names.  One statement a line; a word starting with '#'
+ * starts a comment (but "bind global # help" binds '#'):
  *
  *   bind VIEW KEY COMMAND     bind tree x expand; bind global <F2> help; COMMAND none unbinds
  *   theme default|dark|light|mono
@@ -41,9 +42,9 @@ enum cfg_tree_sort {
 };
 
 typedef struct sv_config {
-    keymap keys;        /* commands.def's defaults, then the bind lines */
-    theme_name theme;   /* the last theme line */
-    theme_palette pal;  /* the theme, then the color lines */
+    keymap keys;       /* commands.def's defaults, then the bind lines */
+    theme_name theme;  /* the last theme line */
+    theme_palette pal; /* the theme, then the color lines */
     view_id default_view;
     int tree_scope;     /* CFG_SCOPE_* */
     int tree_sort;      /* CFG_SORT_* */
