@@ -171,6 +171,18 @@ screen 120x24 "" "$fx/legacy_small.h5"
 check "legacy 120: lanes marked inferred" rowhas 4 "r0 lane 1 (inferred)"
 check "legacy 120: second lane marked inferred" rowhas 7 "r0 lane 2 (inferred)"
 
+# --- legacy_threads2.h5 (FIXTURES.md): two threads, no thread ids: task[60,160] overlaps
+# step[50,90] partly, so it and its step go to inferred lane 2; no bar is drawn over another
+screen 120x12 "" "$fx/legacy_threads2.h5"
+check "threads2: two lanes" rowhas 2 "2 lanes$"
+check "threads2: lane 1, two tasks" rowhas 4 "r0 lane 1 (inferred) .*\[task  *\]  *.*\[task  *\]"
+check "threads2: lane 1's steps under them" rowhas 5 "\[step  *\]  *\[step  *\]  *.*\[step  *\]"
+check "threads2: lane 2, the overlapping task" rowhas 6 "r0 lane 2 (inferred) .*\[task  *\]"
+check "threads2: lane 2's step" rowhas 7 "\[step  *\]"
+screen 80x10 "2E" "$fx/legacy_threads2.h5"
+check "threads2 tree: task 3 calls, 300 ns, exclusive 30 + 20 + 20" has "^▶ *3  *300 ns  *70 ns .*▾ task$"
+check "threads2 tree: step 4 calls, 230 ns, exclusive 230" has "^ *4  *230 ns  *230 ns .*└── step$"
+
 # --- hostile strings never reach the screen raw
 screen 80x24 "<Enter>" "$fx/fault_hostile_strings.h5"
 check "hostile: exits 0" [ "$rc" = 0 ]

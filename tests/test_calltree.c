@@ -209,6 +209,25 @@ static void test_legacy_fixture(void **state)
     profile_free(p);
 }
 
+/* legacy_threads2.h5 (FIXTURES.md): two threads, no thread ids.  Lane 1:
+ * task[0,100] > step[10,40], step[50,90]; task[200,300] > step[210,290];
+ * lane 2: task[60,160] > step[70,150].  Exclusive task 30 + 20 + 20,
+ * step 30 + 40 + 80 + 80. */
+static void test_legacy_threads2(void **state)
+{
+    (void)state;
+    profile *p = load_fixture("legacy_threads2.h5");
+    assert_int_equal(p->ranks[0].ninferred_lanes, 2);
+    assert_int_equal(rank_region(&p->ranks[0], "task")->st.exclusive_total_ns, 70);
+    assert_int_equal(rank_region(&p->ranks[0], "step")->st.exclusive_total_ns, 230);
+    calltree *t = build(p, -1, -1, false);
+    assert_int_equal(t->n, 3); /* root, task, task>step */
+    node_is(t, PATH(t, "task"), 3, 300, 70, 100);
+    node_is(t, PATH(t, "task", "step"), 4, 230, 230, 80);
+    calltree_free(t);
+    profile_free(p);
+}
+
 static calltree *build_filtered(profile *p, const region_filter *f)
 {
     calltree *t = NULL;
@@ -709,13 +728,21 @@ static void test_merged_gpu_train(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_legacy_tree),   cmocka_unit_test(test_legacy_folded),
-        cmocka_unit_test(test_small_threads), cmocka_unit_test(test_legacy_fixture),
-        cmocka_unit_test(test_filter_tree),   cmocka_unit_test(test_scopes_no_table),
-        cmocka_unit_test(test_sort),          cmocka_unit_test(test_deep),
-        cmocka_unit_test(test_solver),        cmocka_unit_test(test_solver_mpi4),
-        cmocka_unit_test(test_merged),        cmocka_unit_test(test_merged_gpu_train),
-        cmocka_unit_test(test_folded_counts), cmocka_unit_test(test_threads_small_fits),
+        cmocka_unit_test(test_legacy_tree),
+        cmocka_unit_test(test_legacy_folded),
+        cmocka_unit_test(test_small_threads),
+        cmocka_unit_test(test_legacy_fixture),
+        cmocka_unit_test(test_filter_tree),
+        cmocka_unit_test(test_scopes_no_table),
+        cmocka_unit_test(test_sort),
+        cmocka_unit_test(test_deep),
+        cmocka_unit_test(test_solver),
+        cmocka_unit_test(test_solver_mpi4),
+        cmocka_unit_test(test_merged),
+        cmocka_unit_test(test_merged_gpu_train),
+        cmocka_unit_test(test_legacy_threads2),
+        cmocka_unit_test(test_folded_counts),
+        cmocka_unit_test(test_threads_small_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
