@@ -3,29 +3,16 @@
 # the demo workload with one region 20 % slower (svgen demo --slow) fails on exactly that
 # region and its ancestors' paths, a legacy base against a schema-3 run of the same workload
 # matches everything by name and path, and the exit statuses (0 pass, 1 regression, 2 usage).
-top_build=${SV_TOP_BUILDDIR:-.}
-top_src=${SV_TOP_SRCDIR:-..}
-sv="$top_build/scopeview"
+. "${0%/*}/lib.sh"
 gen="$top_build/svgen"
-shared=${SV_SHARED_DIR:-$top_src/../shared}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-diff.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
 bad() {
     failed=$((failed + 1))
     echo "FAIL: $*"
     sed 's/^/  | /' "$tmp/out" | head -40
 }
-run() {
-    "$sv" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
 expect_rc() { # expect_rc WANT NAME
     if [ "$rc" = "$1" ]; then ok; else bad "$2: exit $rc, want $1"; fi
 }
-has() { grep -q -- "$1" "$tmp/out"; }
 
 if [ ! -x "$sv" ] || [ ! -x "$gen" ]; then
     echo "diff.sh: $sv or $gen missing (run from make check)"
@@ -63,7 +50,7 @@ for f in "$shared"/data/real/*.h5 "$shared"/data/extended/*.h5 "$shared"/data/up
     has '"flagged": {"regions_slower": 0, "regions_faster": 0, "paths_slower": 0, "paths_faster": 0}' ||
         bad "A/A $f flags something"
 done
-[ "$n" -gt 10 ] || echo "diff.sh: shared profiles not found under $shared; A/A skipped"
+[ "$n" -gt 10 ] || skip "shared profiles not found under $shared: A/A"
 
 # --- the demo workload, a run 20 % slower in precond (a leaf under main > timestep > solve)
 "$gen" demo --layout legacy "$tmp/base.h5" >/dev/null 2>&1 &&
@@ -194,5 +181,4 @@ echo "not hdf5" >"$tmp/bad.h5"
 run --check "$tmp/bad.h5" "$tmp/base.h5"
 expect_rc 1 "--check on a bad file"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

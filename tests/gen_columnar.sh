@@ -11,10 +11,10 @@
 #   and keeps every region's call count;
 # - bench-schema3 writes the same calls plain and gzip-compressed.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-top_build=${SV_TOP_BUILDDIR:-.}
+. "${0%/*}/lib.sh"
+show_err=1
 svgen="$top_build/svgen"
 cc="$top_build/tests/colcheck"
-fx="$top_build/tests/fixtures"
 for x in "$svgen" "$cc"; do
     [ -x "$x" ] || {
         echo "gen_columnar.sh: $x missing (run from make check)"
@@ -25,22 +25,7 @@ done
     echo "gen_columnar.sh: fixtures missing (run from make check)"
     exit 99
 }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-gencol.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-check() {
-    name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name"
-        [ -s "$tmp/err" ] && sed 's/^/    /' "$tmp/err"
-    fi
-}
-ok() { "$cc" check "$1" 2>"$tmp/err"; }
+decodes() { "$cc" check "$1" 2>"$tmp/err"; }
 broken() { # FILE PATTERN: colcheck must fail and say PATTERN
     ! "$cc" check "$1" 2>"$tmp/err" && grep -q "$2" "$tmp/err"
 }
@@ -54,7 +39,7 @@ for f in col3_full col2_full col3_fixedstr col3_lzf col3_schema4 capi_rank00000 
             "/events/gpu_durations: unreadable"
         continue
     fi
-    check "$f: invariants" ok "$fx/$f.h5"
+    check "$f: invariants" decodes "$fx/$f.h5"
 done
 # FIXTURES.md, col3_full: rank region start end, row by row.
 cat >"$tmp/want" <<'EOF'
@@ -88,8 +73,8 @@ check "truncated: durations shorter" broken "$fx/col3_truncated.h5" "different l
 for l in legacy schema2 schema3; do
     check "demo --layout $l: writes" "$svgen" demo --layout $l "$tmp/demo_$l.h5"
 done
-check "demo schema3: invariants" ok "$tmp/demo_schema3.h5"
-check "demo schema2: invariants" ok "$tmp/demo_schema2.h5"
+check "demo schema3: invariants" decodes "$tmp/demo_schema3.h5"
+check "demo schema2: invariants" decodes "$tmp/demo_schema2.h5"
 check "demo: schema 2 and 3 decode alike" "$cc" same "$tmp/demo_schema2.h5" "$tmp/demo_schema3.h5"
 check "demo: the legacy layout's calls" "$cc" legacy "$tmp/demo_schema3.h5" "$tmp/demo_legacy.h5"
 "$svgen" demo "$tmp/again.h5"
@@ -116,7 +101,7 @@ check "demo capi: the schema-3 run's calls" \
 "$cc" dump "$tmp/demo_schema3.h5" >"$tmp/base.txt"
 check "demo: two ranks" [ "$(cut -d' ' -f1 "$tmp/base.txt" | sort -u | wc -l)" -eq 2 ]
 check "demo --slow: writes" "$svgen" demo --layout schema3 --slow rhs=50 "$tmp/slow.h5"
-check "demo --slow: invariants" ok "$tmp/slow.h5"
+check "demo --slow: invariants" decodes "$tmp/slow.h5"
 "$cc" dump "$tmp/slow.h5" >"$tmp/slow.txt"
 counts() { cut -d' ' -f1,2 "$1" | sort | uniq -c; }
 check "demo --slow: same calls per region" [ "$(counts "$tmp/base.txt")" = "$(counts "$tmp/slow.txt")" ]
@@ -137,9 +122,8 @@ check "demo: a bad --slow is a usage error" sh -c "'$svgen' demo --slow nosuch=5
 # ------------------------------------------------------------ bench input
 check "bench-schema3: writes" "$svgen" bench-schema3 "$tmp/b.h5" --calls 5003
 check "bench-schema3 --gzip: writes" "$svgen" bench-schema3 "$tmp/bz.h5" --calls 5003 --gzip
-check "bench-schema3: invariants" ok "$tmp/b.h5"
+check "bench-schema3: invariants" decodes "$tmp/b.h5"
 check "bench-schema3: plain and gzip alike" "$cc" same "$tmp/b.h5" "$tmp/bz.h5"
 check "bench-schema3: 5003 calls" [ "$("$cc" dump "$tmp/b.h5" | wc -l)" -eq 5003 ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -16,7 +16,8 @@
 #
 # check NAME COMMAND...  counts COMMAND's success; on failure prints
 # "FAIL: NAME" and, when COMMAND was a screen check (has, hasnt, hasf, hasx,
-# rowhas, golden), the pattern it looked for and the whole screen.
+# rowhas, golden), the pattern it looked for and the whole screen (with
+# show_err=1, also $tmp/err, where run and screen put stderr).
 # finish prints "N passed, N failed" and exits 1 on a failure, 77 (SKIP for
 # automake) when checks were skipped because ../shared is absent, else 0.
 
@@ -79,6 +80,10 @@ check() { # check NAME COMMAND...
     fi
     bad "$lib_name"
     lib_explain
+    # A test that sets show_err=1 also gets the last command's stderr.
+    if [ "${show_err:-0}" = 1 ] && [ -s "$tmp/err" ]; then
+        sed 's/^/  stderr: /' "$tmp/err"
+    fi
     return 1
 }
 

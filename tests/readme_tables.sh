@@ -3,9 +3,7 @@
 # (|---|), then rows, all with the same number of cells (a table cut after its header, as
 # the README's performance table once was, shows as a lone "|").  Prints "N passed, N
 # failed"; exits non-zero when anything failed.
-top_src=${SV_TOP_SRCDIR:-..}
-passed=0
-failed=0
+. "${0%/*}/lib.sh"
 for f in "$top_src/README.md" "$top_src"/doc/*.md; do
     [ -f "$f" ] || continue
     out=$(awk '
@@ -21,12 +19,6 @@ for f in "$top_src/README.md" "$top_src"/doc/*.md; do
         }
         { if (n == 1) print FILENAME ":" start ": a table header with no rows"; n = 0 }
         END { if (n == 1) print FILENAME ":" start ": a table header with no rows" }' "$f")
-    if [ -z "$out" ]; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $out"
-    fi
+    if [ -z "$out" ]; then ok; else bad "$out"; fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -5,40 +5,11 @@
 # not taken from the view: a task lane's busy time is the union of its calls, which for the
 # shared profiles is its one root call (handle_request, main), and its awaited time is that
 # call's await.  Prints "N passed, N failed"; exits non-zero when anything failed.
-top_build=${SV_TOP_BUILDDIR:-.}
-top_src=${SV_TOP_SRCDIR:-..}
-sv="$top_build/scopeview"
-fx="$top_build/tests/fixtures"
+. "${0%/*}/lib.sh"
+scr="$tmp/s"
+shared="$shared_root/data"
 shared=${SV_SHARED_DIR:-$top_src/../shared}/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-lanes.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
 
-ok() { passed=$((passed + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-    [ -f "$tmp/s" ] && sed 's/^/  | /' "$tmp/s"
-}
-check() { # check NAME CONDITION...
-    name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
-screen() { # screen SIZE KEYS FILE [OPTIONS...]: the final screen in $tmp/s
-    size=$1 keys=$2 file=$3
-    shift 3
-    "$sv" --batch --size "$size" --keys "$keys" "$@" "$file" >"$tmp/s" 2>"$tmp/err"
-    rc=$?
-}
-has() { grep -q -- "$1" "$tmp/s"; }
-hasnt() { ! grep -q -- "$1" "$tmp/s"; }
-row() { sed -n "$1p" "$tmp/s"; }
-rowhas() { row "$1" | grep -q -- "$2"; }
-lines() { wc -l <"$tmp/s" | tr -d ' '; }
-widest() { LC_ALL=C.UTF-8 wc -L <"$tmp/s" | tr -d ' '; }
-ascii_only() { ! LC_ALL=C grep -q "$(printf '[\200-\377]')" "$tmp/s"; }
 # ms NS-IN-SECONDS: the viewer's 4 significant digits for 10 ms .. 1 s ("106.5 ms", "18.36 ms")
 ms() { awk -v x="$1" 'BEGIN { v = x * 1000; printf(v >= 100 ? "%.1f ms" : "%.2f ms", v) }'; }
 sec() { awk -v x="$1" 'BEGIN { printf("%.3f s", x) }'; }
@@ -154,5 +125,4 @@ if [ -f "$d" ]; then
     check "regions search: match 2 of $m" has "Match 2 of $m: /io/"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish
