@@ -125,4 +125,24 @@ if [ -f "$d" ]; then
     check "regions search: match 2 of $m" has "Match 2 of $m: /io/"
 fi
 
+# --- Esc walks back through every jump, and the title says where it goes
+if [ -f "$d" ]; then
+    screen 80x24 "3<Enter><Enter>" "$d"
+    check "jumps: regions, Enter (calls), Enter (timeline)" rowhas 1 "\[1 timeline\]"
+    check "the title shows the way back" rowhas 1 "Esc: calls < regions"
+    screen 80x24 "3<Enter><Enter><Esc>" "$d"
+    check "Esc: back to the calls" rowhas 1 "\[4 calls\]"
+    check "then the way back is the regions" rowhas 1 "Esc: regions"
+    screen 80x24 "3<Enter><Enter><Esc><Esc>" "$d"
+    check "Esc Esc: back to the regions" rowhas 1 "\[3 regions\]"
+    check "nothing left to go back to" hasnt "Esc: "
+    screen 80x24 "3<Enter><Enter><Esc><Enter><Esc><Esc><Esc>" "$d"
+    check "calls -> timeline -> calls -> regions, a third Esc stays" rowhas 1 "\[3 regions\]"
+    screen 80x24 "3<Enter><Enter>2" "$d"
+    check "a switch by the user forgets the jumps" hasnt "Esc: "
+    screen 80x24 "3<Enter><Enter>" "$shared/real/solver_threads_small.h5"
+    check "80 columns: views by key, the way back and the whole file name" \
+        rowhas 1 "\[1 timeline\] 2 3 4 5 7  Esc: calls < regions  solver_threads_small\.h5"
+fi
+
 finish

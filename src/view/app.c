@@ -87,14 +87,67 @@ static bool app_resize(app *a)
 
 /* --- title bar --- */
 
-static void tab_label(const ui_ctx *ctx, size_t i, char *buf, size_t len)
+/* compact: the other views by their key alone ("1 2 [3 regions] 4"), when
+ * the names would leave no room for the file and the way back. */
+static void tab_label_ex(const ui_ctx *ctx, size_t i, bool compact, char *buf, size_t len)
 {
     const view_ops *v = ctx->views[i];
     bool cur = i == ctx->current && !ctx->help_open;
     char key[32];
     ui_view_key(ctx, (view_id)i, key, sizeof key);
-    snprintf(buf, len, "%c%s%s%s%c", cur ? '[' : ' ', key, key[0] ? " " : "", v->name,
-             cur ? ']' : ' ');
+    if (compact && key[0])
+        snprintf(buf, len, cur ? " [%s %s]" : " %s", key, v->name);
+    else
+        snprintf(buf, len, "%c%s%s%s%c", cur ? '[' : ' ', key, key[0] ? " " : "", v->name,
+                 cur ? ']' : ' ');
+}
+
+/* "Esc: calls < regions": where Esc goes, then further back (latest
+ * first), "" when Esc has no jump to undo. */
+static void back_label(const ui_ctx *ctx, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    size_t used = 0;
+    for (size_t k = ctx->nback; k-- > 0 && ctx->nback - k <= 3;) {
+        int n = snprintf(buf + used, len - used, "%s%s",
+                         used ? " < " : "Esc: ", ctx->views[ctx->back[k]]->name);
+        if (n < 0 || (size_t)n >= len - used)
+            break;
+        used += (size_t)n;
+    }
+    if (ctx->nback > 3 && used + 5 < len)
+        snprintf(buf + used, len - used, " < …");
+}
+
+static int tabs_width(const ui_ctx *ctx, bool compact)
+{
+    int w = 1;
+    for (size_t i = 0; i < ctx->nviews; i++) {
+        char label[64];
+        if (!ui_view_shown(ctx, i))
+            continue;
+        tab_label_ex(ctx, i, compact, label, sizeof label);
+        w += text_display_width(label);
+    }
+    return w;
+}
+
+static const char *path_base(const char *path);
+
+/* Whether the tabs go compact: the full names, the way back and the file's
+ * name (up to 32 columns of it) do not fit. */
+static bool title_compact(const ui_ctx *ctx)
+{
+    char back[160];
+    back_label(ctx, back, sizeof back);
+    int bw = text_display_width(back);
+    int fw = text_display_width(path_base(ctx->opt->path ? ctx->opt->path : ""));
+    return tabs_width(ctx, false) + (bw ? bw + 2 : 0) + 2 + (fw < 32 ? fw : 32) > ctx->grid.cols;
+}
+
+static void tab_label(const ui_ctx *ctx, size_t i, char *buf, size_t len)
+{
+    tab_label_ex(ctx, i, title_compact(ctx), buf, len);
 }
 
 /* Index of the view whose tab covers column x, or nviews. */
@@ -165,6 +218,10 @@ static void draw_title(ui_ctx *ctx)
         bool cur = i == ctx->current && !ctx->help_open;
         x += grid_put_text(g, x, 0, g->cols - x, label, ROLE_TITLE, cur ? GA_REVERSE : 0);
     }
+    char back[160];
+    back_label(ctx, back, sizeof back);
+    if (back[0] && x + 2 < g->cols)
+        x += 2 + grid_put_text(g, x + 2, 0, g->cols - x - 2, back, ROLE_TITLE, GA_BOLD);
     char filt[320], warn[64];
     filter_label(ctx, filt, sizeof filt);
     warn_label(ctx, warn, sizeof warn);
@@ -370,7 +427,7 @@ static int prompt_key(app *a, int key)
 static void switch_to(ui_ctx *ctx, size_t i)
 {
     ctx->current = i;
-    ctx->previous = i;
+    ctx->nback = 0;
 }
 
 static int app_filter(app *a)
@@ -428,7 +485,6 @@ static int app_mouse(app *a, ui_cmd cmd)
  * region's calls, S shows its slowest call in the timeline. */
 static int app_drill(ui_ctx *ctx, ui_cmd cmd)
 {
-    size_t from = ctx->current;
     if (cmd == CMD_SLOWEST) {
         ui_select_slowest(ctx);
         ui_open_view(ctx, VIEW_TIMELINE);
@@ -438,9 +494,7 @@ static int app_drill(ui_ctx *ctx, ui_cmd cmd)
     } else {
         ui_open_view(ctx, VIEW_CALLS);
     }
-    if (ctx->current != from)
-        ctx->previous = from;
-    return VF_REDRAW;
+    return VF_REDRAW; /* ui_open_view remembered where for Esc */
 }
 
 /* A command the current view did not take. */
@@ -449,9 +503,8 @@ static int app_fallback(app *a, ui_cmd cmd)
     ui_ctx *ctx = a->ctx;
     if (cmd == CMD_QUIT)
         return VF_QUIT;
-    if (cmd == CMD_BACK && ctx->previous != ctx->current && ctx->previous < ctx->nviews) {
-        ctx->current = ctx->previous;
-        ctx->previous = ctx->current;
+    if (cmd == CMD_BACK && ctx->nback > 0) {
+        ctx->current = ctx->back[--ctx->nback];
         return VF_REDRAW;
     }
     if (cmd == CMD_DRILL || cmd == CMD_SLOWEST)
@@ -508,7 +561,7 @@ static int app_cmd(app *a, ui_cmd cmd)
     }
     if (CMD_IS_VIEW(cmd)) {
         ui_open_view(ctx, CMD_VIEW_ID(cmd));
-        ctx->previous = ctx->current;
+        ctx->nback = 0;
         return VF_REDRAW;
     }
     int fl = app_to_view(a, cmd);
@@ -525,8 +578,7 @@ static bool is_view_switch(ui_cmd c)
 static int app_pane_key(app *a, int key)
 {
     const keymap *km = &a->ctx->keys;
-    if (a->pane_area.w <= 0 || !a->pane->on_cmd ||
-        keymap_find(km, (key_scope)a->ctx->current, key))
+    if (a->pane_area.w <= 0 || !a->pane->on_cmd || keymap_find(km, (key_scope)a->ctx->current, key))
         return 0;
     const keymap_entry *e = keymap_find(km, SCOPE_SOURCE, key);
     return e && e->cmd != CMD_NONE
@@ -654,8 +706,7 @@ static int app_load_config(ui_ctx *ctx, const app_options *o, sv_config *cfg)
         size_t first = strcspn(err.s, "\n");
         for (const char *line = err.s; *line; line += strcspn(line, "\n") + 1)
             fprintf(stderr, "scopeview: %.*s\n", (int)strcspn(line, "\n"), line);
-        ui_set_status(ctx, "%.*s%s", (int)first, err.s,
-                      bad > 1 ? " (and more: see stderr)" : "");
+        ui_set_status(ctx, "%.*s%s", (int)first, err.s, bad > 1 ? " (and more: see stderr)" : "");
     }
     bool fatal = bad && o->config && access(o->config, R_OK) != 0;
     sb_free(&err);
@@ -705,7 +756,7 @@ int app_run(profile *p, const app_options *o, FILE *out)
     }
     app_create_views(&a);
     if ((size_t)cfg->default_view < ctx->nviews && ui_view_shown(ctx, cfg->default_view))
-        ctx->current = ctx->previous = (size_t)cfg->default_view;
+        ctx->current = (size_t)cfg->default_view;
     bool sized = ctx->nviews > 0 && app_resize(&a);
     if (sized)
         status = app_loop(&a);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "filter.h"
 #include "region.h"
@@ -28,7 +29,11 @@ void ui_open_view(ui_ctx *ctx, view_id id)
         return;
     }
     if ((size_t)id != ctx->current) {
-        ctx->previous = ctx->current;
+        if (ctx->nback == UI_BACK_MAX) { /* the oldest jump goes */
+            memmove(ctx->back, ctx->back + 1, (UI_BACK_MAX - 1) * sizeof ctx->back[0]);
+            ctx->nback--;
+        }
+        ctx->back[ctx->nback++] = ctx->current;
         ctx->current = (size_t)id;
     }
     ctx->help_open = false;

@@ -19,6 +19,9 @@ typedef struct ui_selection {
     int64_t call;    /* rank call index (rank_data.calls numbering), -1 none */
 } ui_selection;
 
+/* Jumps Esc can walk back through. */
+#define UI_BACK_MAX 16
+
 typedef struct ui_ctx {
     profile *prof;
     const app_options *opt;
@@ -38,7 +41,11 @@ typedef struct ui_ctx {
     size_t nviews;
     void *view_state[VIEW_COUNT]; /* indexed by view_id */
     size_t current;        /* index into views */
-    size_t previous;       /* for Esc back from a jump */
+    /* The jumps Esc walks back through (calls -> timeline -> calls ->
+     * regions): views a jump (ui_open_view) left, the latest last.  A
+     * switch by the user (Tab, a digit) clears it. */
+    size_t back[UI_BACK_MAX];
+    size_t nback;
     char status[256];      /* one-line message for the status bar */
     /* --- added by the UI core --- */
     bool ascii;            /* ASCII glyphs only (--ascii or a non-UTF-8 locale) */
