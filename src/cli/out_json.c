@@ -45,8 +45,17 @@ static void json_ranks(strbuf *b, const profile *p, const region_filter *f)
 static void json_header(strbuf *b, const profile *p, const region_filter *f)
 {
     char num[64];
+    static const char *const layouts[] = {"groups", "columnar", "aggregate"};
     sb_puts(b, "{\n  \"file\": ");
     json_escape(b, p->path ? p->path : "");
+    /* Every file of a C-API rank set; the layout scope-profiler wrote (doc/FORMAT.md). */
+    sb_puts(b, ",\n  \"files\": [");
+    for (size_t i = 0; i < p->npaths; i++) {
+        sb_puts(b, i ? ", " : "");
+        json_escape(b, p->paths[i] ? p->paths[i] : "");
+    }
+    sb_printf(b, "],\n  \"schema\": %d,\n  \"layout\": \"%s\"", p->schema,
+              (unsigned)p->layout < 3 ? layouts[p->layout] : "unknown");
     sb_puts(b, ",\n  \"metadata\": ");
     json_metadata(b, p);
     sb_puts(b, ",\n");
