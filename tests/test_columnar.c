@@ -364,7 +364,7 @@ static void put_i64(hid_t loc, const char *name, const int64_t *v, hsize_t n)
 
 /* A two-row schema-3 file: rows "a" (events 0..2) and "b" (offset given). */
 static void write_small(const char *path, uint64_t b_offset, hid_t schema_type, const void *schema,
-                        const char *bname)
+                        const char *bname, bool huge_gpu)
 {
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hid_t sp = H5Screate(H5S_SCALAR);
@@ -394,16 +394,18 @@ static void write_small(const char *path, uint64_t b_offset, hid_t schema_type, 
     g = H5Gcreate2(f, "events", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     put_i64(g, "start_deltas", (int64_t[]){10, 5, 40}, 3);
     put_i64(g, "durations", (int64_t[]){3, 4, 5}, 3);
+    if (huge_gpu) /* uint64, the second value beyond 2^63 */
+        put_u64(g, "gpu_durations", (uint64_t[]){1, UINT64_C(1) << 63, 2}, 3);
     H5Gclose(g);
     H5Fclose(f);
 }
 
 static sv_err load_small_named(uint64_t b_offset, hid_t type, const void *schema, const char *bname,
-                               profile **p, sv_error *err)
+                               bool huge_gpu, profile **p, sv_error *err)
 {
     char path[256];
     tmp_path(path, sizeof path, "small");
-    write_small(path, b_offset, type, schema, bname);
+    write_small(path, b_offset, type, schema, bname, huge_gpu);
     sv_err e = profile_load(path, NULL, p, err);
     unlink(path);
     return e;
@@ -412,7 +414,7 @@ static sv_err load_small_named(uint64_t b_offset, hid_t type, const void *schema
 static sv_err load_small(uint64_t b_offset, hid_t type, const void *schema, profile **p,
                          sv_error *err)
 {
-    return load_small_named(b_offset, type, schema, "b", p, err);
+    return load_small_named(b_offset, type, schema, "b", false, p, err);
 }
 
 /* The names table repeating a name: one (region, rank) pair twice. */
@@ -422,10 +424,25 @@ static void test_repeated_pair(void **s)
     profile *p;
     sv_error err;
     int64_t three = 3;
-    assert_int_equal(load_small_named(2, H5T_NATIVE_INT64, &three, "a", &p, &err), SV_OK);
+    assert_int_equal(load_small_named(2, H5T_NATIVE_INT64, &three, "a", false, &p, &err), SV_OK);
     one_warning(p, "region a", "row 1 repeats row 0 (rank 0); row dropped");
     assert_int_equal(p->nregions, 1);
     check_i64(get(p, 0, "a")->start_ns, (int64_t[]){10, 15}, 2);
+    profile_free(p);
+}
+
+/* A uint64 event column holding a value beyond 2^63 is refused, not clamped. */
+static void test_event_beyond_int64(void **s)
+{
+    (void)s;
+    profile *p;
+    sv_error err;
+    int64_t three = 3;
+    assert_int_equal(load_small_named(2, H5T_NATIVE_INT64, &three, "b", true, &p, &err), SV_OK);
+    one_warning(p, "dataset events/gpu_durations",
+                "value 9223372036854775808 at element 1 is beyond 2^63; column dropped");
+    assert_int_equal(p->nregions, 2);
+    assert_null(get(p, 0, "a")->gpu_ns);
     profile_free(p);
 }
 
@@ -535,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_offset_beyond_int64),
         cmocka_unit_test(test_schema_attribute),
         cmocka_unit_test(test_repeated_pair),
+        cmocka_unit_test(test_event_beyond_int64),
         cmocka_unit_test(test_json_text),
         cmocka_unit_test(test_probe_walk),
     };

@@ -214,10 +214,24 @@ h5u_status h5u_col_read(h5u_col *col, uint64_t off, size_t cnt, void *dst, bool 
             H5Sclose(ms);
         return cols_fail(why, whylen, "bad dataspace");
     }
-    herr_t rc = H5Dread(col->ds, as_unsigned ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, ms, col->space,
+    /* uint64 read as int64 would clamp values beyond 2^63 without a word:
+     * read the bits, then refuse such a value. */
+    bool wide = as_unsigned || col->wide_unsigned;
+    herr_t rc = H5Dread(col->ds, wide ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, ms, col->space,
                         H5P_DEFAULT, dst);
     H5Sclose(ms);
-    return rc < 0 ? cols_fail(why, whylen, "read failed") : H5U_OK;
+    if (rc < 0)
+        return cols_fail(why, whylen, "read failed");
+    if (!as_unsigned && col->wide_unsigned) {
+        const uint64_t *u = dst;
+        for (size_t i = 0; i < cnt; i++)
+            if (u[i] > (uint64_t)INT64_MAX) {
+                cols_why(why, whylen, "value %llu at element %llu is beyond 2^63",
+                         (unsigned long long)u[i], (unsigned long long)(off + i));
+                return H5U_BAD;
+            }
+    }
+    return H5U_OK;
 }
 
 h5u_status h5u_read_index(h5u_reader *rd, hid_t loc, const char *name, uint64_t **out, size_t *n,
