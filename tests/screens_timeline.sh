@@ -229,6 +229,26 @@ if [ -f "$shared/extended/async_server.h5" ]; then
     screen 80x24 "/db_query<Enter>z" "$a" --ascii
     check "async ascii: await hatch with the share" has "db_query 100% awaited///"
     check "async ascii: only ASCII" ascii_only
+    # o: the calls on other lanes overlapping the selected db_query (Task-30's). Counted here
+    # from every region's raw calls (--events, awk): start < end of the selection, end (a
+    # zero-length call: start + 1 ns) > its start, and not on Task-30's lane.
+    for r in $("$sv" --csv "$a" | awk -F, 'NR > 1 && $4 == "true" { print $1 }' | sort -u); do
+        "$sv" --events "$r" --csv "$a" | awk -F, 'NR > 1'
+    done >"$tmp/ev"
+    set -- $(awk -F, '$12 == "Task-30 handle_request" && $5 > 0.0018 && $5 < 0.0019 { print $3, $4 }' "$tmp/ev")
+    want=$(awk -F, -v t0="$1" -v t1="$2" '{ s = $3 + 0; e = $4 + 0; if (e <= s) e = s + 1e-9
+        if (s < t1 && e > t0 && $12 != "Task-30 handle_request") n++ } END { print n + 0 }' "$tmp/ev")
+    screen 80x24 "/db_query<Enter>o" "$a"
+    check "o: $want calls on other lanes overlap the selection" rowhas 4 "^ $want calls on other lanes overlap the selection"
+    check "o: an executor thread's compress among them" has "ThreadPoolExecutor.*compress"
+    screen 80x24 "/db_query<Enter>o<Down><Enter>" "$a"
+    check "o Down Enter: selects the second (Task-2's handle_request)" has "handle_request  rank 0  thread MainThread  task Task-2 "
+    check "o Enter: the list closes" hasnt "overlap the selection"
+    screen 80x24 "/db_query<Enter>o<Esc>" "$a"
+    check "o Esc: closes, the timeline stays" hasnt "overlap the selection"
+    check "o Esc: the selection stays" has "db_query  rank 0  thread MainThread  task Task-30"
+    screen 80x24 "o" "$a"
+    check "o without a selection says so" has "No call selected on the timeline"
     screen 200x60 "" "$a"
     check "async 200x60: 60 lines" [ "$(lines)" = 60 ]
     check "async 200x60: no line wider than 200" [ "$(widest)" -le 200 ]

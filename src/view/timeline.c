@@ -435,6 +435,8 @@ static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
         return 0;
     tl_sync_filter(s, ctx);
     tl_set_area(s, ctx->view_area);
+    if (s->ovl_open)
+        return tl_overlap_cmd(s, ctx, cmd);
     int pan = s->geo.tw / 8 > 1 ? s->geo.tw / 8 : 1;
     long page = s->geo.nvis > 1 ? s->geo.nvis - 1 : 1;
     switch (cmd) {
@@ -466,6 +468,9 @@ static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
         return step_call(s, ctx, cmd == CMD_NEXT_CALL ? 1 : -1);
     case CMD_ENTER:
         return select_under_cursor(s, ctx);
+    case CMD_OVERLAPS:
+        tl_overlap_open(s, ctx);
+        return VF_HANDLED | VF_REDRAW;
     case CMD_SEARCH_NEXT:
     case CMD_SEARCH_PREV:
         return search_step(s, ctx, cmd == CMD_SEARCH_NEXT ? 1 : -1);
@@ -491,6 +496,8 @@ static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 
 static void index_free(tl_state *s)
 {
+    s->ovl_open = false; /* its lane numbers belong to this index */
+    s->ovl_n = 0;
     for (size_t l = 0; s->busy && s->ix && l < s->ix->nlanes; l++) {
         for (uint32_t d = 0; s->busy[l] && d < s->ix->lanes[l].ndepth; d++)
             lane_busy_free(&s->busy[l][d]);
@@ -592,6 +599,7 @@ static void timeline_destroy(void *state)
         return;
     index_free(s);
     free(s->segs);
+    free(s->ovl);
     free(s);
 }
 

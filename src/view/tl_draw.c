@@ -458,4 +458,6 @@ void tl_draw(void *state, ui_ctx *ctx, rect area)
     draw_ruler(s, ctx);
     draw_rows(s, ctx);
     draw_details(s, ctx);
+    if (s->ovl_open)
+        tl_overlap_draw(s, ctx);
 }

@@ -25,6 +25,14 @@ typedef struct tl_geo {
     int tx, tw; /* time axis columns */
 } tl_geo;
 
+/* At most this many overlapping calls are listed. */
+#define TL_OVL_MAX 5000
+
+typedef struct tl_ovl {
+    size_t li; /* lane index */
+    uint32_t call;
+} tl_ovl;
+
 typedef struct tl_state {
     lanes_index *ix;
     char error[512]; /* why there is no index, shown instead */
@@ -47,7 +55,20 @@ typedef struct tl_state {
     bool filtered;          /* the index holds only regions matching the search */
     char filter_text[256];  /* the search it was built for */
     lane_busy **busy;       /* per lane, per depth row: busy intervals, built when drawn */
+    /* o: the calls on other lanes overlapping the selection (tl_overlap.c) */
+    bool ovl_open, ovl_truncated;
+    tl_ovl *ovl;
+    size_t ovl_n, ovl_cap, ovl_cur, ovl_top;
+    int64_t ovl_t0, ovl_t1; /* the selection's span */
 } tl_state;
+
+/* Opens the overlap list for the selected call; false (status set) when
+ * there is none on the timeline. */
+bool tl_overlap_open(tl_state *s, ui_ctx *ctx);
+/* Keys while the list is open (it is modal). */
+int tl_overlap_cmd(tl_state *s, ui_ctx *ctx, ui_cmd cmd);
+/* Draws it over the lanes and the details. */
+void tl_overlap_draw(tl_state *s, ui_ctx *ctx);
 
 /* Rebuilds the index when the filter (f) changed since it was built. */
 void tl_sync_filter(tl_state *s, ui_ctx *ctx);
