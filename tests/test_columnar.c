@@ -431,6 +431,80 @@ static void test_repeated_pair(void **s)
     profile_free(p);
 }
 
+static void put_str(hid_t loc, const char *name, const char *v)
+{
+    hid_t st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, H5T_VARIABLE);
+    H5Tset_cset(st, H5T_CSET_UTF8);
+    hsize_t one = 1;
+    hid_t sp = H5Screate_simple(1, &one, NULL);
+    hid_t d = H5Dcreate2(loc, name, st, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, st, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v);
+    H5Dclose(d);
+    H5Sclose(sp);
+    H5Tclose(st);
+}
+
+/* A row's event_metadata longer than the 1 MiB string limit is read whole:
+ * 150 000 calls, one object each. */
+static void test_long_event_metadata(void **s)
+{
+    (void)s;
+    enum { N = 150000 };
+    char path[256];
+    tmp_path(path, sizeof path, "meta");
+    int64_t *d = malloc(N * sizeof *d), *u = malloc(N * sizeof *u);
+    char *meta = malloc((size_t)N * 24 + 8);
+    assert_true(d && u && meta);
+    size_t o = 0;
+    meta[o++] = '[';
+    for (int i = 0; i < N; i++) {
+        d[i] = i ? 10 : 1000;
+        u[i] = 5;
+        o += (size_t)sprintf(meta + o, "%s{\"i\": %d}", i ? ", " : "", i);
+    }
+    meta[o++] = ']';
+    meta[o] = '\0';
+    assert_true(o > ((size_t)1 << 20));
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    int64_t three = 3;
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(f, "scope_profiler_schema", H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT64, &three);
+    H5Aclose(a);
+    H5Sclose(sp);
+    hid_t g = H5Gcreate2(f, "region_table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    put_str(g, "names", "loop");
+    H5Gclose(g);
+    g = H5Gcreate2(f, "rank_region_index", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    put_u64(g, "region_ids", (uint64_t[]){0}, 1);
+    put_u64(g, "ranks", (uint64_t[]){0}, 1);
+    put_u64(g, "event_offsets", (uint64_t[]){0}, 1);
+    put_u64(g, "event_counts", (uint64_t[]){N}, 1);
+    put_str(g, "event_metadata", meta);
+    H5Gclose(g);
+    g = H5Gcreate2(f, "events", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    put_i64(g, "start_deltas", d, N);
+    put_i64(g, "durations", u, N);
+    H5Gclose(g);
+    H5Fclose(f);
+    free(d);
+    free(u);
+    free(meta);
+    profile *p;
+    sv_error err;
+    sv_err e = profile_load(path, NULL, &p, &err);
+    unlink(path);
+    assert_int_equal(e, SV_OK);
+    assert_int_equal(p->nwarnings, 0);
+    region *r = get(p, 0, "loop");
+    assert_int_equal(r->n, N);
+    assert_int_equal(r->start_ns[N - 1], 1000 + 10 * (int64_t)(N - 1));
+    assert_non_null(r->event_meta);
+    assert_string_equal(r->event_meta[N - 1], "{\"i\": 149999}");
+    profile_free(p);
+}
+
 /* A uint64 event column holding a value beyond 2^63 is refused, not clamped. */
 static void test_event_beyond_int64(void **s)
 {
@@ -551,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_capi_set),
         cmocka_unit_test(test_offset_beyond_int64),
         cmocka_unit_test(test_schema_attribute),
+        cmocka_unit_test(test_long_event_metadata),
         cmocka_unit_test(test_repeated_pair),
         cmocka_unit_test(test_event_beyond_int64),
         cmocka_unit_test(test_json_text),

@@ -375,3 +375,105 @@ h5u_status h5u_dataset_filters(h5u_reader *rd, hid_t loc, const char *name, char
     H5Dclose(ds);
     return st;
 }
+
+/* Fixed-length strings: each cut at its first NUL (NULLPAD) or trailing
+ * spaces (SPACEPAD). */
+static h5u_status whole_fixed(hid_t ds, hid_t ftype, h5u_strs *out, char *why, size_t whylen)
+{
+    size_t size = H5Tget_size(ftype);
+    if (size == 0) {
+        cols_why(why, whylen, "string of size 0");
+        return H5U_BAD;
+    }
+    H5T_str_t pad = H5Tget_strpad(ftype);
+    hid_t mt = H5Tcopy(ftype);
+    char *buf = out->n && size <= SIZE_MAX / out->n ? malloc(out->n * size) : NULL;
+    h5u_status st = mt < 0 ? cols_fail(why, whylen, "string type") : H5U_OK;
+    if (st == H5U_OK && out->n && !buf)
+        st = H5U_NOMEM;
+    if (st == H5U_OK && out->n && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        st = cols_fail(why, whylen, "read failed");
+    for (size_t i = 0; st == H5U_OK && i < out->n; i++) {
+        const char *s = buf + i * size;
+        size_t len = strnlen(s, size);
+        if (pad == H5T_STR_SPACEPAD)
+            while (len > 0 && s[len - 1] == ' ')
+                len--;
+        if (!(out->v[i] = strndup(s, len)))
+            st = H5U_NOMEM;
+    }
+    free(buf);
+    if (mt >= 0)
+        H5Tclose(mt);
+    return st;
+}
+
+static h5u_status whole_vlen(h5u_reader *rd, hid_t ds, hid_t ftype, h5u_strs *out, char *why,
+                             size_t whylen)
+{
+    hid_t mt = H5Tcopy(H5T_C_S1);
+    if (mt < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Tset_cset(mt, H5Tget_cset(ftype)) < 0) {
+        if (mt >= 0)
+            H5Tclose(mt);
+        return cols_fail(why, whylen, "string type");
+    }
+    /* rd->dxpl allocates the strings with malloc: out->v owns them. */
+    h5u_status st = H5U_OK;
+    if (out->n && H5Dread(ds, mt, H5S_ALL, H5S_ALL, rd->dxpl, out->v) < 0)
+        st = cols_fail(why, whylen, "read failed");
+    for (size_t i = 0; st == H5U_OK && i < out->n; i++)
+        if (!out->v[i] && !(out->v[i] = strdup("")))
+            st = H5U_NOMEM;
+    H5Tclose(mt);
+    return st;
+}
+
+h5u_status h5u_read_strs_whole(h5u_reader *rd, hid_t loc, const char *name, h5u_strs *out,
+                               char *why, size_t whylen)
+{
+    memset(out, 0, sizeof *out);
+    hid_t ds;
+    bool filtered;
+    h5u_status st = h5u_open_checked(rd, loc, name, &ds, &filtered, why, whylen);
+    if (st != H5U_OK)
+        return st;
+    hid_t ft = H5Dget_type(ds), space = H5Dget_space(ds);
+    hsize_t dim = 0;
+    int nd = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+    if (ft < 0 || space < 0)
+        st = cols_fail(why, whylen, "unreadable type or dataspace");
+    else if (H5Tget_class(ft) != H5T_STRING) {
+        cols_why(why, whylen, "not strings");
+        st = H5U_BAD;
+    } else if (nd != 1 || H5Sget_simple_extent_dims(space, &dim, NULL) < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        cols_why(why, whylen, "not 1-D");
+        st = H5U_BAD;
+    } else if (!h5u_count_plausible(rd, ds, filtered, dim, H5Tget_size(ft))) {
+        cols_why(why, whylen, "claims %llu strings, more than the file can hold",
+                 (unsigned long long)dim);
+        st = H5U_BAD;
+    } else if (filtered) {
+        st = check_filters(ds, why, whylen);
+    }
+    if (st == H5U_OK) {
+        out->n = (size_t)dim;
+        out->v = calloc(out->n ? out->n : 1, sizeof *out->v);
+        if (!out->v)
+            st = H5U_NOMEM;
+    }
+    if (st == H5U_OK) {
+        htri_t var = H5Tis_variable_str(ft);
+        st = var > 0 ? whole_vlen(rd, ds, ft, out, why, whylen)
+                     : whole_fixed(ds, ft, out, why, whylen);
+    }
+    if (st != H5U_OK)
+        h5u_strs_free(out);
+    if (ft >= 0)
+        H5Tclose(ft);
+    if (space >= 0)
+        H5Sclose(space);
+    rd->bytes_done += H5Dget_storage_size(ds);
+    H5Dclose(ds);
+    return st;
+}

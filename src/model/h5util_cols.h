@@ -47,6 +47,12 @@ h5u_status h5u_read_sumstats(h5u_reader *rd, hid_t loc, const char *name, h5u_su
 h5u_status h5u_dataset_filters(h5u_reader *rd, hid_t loc, const char *name, char *why,
                                size_t whylen);
 
+/* A 1-D string dataset (vlen or fixed length) with every string whole:
+ * a row's event_metadata holds one JSON object per call and can pass
+ * SV_STRING_MAX; the count is checked against the file's size. */
+h5u_status h5u_read_strs_whole(h5u_reader *rd, hid_t loc, const char *name, h5u_strs *out,
+                               char *why, size_t whylen);
+
 /* A column buffer of n int64 (free() releases it); NULL on NOMEM. */
 int64_t *h5u_alloc_i64(size_t n);
 

@@ -90,12 +90,15 @@ sv_err ld_read_i64_col(ld_ctx *c, hid_t f, const char *path, size_t n, int64_t *
 static sv_err idx_strs(ld_ctx *c, hid_t f, const h5u_list *il, const char *col, size_t P,
                        h5u_strs *s)
 {
+    /* event_metadata is split per call later: its rows are read whole. */
+    bool whole = strcmp(col, "event_metadata") == 0;
     memset(s, 0, sizeof *s);
     if (h5u_list_find(il, col) < 0)
         return SV_OK;
     char path[96], why[H5U_WHY_MAX];
     snprintf(path, sizeof path, "rank_region_index/%s", col);
-    h5u_status st = h5u_read_strs(&c->rd, f, path, s, why, sizeof why);
+    h5u_status st = whole ? h5u_read_strs_whole(&c->rd, f, path, s, why, sizeof why)
+                          : h5u_read_strs(&c->rd, f, path, s, why, sizeof why);
     if (st == H5U_NOMEM)
         return SV_ERR_NOMEM;
     if (st == H5U_OK && s->n != P) {
