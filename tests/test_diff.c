@@ -334,12 +334,49 @@ static void test_legacy_vs_schema3(void **state)
     }
 }
 
+/* The batch way (parents computed for the walk alone) gives the same rows
+ * as the views' way (the full nesting), call path by call path. */
+static void test_batch_nesting_same(void **state)
+{
+    (void)state;
+    wl_opts base = {.steps = 40, .seed = 3},
+            slow = {.steps = 40, .seed = 4, .slow_pct = 20, .extra = true};
+    profile *a = workload(&base), *b = workload(&slow);
+    profile *a2 = workload(&base), *b2 = workload(&slow);
+    diff_options o;
+    diff_options_init(&o);
+    diff_result *d1 = NULL, *d2 = NULL;
+    sv_error err;
+    assert_int_equal(diff_profiles(a, b, &o, NULL, &d1, &err), SV_OK);
+    o.release_calls = true;
+    assert_int_equal(diff_profiles(a2, b2, &o, NULL, &d2, &err), SV_OK);
+    assert_null(a2->ranks[0].calls);
+    assert_int_equal(d1->npaths, d2->npaths);
+    char t1[512], t2[512];
+    for (size_t i = 1; i < d1->npaths; i++) {
+        assert_string_equal(diff_path_text(d1, (uint32_t)i, t1, sizeof t1),
+                            diff_path_text(d2, (uint32_t)i, t2, sizeof t2));
+        for (int sd = 0; sd < 2; sd++) {
+            assert_int_equal(d1->paths[i].s[sd].calls, d2->paths[i].s[sd].calls);
+            assert_float_equal(d1->paths[i].s[sd].v[DV_EXCL], d2->paths[i].s[sd].v[DV_EXCL], 0);
+        }
+        assert_int_equal(d1->paths[i].flag, d2->paths[i].flag);
+    }
+    diff_free(d1);
+    diff_free(d2);
+    profile_free(a);
+    profile_free(b);
+    profile_free(a2);
+    profile_free(b2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_self_flags_nothing), cmocka_unit_test(test_slower_region),
         cmocka_unit_test(test_new_gone_filter),    cmocka_unit_test(test_summary_untested),
         cmocka_unit_test(test_shared_aa),          cmocka_unit_test(test_legacy_vs_schema3),
+        cmocka_unit_test(test_batch_nesting_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include "diff_internal.h"
 #include "hash.h"
 #include "merged.h"
+#include "nest.h"
 
 const char *const diff_metric_names[DM_COUNT] = {"total", "mean", "p50", "p95", "p99"};
 
@@ -241,30 +242,73 @@ static sv_err add_regions(diff_result *d, int side, const profile *p, sv_error *
     return SV_OK;
 }
 
-/* Per-rank scratch while resolving the path of every call. */
+/* Per-rank scratch while resolving the path of every call.  Only eff is
+ * per call (4 bytes): a call's name comes from its region, found by binary
+ * search over the rank's call numbering, and the stack grows with depth. */
 typedef struct rank_walk {
     const rank_data *rk;
-    uint32_t *cname; /* name id of each call, DIFF_NONE when filtered out */
+    const int32_t *parent; /* the rank's nesting: rk->calls, or nest_rank_parents() */
+    const int64_t *excl;
+    uint32_t *rid;   /* name id of each region of the rank, DIFF_NONE when filtered out */
     uint32_t *eff;   /* path of each call, or of its nearest kept ancestor */
-    uint32_t *stack;
+    uint32_t *stack; /* grows */
+    size_t cap;
 } rank_walk;
 
 #define PATH_UNSET (DIFF_NONE - 1)
 
+/* Index of the region holding rank call c (regions number their calls
+ * consecutively, in order). */
+static size_t region_of_call(const rank_data *rk, size_t c)
+{
+    size_t lo = 0, hi = rk->nregions;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->regions[mid]->gidx0 <= c)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* the last region starting at or before c holds it: an empty region
+     * shares the next one's gidx0, so it is never the last one */
+    return lo;
+}
+
+static uint32_t call_name(const rank_walk *w, size_t c)
+{
+    return w->rid[region_of_call(w->rk, c)];
+}
+
+static bool stack_push(rank_walk *w, size_t k, uint32_t x)
+{
+    if (k == w->cap) {
+        size_t nc = w->cap ? w->cap * 2 : 64;
+        uint32_t *ns = realloc(w->stack, nc * sizeof *ns);
+        if (!ns)
+            return false;
+        w->stack = ns;
+        w->cap = nc;
+    }
+    w->stack[k] = x;
+    return true;
+}
+
 static bool walk_resolve(diff_result *d, rank_walk *w, uint32_t c)
 {
-    const int32_t *parent = w->rk->calls->parent;
+    const int32_t *parent = w->parent;
     size_t k = 0;
     int64_t x = c;
     while (x >= 0 && w->eff[x] == PATH_UNSET) {
-        w->stack[k++] = (uint32_t)x;
+        if (!stack_push(w, k++, (uint32_t)x))
+            return false;
         x = parent[x];
     }
     uint32_t base = x < 0 ? 0 : w->eff[x];
     while (k) {
         uint32_t y = w->stack[--k];
-        if (w->cname[y] != DIFF_NONE)
-            base = path_intern(d, base, w->cname[y]);
+        uint32_t name = call_name(w, y);
+        if (name != DIFF_NONE)
+            base = path_intern(d, base, name);
         if (base == DIFF_NONE)
             return false;
         w->eff[y] = base;
@@ -273,43 +317,63 @@ static bool walk_resolve(diff_result *d, rank_walk *w, uint32_t c)
 }
 
 /* Resolves every call of the rank and adds it to its path's side.  Keeps
- * eff (the scatter pass needs it); frees the rest. */
+ * eff and rid (the scatter pass needs them). */
 static bool walk_rank(diff_result *d, int side, rank_walk *w)
 {
     const rank_data *rk = w->rk;
-    size_t n = rk->calls->n, m = n ? n : 1;
-    w->cname = malloc(m * sizeof *w->cname);
-    w->eff = malloc(m * sizeof *w->eff);
-    w->stack = malloc(m * sizeof *w->stack);
-    bool ok = w->cname && w->eff && w->stack;
+    const region_filter *f = build_filter(d);
+    size_t n = rk->ncalls;
+    w->rid = malloc((rk->nregions ? rk->nregions : 1) * sizeof *w->rid);
+    w->eff = malloc((n ? n : 1) * sizeof *w->eff);
+    bool ok = w->rid && w->eff;
     for (size_t j = 0; ok && j < rk->nregions; j++) {
         const region *r = rk->regions[j];
-        const region_filter *f = build_filter(d);
-        uint32_t id = filter_match_name(f, r->name) ? diff_name_find(d, r->name) : DIFF_NONE;
-        for (size_t i = 0; i < r->n; i++) {
-            w->cname[r->gidx0 + i] = id;
-            w->eff[r->gidx0 + i] = PATH_UNSET;
-        }
+        w->rid[j] = filter_match_name(f, r->name) ? diff_name_find(d, r->name) : DIFF_NONE;
     }
     for (size_t c = 0; ok && c < n; c++)
-        if (w->eff[c] == PATH_UNSET)
-            ok = walk_resolve(d, w, (uint32_t)c);
+        w->eff[c] = PATH_UNSET;
+    /* Region by region, so a call's name is at hand; only ancestors not yet
+     * resolved are looked up.  Calls of a region mostly share their parent's
+     * path: the last (parent path -> path) pair is reused. */
     for (size_t j = 0; ok && j < rk->nregions; j++) {
         const region *r = rk->regions[j];
+        uint32_t name = w->rid[j], last_base = DIFF_NONE, last_path = DIFF_NONE;
+        for (size_t i = 0; ok && i < r->n; i++) {
+            size_t c = r->gidx0 + i;
+            if (w->eff[c] != PATH_UNSET)
+                continue;
+            int32_t up = w->parent[c];
+            if (up >= 0 && w->eff[up] == PATH_UNSET)
+                ok = walk_resolve(d, w, (uint32_t)up);
+            uint32_t base = up < 0 ? 0 : w->eff[up];
+            if (name == DIFF_NONE) {
+                w->eff[c] = base;
+                continue;
+            }
+            if (base != last_base) {
+                last_base = base;
+                last_path = path_intern(d, base, name);
+                ok = ok && last_path != DIFF_NONE;
+            }
+            w->eff[c] = last_path;
+        }
+    }
+    for (size_t j = 0; ok && j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        if (w->rid[j] == DIFF_NONE)
+            continue;
         for (size_t i = 0; i < r->n; i++) {
             size_t c = r->gidx0 + i;
-            if (w->cname[c] == DIFF_NONE)
-                continue;
             diff_side *s = &d->paths[w->eff[c]].s[side];
             s->present = s->events = s->has_calls = true;
             s->calls++;
             s->v[DV_TOTAL] += (double)(r->end_ns[i] - r->start_ns[i]);
-            s->v[DV_EXCL] += (double)rk->calls->excl_ns[c];
+            s->v[DV_EXCL] += (double)w->excl[c];
         }
     }
-    free(w->cname);
     free(w->stack);
-    w->cname = w->stack = NULL;
+    w->stack = NULL;
+    w->cap = 0;
     return ok;
 }
 
@@ -346,12 +410,12 @@ static sv_err layout_side(diff_result *d, int side, sv_error *err)
     return SV_OK;
 }
 
-static void scatter_rank(diff_result *d, int side, const rank_walk *w, const uint32_t *cname_of)
+static void scatter_rank(diff_result *d, int side, const rank_walk *w)
 {
     const rank_data *rk = w->rk;
     for (size_t j = 0; j < rk->nregions; j++) {
         const region *r = rk->regions[j];
-        if (cname_of[j] == DIFF_NONE)
+        if (w->rid[j] == DIFF_NONE)
             continue;
         for (size_t i = 0; i < r->n; i++) {
             diff_side *s = &d->paths[w->eff[r->gidx0 + i]].s[side];
@@ -386,47 +450,60 @@ static sv_err finish_paths_side(diff_result *d, int side, sv_error *err)
     return SV_OK;
 }
 
+/* Walks one rank with the nesting the views built, or else with parents
+ * and exclusive times computed for the walk alone (12 bytes a call, freed
+ * at once: no depth, children or lane arrays). */
+static sv_err walk_rank_nested(diff_result *d, int side, rank_walk *w, sv_error *err)
+{
+    rank_data *rk = (rank_data *)w->rk;
+    if (rk->calls) {
+        w->parent = rk->calls->parent;
+        w->excl = rk->calls->excl_ns;
+        return walk_rank(d, side, w) ? SV_OK
+                                     : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+    }
+    size_t m = rk->ncalls ? rk->ncalls : 1;
+    int32_t *parent = malloc(m * sizeof *parent);
+    int64_t *excl = malloc(m * sizeof *excl);
+    sv_err rc = parent && excl ? nest_rank_parents(rk, parent, excl, err)
+                               : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+    w->parent = parent;
+    w->excl = excl;
+    if (rc == SV_OK && !walk_rank(d, side, w))
+        rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+    free(parent);
+    free(excl);
+    w->parent = NULL;
+    w->excl = NULL;
+    return rc;
+}
+
 static sv_err add_paths(diff_result *d, int side, profile *p, sv_error *err)
 {
-    sv_err rc = profile_ensure_calls(p, err);
+    /* The viewer needs the full nesting anyway; a batch run does not. */
+    sv_err rc = d->opt.release_calls ? SV_OK : profile_ensure_calls(p, err);
     if (rc != SV_OK)
         return rc;
     const region_filter *f = build_filter(d);
     rank_walk *w = calloc(p->nranks ? p->nranks : 1, sizeof *w);
     if (!w)
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
-    bool ok = true;
-    for (size_t k = 0; ok && k < p->nranks; k++) {
+    for (size_t k = 0; rc == SV_OK && k < p->nranks; k++) {
         w[k].rk = &p->ranks[k];
-        if (filter_match_rank(f, p->ranks[k].rank) && p->ranks[k].calls)
-            ok = walk_rank(d, side, &w[k]);
+        if (filter_match_rank(f, p->ranks[k].rank))
+            rc = walk_rank_nested(d, side, &w[k], err);
     }
-    rc = ok ? layout_side(d, side, err)
-            : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff paths)");
+    if (rc == SV_OK)
+        rc = layout_side(d, side, err);
     for (size_t k = 0; k < p->nranks; k++) {
-        const rank_data *rk = &p->ranks[k];
-        uint32_t *ids = rc == SV_OK && w[k].eff ? malloc((rk->nregions + 1) * sizeof *ids) : NULL;
-        if (ids) {
-            for (size_t j = 0; j < rk->nregions; j++)
-                ids[j] = filter_match_name(f, rk->regions[j]->name) ? 0 : DIFF_NONE;
-            scatter_rank(d, side, &w[k], ids);
-        } else if (rc == SV_OK && w[k].eff) {
-            rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
-        }
-        free(ids);
+        if (rc == SV_OK && w[k].eff)
+            scatter_rank(d, side, &w[k]);
         free(w[k].eff);
-        free(w[k].cname);
+        free(w[k].rid);
         free(w[k].stack);
     }
     free(w);
-    if (rc == SV_OK)
-        rc = finish_paths_side(d, side, err);
-    if (d->opt.release_calls)
-        for (size_t k = 0; k < p->nranks; k++) {
-            rank_calls_free(p->ranks[k].calls);
-            p->ranks[k].calls = NULL;
-        }
-    return rc;
+    return rc == SV_OK ? finish_paths_side(d, side, err) : rc;
 }
 
 sv_err diff_add(diff_result *d, int side, profile *p, sv_error *err)

@@ -46,7 +46,8 @@ typedef struct diff_options {
     diff_metric metric; /* whose relative change must pass the threshold */
     double threshold;   /* fraction: 0.05 = 5 % */
     double alpha;       /* adjusted p below which a change is significant */
-    bool release_calls; /* free each rank's nesting after use (batch) */
+    bool release_calls; /* batch: nest each rank for the walk alone (parents and
+                         * exclusive times, freed at once), build no rank_calls */
 } diff_options;
 
 /* Defaults: ranks merged, total, 5 %, alpha 0.01. */

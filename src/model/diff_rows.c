@@ -97,9 +97,31 @@ static void row_flag(diff_result *d, diff_row *r, size_t table)
     d->nflag[table][r->flag > 0 ? 0 : 1]++;
 }
 
-/* Tests every row of a table, adjusts, flags. */
+#define SOLO_MANY (DIFF_NONE - 1)
+
+/* A region whose calls on each side are one and the same call path's has
+ * that path's sample: its test and shift are the path's (no second pass). */
+static bool region_from_path(const diff_result *d, diff_row *r, const uint32_t *solo, double *p)
+{
+    uint32_t a = solo[2 * r->name], b = solo[2 * r->name + 1];
+    if (a != b || a == DIFF_NONE || a == SOLO_MANY || !d->paths[a].tested)
+        return false;
+    const diff_row *pr = &d->paths[a];
+    row_state(r);
+    if (r->state != DS_BOTH || !r->s[0].events || !r->s[1].events || r->s[0].n != pr->s[0].n ||
+        r->s[1].n != pr->s[1].n)
+        return false;
+    r->tested = true;
+    r->mwu = pr->mwu;
+    r->hl_ns = pr->hl_ns;
+    r->q = NAN;
+    *p = r->mwu.p;
+    return true;
+}
+
+/* Tests every row of a table (regions: solo is not NULL), adjusts, flags. */
 static sv_err test_table(diff_result *d, diff_row *rows, size_t first, size_t n, size_t table,
-                         sv_error *err)
+                         const uint32_t *solo, sv_error *err)
 {
     double *p = calloc(n ? n : 1, sizeof *p), *q = calloc(n ? n : 1, sizeof *q);
     if (!p || !q) {
@@ -109,7 +131,7 @@ static sv_err test_table(diff_result *d, diff_row *rows, size_t first, size_t n,
     }
     for (size_t i = 0; i < n; i++) {
         p[i] = NAN;
-        if (i >= first)
+        if (i >= first && !(solo && region_from_path(d, &rows[i], solo, &p[i])))
             row_test(d, &rows[i], &p[i]);
     }
     bool ok = mwu_bh_adjust(p, n, q);
@@ -122,21 +144,40 @@ static sv_err test_table(diff_result *d, diff_row *rows, size_t first, size_t n,
     return ok ? SV_OK : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff tests)");
 }
 
-/* Region runs are their paths' runs back to back: sort each as a whole. */
-static sv_err sort_region_runs(diff_result *d, sv_error *err)
+/* solo[2 name + side]: the one path holding the name's calls on that side,
+ * DIFF_NONE without calls, SOLO_MANY for several. */
+static uint32_t *solo_paths(const diff_result *d)
+{
+    uint32_t *solo = malloc((d->nregions ? 2 * d->nregions : 1) * sizeof *solo);
+    if (!solo)
+        return NULL;
+    for (size_t i = 0; i < 2 * d->nregions; i++)
+        solo[i] = DIFF_NONE;
+    for (size_t i = 1; i < d->npaths; i++)
+        for (size_t s = 0; s < 2; s++)
+            if (d->paths[i].s[s].n) {
+                uint32_t *x = &solo[2 * d->paths[i].name + s];
+                *x = *x == DIFF_NONE ? (uint32_t)i : SOLO_MANY;
+            }
+    return solo;
+}
+
+/* Region runs are their paths' runs back to back: sort each as a whole,
+ * unless it is a single path's run (sorted already). */
+static sv_err sort_region_runs(diff_result *d, const uint32_t *solo, sv_error *err)
 {
     size_t maxn = 0;
     for (size_t i = 0; i < d->nregions; i++)
-        for (int s = 0; s < 2; s++)
-            if (d->regions[i].s[s].n > maxn)
+        for (size_t s = 0; s < 2; s++)
+            if (solo[2 * i + s] == SOLO_MANY && d->regions[i].s[s].n > maxn)
                 maxn = d->regions[i].s[s].n;
     int64_t *scratch = malloc((maxn ? maxn : 1) * sizeof *scratch);
     if (!scratch)
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff sort)");
     for (size_t i = 0; i < d->nregions; i++)
-        for (int s = 0; s < 2; s++) {
+        for (size_t s = 0; s < 2; s++) {
             diff_side *sd = &d->regions[i].s[s];
-            if (d->samples[s] && sd->n > 1)
+            if (d->samples[s] && solo[2 * i + s] == SOLO_MANY)
                 mwu_sort_i64(d->samples[s] + sd->off, sd->n, scratch);
         }
     free(scratch);
@@ -179,11 +220,15 @@ static sv_err build_children(diff_result *d, sv_error *err)
 
 sv_err diff_finish(diff_result *d, sv_error *err)
 {
-    sv_err rc = test_table(d, d->paths, 1, d->npaths, 1, err);
+    sv_err rc = test_table(d, d->paths, 1, d->npaths, 1, NULL, err);
+    uint32_t *solo = rc == SV_OK ? solo_paths(d) : NULL;
+    if (rc == SV_OK && !solo)
+        rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
     if (rc == SV_OK)
-        rc = sort_region_runs(d, err);
+        rc = sort_region_runs(d, solo, err);
     if (rc == SV_OK)
-        rc = test_table(d, d->regions, 0, d->nregions, 0, err);
+        rc = test_table(d, d->regions, 0, d->nregions, 0, solo, err);
+    free(solo);
     if (rc == SV_OK)
         rc = build_children(d, err);
     if (rc == SV_OK)

@@ -484,6 +484,22 @@ static sv_err build_rank_calls(rank_data *rk, sv_error *err)
     return SV_OK;
 }
 
+sv_err nest_rank_parents(rank_data *rk, int32_t *parent, int64_t *excl, sv_error *err)
+{
+    sv_err e = check_size(rk, err);
+    if (e)
+        return e;
+    uint32_t *depth = alloc_big((rk->ncalls ? rk->ncalls : 1) * sizeof *depth);
+    if (!depth)
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
+                            rk->rank);
+    nest_out out = {true, parent, depth, excl, NULL};
+    e = nest_rank(rk, &out, NULL, err);
+    free(depth);
+    free(out.lane);
+    return e;
+}
+
 sv_err nest_build_calls(profile *p, sv_error *err)
 {
     for (size_t i = 0; i < p->nranks; i++) {

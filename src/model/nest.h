@@ -22,6 +22,12 @@ sv_err nest_compute_totals(profile *p, sv_error *err);
 /* Builds rk->calls for every rank that lacks it. */
 sv_err nest_build_calls(profile *p, sv_error *err);
 
+/* The parent (-1: none) and exclusive time of every call of one rank, the
+ * same as rk->calls would hold, without the depth, children and lane arrays
+ * (what comparing two runs needs: less memory and no children pass).
+ * parent and excl hold rk->ncalls entries.  Leaves rk->calls alone. */
+sv_err nest_rank_parents(rank_data *rk, int32_t *parent, int64_t *excl, sv_error *err);
+
 /* Length of the union of intervals [s[i], e[i]] clipped to [lo, hi];
  * the intervals must be sorted by start. */
 int64_t nest_union_clipped(const int64_t *s, const int64_t *e, size_t n, int64_t lo, int64_t hi);
