@@ -190,7 +190,7 @@ static sv_err ev_write_structured(ev_ctx *ctx, const events_request *req, FILE *
 /* ------------------------------------------------------------------ choosing the regions */
 
 typedef struct ev_names {
-    char path[160];
+    char path[320]; /* a path over 200 characters (a deep checkout) stays whole */
     char name[160];
 } ev_names;
 

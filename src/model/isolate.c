@@ -461,7 +461,7 @@ sv_err profile_load_isolated(const char *path, const isolate_options *opt, profi
                            .progress_ctx = opt ? opt->progress_ctx : NULL};
         return iso_load(path, opt, &lo, out, err);
     }
-    char epath[240];
+    char epath[400]; /* a path over 200 characters stays whole */
     text_escape_buf(epath, sizeof epath, path);
     struct stat st;
     memset(&st, 0, sizeof st);

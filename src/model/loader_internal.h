@@ -16,7 +16,7 @@
 /* Deeper group chains are not walked (a warning says so). */
 #define LD_MAX_DEPTH 64
 /* Room for escaped names inside one message line. */
-#define LD_ESC_PATH 240
+#define LD_ESC_PATH 400 /* a path over 200 characters (a deep checkout) is kept whole */
 #define LD_ESC_NAME 160
 #define LD_LINE 1024
 
