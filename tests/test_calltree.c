@@ -744,5 +744,5 @@ int main(void)
         cmocka_unit_test(test_folded_counts),
         cmocka_unit_test(test_threads_small_fits),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

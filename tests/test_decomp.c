@@ -196,5 +196,5 @@ int main(void)
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_shared_profiles),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -378,5 +378,5 @@ int main(void)
         cmocka_unit_test(test_shared_aa),          cmocka_unit_test(test_legacy_vs_schema3),
         cmocka_unit_test(test_batch_nesting_same),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -14,6 +14,7 @@
 #include "json_min.h"
 #include "loader.h"
 #include "region.h"
+#include "testutil.h"
 
 static const char *shared_dir(char *buf, size_t len)
 {
@@ -233,5 +234,5 @@ int main(void)
         cmocka_unit_test(test_async_server), cmocka_unit_test(test_upstream),
         cmocka_unit_test(test_gpu_train),    cmocka_unit_test(test_recursion),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -288,5 +288,5 @@ int main(void)
         cmocka_unit_test(test_parse_size),
         cmocka_unit_test(test_warn_cap),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -679,5 +679,5 @@ int main(void)
         cmocka_unit_test(test_missing_and_directory),
         cmocka_unit_test(test_progress),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -18,6 +18,7 @@
 #include "json_min.h"
 #include "loader.h"
 #include "region.h"
+#include "testutil.h"
 
 static const char *upstream_dir(char *buf, size_t len)
 {
@@ -362,5 +363,5 @@ int main(void)
         cmocka_unit_test(test_basic_source_meta), cmocka_unit_test(test_capi_native),
         cmocka_unit_test(test_stored_statistics),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -41,6 +41,15 @@ bool sv_shared_available(void)
     return stat(sv_shared_path(buf, sizeof buf, "data/real"), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int sv_shared_exit(int failed)
+{
+    if (failed || sv_shared_available())
+        return failed;
+    char buf[4096];
+    printf("SKIP: no shared data at %s: its tests were skipped\n", sv_shared_path(buf, sizeof buf, ""));
+    return 77;
+}
+
 bool sv_file_checksum(const char *path, uint64_t *sum, uint64_t *size)
 {
     FILE *f = fopen(path, "rb");

@@ -17,6 +17,11 @@ const char *sv_shared_path(char *buf, size_t len, const char *rel);
 /* True when the shared reference data (data/real) is there. */
 bool sv_shared_available(void);
 
+/* The exit status of a test program some of whose tests need the shared
+ * data: failed (cmocka's count) when a test failed; else, without the
+ * shared data, 77 (automake's SKIP) after a line saying so; else 0. */
+int sv_shared_exit(int failed);
+
 bool sv_file_exists(const char *path);
 
 /* 64-bit FNV-1a of a file's bytes, and its size.  false when unreadable. */
