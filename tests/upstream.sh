@@ -4,17 +4,15 @@
 # numbers to 1e-9 relative); the generator's columnar faults give their
 # message and exit status; a C-API rank set opens as one profile.
 set -u
-top_build=${SV_TOP_BUILDDIR:-.}
-top_src=${SV_TOP_SRCDIR:-..}
-sv="$top_build/scopeview"
+. "${0%/*}/lib.sh"
 jc="$top_build/tests/jsoncmp"
-fx="$top_build/tests/fixtures"
-up="${SV_SHARED_DIR:-$top_src/../shared}/data/upstream"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; [ -f "$tmp/err" ] && sed 's/^/  stderr: /' "$tmp/err"; fails=$((fails + 1)); }
+up="$shared_root/data/upstream"
+# A failure here shows the command's stderr.
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    [ -s "$tmp/err" ] && sed 's/^/  stderr: /' "$tmp/err"
+}
 
 if [ -d "$up" ]; then
     for h5 in "$up"/*.h5; do
@@ -35,7 +33,7 @@ if [ -d "$up" ]; then
         bad "--summary sp3-basic from summary_statistics"; cat "$tmp/out"
     fi
 else
-    echo "SKIP: $up not found"
+    skip "$up not found"
 fi
 
 # expect STATUS PATTERN ARGS...: exit status and a line of stderr.
@@ -67,5 +65,4 @@ fi
 "$sv" --json "$fx/col3_lzf.h5" >"$tmp/out" 2>/dev/null
 if [ "$(grep -c '"name": ' "$tmp/out")" -eq 4 ]; then ok "col3_lzf: 4 regions load"; else bad "col3_lzf: 4 regions load"; fi
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-exit 0
+finish
