@@ -51,6 +51,7 @@ static aux_load aux_open_as(const char *path, bool probe)
     if (f < 0)
         fail_msg("cannot open %s: %s", path, why);
     h5u_reader rd;
+    memset(&rd, 0, sizeof rd); /* fields h5u_reader_init leaves to the loader: none set */
     assert_int_equal(h5u_reader_init(&rd, (uint64_t)st.st_size), H5U_OK);
     rd.probe = probe;
     r.p = profile_new(path);
