@@ -220,14 +220,32 @@ if [ -f "$shared/extended/async_server.h5" ]; then
     check "async: 44 lanes" rowhas 2 "44 lanes"
     check "async: MainThread lane" has "r0 MainThread"
     check "async: executor thread lanes (cut in the middle)" has "r0 Thread…-0_0"
-    check "async: task lanes" has "r0 Task-2 han"
+    # 44 lanes do not fit 80x24: each lane shows one row and the tasks are grouped under the
+    # thread that ran them (MainThread ran every task: count them from the raw calls).
+    for r in $("$sv" --csv "$a" | awk -F, 'NR > 1 && $4 == "true" { print $1 }' | sort -u); do
+        "$sv" --events "$r" --csv "$a" | awk -F, 'NR > 1 && $12 != "" { print $12 }'
+    done | sort -u >"$tmp/tasks"
+    ntasks=$(wc -l <"$tmp/tasks" | tr -d ' ')
+    check "async: the $ntasks tasks grouped under MainThread" rowhas 5 "▸ $ntasks tasks"
+    check "async: the threads on one screen" has "r0 Thread…-0_1"
+    screen 80x24 "j<Enter>" "$a"
+    check "async: Enter on the group shows its tasks" has "^   Task-2 h"
+    check "async: the group's row says it is open" rowhas 5 "▾ $ntasks tasks"
+    screen 80x24 "j<Enter>jc" "$a"
+    check "async: c on a task folds its group again" rowhas 5 "▸ $ntasks tasks"
+    screen 80x24 "T" "$a"
+    check "async T: one row per task" has "^ r0 Task-2 "
     check "async: await shading" has "░"
+    screen 80x24 "T>" "$a"
+    check "async >: the lanes by busy time, the busiest (Task-20) first" rowhas 4 "r0 Task-20"
+    screen 80x24 "H" "$a"
+    check "async H: idle lanes hidden, and said so" rowhas 2 "idle ones hidden"
     screen 80x24 "/db_query<Enter>" "$a"
     check "async: details name the task" has "task Task-"
     check "async: held and awaited" grep -q "held [0-9.]* [num]*s  awaited [0-9.]* [num]*s" "$tmp/s"
     check "async: source and metadata" has 'src /srv/app/db.py:88  meta {"table"'
     screen 80x24 "/db_query<Enter>z" "$a" --ascii
-    check "async ascii: await hatch with the share" has "db_query 100% awaited///"
+    check "async ascii: await hatch with the share (1.793 of 1.812 ms)" has "db_query 99% awaited///"
     check "async ascii: only ASCII" ascii_only
     # o: the calls on other lanes overlapping the selected db_query (Task-30's). Counted here
     # from every region's raw calls (--events, awk): start < end of the selection, end (a
@@ -301,6 +319,19 @@ if [ -f "$top_src/data/demo.h5" ]; then
     check "demo 200x60: task lanes" has "r0 Task-1"
     screen 80x24 "/solve<Enter>nnz" "$top_src/data/demo.h5"
     check "demo: search and zoom" [ "$rc" = 0 ]
+    # 80x24: every thread of both ranks and their tasks (grouped) on the first screen. Tasks
+    # per rank counted from the raw calls: distinct task names of rank 0's calls.
+    dm="$top_src/data/demo.h5"
+    for r in $("$sv" --csv "$dm" | awk -F, 'NR > 1 && $4 == "true" { print $1 }' | sort -u); do
+        "$sv" --events "$r" --csv "$dm" | awk -F, 'NR > 1 && $1 == 0 && $12 != "" { print $12 }'
+    done | sort -u >"$tmp/tasks0"
+    nt=$(wc -l <"$tmp/tasks0" | tr -d ' ')
+    screen 80x24 "" "$dm"
+    for k in 0 1; do
+        check "demo 80x24: rank $k's executor threads" has "r$k Thread…-0_0"
+        check "demo 80x24: rank $k's data-loader" has "^ r$k data-loader"
+        check "demo 80x24: rank $k's $nt tasks under MainThread" has "^ r$k Mai…ead ▸$nt"
+    done
 fi
 
 finish

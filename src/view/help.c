@@ -155,6 +155,9 @@ static void walk_legends(help_walk *hw)
     walk_entry(hw, "+N deeper", ROLE_DIM,
                "a lane has N depth rows more than shown (+N beside a folded lane's name): e shows "
                "them");
+    walk_entry(hw, "r0 Main… ▸18", ROLE_HEADER,
+               "a thread's tasks, grouped (T): per column how many of them ran (up to one, up "
+               "to three, more); Enter or e shows them, c folds them");
     walk_entry(hw, "filter /re/", ROLE_HEADER,
                "f is on: the timeline holds only the calls whose region matches (f again: all)");
     walk_entry(hw, "name", ROLE_SELECTED, "the selected call or row; its details show below");

@@ -13,31 +13,6 @@
 
 /* ------------------------------------------------------------ rows */
 
-static void rows_rebuild(tl_state *s)
-{
-    size_t n = s->ix ? s->ix->nlanes : 0;
-    s->row_off[0] = 0;
-    for (size_t l = 0; l < n; l++)
-        s->row_off[l + 1] = s->row_off[l] + s->shown[l];
-    s->nrows = s->row_off[n];
-    if (s->cur_row >= s->nrows)
-        s->cur_row = s->nrows ? s->nrows - 1 : 0;
-}
-
-void tl_row_at(const tl_state *s, size_t r, size_t *lane_out, uint32_t *depth)
-{
-    size_t lo = 0, hi = s->ix->nlanes;
-    while (hi - lo > 1) { /* last lane whose first row is <= r */
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->row_off[mid] <= r)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *lane_out = lo;
-    *depth = (uint32_t)(r - s->row_off[lo]);
-}
-
 static void keep_cursor_row_visible(tl_state *s)
 {
     size_t page = s->geo.nvis > 0 ? (size_t)s->geo.nvis : 1;
@@ -86,6 +61,23 @@ static int64_t data_max(const tl_state *s)
     return s->has_span ? s->span_hi : s->ix && s->ix->ncalls ? s->ix->t_max : 1;
 }
 
+/* The first screen: every lane's depth rows when they fit, else one row
+ * per lane (+N says what is folded), else the tasks grouped under their
+ * threads too, so that a profile's threads show on one screen. */
+static void fit_rows(tl_state *s)
+{
+    size_t page = s->geo.nvis > 0 ? (size_t)s->geo.nvis : 1;
+    if (!s->ix || s->nrows <= page)
+        return;
+    for (size_t l = 0; l < s->ix->nlanes; l++)
+        s->shown[l] = 1;
+    tl_rows_rebuild(s);
+    if (s->nrows > page && s->ngroups > 0) {
+        s->group_tasks = true;
+        tl_rows_rebuild(s);
+    }
+}
+
 void tl_set_area(tl_state *s, rect area)
 {
     if (s->placed && area.x == s->area.x && area.y == s->area.y && area.w == s->area.w &&
@@ -106,6 +98,7 @@ void tl_set_area(tl_state *s, rect area)
         tl_fit(&s->v, data_min(s), data_max(s));
         s->cursor_x = s->geo.tw / 2;
         s->placed = true;
+        fit_rows(s);
     } else {
         s->cursor_x = old_tw > 0 ? (int)((int64_t)s->cursor_x * s->geo.tw / old_tw) : 0;
         tl_clamp(&s->v, data_min(s), data_max(s));
@@ -140,11 +133,9 @@ bool tl_reveal(tl_state *s, int rank, int64_t call, bool keep_zoom)
     uint32_t d;
     if (!s->ix || !lanes_locate(s->ix, rank, call, &l, &d, &pos))
         return false;
-    if (d >= s->shown[l]) {
-        s->shown[l] = d + 1;
-        rows_rebuild(s);
-    }
-    s->cur_row = s->row_off[l] + d;
+    size_t r = tl_row_of(s, l, d);
+    if (r != SIZE_MAX)
+        s->cur_row = r;
     keep_cursor_row_visible(s);
     int64_t st, e;
     lanes_call_span(s->ix->lanes[l].rk, (uint32_t)call, &st, &e);
@@ -166,7 +157,8 @@ static bool call_under_cursor(const tl_state *s, size_t *lane_out, uint32_t *cal
         return false;
     size_t l;
     uint32_t d;
-    tl_row_at(s, s->cur_row, &l, &d);
+    if (!tl_row_at(s, s->cur_row, &l, &d))
+        return false;
     const lane *ln = &s->ix->lanes[l];
     const lane_row *row = &ln->rows[d];
     int64_t tc0 = tl_col_time(&s->v, s->cursor_x), tc1 = tl_col_time(&s->v, s->cursor_x + 1);
@@ -192,10 +184,21 @@ static bool call_under_cursor(const tl_state *s, size_t *lane_out, uint32_t *cal
 
 /* ---------------------------------------------------------- commands */
 
+static int toggle_group(tl_state *s, size_t g, int open)
+{
+    s->groups[g].open = open < 0 ? !s->groups[g].open : open > 0;
+    tl_rows_rebuild(s);
+    keep_cursor_row_visible(s);
+    return VF_HANDLED | VF_REDRAW;
+}
+
 static int select_under_cursor(tl_state *s, ui_ctx *ctx)
 {
     size_t l;
     uint32_t g;
+    size_t grp = tl_row_group(s, s->cur_row);
+    if (grp != SIZE_MAX)
+        return toggle_group(s, grp, -1);
     if (!call_under_cursor(s, &l, &g)) {
         ui_set_status(ctx, "No call under the cursor");
         return VF_HANDLED | VF_REDRAW;
@@ -210,7 +213,10 @@ static int step_call(tl_state *s, ui_ctx *ctx, int dir)
         return VF_HANDLED;
     size_t l, sl, pos;
     uint32_t d, sd;
-    tl_row_at(s, s->cur_row, &l, &d);
+    if (!tl_row_at(s, s->cur_row, &l, &d)) {
+        ui_set_status(ctx, "A row of tasks: Enter or e shows them");
+        return VF_HANDLED | VF_REDRAW;
+    }
     const lane *ln = &s->ix->lanes[l];
     const lane_row *row = &ln->rows[d];
     size_t k;
@@ -376,13 +382,47 @@ static int expand(tl_state *s, bool expand_it, bool all)
         return VF_HANDLED;
     size_t l;
     uint32_t d;
-    tl_row_at(s, s->cur_row, &l, &d);
-    for (size_t k = all ? 0 : l; k < (all ? s->ix->nlanes : l + 1); k++)
-        set_depths(s, k, expand_it);
-    rows_rebuild(s);
-    /* Stay in the same lane, at the deepest row still shown. */
-    s->cur_row = s->row_off[l] + (d < s->shown[l] ? d : s->shown[l] - 1);
+    size_t grp = tl_row_group(s, s->cur_row);
+    if (all) {
+        for (size_t k = 0; k < s->ix->nlanes; k++)
+            set_depths(s, k, expand_it);
+        for (size_t g = 0; g < s->ngroups; g++)
+            s->groups[g].open = expand_it;
+    } else if (grp != SIZE_MAX) {
+        return toggle_group(s, grp, expand_it);
+    } else if (tl_row_at(s, s->cur_row, &l, &d)) {
+        /* c on a task's one row folds its group */
+        if (!expand_it && s->shown[l] == 1 && s->group_tasks && s->group_of[l] != SIZE_MAX)
+            return toggle_group(s, s->group_of[l], 0);
+        set_depths(s, l, expand_it);
+    }
+    tl_rows_rebuild(s); /* the cursor stays in its lane, at the deepest row still shown */
     keep_cursor_row_visible(s);
+    return VF_HANDLED | VF_REDRAW;
+}
+
+/* T, H, < >: grouping, hiding and order of the lanes. */
+static int lanes_option(tl_state *s, ui_ctx *ctx, ui_cmd cmd)
+{
+    if (!s->ix)
+        return VF_HANDLED;
+    const char *what;
+    if (cmd == CMD_GROUP_TASKS) {
+        s->group_tasks = !s->group_tasks;
+        what = s->group_tasks ? "Tasks grouped under the thread that ran them (Enter on a group "
+                                "shows its tasks)"
+                              : "One row per task";
+    } else if (cmd == CMD_HIDE_IDLE) {
+        s->hide_idle = !s->hide_idle;
+        what = s->hide_idle ? "Lanes without calls in view hidden" : "Every lane shown";
+    } else {
+        s->sort_busy = !s->sort_busy;
+        what = s->sort_busy ? "Lanes of each rank by busy time, busiest first"
+                            : "Lanes in the file's order";
+    }
+    tl_rows_rebuild(s);
+    keep_cursor_row_visible(s);
+    ui_set_status(ctx, "%s", what);
     return VF_HANDLED | VF_REDRAW;
 }
 
@@ -437,6 +477,8 @@ static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     tl_set_area(s, ctx->view_area);
     if (s->ovl_open)
         return tl_overlap_cmd(s, ctx, cmd);
+    if (s->hide_idle && s->ix)
+        tl_rows_rebuild(s);
     int pan = s->geo.tw / 8 > 1 ? s->geo.tw / 8 : 1;
     long page = s->geo.nvis > 1 ? s->geo.nvis - 1 : 1;
     switch (cmd) {
@@ -471,6 +513,11 @@ static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     case CMD_OVERLAPS:
         tl_overlap_open(s, ctx);
         return VF_HANDLED | VF_REDRAW;
+    case CMD_GROUP_TASKS:
+    case CMD_HIDE_IDLE:
+    case CMD_SORT_NEXT:
+    case CMD_SORT_PREV:
+        return lanes_option(s, ctx, cmd);
     case CMD_SEARCH_NEXT:
     case CMD_SEARCH_PREV:
         return search_step(s, ctx, cmd == CMD_SEARCH_NEXT ? 1 : -1);
@@ -508,9 +555,8 @@ static void index_free(tl_state *s)
     lanes_free(s->ix);
     s->ix = NULL;
     free(s->shown);
-    free(s->row_off);
     s->shown = NULL;
-    s->row_off = NULL;
+    tl_groups_free(s);
 }
 
 static bool filter_keep(const region *r, void *user)
@@ -533,9 +579,8 @@ static void index_build(tl_state *s, ui_ctx *ctx)
         snprintf(s->error, sizeof s->error, "%s", err.msg);
     size_t n = s->ix ? s->ix->nlanes : 0;
     s->shown = calloc(n ? n : 1, sizeof *s->shown);
-    s->row_off = calloc(n + 1, sizeof *s->row_off);
     s->busy = calloc(n ? n : 1, sizeof *s->busy);
-    if (!s->shown || !s->row_off || !s->busy) {
+    if (!s->shown || !s->busy || !tl_groups_build(s)) {
         index_free(s);
         snprintf(s->error, sizeof s->error, "out of memory while laying out the timeline");
         n = 0;
@@ -547,9 +592,10 @@ static void index_build(tl_state *s, ui_ctx *ctx)
         s->span_hi = s->ix->t_max;
         s->has_span = true;
     }
-    s->nrows = 0;
-    if (s->row_off)
-        rows_rebuild(s);
+    s->nrows = s->ndrows = 0;
+    s->keep_lane = SIZE_MAX;
+    if (s->first_row)
+        tl_rows_rebuild(s);
 }
 
 void tl_sync_filter(tl_state *s, ui_ctx *ctx)

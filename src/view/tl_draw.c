@@ -50,8 +50,8 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
     size_t nl = s->ix ? s->ix->nlanes : 0;
     int n = 0;
     if (nl)
-        n = snprintf(line, sizeof line, " %s .. %s  (%s/col)  %zu lane%s", a, b, res, nl,
-                     nl == 1 ? "" : "s");
+        n = snprintf(line, sizeof line, " %s .. %s  (%s/col)  %zu lane%s%s", a, b, res, nl,
+                     nl == 1 ? "" : "s", s->hide_idle ? ", idle ones hidden" : "");
     else
         n = snprintf(line, sizeof line, " no lanes");
     /* A filtered timeline holds only the matching calls: say so first. */
@@ -127,8 +127,15 @@ static void draw_label(const tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t
     char text[160], more[32];
     text[0] = more[0] = '\0';
     bool last_shown = d + 1 == s->shown[l] && s->shown[l] < ln->ndepth;
+    bool in_group = s->group_tasks && s->group_of[l] != SIZE_MAX;
     if (d == 0 || top) {
         lanes_lane_name(ln, text, sizeof text); /* "r0 lane 2 (inferred)" too */
+        const char *sp = strchr(text, ' ');
+        if (in_group && sp) { /* under its thread's group: indented, no rank */
+            char t2[160];
+            snprintf(t2, sizeof t2, "  %s", sp + 1);
+            snprintf(text, sizeof text, "%s", t2);
+        }
         /* A folded lane keeps saying what it hides, beside its name. */
         if (last_shown)
             snprintf(more, sizeof more, "+%u", ln->ndepth - s->shown[l]);
@@ -281,6 +288,44 @@ static void draw_sel_band(const tl_state *s, ui_ctx *ctx, const sel_cols *sc)
     }
 }
 
+/* A task group's row: its label ("r0 MainThread ▸18" or, under the
+ * thread's own rows, "  ▸ 18 tasks") and per column how many of its tasks
+ * were running (their busy time over the column's). */
+static void draw_group_row(tl_state *s, ui_ctx *ctx, int y, size_t g, bool cur)
+{
+    const tl_geo *geo = &s->geo;
+    const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
+    const tl_group *gr = &s->groups[g];
+    int role = cur ? ROLE_SELECTED : ROLE_HEADER;
+    grid_fill(&ctx->grid, (rect){geo->x, y, geo->gutter - 1, 1}, ' ', cur ? ROLE_SELECTED : 0, 0);
+    if (cur)
+        grid_put_cp(&ctx->grid, geo->x, y, gl->marker, ROLE_SELECTED, 0);
+    const char *arrow = ctx->grid.ascii ? (gr->open ? "v" : ">") : (gr->open ? "\u25be" : "\u25b8");
+    char text[160], nb[48], more[32];
+    const rank_data *rk = &s->ix->prof->ranks[gr->rank_index];
+    int room = geo->gutter - 2;
+    if (gr->thread_lane == SIZE_MAX) {
+        snprintf(text, sizeof text, "r%d %s", rk->rank,
+                 gr->thread >= 0 ? rank_thread_name(rk, gr->thread, nb, sizeof nb) : "tasks");
+        snprintf(more, sizeof more, "%s%zu", arrow, gr->ntasks);
+        int mw = grid_text_width(&ctx->grid, more);
+        grid_put_text(&ctx->grid, geo->x + 1 + room - mw, y, mw, more, cur ? role : ROLE_DIM, 0);
+        grid_put_text_mid(&ctx->grid, geo->x + 1, y, room - mw - 1, text, role, 0);
+    } else {
+        snprintf(text, sizeof text, "  %s %zu task%s", arrow, gr->ntasks,
+                 gr->ntasks == 1 ? "" : "s");
+        grid_put_text(&ctx->grid, geo->x + 1, y, room, text, cur ? role : ROLE_DIM, 0);
+    }
+    grid_put_cp(&ctx->grid, geo->x + geo->gutter - 1, y, gl->vline, ROLE_DIM, 0);
+    for (int x = 0; x < geo->tw; x++) {
+        double n = tl_group_load(s, g, tl_col_time(&s->v, x), tl_col_time(&s->v, x + 1));
+        if (n <= 0.0)
+            continue;
+        int level = n <= 1.0 ? 0 : n <= 3.0 ? 1 : 2;
+        grid_put_cp(&ctx->grid, geo->tx + x, y, gl->dense[level], ROLE_DENSE, 0);
+    }
+}
+
 static void draw_rows(tl_state *s, ui_ctx *ctx)
 {
     const tl_geo *g = &s->geo;
@@ -295,11 +340,15 @@ static void draw_rows(tl_state *s, ui_ctx *ctx)
             continue;
         size_t l;
         uint32_t d;
-        tl_row_at(s, r, &l, &d);
-        draw_label(s, ctx, y, l, d, r == s->cur_row, i == 0);
-        grid_put_cp(&ctx->grid, g->tx + s->cursor_x, y, cursor_glyph(ctx), ROLE_DIM, 0);
-        sel_cols none = {false, 0, 0};
-        draw_row(s, ctx, y, l, d, sc.here && sl == l && sd == d ? &sc : &none);
+        if (tl_row_at(s, r, &l, &d)) {
+            draw_label(s, ctx, y, l, d, r == s->cur_row, i == 0);
+            grid_put_cp(&ctx->grid, g->tx + s->cursor_x, y, cursor_glyph(ctx), ROLE_DIM, 0);
+            sel_cols none = {false, 0, 0};
+            draw_row(s, ctx, y, l, d, sc.here && sl == l && sd == d ? &sc : &none);
+        } else {
+            grid_put_cp(&ctx->grid, g->tx + s->cursor_x, y, cursor_glyph(ctx), ROLE_DIM, 0);
+            draw_group_row(s, ctx, y, tl_row_group(s, r), r == s->cur_row);
+        }
         cell *c = r == s->cur_row ? cell_at(&ctx->grid, g->tx + s->cursor_x, y) : NULL;
         if (c)
             c->attr ^= GA_REVERSE;
@@ -444,6 +493,8 @@ void tl_draw(void *state, ui_ctx *ctx, rect area)
         return;
     tl_sync_filter(s, ctx);
     tl_set_area(s, area);
+    if (s->hide_idle && s->ix) /* which lanes have calls in view changes with the view */
+        tl_rows_rebuild(s);
     grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
     if (!s->ix || s->ix->nlanes == 0) {
         const char *msg = s->error[0]   ? s->error

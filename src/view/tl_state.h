@@ -33,6 +33,23 @@ typedef struct tl_ovl {
     uint32_t call;
 } tl_ovl;
 
+/* A shown row: depth row `depth` of lane `lane`, or (lane SIZE_MAX) the
+ * summary row of task group `group`. */
+typedef struct tl_drow {
+    size_t lane;
+    uint32_t depth;
+    size_t group;
+} tl_drow;
+
+typedef struct tl_group {
+    size_t rank_index;
+    int64_t thread;     /* thread table row, -1 unknown */
+    size_t thread_lane; /* the thread's own lane, SIZE_MAX when it has none */
+    size_t *tasks;      /* task lanes */
+    size_t ntasks;
+    bool open;
+} tl_group;
+
 typedef struct tl_state {
     lanes_index *ix;
     char error[512]; /* why there is no index, shown instead */
@@ -42,8 +59,18 @@ typedef struct tl_state {
     size_t cur_row;  /* cursor row among the shown rows */
     size_t top_row;  /* first shown row on screen */
     uint32_t *shown; /* per lane: depth rows shown */
-    size_t *row_off; /* nlanes + 1: first shown row of each lane */
-    size_t nrows;
+    size_t nrows;    /* = ndrows */
+    /* rows (tl_rows.c) */
+    tl_drow *drows;
+    size_t ndrows, drows_cap;
+    size_t *first_row; /* per lane: its first row, SIZE_MAX when not shown */
+    tl_group *groups;  /* task lanes by the thread that ran them */
+    size_t ngroups;
+    size_t *group_of;  /* per lane: its group (task lanes), or SIZE_MAX */
+    bool group_tasks;  /* T: tasks under their threads */
+    bool hide_idle;    /* H: lanes without calls in view hidden */
+    bool sort_busy;    /* < >: lanes by busy time */
+    size_t keep_lane;  /* never hidden: the selection's lane */
     rect area; /* last area laid out */
     tl_geo geo;
     tl_seg *segs; /* scratch for one row's layout */
@@ -79,8 +106,19 @@ const lane_busy *tl_row_busy(tl_state *s, size_t l, uint32_t d);
 /* Lays the view out in area (also adjusts the time axis width). */
 void tl_set_area(tl_state *s, rect area);
 
-/* The lane and depth of shown row r. */
-void tl_row_at(const tl_state *s, size_t r, size_t *lane_out, uint32_t *depth);
+/* The lane and depth of shown row r; false for a task group's row. */
+bool tl_row_at(const tl_state *s, size_t r, size_t *lane_out, uint32_t *depth);
+/* The task group of row r, or SIZE_MAX for a lane's row. */
+size_t tl_row_group(const tl_state *s, size_t r);
+/* The row of (lane, depth), made shown first (its group opened, the depth
+ * row unfolded, the lane kept when idle lanes are hidden); SIZE_MAX if none. */
+size_t tl_row_of(tl_state *s, size_t lane, uint32_t depth);
+/* Rebuilds the shown rows, the cursor staying on its lane. */
+void tl_rows_rebuild(tl_state *s);
+bool tl_groups_build(tl_state *s);
+void tl_groups_free(tl_state *s);
+/* Average number of group g's tasks running in [t0, t1). */
+double tl_group_load(tl_state *s, size_t g, int64_t t0, int64_t t1);
 
 /* Moves the view to the selected call: keep_zoom centres it only when off
  * screen, otherwise it is zoomed to (z).  Returns false when it is not on
