@@ -81,17 +81,29 @@ screen 160x50 "2" "$small"
 shape 160 50 "tree small.h5 160x50"
 check "tree small 160: inner GPU 120 ns, await - (no column)" hasx "^ +3 +1\.000 us .* +- +120 ns +├── inner$"
 check "tree small 160: io/write await 0 ns, GPU -" hasx "^ +1 +0 ns .* +0 ns +- +└── io/write$"
-# thread scopes: all, thread 0 (MainThread), thread 1 (Worker-1)
+# thread scopes, chosen from a list (r): all, thread 0 (MainThread), thread 1 (Worker-1)
 screen 80x24 "2r" "$small"
+check "tree small r: a list of the scopes" has "Scope of the tree"
+check "tree small r: all ranks first, the current one" has "^▶ all ranks$"
+check "tree small r: MainThread" has "^  rank 0, thread MainThread$"
+check "tree small r: Worker-1" has "^  rank 0, thread Worker-1$"
+check "tree small r: says how many" has "1 of 3 "
+screen 80x24 "2r/work<Enter>" "$small"
+check "tree small r /work: the search finds Worker-1" has "^▶ rank 0, thread Worker-1$"
+screen 80x24 "2r/work<Enter><Enter>" "$small"
+check "tree small r /work Enter: that scope" has "scope: rank 0, thread Worker-1"
+screen 80x24 "2rj<Esc>" "$small"
+check "tree small r Esc: the scope stays" has "scope: all ranks"
+screen 80x24 "2rj<Enter>" "$small"
 check "tree small r: thread MainThread" has "scope: rank 0, thread MainThread"
 check "tree small r: io/write (Worker-1) gone" hasnt "io/write"
 check "tree small r: outer keeps its 2 calls" hasx "^▶ +2 +1\.500 us +600 ns .*outer$"
-screen 80x24 "2rr" "$small"
+screen 80x24 "2rjj<Enter>" "$small"
 check "tree small rr: thread Worker-1" has "scope: rank 0, thread Worker-1"
 check "tree small rr: io/write is top-level there" hasx "^▶ +1 +0 ns .* io/write$"
 check "tree small rr: outer gone" hasnt "outer"
-screen 80x24 "2rrr" "$small"
-check "tree small rrr: back to all ranks" has "scope: all ranks"
+screen 80x24 "2rjj<Enter>rg<Enter>" "$small"
+check "tree small r g Enter: back to all ranks" has "scope: all ranks"
 
 # legacy_small.h5 (FIXTURES.md): a[0] holds b[0] a[1] b[1] (b[1] holds b[2]); c[0] overlaps
 # b[0] partly, so it ran on another thread: top-level on inferred lane 2, as c[1].
@@ -313,7 +325,7 @@ else
     t=$(re "$(ns "$(exp "$js" main 2 total_duration)")")
     check "regions --ranks 2: main is rank 2's" hasx "^.main +1 +$t "
     check "regions --ranks 2: one rank, no imbalance column" hasnt "Imbal"
-    screen 100x24 "2r" "$real/solver_mpi4.h5" --ranks 2,3
+    screen 100x24 "2rj<Enter>" "$real/solver_mpi4.h5" --ranks 2,3
     check "tree --ranks 2,3: first rank scope is rank 2" has "scope: rank 2 "
     screen 100x40 "3b" "$real/solver_mpi4.h5"
     shape 100 40 "regions mpi4 breakdown"
@@ -328,7 +340,7 @@ else
     c=$(awk "BEGIN { print $(calls_of "$js" solve 0) + $(calls_of "$js" solve 1) + \
         $(calls_of "$js" solve 2) + $(calls_of "$js" solve 3) }")
     check "tree mpi4: solve merges the 4 ranks ($c calls)" hasx "^ +$c +.*├─▾ solve$"
-    screen 80x24 "2rrr" "$real/solver_mpi4.h5"
+    screen 80x24 "2rjjj<Enter>" "$real/solver_mpi4.h5"
     check "tree mpi4 rrr: scope rank 2" has "scope: rank 2 "
     c=$(calls_of "$js" solve 2)
     i=$(re "$(ns "$(exp "$js" solve 2 total_duration)")")
@@ -353,7 +365,7 @@ else
     check "tree gpu: GPU column" has "GPU"
     check "tree gpu: epoch > train_step > backward" sh -c "grep -q '▾ epoch\$' '$tmp/out' && grep -q '└─▾ train_step\$' '$tmp/out' && grep -q '├── backward\$' '$tmp/out'"
     check "tree gpu: no GPU timing shown as -" hasx " - ▾ epoch$"
-    screen 80x24 "2rr" "$ext/gpu_train.h5"
+    screen 80x24 "2rjj<Enter>" "$ext/gpu_train.h5"
     check "tree gpu rr: rank 0 MainThread" has "scope: rank 0, thread MainThread"
     check "tree gpu rr: loader thread's load_batch gone" hasnt "load_batch"
     c=$(calls_of "$js" forward 0)
@@ -399,7 +411,7 @@ fi
 # a thread scope with a long name: the keys' hints go, the sort stays
 demo="${SV_TOP_SRCDIR:-..}/data/demo.h5"
 if [ -f "$demo" ]; then
-    screen 80x24 "2rrr" "$demo"
+    screen 80x24 "2rjjj<Enter>" "$demo"
     check "tree demo rrr: a long thread scope keeps the sort" \
         hasx "^ scope: rank 0, thread ThreadPoolExecutor-0_0  recursion: shown  sort: Incl desc$"
 fi

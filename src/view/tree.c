@@ -9,6 +9,7 @@
 
 #include "calltree.h"
 #include "config.h"
+#include "picker.h"
 #include "table.h"
 #include "timefmt.h"
 #include "view.h"
@@ -67,6 +68,8 @@ typedef struct tree_state {
     const region *seen_sel; /* selection last seen: follow other views */
     int64_t seen_call;
     bool drawn; /* once: the first row is selected when nothing is */
+    picker pick; /* r: the scope, chosen from a list */
+    const ui_ctx *pick_ctx;
 } tree_state;
 
 /* ------------------------------------------------------------- building */
@@ -435,9 +438,8 @@ static int tree_search(tree_state *s, ui_ctx *ctx, int dir)
 
 /* ------------------------------------------------------------- drawing */
 
-static void tree_scope_label(const tree_state *s, const ui_ctx *ctx, char *buf, size_t len)
+static void scope_label(calltree_scope sc, const ui_ctx *ctx, char *buf, size_t len)
 {
-    calltree_scope sc = s->t ? s->t->scope : (calltree_scope){-1, -1};
     if (sc.rank < 0) {
         snprintf(buf, len, "all ranks");
         return;
@@ -450,6 +452,18 @@ static void tree_scope_label(const tree_state *s, const ui_ctx *ctx, char *buf, 
     rank_data *rk = profile_rank(ctx->prof, sc.rank);
     snprintf(buf, len, "rank %d, thread %s", sc.rank,
              rk ? rank_thread_name(rk, sc.thread, name, sizeof name) : "?");
+}
+
+static void tree_scope_label(const tree_state *s, const ui_ctx *ctx, char *buf, size_t len)
+{
+    scope_label(s->t ? s->t->scope : (calltree_scope){-1, -1}, ctx, buf, len);
+}
+
+/* The picker's item i: scope i. */
+static void pick_label(size_t i, char *buf, size_t len, void *user)
+{
+    const tree_state *s = user;
+    scope_label(s->scopes[i], s->pick_ctx, buf, len);
 }
 
 /* The header: scope, recursion and sort, with their keys when the line
@@ -626,6 +640,11 @@ static void tree_draw(void *state, ui_ctx *ctx, rect area)
             break;
         tree_draw_row(s, ctx, r, y);
     }
+    if (s->pick.open) {
+        s->pick_ctx = ctx;
+        picker_draw(&s->pick, ctx, body, " Scope of the tree: all ranks merged, a rank or a thread",
+                    pick_label, s);
+    }
 }
 
 /* ------------------------------------------------------------ commands */
@@ -691,6 +710,21 @@ static int tree_table_cmd(tree_state *s, ui_ctx *ctx, ui_cmd cmd)
     return VF_HANDLED | VF_REDRAW;
 }
 
+static int tree_pick_cmd(tree_state *s, ui_ctx *ctx, ui_cmd cmd)
+{
+    s->pick_ctx = ctx;
+    enum picker_result r = picker_cmd(&s->pick, ctx, cmd, pick_label, s);
+    if (r == PICK_CHOSEN && s->pick.cur != s->scope_i) {
+        s->scope_i = s->pick.cur;
+        tree_rebuild(s, ctx);
+        tree_select(s, ctx);
+    }
+    /* The list is modal; keys it does not use (/ q Esc) reach the app. */
+    if (r == PICK_NONE && (cmd == CMD_SEARCH || cmd == CMD_HELP))
+        return 0;
+    return VF_HANDLED | VF_REDRAW;
+}
+
 static int tree_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 {
     tree_state *s = state;
@@ -705,11 +739,15 @@ static int tree_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     if (!s->t)
         return 0;
     tree_refresh(s, ctx);
+    if (s->pick.open)
+        return tree_pick_cmd(s, ctx, cmd);
     switch (cmd) {
-    case CMD_SCOPE:
-        s->scope_i = s->nscopes ? (s->scope_i + 1) % s->nscopes : 0;
-        tree_rebuild(s, ctx);
-        tree_select(s, ctx);
+    case CMD_SCOPE: /* a list to choose from, not a cycle through every thread */
+        if (s->nscopes < 2) {
+            ui_set_status(ctx, "One scope only: all ranks");
+            return VF_HANDLED | VF_REDRAW;
+        }
+        picker_open(&s->pick, s->nscopes, s->scope_i);
         return VF_HANDLED | VF_REDRAW;
     case CMD_FOLD_RECURSION:
         s->fold = !s->fold;
