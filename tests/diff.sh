@@ -176,6 +176,25 @@ run --batch --size 100x24 --keys 6 "$tmp/base.h5"
 if head -1 "$tmp/out" | grep -q compare; then bad "a compare tab without --diff"; else ok; fi
 grep -q 'The compare view compares two runs' "$tmp/out" || bad "6 without --diff: no message"
 
+# hostile region names (control bytes, bidi overrides, invalid UTF-8) never reach an output
+# or the screen raw
+clean() {
+    ! LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')" "$1" &&
+        ! LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$1"
+}
+"$gen" hostile "$tmp/hostile.h5" >/dev/null 2>&1 || bad "svgen hostile"
+for out in --summary --json --csv; do
+    run --diff "$tmp/hostile.h5" "$tmp/hostile.h5" $out
+    expect_rc 0 "hostile --diff $out"
+    if clean "$tmp/out"; then ok; else bad "hostile --diff $out: a control byte escaped"; fi
+done
+run --check "$tmp/hostile.h5" "$tmp/hostile.h5"
+expect_rc 0 "hostile --check"
+for keys in 6 6m 6mm 6M; do
+    run --diff --batch --size 120x40 --keys $keys "$tmp/hostile.h5" "$tmp/hostile.h5"
+    if clean "$tmp/out"; then ok; else bad "hostile compare screen $keys: a control byte escaped"; fi
+done
+
 # a file that is not a profile: 1 and one line
 echo "not hdf5" >"$tmp/bad.h5"
 run --check "$tmp/bad.h5" "$tmp/base.h5"
