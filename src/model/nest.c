@@ -300,8 +300,8 @@ static int64_t union_of_keys(const child_key *k, size_t n, int64_t lo, int64_t h
 
 /* Children lists of every call (CSR, each ordered by start) from parent
  * links.  With totals, also the exclusive time of every call: its duration
- * less the union of its children, added to its region's total and, when
- * excl is given, stored per call. */
+ * less the union of its children, stored per call when excl is given, else
+ * added to its region's total. */
 static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, bool totals,
                            int64_t *excl)
 {
@@ -338,9 +338,10 @@ static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, 
             int64_t s = r->start_ns[i], e = r->end_ns[i];
             int64_t x = (e - s) - union_of_keys(tmp, m, s, e);
             x = x < 0 ? 0 : x;
-            r->st.exclusive_total_ns = ck_add(r->st.exclusive_total_ns, x);
-            if (excl)
+            if (excl) /* per call: the totals pass set the region's total */
                 excl[g] = x;
+            else
+                r->st.exclusive_total_ns = ck_add(r->st.exclusive_total_ns, x);
         }
     }
     free(tmp);
@@ -415,21 +416,30 @@ static void reset_totals(rank_data *rk)
         rk->regions[j]->st.exclusive_total_ns = 0;
 }
 
+/* The totals pass (profile_finish) writes the regions' exclusive totals and
+ * the rank's flags; the per-call passes leave them as that pass set them
+ * (the same values), so a background build (calls_job.c) writes nothing the
+ * viewer reads meanwhile. */
 static sv_err nest_rank(rank_data *rk, nest_out *out, rank_calls *keep, sv_error *err)
 {
-    reset_totals(rk);
-    rk->explicit_ids = false;
-    rk->ninferred_lanes = 0;
+    bool totals = !out->per_call;
+    if (totals) {
+        reset_totals(rk);
+        rk->explicit_ids = false;
+        rk->ninferred_lanes = 0;
+    }
     if (rank_uses_ids(rk)) {
         int rc = explicit_rank(rk, out, keep);
         if (rc < 0)
             return sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory while nesting",
                                 rk->owner->path, rk->rank);
         if (rc == 1) {
-            rk->explicit_ids = true;
+            if (totals)
+                rk->explicit_ids = true;
             return SV_OK;
         }
-        reset_totals(rk);
+        if (totals)
+            reset_totals(rk);
     }
     return nest_infer_rank(rk, out, err);
 }
@@ -455,8 +465,12 @@ sv_err nest_compute_totals(profile *p, sv_error *err)
     return SV_OK;
 }
 
-static sv_err build_rank_calls(rank_data *rk, sv_error *err)
+sv_err nest_rank_calls(rank_data *rk, rank_calls **outc, sv_error *err)
 {
+    *outc = NULL;
+    sv_err e0 = check_size(rk, err);
+    if (e0)
+        return e0;
     size_t n = rk->ncalls, m = n ? n : 1;
     rank_calls *c = calloc(1, sizeof *c);
     nest_out out = {true, NULL, NULL, NULL, NULL};
@@ -480,7 +494,7 @@ static sv_err build_rank_calls(rank_data *rk, sv_error *err)
         rank_calls_free(c);
         return e;
     }
-    rk->calls = c;
+    *outc = c;
     return SV_OK;
 }
 
@@ -506,9 +520,7 @@ sv_err nest_build_calls(profile *p, sv_error *err)
         rank_data *rk = &p->ranks[i];
         if (rk->calls)
             continue;
-        sv_err e = check_size(rk, err);
-        if (!e)
-            e = build_rank_calls(rk, err);
+        sv_err e = nest_rank_calls(rk, &rk->calls, err);
         if (e)
             return e;
     }

@@ -19,6 +19,11 @@
  * Warns (profile_warn) about orphan parent ids and cycles. */
 sv_err nest_compute_totals(profile *p, sv_error *err);
 
+/* One rank's per-call arrays into *out (the caller owns them); reads the
+ * rank and its regions and writes nothing of the profile, so it may run on
+ * a worker thread while others read the profile (calls_job.c). */
+sv_err nest_rank_calls(rank_data *rk, rank_calls **out, sv_error *err);
+
 /* Builds rk->calls for every rank that lacks it. */
 sv_err nest_build_calls(profile *p, sv_error *err);
 

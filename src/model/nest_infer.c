@@ -298,9 +298,10 @@ static void sweep_pop(sweep *sw, lane_stack *ln)
     if (excl < 0)
         excl = 0;
     region *r = sw->rk->regions[oc->k.reg];
-    r->st.exclusive_total_ns = ck_add(r->st.exclusive_total_ns, excl);
-    if (sw->out->per_call)
+    if (sw->out->per_call) /* the totals pass set the region's total */
         sw->out->excl[gidx_of(sw->rk, &oc->k)] = excl;
+    else
+        r->st.exclusive_total_ns = ck_add(r->st.exclusive_total_ns, excl);
 }
 
 /* Children reach their parent in start order, so the union grows at its
@@ -417,7 +418,8 @@ sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)
     call_key c;
     while (ok && iter_next(&it, &c))
         ok = sweep_push(&sw, &c);
-    rk->ninferred_lanes = ok && sw.nlanes > 1 ? (uint32_t)sw.nlanes : 0;
+    if (!out->per_call)
+        rk->ninferred_lanes = ok && sw.nlanes > 1 ? (uint32_t)sw.nlanes : 0;
     sweep_finish(&sw, ok);
     iter_free(&it);
     if (!ok) {

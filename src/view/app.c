@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calls_job.h"
 #include "config.h"
 #include "headless.h"
 #include "term.h"
@@ -608,10 +609,47 @@ static int app_key(app *a, int key)
     return fl | app_cmd(a, cmd);
 }
 
+/* Moves the background nesting into the profile once the worker has
+ * published it (never waits); true when it did, so the screen redraws. */
+static bool app_take_calls(app *a)
+{
+    ui_ctx *ctx = a->ctx;
+    if (!ctx->calls_job || !calls_job_done(ctx->calls_job))
+        return false;
+    sv_error err;
+    sv_error_clear(&err);
+    if (calls_job_install(ctx->calls_job, &err) != SV_OK)
+        ui_set_status(ctx, "%s", err.msg);
+    ctx->calls_job = NULL;
+    return true;
+}
+
+/* The nesting runs on worker threads while the first frame is drawn.  A
+ * headless screen waits for it before the first frame, so screens stay
+ * deterministic, unless SCOPEVIEW_TEST_CALLS=hold (a test hook): then the
+ * worker holds its results until the key <Ready> (SVK_READY). */
+static void app_start_calls(app *a, const app_options *o)
+{
+    ui_ctx *ctx = a->ctx;
+    const char *hook = getenv("SCOPEVIEW_TEST_CALLS");
+    bool hold = hook && strcmp(hook, "hold") == 0;
+    sv_error err;
+    sv_error_clear(&err);
+    if (calls_job_start(ctx->prof, hold, &ctx->calls_job, &err) != SV_OK) {
+        ui_set_status(ctx, "%s", err.msg);
+        return;
+    }
+    if (o->headless && !hold)
+        calls_job_wait(ctx->calls_job);
+    app_take_calls(a);
+}
+
 static int app_loop(app *a)
 {
     bool dirty = true;
     for (;;) {
+        if (app_take_calls(a))
+            dirty = true;
         if (dirty) {
             app_draw(a);
             a->be.present(a->be.state, a->ctx);
@@ -620,6 +658,11 @@ static int app_loop(app *a)
         int key = a->be.next_key(a->be.state, a->ctx);
         if (key == SVK_NONE)
             return 0;
+        if (key == SVK_READY) { /* the nesting is (headless: wait until it is) done */
+            if (a->ctx->calls_job)
+                calls_job_wait(a->ctx->calls_job);
+            continue;
+        }
         int fl = app_key(a, key);
         if (fl & VF_QUIT)
             return 0;
@@ -645,6 +688,8 @@ static void app_create_views(app *a)
 static void app_destroy(app *a)
 {
     ui_ctx *ctx = a->ctx;
+    calls_job_cancel(ctx->calls_job); /* quitting before it is done */
+    ctx->calls_job = NULL;
     for (size_t i = 0; i < ctx->nviews; i++)
         if (ctx->views[i]->destroy)
             ctx->views[i]->destroy(ctx->view_state[i]);
@@ -754,6 +799,7 @@ int app_run(profile *p, const app_options *o, FILE *out)
         free(ctx);
         return status;
     }
+    app_start_calls(&a, o);
     app_create_views(&a);
     if ((size_t)cfg->default_view < ctx->nviews && ui_view_shown(ctx, cfg->default_view))
         ctx->current = (size_t)cfg->default_view;

@@ -143,8 +143,12 @@ static void calls_draw(void *state, ui_ctx *ctx, rect area)
     calls_state *s = state;
     if (!s || area.h < 1 || area.w < 10)
         return;
-    calls_sync(s, ctx);
     grid *g = &ctx->grid;
+    if (ui_calls_pending(ctx)) { /* exclusive times and children are on their way */
+        grid_put_text(g, area.x + 1, area.y, area.w - 1, ui_computing_text(ctx), ROLE_DIM, 0);
+        return;
+    }
+    calls_sync(s, ctx);
     if (!s->built) {
         static const char *const msg[] = {
             "No region selected.",

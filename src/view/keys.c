@@ -40,6 +40,7 @@ static const key_name key_names[] = {
     {"WheelUp", SVK_WHEEL_UP},
     {"WheelDown", SVK_WHEEL_DOWN},
     {"Click", SVK_CLICK},
+    {"Ready", SVK_READY},
     {"Space", ' '},
     {"lt", '<'},
     {"gt", '>'},

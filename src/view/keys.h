@@ -28,7 +28,8 @@ enum sv_key {
     SVK_RESIZE,
     SVK_WHEEL_UP, /* mouse wheel, at the last mouse position */
     SVK_WHEEL_DOWN,
-    SVK_CLICK /* left click, at the last mouse position */
+    SVK_CLICK, /* left click, at the last mouse position */
+    SVK_READY  /* background work done (terminal poll); headless <Ready> waits for it */
 };
 
 /* The key named by s[0..len): one character ("q", "<"), or a name of the

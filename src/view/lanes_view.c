@@ -148,7 +148,7 @@ static void lv_totals(lanes_state *s)
 
 static void lv_build(lanes_state *s, ui_ctx *ctx)
 {
-    if (s->built)
+    if (s->built || ui_calls_pending(ctx)) /* built once the nesting is there */
         return;
     s->built = true;
     sv_error err;
@@ -320,8 +320,10 @@ static void lv_draw(void *state, ui_ctx *ctx, rect area)
     grid_fill(g, area, ' ', ROLE_NORMAL, 0);
     if (s->error[0] || !s->ls || s->ls->n == 0) {
         grid_put_text(g, area.x + 1, area.y + 1, area.w - 2,
-                      s->error[0] ? s->error : "No calls with event data: no lanes", ROLE_WARNING,
-                      0);
+                      s->error[0] ? s->error
+                      : !s->built ? ui_computing_text(ctx)
+                                  : "No calls with event data: no lanes",
+                      ROLE_WARNING, 0);
         return;
     }
     lv_draw_info(s, ctx, area);

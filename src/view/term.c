@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calls_job.h"
 #include "grid.h"
 #include "keys.h"
 #include "term_signal.h"
@@ -264,6 +265,8 @@ static int term_next_key(void *state, ui_ctx *ctx)
                 return SVK_NONE;
             if (!instant)
                 t->dead_reads = 0;
+            if (ctx->calls_job && calls_job_done(ctx->calls_job))
+                return SVK_READY; /* app.c installs it and redraws */
             continue;
         }
         t->dead_reads = 0;

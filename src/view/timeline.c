@@ -600,6 +600,14 @@ static void index_build(tl_state *s, ui_ctx *ctx)
 
 void tl_sync_filter(tl_state *s, ui_ctx *ctx)
 {
+    if (s->awaiting_calls) { /* built on the first frame after the nesting arrives */
+        if (ui_calls_pending(ctx))
+            return;
+        s->awaiting_calls = false;
+        index_build(s, ctx);
+        s->placed = false; /* fit the view to the data, as at the start */
+        return;
+    }
     bool want = ctx->filter_on && ctx->has_search;
     if (want == s->filtered && (!want || strcmp(s->filter_text, ctx->search_text) == 0))
         return;
@@ -634,7 +642,12 @@ static void *timeline_create(ui_ctx *ctx)
         return NULL;
     s->seen_rank = ctx->sel.rank;
     s->seen_call = ctx->sel.call;
-    index_build(s, ctx);
+    if (ui_calls_pending(ctx)) {
+        s->awaiting_calls = true;
+        snprintf(s->error, sizeof s->error, "%s", ui_computing_text(ctx));
+    } else {
+        index_build(s, ctx);
+    }
     return s;
 }
 

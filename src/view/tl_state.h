@@ -53,6 +53,7 @@ typedef struct tl_group {
 typedef struct tl_state {
     lanes_index *ix;
     char error[512]; /* why there is no index, shown instead */
+    bool awaiting_calls; /* the index waits for the background nesting (ui_calls_pending) */
     tl_view v;
     bool placed;     /* the view has been fitted once */
     int cursor_x;    /* cursor column within the time axis */

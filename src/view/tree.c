@@ -121,6 +121,8 @@ static size_t tree_first_scope(const tree_state *s, const ui_ctx *ctx)
 static bool tree_build(tree_state *s, ui_ctx *ctx)
 {
     tree_free_tree(s);
+    if (ui_calls_pending(ctx)) /* tree_draw says so and builds it once done */
+        return false;
     const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
     if (!s->scopes) {
         if (calltree_scopes(ctx->prof, f, &s->scopes, &s->nscopes, NULL))
@@ -616,7 +618,7 @@ static void tree_draw(void *state, ui_ctx *ctx, rect area)
         tree_rebuild(s, ctx);
     tree_draw_info(s, ctx, area);
     if (!s->t) {
-        tree_draw_message(ctx, area, s->error);
+        tree_draw_message(ctx, area, s->error[0] ? s->error : ui_computing_text(ctx));
         return;
     }
     tree_refresh(s, ctx);

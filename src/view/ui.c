@@ -12,6 +12,17 @@
 #include "timefmt.h"
 #include "view.h"
 
+bool ui_calls_pending(const ui_ctx *ctx)
+{
+    return ctx->calls_job != NULL;
+}
+
+const char *ui_computing_text(const ui_ctx *ctx)
+{
+    return ctx->ascii ? "computing... (call nesting, in the background)"
+                      : "computing… (call nesting, in the background)";
+}
+
 bool ui_view_shown(const ui_ctx *ctx, size_t i)
 {
     return i < ctx->nviews && (!ctx->views[i]->compare_only || ctx->opt->diff);

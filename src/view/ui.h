@@ -36,6 +36,9 @@ typedef struct ui_ctx {
     bool source_pane;      /* s */
     bool help_open;
     int mouse_x, mouse_y;  /* last mouse position for wheel/click commands */
+    /* The per-call nesting being built in the background (calls_job.h);
+     * NULL once app.c has installed it into the profile. */
+    struct calls_job *calls_job;
     /* views */
     const struct view_ops *const *views;
     size_t nviews;
@@ -88,6 +91,12 @@ typedef struct ui_backend {
 void help_draw(ui_ctx *ctx, rect area);
 /* Handles a key while help is open; returns view_flags. */
 int help_on_key(ui_ctx *ctx, int key);
+
+/* true while the per-call nesting (parents, depths, exclusive times) is
+ * still being computed in the background: views that need it draw
+ * ui_computing_text() instead, and build once it is false. */
+bool ui_calls_pending(const ui_ctx *ctx);
+const char *ui_computing_text(const ui_ctx *ctx);
 
 /* Helpers views use to move the user around. */
 /* false for a compare view outside --diff: no tab, no key, not in the Tab cycle. */

@@ -1,0 +1,43 @@
+/* calls_job: the per-call nesting (profile_ensure_calls) built on a worker
+ * thread, so the viewer draws its first frame and takes keys while it runs.
+ *
+ * Ownership: the worker reads the profile (columns, regions, thread
+ * tables: nothing the viewer writes) and builds every rank's rank_calls in
+ * arrays of its own; it publishes them whole by setting an atomic flag
+ * when it is done.  Only the thread that started the job touches the
+ * profile's rk->calls: calls_job_install() moves the results in there.  So
+ * the two threads never write the same memory, and the viewer never waits
+ * unless it asks to (calls_job_wait, for deterministic batch screens). */
+#ifndef SV_CALLS_JOB_H
+#define SV_CALLS_JOB_H
+
+#include <stdbool.h>
+
+#include "profile.h"
+
+typedef struct calls_job calls_job;
+
+/* Starts the worker on p.  hold (a test hook): the worker finishes its
+ * work but does not publish it until calls_job_release().  On failure to
+ * start a thread, builds synchronously (the results are ready at once). */
+sv_err calls_job_start(profile *p, bool hold, calls_job **out, sv_error *err);
+
+/* true once the results are published (never blocks). */
+bool calls_job_done(const calls_job *j);
+
+/* Lets a held worker publish. */
+void calls_job_release(calls_job *j);
+
+/* Blocks until the worker has published (releasing a held one). */
+void calls_job_wait(calls_job *j);
+
+/* After calls_job_done(): joins the worker, moves its arrays into the
+ * profile's ranks (a rank that already has rk->calls keeps its own) and
+ * frees the job.  The worker's error, if any, is returned. */
+sv_err calls_job_install(calls_job *j, sv_error *err);
+
+/* Stops the worker between ranks, joins it and frees everything it built
+ * (for quitting before it is done). */
+void calls_job_cancel(calls_job *j);
+
+#endif

@@ -1,0 +1,79 @@
+#!/bin/sh
+# The background nesting (src/model/calls_job.c): the screens that need per-call nesting say
+# "computing…" while it runs, keys pressed meanwhile are honoured, and once it is done the
+# screens equal those of a run that waited for it.  SCOPEVIEW_TEST_CALLS=hold (a test hook)
+# keeps the worker's results back until the key <Ready>, so every screen here is deterministic.
+# The values after <Ready> are the ones the waiting run shows (checked against hand-worked
+# and expected values by screens.sh, screens_tree.sh and test_nest); here: that they are the
+# same, and that a held screen states no value it does not have.
+. "${0%/*}/lib.sh"
+scr="$tmp/s"
+need_fixture "$fx/small.h5"
+f="$fx/small.h5"
+
+held() { # held SIZE KEYS FILE [OPTIONS...]: screen with the worker held
+    SCOPEVIEW_TEST_CALLS=hold screen "$@"
+}
+
+# Timeline (the first frame): the frame is there, lanes to come.
+held 80x24 "" "$f"
+check "held timeline: exits 0" [ "$rc" = 0 ]
+check "held timeline: the tab bar" rowhas 1 "\[1 timeline\]"
+check "held timeline: says computing" has "computing… (call nesting, in the background)"
+check "held timeline: no lane drawn yet" hasnt "MainThread"
+held 80x24 "" "$f" --ascii
+check "held timeline, ascii: computing..." has "computing\.\.\. (call nesting"
+check "held timeline, ascii: only ASCII" ascii_only
+
+# Then the values: the same screen as the run that waited.
+screen 80x24 "" "$f"
+cp "$scr" "$tmp/want"
+check "waited timeline: lanes drawn" has "MainThread"
+held 80x24 "<Ready>" "$f"
+check "<Ready>: the timeline equals the waited one" cmp -s "$scr" "$tmp/want"
+
+# Tree (2): computing, then the tree of the waited run.
+held 80x24 "2" "$f"
+check "held tree: the key 2 was honoured" rowhas 1 "\[2 tree\]"
+check "held tree: says computing" has "computing…"
+check "held tree: no Excl column yet" hasnt "Excl"
+screen 80x24 "2" "$f"
+cp "$scr" "$tmp/want"
+held 80x24 "2<Ready>" "$f"
+check "tree after <Ready> equals the waited one" cmp -s "$scr" "$tmp/want"
+check "tree after <Ready>: Excl shown" has "Excl"
+
+# Keys during the computation: switch to the regions (they need no nesting: shown at once,
+# Excl from the loader's totals) and move the cursor; then the nesting arrives.
+held 80x24 "3j" "$f"
+cp "$scr" "$tmp/held3"
+screen 80x24 "3j" "$f"
+check "regions while held equal the waited ones (keys 3 j honoured)" cmp -s "$scr" "$tmp/held3"
+check "regions while held: the cursor moved to row 2" hasx "^▶"
+held 80x24 "3j<Ready>1" "$f"
+cp "$scr" "$tmp/a"
+screen 80x24 "3j1" "$f"
+check "keys before and after <Ready>: the same timeline as without waiting" cmp -s "$scr" "$tmp/a"
+
+# Timeline keys pressed while it computes (pan, zoom, next lane) do no harm, and the view
+# fits the data once the nesting is there.
+held 80x24 "hl+-jk<Ready>" "$f"
+check "timeline keys while held: exits 0" [ "$rc" = 0 ]
+check "timeline keys while held: lanes drawn after <Ready>" has "MainThread"
+
+# Lanes (7) and calls (4) wait too.
+held 80x24 "7" "$f"
+check "held lanes view: says computing" has "computing…"
+screen 80x24 "7" "$f"
+cp "$scr" "$tmp/want"
+held 80x24 "7<Ready>" "$f"
+check "lanes after <Ready> equal the waited ones" cmp -s "$scr" "$tmp/want"
+held 80x24 "4" "$f"
+check "held calls view: says computing" has "computing…"
+
+# Quitting while it computes ends at once and cleanly.
+held 80x24 "q" "$f"
+check "q while held: exits 0" [ "$rc" = 0 ]
+check "q while held: nothing on stderr" [ ! -s "$tmp/err" ]
+
+finish

@@ -1,0 +1,186 @@
+/* calls_job: the per-call nesting built on worker threads equals the
+ * values worked out by hand (the legacy_small profile of test_nest.c) and
+ * the serial profile_ensure_calls() on every rank; a held job publishes
+ * nothing until released; cancelling leaves the profile as it was.  Built
+ * with --enable-tsan, this also runs the threads under ThreadSanitizer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "calls_job.h"
+#include "memprof.h"
+#include "region.h"
+
+/* Rank k holds legacy_small's calls shifted by k * 10 000 ns, plus k extra
+ * disjoint calls of region "d" (ranks differ in size, so the threads take
+ * uneven work). */
+static profile *ranks_profile(int nranks)
+{
+    profile *p = profile_new("mem");
+    for (int k = 0; k < nranks; k++) {
+        rank_data *rk = profile_add_rank(p, k);
+        int64_t o = (int64_t)k * 10000;
+        int64_t as[] = {o, o + 100}, ae[] = {o + 1000, o + 200};
+        int64_t bs[] = {o + 10, o + 300, o + 300}, be[] = {o + 50, o + 400, o + 400};
+        int64_t cs[] = {o + 40, o + 900}, ce[] = {o + 60, o + 1200};
+        mp_region(rk, "a", 2, as, ae);
+        mp_region(rk, "b", 3, bs, be);
+        mp_region(rk, "c", 2, cs, ce);
+        int64_t ds[64], de[64];
+        for (int i = 0; i < k && i < 64; i++) {
+            ds[i] = o + 2000 + 10 * i;
+            de[i] = ds[i] + 5;
+        }
+        if (k > 0)
+            mp_region(rk, "d", (size_t)(k < 64 ? k : 64), ds, de);
+    }
+    mp_finish(p);
+    return p;
+}
+
+static int64_t gi(const rank_data *rk, const char *name, size_t i)
+{
+    return (int64_t)(rank_region(rk, name)->gidx0 + i);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void same_calls(const rank_calls *x, const rank_calls *y)
+{
+    assert_int_equal(x->n, y->n);
+    size_t n = x->n;
+    assert_memory_equal(x->parent, y->parent, n * sizeof *x->parent);
+    assert_memory_equal(x->depth, y->depth, n * sizeof *x->depth);
+    assert_memory_equal(x->excl_ns, y->excl_ns, n * sizeof *x->excl_ns);
+    assert_memory_equal(x->child_off, y->child_off, (n + 1) * sizeof *x->child_off);
+    /* children fill child[0 .. child_off[n]) (roots are nobody's child) */
+    assert_memory_equal(x->child, y->child, x->child_off[n] * sizeof *x->child);
+    assert_int_equal(x->lane != NULL, y->lane != NULL);
+    if (x->lane)
+        assert_memory_equal(x->lane, y->lane, n * sizeof *x->lane);
+}
+
+static void test_by_hand(void **state)
+{
+    (void)state;
+    profile *p = ranks_profile(1);
+    calls_job *j;
+    assert_int_equal(calls_job_start(p, false, &j, NULL), SV_OK);
+    calls_job_wait(j);
+    assert_true(calls_job_done(j));
+    assert_int_equal(calls_job_install(j, NULL), SV_OK);
+    const rank_data *rk = &p->ranks[0];
+    const rank_calls *c = rk->calls;
+    assert_non_null(c);
+    /* test_nest.c's legacy_small, worked out by hand */
+    assert_int_equal(c->parent[gi(rk, "b", 0)], gi(rk, "a", 0));
+    assert_int_equal(c->parent[gi(rk, "c", 0)], -1);
+    assert_int_equal(c->parent[gi(rk, "b", 2)], gi(rk, "b", 1));
+    assert_int_equal(c->depth[gi(rk, "b", 2)], 2);
+    assert_int_equal(c->excl_ns[gi(rk, "a", 0)], 760);
+    assert_int_equal(c->excl_ns[gi(rk, "c", 0)], 20);
+    assert_int_equal(c->child_off[gi(rk, "a", 0) + 1] - c->child_off[gi(rk, "a", 0)], 3);
+    assert_int_equal(c->lane[gi(rk, "c", 1)], 1);
+    /* the totals of profile_finish are left as they were */
+    assert_int_equal(rank_region(rk, "a")->st.exclusive_total_ns, 860);
+    assert_int_equal(rank_region(rk, "b")->st.exclusive_total_ns, 140);
+    assert_int_equal(rank_region(rk, "c")->st.exclusive_total_ns, 320);
+    assert_int_equal(rk->ninferred_lanes, 2);
+    profile_free(p);
+}
+
+/* Many ranks over the worker threads: each rank as the serial build has it. */
+static void test_equals_serial(void **state)
+{
+    (void)state;
+    enum { NR = 9 };
+    profile *p = ranks_profile(NR), *q = ranks_profile(NR);
+    calls_job *j;
+    assert_int_equal(calls_job_start(p, false, &j, NULL), SV_OK);
+    assert_int_equal(profile_ensure_calls(q, NULL), SV_OK);
+    calls_job_wait(j);
+    assert_int_equal(calls_job_install(j, NULL), SV_OK);
+    for (int k = 0; k < NR; k++) {
+        assert_non_null(p->ranks[k].calls);
+        same_calls(p->ranks[k].calls, q->ranks[k].calls);
+        assert_int_equal(rank_region(&p->ranks[k], "a")->st.exclusive_total_ns, 860);
+    }
+    profile_free(p);
+    profile_free(q);
+}
+
+/* Held: done stays false (the viewer keeps saying "computing…") while
+ * the profile is read meanwhile, as the viewer does; then it publishes. */
+static void test_hold_release(void **state)
+{
+    (void)state;
+    profile *p = ranks_profile(4);
+    calls_job *j;
+    assert_int_equal(calls_job_start(p, true, &j, NULL), SV_OK);
+    int64_t seen = 0;
+    for (int i = 0; i < 5; i++) {
+        sleep_ms(4);
+        assert_false(calls_job_done(j));
+        for (size_t k = 0; k < p->nranks; k++) /* what the regions view reads */
+            seen += rank_region(&p->ranks[k], "a")->st.exclusive_total_ns;
+        assert_null(p->ranks[0].calls);
+    }
+    assert_int_equal(seen, 5 * 4 * 860);
+    calls_job_release(j);
+    while (!calls_job_done(j))
+        sleep_ms(1);
+    assert_int_equal(calls_job_install(j, NULL), SV_OK);
+    assert_non_null(p->ranks[3].calls);
+    assert_int_equal(p->ranks[3].calls->excl_ns[gi(&p->ranks[3], "a", 0)], 760);
+    profile_free(p);
+}
+
+/* Quitting while it runs: nothing is installed, nothing leaks. */
+static void test_cancel(void **state)
+{
+    (void)state;
+    profile *p = ranks_profile(6);
+    calls_job *j;
+    assert_int_equal(calls_job_start(p, true, &j, NULL), SV_OK);
+    calls_job_cancel(j);
+    for (size_t k = 0; k < p->nranks; k++)
+        assert_null(p->ranks[k].calls);
+    calls_job_cancel(NULL);
+    profile_free(p);
+}
+
+/* A rank that already has its arrays (built meanwhile by the viewer's
+ * thread) keeps them; the others are installed. */
+static void test_install_keeps_existing(void **state)
+{
+    (void)state;
+    profile *p = ranks_profile(3);
+    calls_job *j;
+    assert_int_equal(calls_job_start(p, true, &j, NULL), SV_OK);
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    rank_calls *mine = p->ranks[1].calls;
+    assert_int_equal(calls_job_install(j, NULL), SV_OK); /* releases and waits */
+    assert_ptr_equal(p->ranks[1].calls, mine);
+    profile_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_by_hand),
+        cmocka_unit_test(test_equals_serial),
+        cmocka_unit_test(test_hold_release),
+        cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_install_keeps_existing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
