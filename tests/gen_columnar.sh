@@ -114,6 +114,13 @@ r=$(ratio rhs)
 check "demo --slow rhs=50: rhs 1.5x longer ($r)" within "$r" 1.45 1.55
 r=$(ratio assemble)
 check "demo --slow rhs=50: assemble unchanged but for jitter ($r)" within "$r" 0.95 1.05
+check "demo --slow solve=50: writes" "$svgen" demo --slow solve=50 "$tmp/slow_solve.h5"
+"$cc" dump "$tmp/slow_solve.h5" >"$tmp/slow.txt"
+r=$(ratio solve)
+check "demo --slow solve=50: solve (not a leaf) 1.5x longer ($r)" within "$r" 1.45 1.55
+r=$(ratio rhs)
+check "demo --slow solve=50: its child rhs unchanged but for jitter ($r)" within "$r" 0.95 1.05
+"$cc" dump "$tmp/slow.h5" >"$tmp/slow.txt"
 check "demo --slow: other jitter" sh -c "! cmp -s '$tmp/base.txt' '$tmp/slow.txt'"
 "$svgen" demo --layout schema3 --slow rhs=50 "$tmp/slow2.h5"
 check "demo --slow: deterministic" cmp -s "$tmp/slow.h5" "$tmp/slow2.h5"

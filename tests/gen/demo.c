@@ -192,13 +192,17 @@ static void enter(demo_rank *d, int t, int region, char *meta, int gpu)
     op(d, t, (sim_op){.kind = SIM_ENTER, .region = region, .meta = meta, .gpu = gpu});
 }
 
+/* The --slow region's calls run slow_factor times as long: extra work of
+ * their own just before they return (children unchanged). */
 static void leave(demo_rank *d, int t)
 {
-    d->nopen[t]--;
-    op(d, t, (sim_op){.kind = SIM_EXIT});
+    int region = d->open[t][--d->nopen[t]];
+    double stretch = region == d->opts->slow_region ? d->opts->slow_factor - 1.0 : 0.0;
+    op(d, t, (sim_op){.kind = SIM_EXIT, .stretch = stretch});
 }
 
-/* NS of REGION's own work, longer when REGION is the --slow one. */
+/* NS of work done by a call of REGION outside the loop (executor, loader
+ * thread), longer when REGION is the --slow one. */
 static int64_t slowed(const demo_rank *d, int region, int64_t ns)
 {
     if (region >= 0 && region == d->opts->slow_region)
@@ -206,11 +210,9 @@ static int64_t slowed(const demo_rank *d, int region, int64_t ns)
     return ns;
 }
 
-/* Compute inside the task's innermost open region. */
 static void cpu(demo_rank *d, int t, int64_t ns)
 {
-    int region = d->nopen[t] ? d->open[t][d->nopen[t] - 1] : -1;
-    op(d, t, (sim_op){.kind = SIM_CPU, .d = slowed(d, region, ns)});
+    op(d, t, (sim_op){.kind = SIM_CPU, .d = ns});
 }
 
 static void exec(demo_rank *d, int t, int region, int64_t ns)
@@ -650,7 +652,7 @@ static int parse_slow(const char *arg, demo_opts *o)
         return -1;
     char *end = NULL;
     double pct = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || !(pct > -100 && pct <= 10000))
+    if (end == eq + 1 || *end || !(pct >= 0 && pct <= 10000))
         return -1;
     for (int r = 0; r < R_COUNT; r++)
         if (strlen(demo_regions[r].name) == (size_t)(eq - arg) &&

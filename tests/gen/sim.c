@@ -108,11 +108,16 @@ static int64_t gpu_time(sim *s, const sim_call *c)
     return (int64_t)((double)(c->end - c->start) * frac);
 }
 
-static void op_exit(sim *s, int t)
+static void op_cpu(sim *s, int t, int64_t d);
+
+static void op_exit(sim *s, int t, double stretch)
 {
     sim_task *k = &s->tasks[t];
     if (k->depth == 0)
         gen_die("demo script exits a region it never entered");
+    if (stretch > 0) /* extra work before leaving: inclusive time x (1 + stretch) */
+        op_cpu(s, t,
+               (int64_t)((double)(s->now - s->calls[k->stack[k->depth - 1]].start) * stretch));
     sim_call *c = &s->calls[k->stack[--k->depth]];
     c->end = s->now;
     c->await_ns = (c->end - c->start) - c->cpu;
@@ -182,7 +187,7 @@ static void run_slice(sim *s, int t)
             op_enter(s, t, op);
             break;
         case SIM_EXIT:
-            op_exit(s, t);
+            op_exit(s, t, op->stretch);
             break;
         case SIM_CPU:
             op_cpu(s, t, op->d);

@@ -18,7 +18,7 @@
 
 typedef enum sim_op_kind {
     SIM_ENTER, /* region, meta, gpu */
-    SIM_EXIT,
+    SIM_EXIT,  /* stretch: the call runs this fraction of its duration longer */
     SIM_CPU,   /* d: run on the loop for d ns */
     SIM_IO,    /* d: await I/O that takes d ns */
     SIM_EXEC,  /* region, d: await run_in_executor(work of d ns) on a worker thread */
@@ -35,6 +35,7 @@ typedef struct sim_op {
     int gpu;
     int task;
     int64_t d;
+    double stretch;
     char *meta; /* owned JSON (ENTER, EXEC) or NULL */
 } sim_op;
 

@@ -24,7 +24,7 @@ static const command commands[] = {
     {"demo", "[--layout L] [--slow R=PCT] [--seed N] PATH", 0, 0, 0, NULL,
      "realistic 2-rank MPI + asyncio + GPU demo profile; L: schema3 (default), schema2, "
      "legacy, aggregate, capi (PATH_rank<NNNNN>.h5 per rank); --slow: a second run where region "
-     "R's own work is PCT% longer"},
+     "R's calls take PCT% longer"},
     {"bench-schema3", "PATH --calls N [--gzip]", 0, 0, 0, NULL,
      "schema-3 profile of N nested calls with summary_statistics (gzip: deflate 4 + shuffle)"},
     {"legacy", "PATH NCALLS", 1, 6, 1000000000, scen_legacy, "legacy layout, 5 nested regions"},
