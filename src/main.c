@@ -17,6 +17,9 @@
 #include "diff.h"
 #include "filter.h"
 #include "isolate.h"
+#ifdef SV_MPI
+#include "cli/mpi_run.h"
+#endif
 #include "view/app.h"
 #include "view/config.h"
 #include "view/term.h"
@@ -48,8 +51,13 @@ static bool stdout_reader_gone(void)
 /* Flushes stdout; a closed pipe ends quietly with 141, another write error with 1. */
 static int finish_stdout(int status)
 {
+    /* A write that failed earlier (the outputs stop at ferror) left its errno (ENOSPC for a
+     * full disk); fflush of an empty buffer sets none, so keep that one. */
+    int earlier = ferror(stdout) ? errno : 0;
     errno = 0;
     bool failed = fflush(stdout) != 0 || ferror(stdout);
+    if (failed && errno == 0)
+        errno = earlier;
     if (!failed)
         return status;
     if (errno == EPIPE || stdout_reader_gone())
@@ -217,13 +225,14 @@ static int run_output(const cli_options *o, profile *p, const region_filter *f)
     sv_err rc;
     sv_error_clear(&err);
     use_utf8_ctype();
+    errno = 0; /* finish_stdout reads the errno of a failed write */
     if (o->mode == CLI_JSON) {
         rc = out_json(p, f, stdout, &err);
     } else if (o->mode == CLI_CSV) {
-        rc = out_csv(p, f, stdout, &err);
+        rc = o->csv_raw ? out_csv_raw(p, f, stdout, &err) : out_csv(p, f, stdout, &err);
     } else if (o->mode == CLI_EVENTS) {
         events_request req = {o->events_region, o->has_events_rank, o->events_rank,
-                              o->events_format};
+                              o->events_format, o->csv_raw};
         rc = out_events(p, f, &req, stdout, stderr, &err);
     } else if (o->mode == CLI_LINES) {
         lines_request req = {o->lines_region, o->has_events_rank, o->events_rank,
@@ -330,7 +339,18 @@ static int run(const cli_options *o)
                                .npaths = o->nfiles,
                                .stored_statistics = o->mode == CLI_SUMMARY ||
                                                     (o->mode == CLI_INTERACTIVE && !viewer)};
-        status = load_profile_ex(o->file, &how, viewer && !o->headless, &p);
+#ifdef SV_MPI
+        /* mpirun: a split batch load (cli/mpi_run.h); only process 0 prints. */
+        mpi_role role = mpi_run_role(o);
+        if (role != MPI_ROLE_NONE) {
+            status = role == MPI_ROLE_SPLIT ? mpi_run_load(o, &how, &p) : 0;
+            if (!p) {
+                filter_free(&f);
+                return status;
+            }
+        } else
+#endif
+            status = load_profile_ex(o->file, &how, viewer && !o->headless, &p);
     }
     if (status == 0)
         status = check_ranks(o->ranks, p);

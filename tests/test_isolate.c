@@ -23,6 +23,7 @@
 
 #include "isolate.h"
 #include "loader.h"
+#include "sanity.h"
 #include "testutil.h"
 #include "wire.h"
 
@@ -73,6 +74,8 @@ static void check_same(const char *path)
     profile *a = NULL, *b = NULL;
     sv_error e1, e2;
     sv_err r1 = profile_load(path, NULL, &a, &e1);
+    if (r1 == SV_OK)
+        profile_check_values(a); /* as the loading child does */
     isolate_options io = {0};
     sv_err r2 = profile_load_isolated(path, &io, &b, &e2);
     assert_int_equal(r1, r2);

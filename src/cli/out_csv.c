@@ -3,7 +3,9 @@
  * RFC 4180 quoting: fields holding a comma, a double quote, CR or LF are quoted, quotes doubled.
  * Lines end in a bare LF, not the RFC's CRLF, so that no output ever holds a control character
  * other than newline (every CSV reader in use accepts LF).  Strings are escaped with
- * text_escape first; lists (threads, tags) are joined with ';'. */
+ * text_escape first; lists (threads, tags) are joined with ';'.  A string cell that starts with
+ * = + - @ tab or CR is written '... (quoted), so a spreadsheet shows it as text instead of
+ * running it as a formula (OWASP, "CSV injection"); --csv-raw turns that off. */
 #include <stdlib.h>
 
 #include "outputs.h"
@@ -18,7 +20,7 @@ static void csv_header(strbuf *b)
     sb_putc(b, '\n');
 }
 
-static sv_err csv_region(strbuf *b, const region *r, sv_error *err)
+static sv_err csv_region(strbuf *b, const region *r, bool raw, sv_error *err)
 {
     out_value v[OUT_REGION_NFIELDS];
     int64_t *threads = NULL;
@@ -28,14 +30,15 @@ static sv_err csv_region(strbuf *b, const region *r, sv_error *err)
     for (size_t k = 0; k < OUT_REGION_NFIELDS; k++) {
         if (k)
             sb_putc(b, ',');
-        out_csv_value(b, &v[k]);
+        out_csv_value_mode(b, &v[k], raw);
     }
     sb_putc(b, '\n');
     free(threads);
     return SV_OK;
 }
 
-sv_err out_csv(const profile *p, const region_filter *f, FILE *fp, sv_error *err)
+static sv_err csv_emit(const profile *p, const region_filter *f, FILE *fp, bool raw,
+                       sv_error *err)
 {
     region **regs = NULL;
     size_t n = 0;
@@ -46,7 +49,7 @@ sv_err out_csv(const profile *p, const region_filter *f, FILE *fp, sv_error *err
     sb_init(&b);
     csv_header(&b);
     for (size_t i = 0; i < n && rc == SV_OK && !ferror(fp); i++) {
-        rc = csv_region(&b, regs[i], err);
+        rc = csv_region(&b, regs[i], raw, err);
         if (rc == SV_OK && !out_flush_buf(&b, fp))
             rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory while writing CSV");
     }
@@ -55,4 +58,14 @@ sv_err out_csv(const profile *p, const region_filter *f, FILE *fp, sv_error *err
     sb_free(&b);
     free(regs);
     return rc;
+}
+
+sv_err out_csv(const profile *p, const region_filter *f, FILE *fp, sv_error *err)
+{
+    return csv_emit(p, f, fp, false, err);
+}
+
+sv_err out_csv_raw(const profile *p, const region_filter *f, FILE *fp, sv_error *err)
+{
+    return csv_emit(p, f, fp, true, err);
 }

@@ -32,6 +32,7 @@ typedef struct ev_ctx {
     size_t *first_row; /* nsrc + 1 prefix sums of the sources' call counts */
     size_t cursor;     /* source of the last row asked for: rows come in order */
     bool rank_col;
+    bool csv_raw;
 } ev_ctx;
 
 /* ------------------------------------------------------------------ rows */
@@ -58,6 +59,16 @@ static out_value ev_ns_or_null(const int64_t *col, size_t i)
     return (out_value){.kind = OV_NS, .i = col[i]};
 }
 
+/* t - zero: exact in ns while it fits an int64; a profile may span more than INT64_MAX ns
+ * from its first start, and then the difference is widened to double seconds (never wrapped). */
+static out_value ev_time_since(int64_t t, int64_t zero)
+{
+    int64_t d;
+    if (ck_sub_ok(t, zero, &d))
+        return (out_value){.kind = OV_TIME_NS, .i = d};
+    return (out_value){.kind = OV_SECONDS, .d = ck_diff_f64(t, zero) / SV_NS_PER_SECOND};
+}
+
 static out_value ev_string_or_null(const char *s)
 {
     return s ? (out_value){.kind = OV_STRING, .s = s} : (out_value){.kind = OV_NULL};
@@ -72,9 +83,8 @@ static void ev_values(ev_ctx *ctx, size_t row, out_value *v, char bufs[2][48])
     int64_t zero = ctx->p->has_min_start ? ctx->p->min_start_ns : 0;
     v[0] = (out_value){.kind = OV_INT, .i = r->rank};
     v[1] = (out_value){.kind = OV_INT, .i = (int64_t)i};
-    /* Saturated: a profile may span more than INT64_MAX ns from its first start. */
-    v[2] = (out_value){.kind = OV_TIME_NS, .i = ck_sub(r->start_ns[i], zero)};
-    v[3] = (out_value){.kind = OV_TIME_NS, .i = ck_sub(r->end_ns[i], zero)};
+    v[2] = ev_time_since(r->start_ns[i], zero);
+    v[3] = ev_time_since(r->end_ns[i], zero);
     v[4] = (out_value){.kind = OV_NS, .i = ck_sub(r->end_ns[i], r->start_ns[i])};
     v[5] = ev_ns_or_null(src->excl_ns, i);
     v[6] = ev_ns_or_null(r->await_ns, i);
@@ -141,7 +151,7 @@ static void ev_row_structured(ev_ctx *ctx, size_t row, strbuf *b, bool json)
         } else {
             if (!first)
                 sb_putc(b, ',');
-            out_csv_value(b, &v[k]);
+            out_csv_value_mode(b, &v[k], ctx->csv_raw);
         }
     }
     sb_puts(b, json ? "}" : "\n");
@@ -297,7 +307,7 @@ sv_err out_events(profile *p, const region_filter *f, const events_request *req,
     if (rc != SV_OK)
         return rc;
     rc = ev_keep_with_events(p, v, &n, warn, err);
-    ev_ctx ctx = {.p = p, .rank_col = !req->has_rank};
+    ev_ctx ctx = {.p = p, .rank_col = !req->has_rank, .csv_raw = req->csv_raw};
     if (rc == SV_OK)
         rc = ev_prepare(&ctx, v, n, err);
     if (rc == SV_OK && req->format == EVENTS_TEXT)

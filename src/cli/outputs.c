@@ -167,8 +167,26 @@ void out_json_value(strbuf *b, const out_value *v)
     }
 }
 
-void out_csv_quote(strbuf *b, const char *clean, size_t len)
+/* A cell a spreadsheet would run as a formula: OWASP's list of first characters. */
+static bool csv_formula_start(const char *clean, size_t len)
 {
+    return len > 0 && (clean[0] == '=' || clean[0] == '+' || clean[0] == '-' || clean[0] == '@' ||
+                       clean[0] == '\t' || clean[0] == '\r');
+}
+
+void out_csv_quote_mode(strbuf *b, const char *clean, size_t len, bool raw)
+{
+    if (!raw && csv_formula_start(clean, len)) {
+        /* OWASP CSV injection: a leading ' makes the cell text; quoted like any other. */
+        sb_puts(b, "\"'");
+        for (size_t i = 0; i < len; i++) {
+            if (clean[i] == '"')
+                sb_putc(b, '"');
+            sb_putc(b, clean[i]);
+        }
+        sb_putc(b, '"');
+        return;
+    }
     bool quote = false;
     for (size_t i = 0; i < len && !quote; i++)
         quote = clean[i] == ',' || clean[i] == '"' || clean[i] == '\r' || clean[i] == '\n';
@@ -185,7 +203,12 @@ void out_csv_quote(strbuf *b, const char *clean, size_t len)
     sb_putc(b, '"');
 }
 
-void out_csv_string(strbuf *b, const char *s)
+void out_csv_quote(strbuf *b, const char *clean, size_t len)
+{
+    out_csv_quote_mode(b, clean, len, false);
+}
+
+static void csv_string(strbuf *b, const char *s, bool raw)
 {
     strbuf t;
     sb_init(&t);
@@ -193,12 +216,17 @@ void out_csv_string(strbuf *b, const char *s)
     if (t.oom)
         b->oom = true;
     else
-        out_csv_quote(b, t.s ? t.s : "", t.len);
+        out_csv_quote_mode(b, t.s ? t.s : "", t.len, raw);
     sb_free(&t);
 }
 
+void out_csv_string(strbuf *b, const char *s)
+{
+    csv_string(b, s, false);
+}
+
 /* A list as one field: items escaped, joined with sep, the whole quoted when needed. */
-static void put_list(strbuf *b, const out_value *v, const char *sep, bool csv)
+static void put_list(strbuf *b, const out_value *v, const char *sep, bool csv, bool raw)
 {
     strbuf t;
     sb_init(&t);
@@ -213,28 +241,33 @@ static void put_list(strbuf *b, const out_value *v, const char *sep, bool csv)
     if (t.oom)
         b->oom = true;
     else if (csv)
-        out_csv_quote(b, t.s ? t.s : "", t.len);
+        out_csv_quote_mode(b, t.s ? t.s : "", t.len, raw);
     else
         sb_putn(b, t.s ? t.s : "", t.len);
     sb_free(&t);
 }
 
-void out_csv_value(strbuf *b, const out_value *v)
+void out_csv_value_mode(strbuf *b, const out_value *v, bool raw)
 {
     switch (v->kind) {
     case OV_NULL:
         break;
     case OV_STRING:
-        out_csv_string(b, v->s);
+        csv_string(b, v->s, raw);
         break;
     case OV_INTS:
     case OV_STRINGS:
-        put_list(b, v, ";", true);
+        put_list(b, v, ";", true, raw);
         break;
     default: /* numbers and booleans read the same in JSON and CSV */
         out_json_value(b, v);
         break;
     }
+}
+
+void out_csv_value(strbuf *b, const out_value *v)
+{
+    out_csv_value_mode(b, v, false);
 }
 
 void out_text_value(strbuf *b, const out_value *v)
@@ -265,7 +298,7 @@ void out_text_value(strbuf *b, const out_value *v)
         break;
     case OV_INTS:
     case OV_STRINGS:
-        put_list(b, v, ",", false);
+        put_list(b, v, ",", false, false);
         break;
     }
 }

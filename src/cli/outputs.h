@@ -25,12 +25,15 @@
 sv_err out_summary(const profile *p, const region_filter *f, FILE *fp, sv_error *err);
 sv_err out_json(const profile *p, const region_filter *f, FILE *fp, sv_error *err);
 sv_err out_csv(const profile *p, const region_filter *f, FILE *fp, sv_error *err);
+/* The same without the formula-injection prefix (--csv-raw; see out_csv_value_mode). */
+sv_err out_csv_raw(const profile *p, const region_filter *f, FILE *fp, sv_error *err);
 
 typedef struct events_request {
     const char *name; /* region name */
     bool has_rank;    /* false: every rank that has the region, with a rank column */
     int rank;
     events_format format;
+    bool csv_raw; /* --csv-raw */
 } events_request;
 
 /* One row per recorded call.  SV_ERR_NOT_FOUND when no selected rank has the region,
@@ -88,11 +91,15 @@ sv_err out_select(const profile *p, const region_filter *f, region ***regs, size
                   sv_error *err);
 
 void out_json_value(strbuf *b, const out_value *v);
+/* A CSV field.  A string cell starting with = + - @ tab or CR gets a leading ' (OWASP's
+ * defence against formula injection in spreadsheets), unless raw (--csv-raw). */
 void out_csv_value(strbuf *b, const out_value *v);
+void out_csv_value_mode(strbuf *b, const out_value *v, bool raw);
 void out_text_value(strbuf *b, const out_value *v);
 /* A CSV field from raw bytes: text_escape, then quoted when needed. */
 void out_csv_string(strbuf *b, const char *s);
 void out_csv_quote(strbuf *b, const char *clean, size_t len);
+void out_csv_quote_mode(strbuf *b, const char *clean, size_t len, bool raw);
 
 /* Display width (terminal columns) of clean UTF-8 text, e.g. an escaped name. */
 size_t out_display_width(const char *s, size_t len);

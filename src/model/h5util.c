@@ -1,6 +1,8 @@
 #include "h5util.h"
 #include "h5util_internal.h"
 
+#include "budget.h"
+
 #include <H5PLpublic.h>
 #include <math.h>
 #include <stdarg.h>
@@ -150,6 +152,17 @@ static void vlen_free(void *mem, void *info)
 {
     (void)info;
     free(mem);
+}
+
+bool h5u_charge(h5u_reader *rd, hid_t ds, uint64_t bytes)
+{
+    if (!rd->budget)
+        return true;
+    char what[120] = "";
+    if (H5Iget_name(ds, what, sizeof what) < 0)
+        snprintf(what, sizeof what, "a dataset");
+    H5Eclear2(H5E_DEFAULT);
+    return budget_charge(rd->budget, bytes, what);
 }
 
 h5u_status h5u_reader_init(h5u_reader *rd, uint64_t file_size)
@@ -536,6 +549,8 @@ static h5u_status read_i64_open(h5u_reader *rd, hid_t ds, bool filtered, int64_t
         *n = (size_t)cnt;
         return sample_i64(ds, filtered, cnt, why, whylen);
     }
+    if (!h5u_charge(rd, ds, cnt * sizeof(int64_t)))
+        return H5U_NOMEM;
     int64_t *buf = alloc_i64((size_t)cnt);
     if (!buf)
         return H5U_NOMEM;
@@ -753,6 +768,11 @@ h5u_status h5u_read_strs(h5u_reader *rd, hid_t loc, const char *name, h5u_strs *
                 (unsigned long long)n);
         st = H5U_BAD;
     }
+    /* A pointer and at least one byte per string, or the fixed size. */
+    if (st == H5U_OK &&
+        !h5u_charge(rd, ds,
+                    n * (sizeof(char *) + (H5Tis_variable_str(type) > 0 ? 1 : H5Tget_size(type)))))
+        st = H5U_NOMEM;
     if (st == H5U_OK)
         st = read_strs_obj(ds, false, rd->dxpl, type, space, (size_t)n, out, why, whylen);
     rd->bytes_done += H5Dget_storage_size(ds);

@@ -39,6 +39,9 @@ typedef struct h5u_reader {
     /* The crash probe's walk: integer columns are checked and sampled (one
      * element per chunk, and the last) but not read; see h5u_read_i64. */
     bool probe;
+    /* The load's memory budget (budget.h), or NULL: every column is charged
+     * at its element count times its element size before it is allocated. */
+    struct load_budget *budget;
 } h5u_reader;
 
 /* Silences the error stack for this thread and forbids filter plugins. */
@@ -59,6 +62,9 @@ void h5u_error_desc(char *buf, size_t cap);
 hid_t h5u_open_file(const char *path, char *why, size_t whylen);
 
 h5u_status h5u_reader_init(h5u_reader *rd, uint64_t file_size);
+/* Charges dataset ds's bytes to rd's budget: false (H5U_NOMEM for the
+ * caller) when they do not fit. */
+bool h5u_charge(h5u_reader *rd, hid_t ds, uint64_t bytes);
 void h5u_reader_close(h5u_reader *rd);
 
 /* --- group listing --- */

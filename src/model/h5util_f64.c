@@ -113,6 +113,8 @@ static h5u_status f64_read_open(h5u_reader *rd, hid_t ds, bool filtered, int max
         dims[0] = dims[1] = 0;
     if (rd->probe)
         return f64_sample(ds, cnt, why, whylen);
+    if (!h5u_charge(rd, ds, cnt * sizeof(double)))
+        return H5U_NOMEM;
     double *buf = malloc((cnt ? cnt : 1) * sizeof *buf);
     if (!buf)
         return H5U_NOMEM;

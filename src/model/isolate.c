@@ -21,7 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "loader.h"
+#include "sanity.h"
 #include "text.h"
 #include "wire.h"
 
@@ -51,6 +53,8 @@
 #define ISO_CPU_BASE 60
 #define ISO_CPU_BYTES_PER_S MIB
 #define ISO_TICK_MS 100
+/* A progress record whose first word is this announces work (iso_on_charge). */
+#define ISO_WORK_MARK UINT64_MAX
 #define ISO_MIN_BUDGET (256 * MIB)
 
 typedef struct iso_limits {
@@ -59,6 +63,7 @@ typedef struct iso_limits {
     uint64_t as_bytes;
     unsigned stall_s;
     rlim_t cpu_s;
+    rlim_t cpu_hard; /* what announced work can raise cpu_s to */
 } iso_limits;
 
 /* The bytes a file really stores: its allocated blocks (a sparse file's
@@ -80,6 +85,7 @@ static iso_limits iso_limits_for(uint64_t stored, uint64_t budget)
     uint64_t stall = ISO_STALL_BASE + stored / ISO_BYTES_PER_S;
     l.stall_s = stall > 3600 ? 3600 : (unsigned)stall;
     l.cpu_s = ISO_CPU_BASE + (rlim_t)(stored / ISO_CPU_BYTES_PER_S);
+    l.cpu_hard = l.cpu_s + 1 + (rlim_t)(budget / ISO_BYTES_PER_S);
     return l;
 }
 
@@ -196,15 +202,50 @@ static void iso_hook_tick(void *ctx, uint64_t done, uint64_t total)
     iso_tick(&h->ticker, done, total);
 }
 
-/* Runs in the child: limits, the load, the answer.  Never returns. */
-static sv_err iso_load(const char *path, const isolate_options *io, load_options *opt, profile **p,
-                       sv_error *err)
+/* The load itself (in the child, or in-process when isolation is off), every column charged to
+ * the memory budget first. */
+static sv_err iso_load(const char *path, const isolate_options *io, load_budget *bp,
+                       load_options *opt, profile **p, sv_error *err)
 {
+    load_budget b = *bp;
+    opt->budget = &b;
     opt->stored_statistics = io && io->stored_statistics;
-    if (io && io->paths && io->npaths > 1)
-        return profile_load_set(io->paths, io->npaths, opt, p, err);
-    return profile_load(path, opt, p, err);
+    sv_err e = io && io->paths && io->npaths > 1
+                   ? profile_load_set(io->paths, io->npaths, opt, p, err)
+                   : profile_load(path, opt, p, err);
+    opt->budget = NULL;
+    if (!e)
+        profile_check_values(*p);
+    if (e == SV_ERR_NOMEM && b.exceeded) {
+        char epath[400]; /* a path over 200 characters stays whole */
+        text_escape_buf(epath, sizeof epath, path);
+        budget_message(&b, epath, err->msg, sizeof err->msg);
+    }
+    return e;
 }
+
+/* Work announced by the load (budget.h on_charge): a column of `bytes` is about to be read, in
+ * one libhdf5 call without progress inside.  The child's CPU limit and the parent's deadline
+ * grow by 1 s per 64 MiB of it: deadlines follow declared work, bounded by the budget, not the
+ * file's apparent size. */
+typedef struct iso_work {
+    iso_ticker *ticker;
+    rlim_t cpu_s, cpu_hard;
+} iso_work;
+
+static void iso_on_charge(void *ctx, uint64_t bytes)
+{
+    iso_work *w = ctx;
+    rlim_t more = (rlim_t)(bytes / ISO_BYTES_PER_S);
+    if (more == 0)
+        return;
+    w->cpu_s = w->cpu_s + more < w->cpu_hard ? w->cpu_s + more : w->cpu_hard;
+    iso_set_limit(RLIMIT_CPU, w->cpu_s, w->cpu_hard);
+    uint64_t rec[2] = {ISO_WORK_MARK, bytes};
+    (void)!write(w->ticker->fd, rec, sizeof rec);
+}
+
+/* Runs in the child: limits, the load, the answer.  Never returns. */
 
 static void iso_child(const char *path, const isolate_options *io, const iso_limits *l, int prog_fd,
                       int data_fd)
@@ -216,7 +257,7 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() == 1)
         _exit(1);
-    iso_set_limit(RLIMIT_CPU, l->cpu_s, l->cpu_s + 1);
+    iso_set_limit(RLIMIT_CPU, l->cpu_s, l->cpu_hard);
     fcntl(prog_fd, F_SETFL, O_NONBLOCK);
     if (!ISO_ASAN)
         iso_set_limit(RLIMIT_AS, l->as_bytes, l->as_bytes);
@@ -239,7 +280,9 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     load_options opt = {.progress = iso_hook_tick, .progress_ctx = &hook};
     sv_error err;
     profile *p = NULL;
-    sv_err e = iso_load(path, io, &opt, &p, &err);
+    iso_work work = {&hook.ticker, l->cpu_s, l->cpu_hard};
+    load_budget b = {.limit = l->budget, .on_charge = iso_on_charge, .on_charge_ctx = &work};
+    sv_err e = iso_load(path, io, &b, &opt, &p, &err);
     int wr = e ? wire_send_error(data_fd, &err) : wire_send_profile(data_fd, p);
     /* No profile_free: the exit frees it at once.  _exit: the parent's
      * stdio buffers and atexit handlers are not ours. */
@@ -253,6 +296,7 @@ typedef struct iso_watch {
     unsigned stall_s;
     int64_t deadline;
     bool stalled;
+    uint64_t window_s; /* the current deadline's length (grows with announced work) */
     const isolate_options *opt;
 } iso_watch;
 
@@ -267,10 +311,23 @@ static void iso_drain_progress(iso_watch *w)
     }
     if (k < 0)
         return;
-    w->deadline = now_ms() + (int64_t)w->stall_s * 1000;
+    int64_t now = now_ms();
+    w->deadline = now + (int64_t)w->stall_s * 1000;
+    w->window_s = w->stall_s;
     size_t n = (size_t)k / sizeof rec[0];
-    if (n && w->opt && w->opt->progress)
-        w->opt->progress(w->opt->progress_ctx, rec[n - 1][0], rec[n - 1][1]);
+    for (size_t i = 0; i < n; i++) {
+        if (rec[i][0] != ISO_WORK_MARK) {
+            if (w->opt && w->opt->progress)
+                w->opt->progress(w->opt->progress_ctx, rec[i][0], rec[i][1]);
+            continue;
+        }
+        uint64_t s = w->stall_s + rec[i][1] / ISO_BYTES_PER_S;
+        int64_t d = now + (int64_t)(s > 86400 ? 86400 : s) * 1000;
+        if (d > w->deadline) {
+            w->deadline = d;
+            w->window_s = s;
+        }
+    }
 }
 
 /* wire_src.read: the answer's bytes, while the watchdog runs. */
@@ -297,8 +354,10 @@ static ssize_t iso_read(void *ctx, void *buf, size_t n)
         ssize_t k = read(w->data_fd, buf, n);
         if (k < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
-        if (k > 0)
+        if (k > 0) {
             w->deadline = now_ms() + (int64_t)w->stall_s * 1000;
+            w->window_s = w->stall_s;
+        }
         return k;
     }
 }
@@ -355,8 +414,8 @@ static sv_err iso_verdict(const char *epath, int status, const iso_watch *w, con
                             epath);
     if (w->stalled)
         return sv_error_set(err, SV_ERR_DAMAGED,
-                            "%s: the file is damaged (reading it made no progress for %u s)", epath,
-                            l->stall_s);
+                            "%s: the file is damaged (reading it made no progress for %llu s)",
+                            epath, (unsigned long long)w->window_s);
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
         return sv_error_set(err, SV_ERR_DAMAGED,
                             "%s: the file is damaged (reading it used more than %llu s of CPU)",
@@ -420,7 +479,12 @@ static sv_err iso_run(const char *path, const char *epath, const iso_limits *l,
         return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", epath,
                             strerror(fork_errno));
     }
-    iso_watch w = {prog[0], data[0], l->stall_s, now_ms() + (int64_t)l->stall_s * 1000, false, opt};
+    iso_watch w = {.prog_fd = prog[0],
+                   .data_fd = data[0],
+                   .stall_s = l->stall_s,
+                   .deadline = now_ms() + (int64_t)l->stall_s * 1000,
+                   .window_s = l->stall_s,
+                   .opt = opt};
     wire_src src = {iso_read, &w};
     sv_error werr;
     sv_error_clear(&werr);
@@ -432,8 +496,14 @@ static sv_err iso_run(const char *path, const char *epath, const iso_limits *l,
         close(w.prog_fd);
     int status = iso_reap(pid);
     bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (ws == WIRE_PROFILE && exited_ok)
+    if (ws == WIRE_PROFILE && exited_ok) {
+        if (iso_file_changed(path, st))
+            profile_warn(*out,
+                         "%s: the file changed while it was being read (is a job still writing "
+                         "it?): what is shown may mix its old and new contents",
+                         epath);
         return SV_OK;
+    }
     profile_free(*out);
     *out = NULL;
     if (ws == WIRE_ERROR || ws == WIRE_BUDGET) {
@@ -459,7 +529,8 @@ sv_err profile_load_isolated(const char *path, const isolate_options *opt, profi
     if (isolate_disabled()) {
         load_options lo = {.progress = opt ? opt->progress : NULL,
                            .progress_ctx = opt ? opt->progress_ctx : NULL};
-        return iso_load(path, opt, &lo, out, err);
+        load_budget b = {.limit = budget};
+        return iso_load(path, opt, &b, &lo, out, err);
     }
     char epath[400]; /* a path over 200 characters stays whole */
     text_escape_buf(epath, sizeof epath, path);
@@ -467,6 +538,13 @@ sv_err profile_load_isolated(const char *path, const isolate_options *opt, profi
     memset(&st, 0, sizeof st);
     /* Missing or special files: the child's load gives the message. */
     (void)stat(path, &st);
-    iso_limits l = iso_limits_for(iso_stored_bytes(&st), budget);
+    uint64_t stored = iso_stored_bytes(&st);
+    /* A file set: the limits follow what all its files store. */
+    for (size_t i = 1; opt && opt->paths && i < opt->npaths; i++) {
+        struct stat si;
+        uint64_t b = stat(opt->paths[i], &si) == 0 ? iso_stored_bytes(&si) : 0;
+        stored = b > UINT64_MAX - stored ? UINT64_MAX : stored + b;
+    }
+    iso_limits l = iso_limits_for(stored, budget);
     return iso_run(path, epath, &l, &st, opt, out, err);
 }

@@ -302,6 +302,8 @@ static sv_err load_meta_attr(ld_ctx *c, hid_t g, const char *key)
     return SV_OK;
 }
 
+#define LD_META_MAX 1024
+
 static sv_err load_metadata(ld_ctx *c, hid_t f)
 {
     char why[H5U_WHY_MAX];
@@ -316,8 +318,20 @@ static sv_err load_metadata(ld_ctx *c, hid_t f)
     sv_err e = st == H5U_NOMEM ? SV_ERR_NOMEM : SV_OK;
     if (st == H5U_BAD)
         ld_warn(c, NULL, "group", "metadata", "%s; ignored", why);
-    for (size_t i = 0; st == H5U_OK && !e && i < names.n; i++)
+    /* libhdf5 finds an attribute of a compact (old-format) object header by
+     * comparing names one by one: opening n of them costs n^2 / 2 string
+     * compares (80 000 took 43 s), so only the first LD_META_MAX are read. */
+    size_t n = st == H5U_OK ? names.n : 0;
+    if (n > LD_META_MAX) {
+        ld_warn(c, NULL, "group", "metadata", "%zu attributes; the first %d (by name) kept", n,
+                LD_META_MAX);
+        n = LD_META_MAX;
+    }
+    for (size_t i = 0; !e && i < n; i++) {
         e = load_meta_attr(c, g, names.v[i]);
+        if (i % 256 == 255)
+            ld_progress(c); /* the isolated load's watchdog sees work going on */
+    }
     h5u_strs_free(&names);
     H5Gclose(g);
     return e;
@@ -456,6 +470,15 @@ static sv_err load_top_entry(ld_ctx *c, hid_t f, h5u_entry *en, sv_error *err)
     }
     if (ld_rank_exists(c->p, rank)) {
         ld_warn(c, NULL, "group", en->name, "another group already holds rank %d; ignored", rank);
+        return SV_OK;
+    }
+    /* One group hard-linked as rank0..rankN would load N copies of itself. */
+    int fresh = ld_addr_set_add(&c->rank_groups, (uint64_t)en->addr);
+    if (fresh < 0)
+        return SV_ERR_NOMEM;
+    if (fresh == 0) {
+        ld_warn(c, NULL, "group", en->name,
+                "the same group as an earlier rank group (a hard link); ignored");
         return SV_OK;
     }
     sv_err e = ld_load_rank_group(c, f, en->name, rank);
@@ -758,6 +781,7 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
     c.rank_override = -1;
     c.rd.dapl = -1;
     c.rd.probe = probe;
+    c.rd.budget = opt ? opt->budget : NULL;
     text_escape_buf(c.path, sizeof c.path, paths[0]);
     h5u_setup();
     bool nomem = false;
@@ -770,6 +794,7 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
     }
     sv_err e = load_files(&c, paths, n, err);
     free(c.seen.v);
+    free(c.rank_groups.v);
     /* Whatever the walk made of it: an allocation refused under the probe's
      * limit would be a huge one, and slow, in-process. */
     if (probe) {
@@ -778,7 +803,8 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
             e = ld_nomem(&c, err);
     }
     if (!e && !probe)
-        e = profile_finish(c.p, err);
+        e = opt && opt->part ? profile_finish_steps(c.p, true, false, err)
+                             : profile_finish(c.p, err);
     if (!e && !probe)
         stored_min_start(c.p);
     if (e || probe) {

@@ -20,6 +20,11 @@ typedef struct load_options {
      * statistics from the index and read no event column (regions are then
      * summary-only: no percentiles, no calls).  For --summary. */
     bool stored_statistics;
+    /* The memory budget every column is charged to (budget.h), or NULL. */
+    struct load_budget *budget;
+    /* An MPI run's share of the rows (load_rows.h), or NULL for all.  With
+     * a part the load stops before the nesting: load_rows_finish does it. */
+    const struct load_part *part;
 } load_options;
 
 sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err);

@@ -36,6 +36,7 @@ typedef struct ld_ctx {
     int rank;               /* the rank being loaded, -1 outside ranks */
     size_t meta_cap;
     addr_set seen;
+    addr_set rank_groups; /* object addresses of the rank groups loaded (aliases) */
     bool depth_warned;
     /* Columnar layouts: */
     int schema;        /* scope_profiler_schema (1 when absent) */

@@ -1,0 +1,44 @@
+/* budget: the memory budget of one load (--memory), checked before each
+ * column is allocated.
+ *
+ * A small file can ask for gigabytes: columns allocated early and never
+ * written (a sparse file of a few KiB declaring 7 GB), a gzip bomb within
+ * the allowed ratio, one dataset hard-linked into many regions.  The
+ * readers (h5util) charge every column at what it will cost in memory, its
+ * element count times its element size, whatever the file stores for it
+ * (unallocated and fill-only columns cost the same), before allocating; a
+ * charge past the limit fails the load, and the message names the budget
+ * and the biggest columns charged.  The loading child's address-space
+ * limit backs this up for every other allocation (isolate.c). */
+#ifndef SV_BUDGET_H
+#define SV_BUDGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BUDGET_TOP 3
+
+typedef struct load_budget {
+    uint64_t limit; /* bytes; 0 = no limit */
+    uint64_t used;
+    bool exceeded;
+    struct {
+        char what[120];
+        uint64_t bytes;
+    } top[BUDGET_TOP]; /* the biggest charges (the refused one included), largest first */
+    /* Told of every accepted charge before the column is read (isolate.c
+     * extends the loading child's deadlines by the work it announces). */
+    void (*on_charge)(void *ctx, uint64_t bytes);
+    void *on_charge_ctx;
+} load_budget;
+
+/* Charges bytes for `what` (a dataset path; escaped here).  False when the
+ * budget would be exceeded: nothing is charged, exceeded is set. */
+bool budget_charge(load_budget *b, uint64_t bytes, const char *what);
+
+/* "the load needs more than the memory budget of 1.0 GiB (--memory): the
+ * biggest columns are /rank0/regions/big/start_times 3.0 GiB, ..." */
+void budget_message(const load_budget *b, const char *epath, char *buf, size_t len);
+
+#endif

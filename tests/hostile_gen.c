@@ -1,0 +1,271 @@
+/* hostile_gen: the hostile and changing files of tests/isolate.sh (issue 14),
+ * written with the generator API (tests/gen/gen.h).  Every expected value in
+ * isolate.sh follows from the comments here.
+ *
+ *   hostile_gen span PATH        calls 1e19 ns apart (beyond INT64_MAX)
+ *   hostile_gen overflow PATH    a call whose duration overflows int64
+ *   hostile_gen lineno PATH      source at line INT64_MAX - 1
+ *   hostile_gen formula PATH     names that a spreadsheet would run
+ *   hostile_gen warnings PATH N  N regions with a bad thread_ids column
+ *   hostile_gen noalloc PATH N   start/end of N elements allocated early,
+ *                                never written (a sparse file)
+ *   hostile_gen alias PATH N     one rank group hard-linked as rank0..rankN
+ *   hostile_gen stored PATH      stored summaries that contradict themselves
+ *   hostile_gen attrs PATH N     N metadata attributes
+ *   hostile_gen swmr PATH        writes PATH in SWMR-write mode, prints
+ *                                "open", keeps it open until stdin closes */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen/gen.h"
+
+#define E18 1000000000000000000LL
+
+static void one_call(hid_t rk, const char *name, int64_t s, int64_t e)
+{
+    hid_t g = gen_region(rk, name, &(gen_cols){.n = 1, .start = &s, .end = &e});
+    gen_close(g);
+}
+
+/* rank0: "early" [-5e18, -5e18 + 100], "late" [5e18, 5e18 + 200].  The
+ * profile's zero is -5e18: late starts 1e19 ns after it, past INT64_MAX
+ * (9 223 372 036 854 775 807): shown saturated, never negative. */
+static void write_span(const char *path)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    one_call(rk, "early", -5 * E18, -5 * E18 + 100);
+    one_call(rk, "late", 5 * E18, 5 * E18 + 200);
+    gen_close(rk);
+    gen_close(f);
+}
+
+/* rank0: "huge" [-5e18, 5e18] (1e19 ns: the int64 difference overflows),
+ * "ok" [10, 30]. */
+static void write_overflow(const char *path)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    one_call(rk, "huge", -5 * E18, 5 * E18);
+    one_call(rk, "ok", 10, 30);
+    gen_close(rk);
+    gen_close(f);
+}
+
+/* rank0: "deep" [0, 10], source "a = 1\nb = 2\nc = 3\n" from line
+ * INT64_MAX - 1: its lines are 9223372036854775806, ...807, ...808. */
+static void write_lineno(const char *path)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    int64_t s = 0, e = 10;
+    hid_t g = gen_region(rk, "deep", &(gen_cols){.n = 1, .start = &s, .end = &e});
+    gen_region_source(
+        g,
+        &(gen_source){.file = "deep.py", .lineno = INT64_MAX - 1, .text = "a = 1\nb = 2\nc = 3\n"});
+    gen_close(g);
+    gen_close(rk);
+    gen_close(f);
+}
+
+/* rank0: regions named =1+1, +1, -1, @SUM(1), plain, one call each at
+ * [0, 10]; "plain" has source file "=evil.py". */
+static void write_formula(const char *path)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    const char *names[] = {"=1+1", "+1", "-1", "@SUM(1)"};
+    for (size_t i = 0; i < 4; i++)
+        one_call(rk, names[i], 0, 10);
+    int64_t s = 0, e = 10;
+    hid_t g = gen_region(rk, "plain", &(gen_cols){.n = 1, .start = &s, .end = &e});
+    gen_region_source(g, &(gen_source){.file = "=evil.py", .lineno = 1, .text = "x\n"});
+    gen_close(g);
+    gen_close(rk);
+    gen_close(f);
+}
+
+/* rank0: N regions r<i>, one call [i, i + 1] each, with a thread_ids
+ * column of 2 elements (1 expected): N warnings of one kind. */
+static void write_warnings(const char *path, long n)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    const int64_t tids[2] = {0, 0};
+    for (long i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "r%ld", i);
+        int64_t s = i, e = i + 1;
+        hid_t g = gen_region(rk, name, &(gen_cols){.n = 1, .start = &s, .end = &e});
+        gen_col_i64(g, "thread_ids", tids, 2);
+        gen_close(g);
+    }
+    gen_close(rk);
+    gen_close(f);
+}
+
+/* A contiguous int64 dataset of n elements, file space allocated at
+ * creation, nothing written: the file is long but sparse. */
+static void early_dataset(hid_t loc, const char *name, hsize_t n)
+{
+    hid_t space = H5Screate_simple(1, &n, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (space < 0 || dcpl < 0 || H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) < 0 ||
+        H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0)
+        gen_die("noalloc: cannot set up %s", name);
+    hid_t d = H5Dcreate2(loc, name, H5T_STD_I64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (d < 0)
+        gen_die("noalloc: cannot create %s", name);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+}
+
+/* rank0: "big" with start_times and end_times of N elements each (16 N
+ * bytes of columns), never written; "ok" [0, 10]. */
+static void write_noalloc(const char *path, long n)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    hid_t g = gen_region(rk, "big", NULL);
+    early_dataset(g, "start_times", (hsize_t)n);
+    early_dataset(g, "end_times", (hsize_t)n);
+    gen_close(g);
+    one_call(rk, "ok", 0, 10);
+    gen_close(rk);
+    gen_close(f);
+}
+
+/* rank0: "work", 1000 calls [10 i, 10 i + 5]; rank1..rankN are hard links
+ * to the same group. */
+static void write_alias(const char *path, long n)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    int64_t *s = gen_alloc(1000, sizeof *s), *e = gen_alloc(1000, sizeof *e);
+    for (int i = 0; i < 1000; i++) {
+        s[i] = 10 * i;
+        e[i] = 10 * i + 5;
+    }
+    hid_t g = gen_region(rk, "work", &(gen_cols){.n = 1000, .start = s, .end = e});
+    gen_close(g);
+    gen_close(rk);
+    for (long k = 1; k <= n; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "rank%ld", k);
+        if (H5Lcreate_hard(f, "rank0", f, name, H5P_DEFAULT, H5P_DEFAULT) < 0)
+            gen_die("alias: cannot link %s", name);
+    }
+    free(s);
+    free(e);
+    gen_close(f);
+}
+
+/* rank0: summary-only "neg" (num_calls -5, std_ns -1, total 100),
+ * summary-only "backwards" (num_calls 2, first_start_ns 100,
+ * last_end_ns 50), summary-only "fine" (num_calls 1, total 7); "ok" [0, 10]. */
+static void write_stored(const char *path)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    hid_t g = gen_region(rk, "neg", NULL);
+    gen_kv neg[] = {{"num_calls", GEN_INT, NULL, -5, 0},
+                    {"std_ns", GEN_FLOAT, NULL, 0, -1.0},
+                    {"total_ns", GEN_INT, NULL, 100, 0}};
+    gen_summary(g, "summary", neg, 3);
+    gen_close(g);
+    g = gen_region(rk, "backwards", NULL);
+    gen_kv back[] = {{"num_calls", GEN_INT, NULL, 2, 0},
+                     {"first_start_ns", GEN_INT, NULL, 100, 0},
+                     {"last_end_ns", GEN_INT, NULL, 50, 0}};
+    gen_summary(g, "summary", back, 3);
+    gen_close(g);
+    g = gen_region(rk, "fine", NULL);
+    gen_kv fine[] = {{"num_calls", GEN_INT, NULL, 1, 0}, {"total_ns", GEN_INT, NULL, 7, 0}};
+    gen_summary(g, "summary", fine, 2);
+    gen_close(g);
+    one_call(rk, "ok", 0, 10);
+    gen_close(rk);
+    gen_close(f);
+}
+
+/* /metadata with N integer attributes k<i> = i; rank0 "ok" [0, 10]. */
+static void write_attrs(const char *path, long n)
+{
+    hid_t f = gen_file_create(path);
+    hid_t m = gen_group(f, "metadata");
+    for (long i = 0; i < n; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "k%ld", i);
+        gen_attr_int(m, key, i);
+    }
+    gen_close(m);
+    hid_t rk = gen_rank(f, 0);
+    one_call(rk, "ok", 0, 10);
+    gen_close(rk);
+    gen_close(f);
+}
+
+/* rank0 "ok" [0, 10] in a file kept open by a SWMR writer: written with the
+ * latest format, then H5Fstart_swmr_write; "open" on stdout; closed when
+ * stdin reaches its end. */
+static void write_swmr(const char *path)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0 || H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST) < 0)
+        gen_die("swmr: fapl");
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (f < 0)
+        gen_die("swmr: cannot create %s", path);
+    hid_t rk = gen_rank(f, 0);
+    one_call(rk, "ok", 0, 10);
+    gen_close(rk);
+    if (H5Fstart_swmr_write(f) < 0)
+        gen_die("swmr: cannot start SWMR writing");
+    H5Fflush(f, H5F_SCOPE_GLOBAL);
+    printf("open\n");
+    fflush(stdout);
+    char buf[64];
+    while (fread(buf, 1, sizeof buf, stdin) > 0)
+        ;
+    H5Fclose(f);
+    H5Pclose(fapl);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: hostile_gen SCENARIO PATH [N]\n");
+        return 2;
+    }
+    const char *what = argv[1], *path = argv[2];
+    long n = argc > 3 ? strtol(argv[3], NULL, 10) : 0;
+    if (strcmp(what, "span") == 0)
+        write_span(path);
+    else if (strcmp(what, "overflow") == 0)
+        write_overflow(path);
+    else if (strcmp(what, "lineno") == 0)
+        write_lineno(path);
+    else if (strcmp(what, "formula") == 0)
+        write_formula(path);
+    else if (strcmp(what, "warnings") == 0)
+        write_warnings(path, n);
+    else if (strcmp(what, "noalloc") == 0)
+        write_noalloc(path, n);
+    else if (strcmp(what, "alias") == 0)
+        write_alias(path, n);
+    else if (strcmp(what, "stored") == 0)
+        write_stored(path);
+    else if (strcmp(what, "attrs") == 0)
+        write_attrs(path, n);
+    else if (strcmp(what, "swmr") == 0)
+        write_swmr(path);
+    else {
+        fprintf(stderr, "hostile_gen: unknown scenario %s\n", what);
+        return 2;
+    }
+    return 0;
+}

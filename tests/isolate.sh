@@ -1,0 +1,174 @@
+#!/bin/sh
+# Hostile and changing files (issue 14), each written by tests/hostile_gen (whose comments give
+# the contents every expectation here follows from): the isolated load (src/model/isolate.c),
+# the memory budget (budget.c), checked time arithmetic, warnings capped (warncap.c), the
+# messages that must tell the truth.  Every run checks its exit status and stderr; the memory
+# checks read the peak RSS of scopeview and its loading child (tests/peakrss, wait4).
+. "${0%/*}/lib.sh"
+gen="$top_build/tests/hostile_gen"
+peak="$top_build/tests/peakrss"
+need_fixture "$gen" "$peak" "$fx/small.h5"
+h="$tmp/h"
+mkdir -p "$h"
+err="$tmp/err"
+
+# runp LIMIT_KB ARGS...: run, then check the peak RSS against LIMIT_KB.
+runp() {
+    lim=$1
+    shift
+    "$peak" "$tmp/rss" "$sv" "$@" >"$scr" 2>"$err"
+    rc=$?
+    rss=$(cat "$tmp/rss")
+}
+under() { [ "$rss" -le "$1" ]; }
+one_line() { [ "$(lines "$err")" = 1 ]; }
+asan=no
+grep -q __asan_init "$sv" && asan=yes
+
+# --- a call 1e19 ns after the profile's zero (beyond INT64_MAX): never negative, never wrapped.
+"$gen" span "$h/span.h5"
+run --events late --csv "$h/span.h5"
+check "span: --events exit 0" [ "$rc" = 0 ]
+# 5e18 - (-5e18) = 1e19 ns = 10000000000 s, widened to a double (exact here).
+check "span: start 1e10 s, not negative" hasf "0,0,10000000000,10000000000,2e-07,2e-07"
+check "span: no minus sign in the times" hasnt ',-'
+run --events late "$h/span.h5"
+check "span: text start 10000000000.0 s" hasf "10000000000.0 s"
+screen 120x20 '<Down><Enter>' "$h/span.h5"
+check "span: the timeline draws (exit 0)" [ "$rc" = 0 ]
+check "span: no negative time on the timeline" hasnt ' -[0-9]'
+
+# --- a duration that overflows: named so, not "ends before it starts".
+"$gen" overflow "$h/overflow.h5"
+run --summary "$h/overflow.h5"
+check "overflow: exit 0 (the region is dropped)" [ "$rc" = 0 ]
+check "overflow: the warning says the duration overflows" \
+    hasf "region huge: call 0 lasts longer than 2^63 ns (start -5000000000000000000, end 5000000000000000000); region dropped" "$err"
+check "overflow: not 'ends before it starts'" hasnt "before it starts" "$err"
+check "overflow: the other region stays" has "^ok " "$scr"
+
+# --- source line numbers from INT64_MAX - 1: 9223372036854775806, ...807, ...808.
+"$gen" lineno "$h/lineno.h5"
+screen 80x12 '3s' "$h/lineno.h5"
+check "lineno: exit 0" [ "$rc" = 0 ]
+check "lineno: first line number" hasf "9223372036854775806 │ a = 1"
+check "lineno: INT64_MAX" hasf "9223372036854775807 │ b = 2"
+check "lineno: past INT64_MAX, not negative" hasf "9223372036854775808 │ c = 3"
+
+# --- CSV cells a spreadsheet would run: a leading ' (OWASP), none with --csv-raw.
+"$gen" formula "$h/formula.h5"
+run --csv "$h/formula.h5"
+check "csv: =1+1 prefixed" has "^\"'=1+1\",0,1,"
+check "csv: +1 prefixed" has "^\"'+1\",0,1,"
+check "csv: -1 prefixed" has "^\"'-1\",0,1,"
+check "csv: @SUM(1) prefixed" has "^\"'@SUM(1)\",0,1,"
+check "csv: plain name untouched" has "^plain,0,1,"
+check "csv: source file =evil.py prefixed" hasf ",\"'=evil.py\","
+check "csv: numbers untouched (no ' before a number)" hasnt ",\"'[0-9]"
+run --csv --csv-raw "$h/formula.h5"
+check "csv-raw: cells as they are" has "^=1+1,0,1,"
+check "csv-raw: source file as it is" hasf ",=evil.py,"
+run --events '=1+1' --csv "$h/formula.h5"
+check "events csv: exit 0" [ "$rc" = 0 ]
+
+# --- a full disk: the reason, not "write error".
+if [ -w /dev/full ]; then
+    "$sv" --events inner --rank 0 "$fx/small.h5" >/dev/full 2>"$err"
+    rc=$?
+    check "full disk: --events exit 1" [ "$rc" = 1 ]
+    check "full disk: says No space left on device" \
+        hasf "scopeview: cannot write the output: No space left on device" "$err"
+fi
+
+# --- 3000 warnings of one kind: 100, then one counting line.
+"$gen" warnings "$h/warn.h5" 3000
+run --summary "$h/warn.h5"
+check "warnings: exit 0" [ "$rc" = 0 ]
+check "warnings: 101 lines on stderr" [ "$(lines "$err")" = 101 ]
+check "warnings: the count of the rest" \
+    hasf "scopeview: warning: and 2 900 more like it: 2 elements, start_times has 1; column dropped" "$err"
+screen 100x300 '5' "$h/warn.h5"
+check "warnings: the info view has the count too" hasf "and 2 900 more like it"
+
+# --- stored summaries that contradict themselves: warned, shown as stored.
+"$gen" stored "$h/stored.h5"
+run --json "$h/stored.h5"
+check "stored: exit 0" [ "$rc" = 0 ]
+check "stored: negative num_calls" hasf "region neg: stored summary: num_calls is negative" "$err"
+check "stored: negative std" hasf "region neg: stored summary: std_ns is negative" "$err"
+check "stored: first start after last end" \
+    hasf "region backwards: stored summary: first_start_ns is after last_end_ns" "$err"
+check "stored: nothing about the consistent one" hasnt "region fine" "$err"
+check "stored: 3 warnings" [ "$(lines "$err")" = 3 ]
+
+# --- one rank group hard-linked as rank0..rank50: loaded once, the aliases warned.
+"$gen" alias "$h/alias.h5" 50
+runp 0 --json "$h/alias.h5"
+check "alias: exit 0" [ "$rc" = 0 ]
+check "alias: one rank" hasf '"num_ranks": 1,'
+check "alias: warned" \
+    hasf "group rank17: the same group as an earlier rank group (a hard link); ignored" "$err"
+check "alias: 50 warnings" [ "$(lines "$err")" = 50 ]
+
+# --- 2 x 400M int64 never written, in a sparse file of ~24 KiB: the budget refuses it at once.
+"$gen" noalloc "$h/noalloc.h5" 400000000
+runp 0 --memory 256M --json "$h/noalloc.h5"
+check "noalloc: exit 1" [ "$rc" = 1 ]
+check "noalloc: one line" one_line
+check "noalloc: names the budget and the column" \
+    hasf "noalloc.h5: the load needs more than the memory budget of 256.0 MiB (--memory); the biggest columns: /rank0/regions/big/start_times 3.0 GiB" "$err"
+check "noalloc: peak memory far below the budget ($rss KiB)" under 65536
+check "noalloc: nothing on stdout" [ ! -s "$scr" ]
+runp 0 --memory 256M --batch --size 80x24 "$h/noalloc.h5"
+check "noalloc: the viewer refuses the same way" [ "$rc" = 1 ]
+run --memory 12X "$h/noalloc.h5"
+check "--memory 12X is a usage error" [ "$rc" = 2 ]
+check "--memory 12X says what it wants" hasf "--memory wants a size such as 512M or 2G, not '12X'" "$err"
+
+# --- a crash in the loading child (sent by the test hook, which runs in the child at the load's
+# first progress report): contained, one line; with the file changed first, that is the news.
+cp "$fx/small.h5" "$h/crash.h5"
+SCOPEVIEW_TEST_DURING_LOAD='kill -SEGV $PPID' "$sv" --json "$h/crash.h5" >"$scr" 2>"$err"
+rc=$?
+check "crash: exit 1, not a signal" [ "$rc" = 1 ]
+check "crash: one line" one_line
+check "crash: libhdf5 crashed" \
+    hasf "crash.h5: the file is damaged (libhdf5 crashed while reading it: Segmentation fault)" "$err"
+cp "$fx/small.h5" "$h/change.h5"
+SCOPEVIEW_TEST_DURING_LOAD="truncate -s 1000 '$h/change.h5'; kill -SEGV \$PPID" \
+    "$sv" --json "$h/change.h5" >"$scr" 2>"$err"
+rc=$?
+check "changed then crashed: exit 1" [ "$rc" = 1 ]
+check "changed then crashed: says the file changed" \
+    hasf "change.h5: the file changed while it was being read (is a job still writing it?); try again when it is complete" "$err"
+# Changed under the load without a crash: loaded, with a warning that says so.
+cp "$fx/small.h5" "$h/change2.h5"
+SCOPEVIEW_TEST_DURING_LOAD="truncate -s 1000 '$h/change2.h5'" \
+    "$sv" --json "$h/change2.h5" >"$scr" 2>"$err"
+rc=$?
+check "changed: exit 0 or 1, never a signal" sh -c "[ $rc = 0 ] || [ $rc = 1 ]"
+if [ "$rc" = 0 ]; then
+    check "changed: warned" hasf "the file changed while it was being read" "$err"
+else
+    check "changed: one line" one_line
+fi
+
+# --- many metadata attributes (an old-format header: libhdf5 finds each by a linear scan of
+# names, so n of them cost n^2): only the first 1024 by name are read, with a warning.
+"$gen" attrs "$h/attrs.h5" 5000
+t0=$(date +%s)
+run --json "$h/attrs.h5"
+t1=$(date +%s)
+check "attrs: exit 0" [ "$rc" = 0 ]
+check "attrs: the warning" hasf "group metadata: 5000 attributes; the first 1024 (by name) kept" "$err"
+# Which are kept, by byte order of the names, worked out by sort(1), not by scopeview.
+i=0
+while [ $i -lt 5000 ]; do echo "k$i"; i=$((i + 1)); done | LC_ALL=C sort >"$tmp/names"
+last=$(sed -n 1024p "$tmp/names")
+next=$(sed -n 1025p "$tmp/names")
+check "attrs: the 1024th name by byte order ($last) kept" hasf "\"$last\": \"${last#k}\""
+check "attrs: the 1025th ($next) not kept" hasnt "\"$next\""
+check "attrs: 1024 keys" [ "$(grep -o '"k[0-9]*":' "$scr" | wc -l)" = 1024 ]
+check "attrs: within 5 s ($((t1 - t0)) s)" [ $((t1 - t0)) -le 5 ]
+
+finish
