@@ -13,7 +13,8 @@
  *   hostile_gen stored PATH      stored summaries that contradict themselves
  *   hostile_gen attrs PATH N     N metadata attributes
  *   hostile_gen swmr PATH        writes PATH in SWMR-write mode, prints
- *                                "open", keeps it open until stdin closes */
+ *                                "open", keeps it open until stdin closes
+ *   hostile_gen dead PATH        a writer that died: "open for write" stays */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +236,24 @@ static void write_swmr(const char *path)
     H5Pclose(fapl);
 }
 
+/* rank0 "ok" [0, 10], written with the latest format and flushed, then the
+ * writer dies without closing: the superblock still says "open for write". */
+static void write_dead(const char *path)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0 || H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST) < 0)
+        gen_die("dead: fapl");
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (f < 0)
+        gen_die("dead: cannot create %s", path);
+    hid_t rk = gen_rank(f, 0);
+    one_call(rk, "ok", 0, 10);
+    gen_close(rk);
+    H5Fflush(f, H5F_SCOPE_GLOBAL);
+    _exit(0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -263,6 +282,8 @@ int main(int argc, char **argv)
         write_attrs(path, n);
     else if (strcmp(what, "swmr") == 0)
         write_swmr(path);
+    else if (strcmp(what, "dead") == 0)
+        write_dead(path);
     else {
         fprintf(stderr, "hostile_gen: unknown scenario %s\n", what);
         return 2;

@@ -153,6 +153,25 @@ else
     check "changed: one line" one_line
 fi
 
+# --- a file held open by a writer: a SWMR writer's reads with SWMR-read; another's (here one
+# that died without closing) is "being written", not "damaged".
+mkfifo "$tmp/hold"
+"$gen" swmr "$h/swmr.h5" <"$tmp/hold" >"$tmp/swmr.out" 2>&1 &
+exec 7>"$tmp/hold"
+n=0
+while [ $n -lt 50 ] && ! grep -q open "$tmp/swmr.out"; do sleep 0.1; n=$((n + 1)); done
+run --json "$h/swmr.h5"
+check "swmr writer: loads (exit 0)" [ "$rc" = 0 ]
+check "swmr writer: the region is there" hasf '"name": "ok", "rank": 0, "num_calls": 1,'
+exec 7>&-
+wait
+"$gen" dead "$h/dead.h5"
+run --json "$h/dead.h5"
+check "dead writer: exit 1" [ "$rc" = 1 ]
+check "dead writer: one line" one_line
+check "dead writer: being written, not damaged" \
+    hasf "dead.h5: the file is being written by another program (or one that stopped without closing it; h5clear -s clears that mark); try again when it is closed" "$err"
+
 # --- many metadata attributes (an old-format header: libhdf5 finds each by a linear scan of
 # names, so n of them cost n^2): only the first 1024 by name are read, with a warning.
 "$gen" attrs "$h/attrs.h5" 5000

@@ -138,6 +138,18 @@ hid_t h5u_open_file(const char *path, char *why, size_t whylen)
         fail_h5(why, whylen, "cannot set access properties");
     else if ((f = H5Fopen(path, H5F_ACC_RDONLY, fapl)) < 0)
         h5u_error_desc(why, whylen);
+    /* A writer holds it (the superblock says so): a SWMR writer's file reads
+     * with SWMR-read; another writer's (or one that died) cannot be read. */
+    if (f < 0 && strstr(why, "already open for write")) {
+        f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
+        H5Eclear2(H5E_DEFAULT);
+        if (f < 0) {
+            snprintf(why, whylen, "%s",
+                     "the file is being written by another program (or one that stopped "
+                     "without closing it; h5clear -s clears that mark)");
+            f = H5U_OPEN_BUSY;
+        }
+    }
     H5Pclose(fapl);
     return f;
 }

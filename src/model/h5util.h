@@ -57,9 +57,11 @@ void h5u_watch_nomem(bool *flag);
  * cap bytes), then clears the stack.  "unknown HDF5 error" when empty. */
 void h5u_error_desc(char *buf, size_t cap);
 
-/* Opens path read-only without file locking.  Negative on failure, with
- * libhdf5's innermost reason in why. */
+/* Opens path read-only without file locking (SWMR-read when a SWMR writer
+ * has it open).  Negative on failure, with libhdf5's innermost reason in
+ * why; H5U_OPEN_BUSY when a writer that is not SWMR holds it. */
 hid_t h5u_open_file(const char *path, char *why, size_t whylen);
+#define H5U_OPEN_BUSY ((hid_t)-2)
 
 h5u_status h5u_reader_init(h5u_reader *rd, uint64_t file_size);
 /* Charges dataset ds's bytes to rd's budget: false (H5U_NOMEM for the

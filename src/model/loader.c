@@ -677,7 +677,9 @@ static sv_err load_path(ld_ctx *c, const char *path, uint64_t size, sv_error *er
         return ld_nomem(c, err);
     hid_t f = h5u_open_file(path, why, sizeof why);
     sv_err e;
-    if (f < 0) {
+    if (f == H5U_OPEN_BUSY) {
+        e = sv_error_set(err, SV_ERR_IO, "%s: %s; try again when it is closed", c->path, why);
+    } else if (f < 0) {
         e = sv_error_set(err, SV_ERR_DAMAGED, "%s: damaged or truncated HDF5 file: %s", c->path,
                          why);
     } else {
