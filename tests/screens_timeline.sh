@@ -193,9 +193,9 @@ screen 100x60 "?" "$small"
 check "help: zoom to selected" has "zoom to the selected call"
 screen 100x60 "?<End>" "$small"
 check "help: await legend" has "hatched share (and N% after the name)"
-check "help: the await position is not known, and said so" has "records how long, not"
+check "help: where the await position comes from, and when it is unknown" has "account for it (executor work"
 check "help: density legend is load" has "busy under a third"
-check "help: filter legend" has "holds only the calls whose region matches"
+check "help: filter legend" has "holds only the matching calls"
 check "help: folded lane legend" has "+N deeper"
 
 # --- sizes

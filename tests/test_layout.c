@@ -229,6 +229,81 @@ static void test_depth_rows(void **state)
  * hatched columns.  The file does not say when the call waited, so they are
  * spread evenly: column x is hatched when floor((x+1)*4/10) > floor(x*4/10),
  * i.e. x = 2, 4, 7, 9. */
+static void set_ids(region *r, const int64_t *ids, const int64_t *par, const int64_t *thr,
+                    const int64_t *task)
+{
+    mp_col(&r->call_ids, ids, r->n);
+    mp_col(&r->parent_ids, par, r->n);
+    mp_col(&r->thread_ids, thr, r->n);
+    mp_col(&r->task_ids, task, r->n);
+}
+
+static char **names_of(const char *a, const char *b)
+{
+    char **v = calloc(2, sizeof *v);
+    assert_non_null(v);
+    v[0] = strdup(a);
+    v[1] = strdup(b);
+    return v;
+}
+
+/* Where the waiting is drawn.  Rank 0, threads Main (0) and Worker (1),
+ * tasks 0 and 1:
+ *   req  [100,400] task 0, awaited 150; its children:
+ *     db   [150,300] task 0, awaited 100 of 150
+ *     work [310,360] Worker, no task (executor work the task awaited)
+ *   req  [500,600] task 1, awaited 30, no children.
+ * req[0]'s 150 ns are explained: 100 (db's awaited) + 50 (work) = 150, so
+ * its hatch goes where they are.  At 10 ns per column from 100 (req[0] on
+ * columns 0..29): columns 5..19 are db's (15 cells, 10 hatched, spread:
+ * offsets 1 2 4 5 7 8 10 11 13 14), 21..25 work's whole span (column
+ * centres 315..355); none before db, at 20 (centre 305, between) or
+ * after 25: 10 + 5 = 15 = 30 * 150 / 300.  req[1] is spread evenly. */
+static void test_await_placed(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    rk->has_threads = true;
+    rk->threads.n = 2;
+    rk->threads.name = names_of("Main", "Worker");
+    rk->has_tasks = true;
+    rk->tasks.n = 2;
+    rk->tasks.name = names_of("Task-1", "Task-2");
+    int64_t rs[] = {100, 500}, re[] = {400, 600}, ri[] = {10, 20}, rp[] = {-1, -1}, rt[] = {0, 0},
+            rkk[] = {0, 1}, raw[] = {150, 30};
+    region *req = mp_region(rk, "req", 2, rs, re);
+    set_ids(req, ri, rp, rt, rkk);
+    mp_col(&req->await_ns, raw, 2);
+    int64_t ds[] = {150}, de[] = {300}, di[] = {11}, dp[] = {10}, dt[] = {0}, dk[] = {0},
+            daw[] = {100};
+    region *db = mp_region(rk, "db", 1, ds, de);
+    set_ids(db, di, dp, dt, dk);
+    mp_col(&db->await_ns, daw, 1);
+    int64_t ws[] = {310}, we[] = {360}, wi[] = {12}, wp[] = {10}, wt[] = {1}, wk[] = {-1};
+    set_ids(mp_region(rk, "work", 1, ws, we), wi, wp, wt, wk);
+    mp_finish(p);
+    lanes_index *ix = index_of(p);
+    uint32_t req0 = (uint32_t)rank_region(rk, "req")->gidx0;
+    assert_true(tl_await_in_children(rk, req0));
+    assert_false(tl_await_in_children(rk, req0 + 1)); /* no children */
+    tl_view v = {100, 10, 30};
+    tl_seg sg = {0, 30, TL_BAR, req0, 1, true, true, 0, 30, 15, true};
+    const int want[] = {6, 7, 9, 10, 12, 13, 15, 16, 18, 19, 21, 22, 23, 24, 25};
+    size_t at = 0, n = 0;
+    for (int x = 0; x < 30; x++) {
+        bool h = tl_col_awaited(rk, &v, &sg, x);
+        n += h;
+        if (h) {
+            assert_true(at < sizeof want / sizeof want[0]);
+            assert_int_equal(x, want[at++]);
+        }
+    }
+    assert_int_equal(n, 15);
+    lanes_free(ix);
+    profile_free(p);
+}
+
 /* Load glyphs: a third and two thirds of the cell. */
 static void test_load_level(void **state)
 {
@@ -566,14 +641,23 @@ static void test_extremes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_columns),        cmocka_unit_test(test_cells_fine),
-        cmocka_unit_test(test_cells_coarse),   cmocka_unit_test(test_density),
-        cmocka_unit_test(test_depth_rows),     cmocka_unit_test(test_await_cells),
-        cmocka_unit_test(test_load_level),     cmocka_unit_test(test_sweep_matches_general),
-        cmocka_unit_test(test_ruler_ms),       cmocka_unit_test(test_ruler_ns),
-        cmocka_unit_test(test_ruler_decimals), cmocka_unit_test(test_ruler_negative),
-        cmocka_unit_test(test_ruler_labels),   cmocka_unit_test(test_zoom_pan),
-        cmocka_unit_test(test_precision),      cmocka_unit_test(test_extremes),
+        cmocka_unit_test(test_columns),
+        cmocka_unit_test(test_cells_fine),
+        cmocka_unit_test(test_cells_coarse),
+        cmocka_unit_test(test_density),
+        cmocka_unit_test(test_depth_rows),
+        cmocka_unit_test(test_await_cells),
+        cmocka_unit_test(test_load_level),
+        cmocka_unit_test(test_await_placed),
+        cmocka_unit_test(test_sweep_matches_general),
+        cmocka_unit_test(test_ruler_ms),
+        cmocka_unit_test(test_ruler_ns),
+        cmocka_unit_test(test_ruler_decimals),
+        cmocka_unit_test(test_ruler_negative),
+        cmocka_unit_test(test_ruler_labels),
+        cmocka_unit_test(test_zoom_pan),
+        cmocka_unit_test(test_precision),
+        cmocka_unit_test(test_extremes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,34 +132,28 @@ static void walk_legends(help_walk *hw)
     const theme_glyphs *gl = theme_glyphs_get(hw->ctx->grid.ascii);
     walk_heading(hw, "Legend");
     sample_part bar[] = {{"[name    ]", 0, 0, ROLE_BAR0}};
-    walk_legend(hw, bar, 1,
-                "a call, as a bar from its start to its end; the region name is written inside "
-                "when it fits, each region keeps its colour");
+    walk_legend(hw, bar, 1, "a call from its start to its end, its name inside when it fits");
     sample_part await[] = {{"[name 40%", 0, 0, ROLE_BAR0 + 1},
                            {NULL, gl->await, 1, ROLE_AWAIT},
                            {" ", 0, 0, ROLE_BAR0 + 1},
                            {NULL, gl->await, 1, ROLE_AWAIT},
                            {"]", 0, 0, ROLE_BAR0 + 1}};
     walk_legend(hw, await, 5,
-                "awaited: the hatched share (and N% after the name) is time the call spent "
-                "suspended (awaiting), not holding its thread; the file records how long, not "
-                "when, so the hatch is spread evenly over the bar");
+                "the hatched share (and N% after the name): time suspended (awaiting); over the "
+                "children that account for it (executor work, awaiting callees), else spread "
+                "evenly: the file says how long, not when");
     sample_part dense[] = {{NULL, gl->dense[0], 1, ROLE_DENSE},
                            {" ", 0, 0, ROLE_NORMAL},
                            {NULL, gl->dense[1], 1, ROLE_DENSE},
                            {" ", 0, 0, ROLE_NORMAL},
                            {NULL, gl->dense[2], 1, ROLE_DENSE}};
     walk_legend(hw, dense, 5,
-                "a cell holding several calls, by load: busy under a third, under two thirds, "
-                "or more of the cell's time; zoom in to separate them");
-    walk_entry(hw, "+N deeper", ROLE_DIM,
-               "a lane has N depth rows more than shown (+N beside a folded lane's name): e shows "
-               "them");
+                "several calls in a cell, by load: busy under a third, under two thirds, or more "
+                "of its time");
+    walk_entry(hw, "+N deeper", ROLE_DIM, "N depth rows not shown (also +N by a name): e");
     walk_entry(hw, "r0 Main… ▸18", ROLE_HEADER,
-               "a thread's tasks, grouped (T): per column how many of them ran (up to one, up "
-               "to three, more); Enter or e shows them, c folds them");
-    walk_entry(hw, "filter /re/", ROLE_HEADER,
-               "f is on: the timeline holds only the calls whose region matches (f again: all)");
+               "a thread's tasks (T): how many ran per column (up to 1, 3, more); Enter opens");
+    walk_entry(hw, "filter /re/", ROLE_HEADER, "f: the timeline holds only the matching calls");
     walk_entry(hw, "name", ROLE_SELECTED, "the selected call or row; its details show below");
     walk_entry(hw, "name", ROLE_SEARCH, "a region matching the search");
 }

@@ -200,7 +200,7 @@ static void draw_bar(const tl_state *s, ui_ctx *ctx, const lane *ln, const tl_se
     int attr = match && !ctx->filter_on ? GA_UNDERLINE : 0;
     int x0 = s->geo.tx;
     for (int x = sg->x0; x < sg->x1; x++) {
-        bool awaited = tl_await_hatched(x - sg->await_c0, sg->await_n, sg->await_k);
+        bool awaited = sg->await_k > 0 && tl_col_awaited(ln->rk, &s->v, sg, x);
         uint32_t ch = awaited ? gl->await : ' ';
         if (x == sg->x0 && sg->edge_left)
             ch = x + 1 == sg->x1 && sg->edge_right ? gl->vline : '[';

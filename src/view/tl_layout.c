@@ -158,6 +158,75 @@ bool tl_await_hatched(int64_t x, int64_t ncells, int64_t k)
     return (i128)(x + 1) * k / ncells > (i128)x * k / ncells;
 }
 
+/* A call's task row, -1 when it has none. */
+static int64_t task_of(const region *r, size_t i)
+{
+    return r->task_ids ? r->task_ids[i] : -1;
+}
+
+/* Children beyond this many are not examined (the hatch is spread). */
+#define TL_AWAIT_KIDS_MAX 4096
+
+bool tl_await_in_children(const rank_data *rk, uint32_t call)
+{
+    size_t i = 0;
+    const region *r = rank_call_region(rk, call, &i);
+    const rank_calls *rc = rk->calls;
+    if (!r || !r->await_ns || r->await_ns[i] <= 0 || !rc || task_of(r, i) < 0)
+        return false;
+    uint32_t a = rc->child_off[call], z = rc->child_off[call + 1];
+    if (z == a || z - a > TL_AWAIT_KIDS_MAX)
+        return false;
+    int64_t task = task_of(r, i), explained = 0;
+    for (uint32_t k = a; k < z; k++) {
+        size_t j = 0;
+        const region *cr = rank_call_region(rk, rc->child[k], &j);
+        if (!cr)
+            continue;
+        if (task_of(cr, j) != task)
+            explained += cr->end_ns[j] - cr->start_ns[j];
+        else if (cr->await_ns && cr->await_ns[j] > 0)
+            explained += cr->await_ns[j];
+    }
+    int64_t aw = r->await_ns[i];
+    return explained >= aw - aw / 100 && explained <= aw + aw / 100;
+}
+
+bool tl_col_awaited(const rank_data *rk, const tl_view *v, const tl_seg *sg, int x)
+{
+    if (!sg->await_placed)
+        return tl_await_hatched(x - sg->await_c0, sg->await_n, sg->await_k);
+    const rank_calls *rc = rk->calls;
+    uint32_t a = rc->child_off[sg->call], z = rc->child_off[sg->call + 1];
+    int64_t mid = sat_add(tl_col_time(v, x), v->npc / 2);
+    /* The last child starting at or before mid (children are by start). */
+    uint32_t lo = a, hi = z;
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2;
+        int64_t cs, ce;
+        lanes_call_span(rk, rc->child[m], &cs, &ce);
+        if (cs <= mid)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (lo == a)
+        return false;
+    size_t i = 0, j = 0;
+    const region *pr = rank_call_region(rk, sg->call, &i);
+    const region *cr = rank_call_region(rk, rc->child[lo - 1], &j);
+    if (!pr || !cr || cr->end_ns[j] <= mid)
+        return false;
+    if (task_of(cr, j) != task_of(pr, i))
+        return true; /* suspended while the executor ran it */
+    if (!cr->await_ns || cr->await_ns[j] <= 0)
+        return false;
+    int64_t c0 = tl_time_col(v, cr->start_ns[j]);
+    int64_t n = tl_time_col(v, lanes_visible_end(cr->start_ns[j], cr->end_ns[j]) - 1) - c0 + 1;
+    return tl_await_hatched(x - c0, n,
+                            tl_await_cells(n, cr->end_ns[j] - cr->start_ns[j], cr->await_ns[j]));
+}
+
 int tl_load_level(int64_t busy, int64_t span)
 {
     if (span <= 0 || busy * 3 < span)
@@ -194,7 +263,7 @@ static void emit(row_ctx *c, int64_t x0, int64_t x1, tl_seg_kind kind, uint32_t 
     }
     if (c->n == c->cap)
         return;
-    c->out[c->n++] = (tl_seg){(int)x0, (int)x1, kind, call, count, false, false, 0, 0, 0};
+    c->out[c->n++] = (tl_seg){(int)x0, (int)x1, kind, call, count, false, false, 0, 0, 0, false};
 }
 
 /* Of two calls meeting in cell [tc0, tc1), the one to draw there, or -1 when
@@ -252,8 +321,10 @@ static void finish_bar(const row_ctx *c, tl_seg *sg)
     sg->await_c0 = sc;
     sg->await_n = sat_add(sat_sub(ec, sc), 1);
     sg->await_k = 0;
-    if (r->await_ns && r->await_ns[i] > 0)
+    if (r->await_ns && r->await_ns[i] > 0) {
         sg->await_k = tl_await_cells(sg->await_n, e - s, r->await_ns[i]);
+        sg->await_placed = tl_await_in_children(c->ln->rk, sg->call);
+    }
 }
 
 /* Lays out the cell at x holding cnt calls from entry first on; returns

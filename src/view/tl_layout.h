@@ -60,6 +60,7 @@ typedef struct tl_seg {
      * start column await_c0, which may be off screen) are hatched, spread
      * evenly over the bar (tl_await_hatched). */
     int64_t await_c0, await_n, await_k;
+    bool await_placed; /* the waiting is located in its children (tl_col_awaited) */
 } tl_seg;
 
 /* Number of the ncells columns of a call of duration dur that show its
@@ -70,6 +71,18 @@ int64_t tl_await_cells(int64_t ncells, int64_t dur, int64_t await);
  * with k hatched columns is one of them: k columns spread evenly, the last
  * one at the end, exactly k in all. */
 bool tl_await_hatched(int64_t x, int64_t ncells, int64_t k);
+
+/* Whether the call's awaited time is explained by its children: those on
+ * other lanes (run_in_executor work: the call was suspended all along)
+ * plus the awaited time of those on its own task's lane add up to it
+ * (within 1%).  Then the waiting is drawn where they are. */
+bool tl_await_in_children(const rank_data *rk, uint32_t call);
+
+/* Whether column x of bar segment sg shows the awaited hatch: over the
+ * children that explain the waiting (their whole span for other lanes',
+ * their own awaited share spread over theirs for the task's), else spread
+ * evenly over the bar (tl_await_hatched).  O(log children). */
+bool tl_col_awaited(const rank_data *rk, const tl_view *v, const tl_seg *sg, int x);
 
 /* Load glyph level of a cell covered busy ns out of span: 0 (under a
  * third), 1 (under two thirds), 2 (the rest). */
