@@ -14,7 +14,8 @@
  *   hostile_gen attrs PATH N     N metadata attributes
  *   hostile_gen swmr PATH        writes PATH in SWMR-write mode, prints
  *                                "open", keeps it open until stdin closes
- *   hostile_gen dead PATH        a writer that died: "open for write" stays */
+ *   hostile_gen dead PATH        a writer that died: "open for write" stays
+ *   hostile_gen lzf PATH         a column compressed with lzf (filter 32000) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +255,43 @@ static void write_dead(const char *path)
     _exit(0);
 }
 
+/* A pass-through filter under h5py's lzf id (32000): the file records it
+ * as mandatory, so a reader without the lzf plugin cannot read the column. */
+static size_t lzf_passthrough(unsigned flags, size_t cd_nelmts, const unsigned cd_values[],
+                              size_t nbytes, size_t *buf_size, void **buf)
+{
+    (void)flags, (void)cd_nelmts, (void)cd_values, (void)buf_size, (void)buf;
+    return nbytes;
+}
+
+/* rank0: "ok" [0, 10] with a thread_ids column [0] compressed with "lzf". */
+static void write_lzf(const char *path)
+{
+    static const H5Z_class2_t cls = {H5Z_CLASS_T_VERS, 32000, 1, 1, "lzf", NULL, NULL,
+                                     lzf_passthrough};
+    if (H5Zregister(&cls) < 0)
+        gen_die("lzf: cannot register the filter");
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    int64_t s = 0, e = 10, t = 0;
+    hid_t g = gen_region(rk, "ok", &(gen_cols){.n = 1, .start = &s, .end = &e});
+    hsize_t n = 1;
+    hid_t space = H5Screate_simple(1, &n, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, &n) < 0 ||
+        H5Pset_filter(dcpl, 32000, H5Z_FLAG_MANDATORY, 0, NULL) < 0)
+        gen_die("lzf: dataset properties");
+    hid_t d = H5Dcreate2(g, "thread_ids", H5T_STD_I64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (d < 0 || H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &t) < 0)
+        gen_die("lzf: cannot write thread_ids");
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    gen_close(g);
+    gen_close(rk);
+    gen_close(f);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -284,6 +322,8 @@ int main(int argc, char **argv)
         write_swmr(path);
     else if (strcmp(what, "dead") == 0)
         write_dead(path);
+    else if (strcmp(what, "lzf") == 0)
+        write_lzf(path);
     else {
         fprintf(stderr, "hostile_gen: unknown scenario %s\n", what);
         return 2;

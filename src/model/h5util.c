@@ -2,6 +2,7 @@
 #include "h5util_internal.h"
 
 #include "budget.h"
+#include "h5util_cols.h"
 
 #include <H5PLpublic.h>
 #include <math.h>
@@ -384,6 +385,8 @@ static h5u_status open_dataset(h5u_reader *rd, hid_t loc, const char *name, hid_
     } else if (layout < 0 || nfilters < 0) {
         set_why(why, whylen, "unreadable layout");
         st = H5U_BAD;
+    } else if (nfilters > 0) {
+        st = h5u_check_filters(*ds, why, whylen); /* names lzf and the like */
     }
     if (st != H5U_OK) {
         H5Dclose(*ds);

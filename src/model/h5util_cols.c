@@ -477,3 +477,8 @@ h5u_status h5u_read_strs_whole(h5u_reader *rd, hid_t loc, const char *name, h5u_
     H5Dclose(ds);
     return st;
 }
+
+h5u_status h5u_check_filters(hid_t ds, char *why, size_t whylen)
+{
+    return check_filters(ds, why, whylen);
+}

@@ -58,5 +58,8 @@ int64_t *h5u_alloc_i64(size_t n);
 
 /* Name of a known HDF5 filter id ("lzf" for 32000), or NULL. */
 const char *h5u_filter_name(unsigned id);
+/* H5U_BAD naming the first filter of ds this libhdf5 cannot apply (lzf,
+ * blosc, ...: plugins are off), with how to decompress the file. */
+h5u_status h5u_check_filters(hid_t ds, char *why, size_t whylen);
 
 #endif
