@@ -8,7 +8,6 @@
 . "${0%/*}/lib.sh"
 scr="$tmp/s"
 shared="$shared_root/data"
-shared=${SV_SHARED_DIR:-$top_src/../shared}/data
 
 # Line number of the first line matching a fixed string (0 when none).
 line_of() { grep -nF -- "$1" "$tmp/s" | head -n 1 | cut -d: -f1 | grep . || echo 0; }

@@ -8,7 +8,6 @@
 . "${0%/*}/lib.sh"
 scr="$tmp/s"
 shared="$shared_root/data"
-shared=${SV_SHARED_DIR:-$top_src/../shared}/data
 
 
 if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
