@@ -547,7 +547,8 @@ static void index_free(tl_state *s)
     s->ovl_n = 0;
     for (size_t l = 0; s->busy && s->ix && l < s->ix->nlanes; l++) {
         for (uint32_t d = 0; s->busy[l] && d < s->ix->lanes[l].ndepth; d++)
-            lane_busy_free(&s->busy[l][d]);
+            if (s->busy[l][d].built)
+                lane_busy_free(&s->busy[l][d].b);
         free(s->busy[l]);
     }
     free(s->busy);
@@ -626,13 +627,14 @@ const lane_busy *tl_row_busy(tl_state *s, size_t l, uint32_t d)
         if (!s->busy[l])
             return NULL;
     }
-    lane_busy *b = &s->busy[l][d];
-    if (!b->s) {
+    tl_busy *b = &s->busy[l][d];
+    if (!b->built) {
         sv_error err;
-        if (lane_busy_build(ln, &ln->rows[d], b, &err) != SV_OK)
+        if (lane_busy_build(ln, &ln->rows[d], &b->b, &err) != SV_OK)
             return NULL;
+        b->built = true;
     }
-    return b;
+    return &b->b;
 }
 
 static void *timeline_create(ui_ctx *ctx)

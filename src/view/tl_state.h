@@ -50,6 +50,12 @@ typedef struct tl_group {
     bool open;
 } tl_group;
 
+/* A lane row's busy intervals, built on first use. */
+typedef struct tl_busy {
+    lane_busy b;
+    bool built;
+} tl_busy;
+
 typedef struct tl_state {
     lanes_index *ix;
     char error[512]; /* why there is no index, shown instead */
@@ -82,7 +88,7 @@ typedef struct tl_state {
     bool has_span;
     bool filtered;          /* the index holds only regions matching the search */
     char filter_text[256];  /* the search it was built for */
-    lane_busy **busy;       /* per lane, per depth row: busy intervals, built when drawn */
+    tl_busy **busy;         /* per lane, per depth row: busy intervals, built when drawn */
     /* o: the calls on other lanes overlapping the selection (tl_overlap.c) */
     bool ovl_open, ovl_truncated;
     tl_ovl *ovl;
