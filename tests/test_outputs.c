@@ -119,7 +119,7 @@ static captured run_events(profile *p, const char *name, int rank, events_format
 {
     region_filter f;
     filter_init(&f);
-    events_request req = {name, rank >= 0, rank, fmt};
+    events_request req = {name, rank >= 0, rank, fmt, false};
     captured c = run(p, &f, W_EVENTS, &req);
     filter_free(&f);
     return c;
