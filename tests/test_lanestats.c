@@ -46,6 +46,44 @@ static lanes_index *index_of(profile *p)
     return ix;
 }
 
+/* A row of 40 apart calls (call k: [100k, 100k + 10 + k)) keeps no copy of
+ * its intervals (issue 12: resident size): the busy time of any window
+ * equals the calls clipped to it, summed here one by one. */
+static void test_busy_direct(void **state)
+{
+    (void)state;
+    enum { NC = 40 };
+    int64_t s[NC], e[NC];
+    for (int k = 0; k < NC; k++) {
+        s[k] = 100 * k;
+        e[k] = 100 * k + 10 + k;
+    }
+    profile *p = profile_new("mem");
+    mp_region(profile_add_rank(p, 0), "f", NC, s, e);
+    mp_finish(p);
+    lanes_index *ix = index_of(p);
+    const lane *ln = &ix->lanes[0];
+    lane_busy b;
+    sv_error err;
+    assert_int_equal(lane_busy_build(ln, &ln->rows[0], &b, &err), SV_OK);
+    assert_null(b.s); /* read through the row */
+    assert_int_equal(lane_busy_all(&b), 400 + 780);
+    assert_int_equal(lane_busy_between(&b, 0, 1000), 145);           /* 10 + ... + 19 */
+    assert_int_equal(lane_busy_between(&b, 105, 2005), 6 + 369 + 5); /* by hand */
+    for (int64_t t0 = -50; t0 < 4200; t0 += 37)
+        for (int64_t t1 = t0; t1 < 4200; t1 += 211) {
+            int64_t want = 0;
+            for (int k = 0; k < NC; k++) {
+                int64_t a = s[k] > t0 ? s[k] : t0, z = e[k] < t1 ? e[k] : t1;
+                want += z > a ? z - a : 0;
+            }
+            assert_int_equal(lane_busy_between(&b, t0, t1), want);
+        }
+    lane_busy_free(&b);
+    lanes_free(ix);
+    profile_free(p);
+}
+
 static void test_busy_intervals(void **state)
 {
     (void)state;
@@ -160,6 +198,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_busy_intervals),
+        cmocka_unit_test(test_busy_direct),
         cmocka_unit_test(test_busy_brute),
         cmocka_unit_test(test_lane_stats),
     };

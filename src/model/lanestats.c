@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes_internal.h"
 #include "region.h"
 
 static sv_err no_memory(sv_error *err)
@@ -13,9 +14,53 @@ static sv_err no_memory(sv_error *err)
 
 /* ------------------------------------------------------------- busy */
 
+/* true when the row's calls are their own union: none empty, each
+ * starting after the previous one ends (touching calls merge). */
+static bool row_is_union(const lane *ln, const lane_row *row)
+{
+    int64_t prev_e = INT64_MIN;
+    for (size_t k = 0; k < row->n; k++) {
+        int64_t s, e;
+        lanes_call_span(ln->rk, row->idx[k], &s, &e);
+        if (e <= s || (k > 0 && s <= prev_e))
+            return false;
+        prev_e = e;
+    }
+    return true;
+}
+
+static int64_t entry_len(const lane_busy *b, size_t k)
+{
+    int64_t s, e;
+    lanes_call_span(b->ln->rk, b->row->idx[k], &s, &e);
+    return e - s;
+}
+
+static sv_err build_direct(const lane *ln, const lane_row *row, lane_busy *out, sv_error *err)
+{
+    size_t nb = lanes_nblocks(row->n);
+    out->bcum = malloc((nb + 1) * sizeof *out->bcum);
+    if (!out->bcum)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory while measuring the lanes' load");
+    out->ln = ln;
+    out->row = row;
+    out->n = row->n;
+    int64_t sum = 0;
+    for (size_t k = 0; k < row->n; k++) {
+        if (k % LANES_BLOCK == 0)
+            out->bcum[k / LANES_BLOCK] = sum;
+        sum += entry_len(out, k);
+    }
+    out->bcum[nb] = sum;
+    out->total = sum;
+    return SV_OK;
+}
+
 sv_err lane_busy_build(const lane *ln, const lane_row *row, lane_busy *out, sv_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (row->n > 0 && row_is_union(ln, row))
+        return build_direct(ln, row, out, err);
     size_t cap = row->n ? row->n : 1;
     out->s = malloc(cap * sizeof *out->s);
     out->e = malloc(cap * sizeof *out->e);
@@ -45,6 +90,7 @@ sv_err lane_busy_build(const lane *ln, const lane_row *row, lane_busy *out, sv_e
     out->cum[0] = 0;
     for (size_t k = 0; k < n; k++)
         out->cum[k + 1] = out->cum[k] + (out->e[k] - out->s[k]);
+    out->total = out->cum[n];
     return SV_OK;
 }
 
@@ -53,7 +99,34 @@ void lane_busy_free(lane_busy *b)
     free(b->s);
     free(b->e);
     free(b->cum);
+    free(b->bcum);
     memset(b, 0, sizeof *b);
+}
+
+int64_t lane_busy_all(const lane_busy *b)
+{
+    return b && b->n ? b->total : 0;
+}
+
+static void busy_span(const lane_busy *b, size_t k, int64_t *s, int64_t *e)
+{
+    if (b->bcum) {
+        lanes_call_span(b->ln->rk, b->row->idx[k], s, e);
+    } else {
+        *s = b->s[k];
+        *e = b->e[k];
+    }
+}
+
+/* Total length of intervals [0, k). */
+static int64_t busy_cum(const lane_busy *b, size_t k)
+{
+    if (!b->bcum)
+        return b->cum[k];
+    int64_t v = b->bcum[k / LANES_BLOCK];
+    for (size_t j = k - k % LANES_BLOCK; j < k; j++)
+        v += entry_len(b, j);
+    return v;
 }
 
 /* First interval whose end is > t (n when none). */
@@ -62,7 +135,9 @@ static size_t first_ending_after(const lane_busy *b, int64_t t)
     size_t lo = 0, hi = b->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (b->e[mid] <= t)
+        int64_t s, e;
+        busy_span(b, mid, &s, &e);
+        if (e <= t)
             lo = mid + 1;
         else
             hi = mid;
@@ -74,9 +149,13 @@ static size_t first_ending_after(const lane_busy *b, int64_t t)
 static int64_t busy_before(const lane_busy *b, int64_t t)
 {
     size_t k = first_ending_after(b, t);
-    int64_t v = b->cum[k];
-    if (k < b->n && b->s[k] < t)
-        v += t - b->s[k];
+    int64_t v = busy_cum(b, k);
+    if (k < b->n) {
+        int64_t s, e;
+        busy_span(b, k, &s, &e);
+        if (s < t)
+            v += t - s;
+    }
     return v;
 }
 
@@ -190,7 +269,7 @@ sv_err lanestats_build(const lanes_index *ix, lanestats **out, sv_error *err)
             return SV_ERR_NOMEM;
         }
         lane_scan(ln, st, excl);
-        st->busy = ls->top[l].n ? ls->top[l].cum[ls->top[l].n] : 0;
+        st->busy = lane_busy_all(&ls->top[l]);
         st->awaited = top_awaited(ln);
         st->awaited = st->awaited < st->busy ? st->awaited : st->busy;
         st->idle = span > st->busy ? span - st->busy : 0;

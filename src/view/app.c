@@ -814,6 +814,8 @@ int app_run(profile *p, const app_options *o, FILE *out)
         fprintf(stderr, "scopeview: no views\n");
     else if (o->headless)
         status = app_print(ctx, out);
+    if (out)
+        fflush(out); /* the screen is out before the teardown (which joins the worker) */
     app_destroy(&a);
     free(cfg);
     return closed ? closed : sized ? status : 1;

@@ -98,7 +98,7 @@ static int64_t lane_busy_total(tl_state *s, size_t l)
     if (s->ix->lanes[l].ndepth == 0)
         return 0;
     const lane_busy *b = tl_row_busy(s, l, 0);
-    return b && b->n ? b->cum[b->n] : 0;
+    return lane_busy_all(b);
 }
 
 /* Whether lane l has a call in the visible time range. */
