@@ -104,13 +104,13 @@ static sv_err compute_rank_stats(profile *p, rank_data *rk, sv_error *err)
     return SV_OK;
 }
 
-sv_err profile_finish(profile *p, sv_error *err)
+sv_err profile_finish_steps(profile *p, bool stats, bool nest, sv_error *err)
 {
     if (p->nranks)
         qsort(p->ranks, p->nranks, sizeof *p->ranks, cmp_rank);
     if (p->nmeta)
         qsort(p->meta, p->nmeta, sizeof *p->meta, cmp_meta);
-    for (size_t i = 0; i < p->nranks; i++) {
+    for (size_t i = 0; stats && i < p->nranks; i++) {
         sv_err e = compute_rank_stats(p, &p->ranks[i], err);
         if (e)
             return e;
@@ -120,7 +120,12 @@ sv_err profile_finish(profile *p, sv_error *err)
     if (e)
         return e;
     compute_min_start(p);
-    return nest_compute_totals(p, err);
+    return nest ? nest_compute_totals(p, err) : SV_OK;
+}
+
+sv_err profile_finish(profile *p, sv_error *err)
+{
+    return profile_finish_steps(p, true, true, err);
 }
 
 sv_err profile_ensure_calls(profile *p, sv_error *err)

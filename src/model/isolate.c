@@ -27,9 +27,9 @@
 #include "text.h"
 #include "wire.h"
 
-/* ASan reserves terabytes of address space up front: RLIMIT_AS would
- * make every later mapping fail, so a sanitized build goes without it. */
-#if defined(__SANITIZE_ADDRESS__)
+/* ASan and TSan reserve terabytes of address space up front: RLIMIT_AS
+ * would make every later mapping fail, so a sanitized build goes without it. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define ISO_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)

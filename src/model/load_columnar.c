@@ -583,6 +583,10 @@ static sv_err stage_rows(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
     if (!lf->stage)
         return SV_ERR_NOMEM;
     bool events = lf->nev != UINT64_MAX && !summaries_suffice(c, lf, el);
+    /* An MPI process keeps its own rows, after the checks every process
+     * makes alike (load_rows.h). */
+    if (c->opt && c->opt->part && !lc_partition(lf, c->opt->part))
+        return SV_ERR_NOMEM;
     for (size_t j = 0; j < lf->nkept; j++) {
         region *t = &lf->stage[lf->order[j]];
         t->n = events ? (size_t)lf->cnt[lf->order[j]] : 0;

@@ -36,6 +36,11 @@ static inline const char *ev_path(char *buf, size_t cap, const char *name)
     return buf;
 }
 
+/* Keeps in lf->order only the rows part pt owns (load_rows.c); false on
+ * NOMEM. */
+struct load_part;
+bool lc_partition(lc_file *lf, const struct load_part *pt);
+
 /* Validates and commits every kept row of rank `rank` (load_colrows.c). */
 sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "load_rows.h"
 #include "loader_internal.h"
 #include "text.h"
 
@@ -349,6 +350,8 @@ static sv_err load_region(ld_ctx *c, rank_data *rk, hid_t g, const char *name, h
     region t;
     memset(&t, 0, sizeof t);
     sv_err e = SV_OK;
+    if (c->opt && c->opt->part && !load_part_owns(c->opt->part, rk->rank, name))
+        return SV_OK; /* another MPI process's row (load_rows.h) */
     bool keep = !has_start || load_columns(c, rk, g, name, l, &t, &e);
     if (!e && keep && sum)
         e = load_summary(c, g, name, sum, &t);

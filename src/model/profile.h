@@ -253,6 +253,10 @@ void profile_warn(profile *p, const char *fmt, ...) __attribute__((format(printf
  * the one step that calls statistics and nesting, so profile.c needs
  * neither.) */
 sv_err profile_finish(profile *p, sv_error *err);
+/* Its steps, for a load split into parts (load_rows.h): a part computes its
+ * regions' statistics without nesting (stats, !nest), the merged profile
+ * nests without recomputing them (!stats, nest). */
+sv_err profile_finish_steps(profile *p, bool stats, bool nest, sv_error *err);
 
 /* --- consumer side --- */
 void profile_free(profile *p);
