@@ -166,6 +166,9 @@ for size in 80x24 200x60; do
     screen $size '6Ma]' "$tmp/base.h5" "$tmp/slow.h5"
     want "timelines $size: anchored" '^ aligned on call 2 of precond'
 done
+screen 100x30 6M --rank 1 "$tmp/base.h5" "$tmp/slow.h5"
+want "timelines --rank 1: rank 1's lanes" '^ r1 Task-1 main'
+if grep -q '^ r0 ' "$tmp/out"; then bad "timelines --rank 1 shows rank 0"; else ok; fi
 screen 200x60 '6Ma+++' "$tmp/base.h5" "$tmp/slow.h5"
 want "timelines zoomed: names in the bars" '\[solve═*\]'
 screen 80x24 6 "$tmp/base.h5" "$tmp/base.h5"

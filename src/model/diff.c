@@ -456,13 +456,17 @@ static sv_err finish_paths_side(diff_result *d, int side, sv_error *err)
 static sv_err walk_rank_nested(diff_result *d, int side, rank_walk *w, sv_error *err)
 {
     rank_data *rk = (rank_data *)w->rk;
-    if (rk->calls) {
-        w->parent = rk->calls->parent;
-        w->excl = rk->calls->excl_ns;
-        return walk_rank(d, side, w) ? SV_OK
-                                     : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
-    }
     size_t m = rk->ncalls ? rk->ncalls : 1;
+    if (rk->calls) { /* exclusive times are not stored: worked out per call */
+        int64_t *ex = malloc(m * sizeof *ex);
+        for (size_t g = 0; ex && g < rk->ncalls; g++)
+            ex[g] = rank_call_excl(rk, g);
+        w->parent = rk->calls->parent;
+        w->excl = ex;
+        bool ok = ex && walk_rank(d, side, w);
+        free(ex);
+        return ok ? SV_OK : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+    }
     int32_t *parent = malloc(m * sizeof *parent);
     int64_t *excl = malloc(m * sizeof *excl);
     sv_err rc = parent && excl ? nest_rank_parents(rk, parent, excl, err)
@@ -540,6 +544,11 @@ void diff_free(diff_result *d)
     free(d->label[0]);
     free(d->label[1]);
     free(d);
+}
+
+const region_filter *diff_scope_filter(const diff_result *d)
+{
+    return d->b && d->b->has_filter ? &d->b->filter : NULL;
 }
 
 sv_err diff_profiles(profile *base, profile *newp, const diff_options *o, const region_filter *f,

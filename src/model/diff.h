@@ -121,6 +121,10 @@ sv_err diff_add(diff_result *d, int side, profile *p, sv_error *err);
 sv_err diff_finish(diff_result *d, sv_error *err);
 void diff_free(diff_result *d);
 
+/* The filter the comparison applies: the user's, narrowed to opt.rank
+ * (NULL: none).  Valid until diff_free(); it refers to the user's filter. */
+const region_filter *diff_scope_filter(const diff_result *d);
+
 /* All three steps on two loaded profiles. */
 sv_err diff_profiles(profile *base, profile *newp, const diff_options *o, const region_filter *f,
                      diff_result **out, sv_error *err);

@@ -21,7 +21,7 @@
 #define TL_EMPTY UINT32_MAX
 #define TL_DENSE (UINT32_MAX - 1)
 
-static bool tl_build(cmp_state *s, ui_ctx *ctx)
+static bool tl_build(cmp_state *s)
 {
     cmp_timelines *tl = &s->tl;
     if (tl->built)
@@ -32,7 +32,7 @@ static bool tl_build(cmp_state *s, ui_ctx *ctx)
     for (int side = 0; side < 2; side++) {
         sv_error err;
         sv_error_clear(&err);
-        if (lanes_build(s->prof[side], ctx->opt->filter, &tl->ix[side], &err) != SV_OK) {
+        if (lanes_build(s->prof[side], diff_scope_filter(s->d), &tl->ix[side], &err) != SV_OK) {
             snprintf(tl->error, sizeof tl->error, "%s: %s", side ? "NEW" : "BASE", err.msg);
             return false;
         }
@@ -223,7 +223,7 @@ static void draw_ruler(const cmp_timelines *tl, ui_ctx *ctx, int x0, int y, int 
 void dtl_draw(cmp_state *s, ui_ctx *ctx, rect area)
 {
     grid *g = &ctx->grid;
-    if (!tl_build(s, ctx)) {
+    if (!tl_build(s)) {
         grid_put_text(g, area.x + 1, area.y + 1, area.w - 2, s->tl.error, ROLE_WARNING, 0);
         return;
     }
@@ -268,7 +268,8 @@ void dtl_draw(cmp_state *s, ui_ctx *ctx, rect area)
 
 int dtl_cmd(cmp_state *s, ui_ctx *ctx, ui_cmd cmd)
 {
-    if (!tl_build(s, ctx))
+    (void)ctx;
+    if (!tl_build(s))
         return 0;
     cmp_timelines *tl = &s->tl;
     double c = tl->v0 + tl->span / 2;
