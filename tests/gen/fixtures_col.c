@@ -285,6 +285,7 @@ void scen_fixtures_col(const char *dir)
                (gc_opts){.timing = 3,
                          .fixed_strings = true,
                          .wide_index = true,
+                         .fixed_size = true,
                          .chunked = true,
                          .deflate = 4,
                          .shuffle = true,

@@ -81,7 +81,7 @@ static void gc_dataset(const gc_ctx *c, hid_t loc, const char *name, gc_storage 
     hsize_t dim = n, maxdim = n;
     bool chunked = false;
     hid_t dcpl = gc_dcpl(c, st, dim, name, &chunked);
-    if (chunked)
+    if (chunked && !c->o->fixed_size)
         maxdim = H5S_UNLIMITED;
     hid_t space = H5Screate_simple(1, &dim, &maxdim);
     ck(space, "creating dataspace for", name);

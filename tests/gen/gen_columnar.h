@@ -105,6 +105,7 @@ typedef struct gc_opts {
     bool fixed_strings;  /* fixed-length NULLPAD UTF-8 (parallel-HDF5 files) */
     bool wide_index;     /* region_ids and ranks as uint64 instead of uint32 */
     bool chunked;        /* chunked datasets (else contiguous, fixed size) */
+    bool fixed_size;     /* chunked but not resizable (parallel-HDF5 files) */
     int deflate;         /* gzip level on event columns (0 = none; implies chunked) */
     bool shuffle;        /* shuffle before deflate */
     size_t chunk;        /* event column chunk (0: 65536 or N) */
