@@ -141,6 +141,7 @@ t send-keys -t nocolor q
 check "NO_COLOR quits" wait_for nocolor "SV-EXIT=0"
 start color "$run_env '$sv' '$small'"
 check "xterm-256color shows the interface" wait_for color "small\.h5"
+check "xterm-256color draws the bars (the nesting may come a frame later)" wait_for color "\[outer"
 t capture-pane -p -e -t color >"$tmp/sgr"
 check "xterm-256color gets colours" grep -q "$(printf '\033')\[[0-9;]*4[0-7]m" "$tmp/sgr"
 check "xterm-256color bars use the 256-colour palette" grep -q "48;5;[0-9]*" "$tmp/sgr"
