@@ -68,9 +68,9 @@ static void test_legacy_parents(void **state)
     assert_int_equal(c->parent[g(p, "b", 2)], g(p, "b", 1)); /* identical: listed first is outer */
     assert_int_equal(c->parent[g(p, "c", 1)], -1);
     assert_int_equal(c->depth[g(p, "b", 2)], 2);
-    assert_int_equal(c->excl_ns[g(p, "a", 0)], 760);
-    assert_int_equal(c->excl_ns[g(p, "b", 1)], 0);
-    assert_int_equal(c->excl_ns[g(p, "c", 0)], 20);
+    assert_int_equal(rank_call_excl(&p->ranks[0], (size_t)g(p, "a", 0)), 760);
+    assert_int_equal(rank_call_excl(&p->ranks[0], (size_t)g(p, "b", 1)), 0);
+    assert_int_equal(rank_call_excl(&p->ranks[0], (size_t)g(p, "c", 0)), 20);
     /* children of a[0] in start order: b0 a1 b1 */
     size_t o = c->child_off[g(p, "a", 0)];
     assert_int_equal(c->child_off[g(p, "a", 0) + 1] - o, 3);
@@ -154,7 +154,7 @@ static void test_inferred_three_threads(void **state)
     assert_int_equal(c->parent[g(p, "r", 2)], -1);
     assert_int_equal(c->parent[g(p, "w", 1)], -1);
     assert_int_equal(c->depth[g(p, "r", 1)], 1);
-    assert_int_equal(c->excl_ns[g(p, "w", 1)], 10);
+    assert_int_equal(rank_call_excl(&p->ranks[0], (size_t)g(p, "w", 1)), 10);
     profile_free(p);
 }
 

@@ -214,7 +214,7 @@ static void pass_accumulate(calltree *t, const rank_pass *rp)
             t->has_gpu |= r->gpu_ns != NULL;
             t->ncalls++;
             nd->calls++;
-            nd->excl_ns = ck_add(nd->excl_ns, rk->calls->excl_ns[c]);
+            nd->excl_ns = ck_add(nd->excl_ns, rank_call_excl(rk, c));
             if (rp->flags[c] & CF_INNER)
                 continue;
             int64_t d = r->end_ns[i] - r->start_ns[i];

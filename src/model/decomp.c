@@ -20,7 +20,7 @@ bool call_decompose(const rank_data *rk, size_t g, call_decomp *out)
     /* The loader drops calls that end before they start; a span wider
      * than int64 saturates rather than wraps. */
     int64_t wall = e <= s ? 0 : (s < 0 && e > INT64_MAX + s) ? INT64_MAX : e - s;
-    int64_t excl = rk->calls->excl_ns[g];
+    int64_t excl = rank_call_excl(rk, g);
     excl = excl < 0 ? 0 : excl > wall ? wall : excl;
     out->wall_ns = wall;
     out->excl_ns = excl;

@@ -201,7 +201,7 @@ static void lane_scan(const lane *ln, lane_stat *st, int64_t *excl)
             st->last = e > st->last ? e : st->last;
             size_t j = region_pos(rk, g);
             if (j != SIZE_MAX && rk->calls)
-                excl[j] += rk->calls->excl_ns[g];
+                excl[j] += rank_call_excl(rk, g);
         }
         st->calls += row->n;
     }

@@ -397,7 +397,10 @@ static int explicit_rank(rank_data *rk, nest_out *out, rank_calls *keep)
         rc = check_acyclic(rk, parent, out);
     rank_calls tmp = {0};
     rank_calls *c = keep ? keep : &tmp;
-    if (rc == 1 && !build_children(rk, parent, c, true, out->excl))
+    /* Exclusive times for the totals pass or an excl array (per call
+     * without one: the children alone; rank_call_excl() works them out). */
+    bool totals = !out->per_call || out->excl;
+    if (rc == 1 && !build_children(rk, parent, c, totals, out->excl))
         rc = -1;
     if (!keep || rc != 1) {
         free(c->child_off);
@@ -478,9 +481,8 @@ sv_err nest_rank_calls(rank_data *rk, rank_calls **outc, sv_error *err)
         c->n = n;
         out.parent = c->parent = alloc_big(m * sizeof *c->parent);
         out.depth = c->depth = alloc_big(m * sizeof *c->depth);
-        out.excl = c->excl_ns = alloc_big(m * sizeof *c->excl_ns);
     }
-    sv_err e = c && c->parent && c->depth && c->excl_ns
+    sv_err e = c && c->parent && c->depth
                    ? nest_rank(rk, &out, c, err)
                    : sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
                                   rk->rank);
@@ -525,4 +527,39 @@ sv_err nest_build_calls(profile *p, sv_error *err)
             return e;
     }
     return SV_OK;
+}
+
+int64_t rank_call_excl(const rank_data *rk, size_t g)
+{
+    const rank_calls *c = rk->calls;
+    size_t i = 0, ci = 0;
+    const region *r = rank_call_region(rk, (int64_t)g, &i);
+    if (!c || !r || g >= c->n)
+        return 0;
+    int64_t s = r->start_ns[i], e = r->end_ns[i];
+    int64_t covered = 0, cur_s = 0, cur_e = 0;
+    bool open = false;
+    /* Children are ordered by start: the union of nest_union_clipped. */
+    for (uint32_t k = c->child_off[g]; k < c->child_off[g + 1]; k++) {
+        const region *cr = rank_call_region(rk, c->child[k], &ci);
+        if (!cr)
+            continue;
+        int64_t cs = cr->start_ns[ci] > s ? cr->start_ns[ci] : s;
+        int64_t ce = cr->end_ns[ci] < e ? cr->end_ns[ci] : e;
+        if (ce <= cs)
+            continue;
+        if (open && cs <= cur_e) {
+            cur_e = ce > cur_e ? ce : cur_e;
+            continue;
+        }
+        if (open)
+            covered += cur_e - cur_s;
+        cur_s = cs;
+        cur_e = ce;
+        open = true;
+    }
+    if (open)
+        covered += cur_e - cur_s;
+    int64_t x = (e - s) - covered;
+    return x < 0 ? 0 : x;
 }

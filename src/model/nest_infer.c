@@ -298,9 +298,10 @@ static void sweep_pop(sweep *sw, lane_stack *ln)
     if (excl < 0)
         excl = 0;
     region *r = sw->rk->regions[oc->k.reg];
-    if (sw->out->per_call) /* the totals pass set the region's total */
-        sw->out->excl[gidx_of(sw->rk, &oc->k)] = excl;
-    else
+    if (sw->out->per_call) { /* the totals pass set the region's total */
+        if (sw->out->excl)
+            sw->out->excl[gidx_of(sw->rk, &oc->k)] = excl;
+    } else
         r->st.exclusive_total_ns = ck_add(r->st.exclusive_total_ns, excl);
 }
 

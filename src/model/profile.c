@@ -159,7 +159,6 @@ void rank_calls_free(rank_calls *c)
         return;
     free(c->parent);
     free(c->depth);
-    free(c->excl_ns);
     free(c->child_off);
     free(c->child);
     free(c->lane);

@@ -169,7 +169,8 @@ typedef struct rank_calls {
     size_t n;           /* calls of the rank: sum of its regions' n */
     int32_t *parent;    /* n: rank call index of the direct parent, -1 none */
     uint32_t *depth;    /* n: number of ancestors */
-    int64_t *excl_ns;   /* n: exclusive duration */
+    /* Exclusive durations are not stored (8 bytes a call): rank_call_excl()
+     * works one out from the children when asked (issue 12). */
     /* Children in CSR form: children of call c are
      * child[child_off[c] .. child_off[c+1]-1], ordered by start time. */
     uint32_t *child_off; /* n + 1 */
@@ -277,6 +278,10 @@ region *rank_call_region(const rank_data *rk, int64_t gidx, size_t *idx);
  * children).  Idempotent.  O(n log n) time, O(n) memory.  (finish.c) */
 sv_err profile_ensure_calls(profile *p, sv_error *err);
 void rank_calls_free(rank_calls *c);
+/* Exclusive duration of rank call g: its duration less the union of its
+ * direct children clipped to it (never negative), the same as the regions'
+ * exclusive totals add up.  Needs rk->calls; O(children).  (nest.c) */
+int64_t rank_call_excl(const rank_data *rk, size_t g);
 
 /* Ranks hold at most this many calls (call indices are 32-bit). */
 #define SV_RANK_CALLS_MAX ((size_t)INT32_MAX)

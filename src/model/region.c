@@ -374,12 +374,11 @@ sv_err region_exclusive_durations_ns(region *r, int64_t **out, sv_error *err)
             return sv_error_set(err, SV_ERR_RANGE, "region has no profile");
         if ((e = profile_ensure_calls(r->owner->owner, err)))
             return e;
-        src = r->owner->calls->excl_ns + r->gidx0;
     }
     if ((e = alloc_n(r, sizeof **out, (void **)out, err)))
         return e;
-    if (r->n)
-        memcpy(*out, src, r->n * sizeof **out);
+    for (size_t i = 0; i < r->n; i++)
+        (*out)[i] = src ? src[i] : rank_call_excl(r->owner, r->gidx0 + i);
     return SV_OK;
 }
 

@@ -34,7 +34,7 @@ int64_t calls_ns_diff(int64_t a, int64_t b)
 /* Exclusive time of rank call g (its duration when nesting is missing). */
 int64_t calls_rank_excl(const rank_data *rk, size_t g, int64_t dur)
 {
-    return rk->calls && g < rk->calls->n ? rk->calls->excl_ns[g] : dur;
+    return rk->calls && g < rk->calls->n ? rank_call_excl(rk, g) : dur;
 }
 
 /* A column's value for call i of r; -1 where the call has none. */

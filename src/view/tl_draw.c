@@ -412,7 +412,7 @@ static void details_times(flow *f, const ui_ctx *ctx, const region *r, size_t i,
     fmt_ns(buf, sizeof buf, dur);
     flow_item(f, "dur", buf, ROLE_NORMAL);
     if (rk->calls) {
-        fmt_ns(buf, sizeof buf, rk->calls->excl_ns[g]);
+        fmt_ns(buf, sizeof buf, rank_call_excl(rk, g));
         flow_item(f, "excl", buf, ROLE_NORMAL);
     }
     int64_t aw = r->await_ns ? r->await_ns[i] : 0;
