@@ -305,7 +305,8 @@ static void lv_draw_info(const lanes_state *s, ui_ctx *ctx, rect area)
         fmt_time(t, sizeof t, s->ls->st[ti].idle);
         snprintf(i, sizeof i, "  idlest thread: r%d%.60s %s", s->ix->lanes[ti].rk->rank, nb + 1, t);
     }
-    snprintf(line, sizeof line, " %zu lanes over %s%s%s", s->ls->n, a, w, i);
+    snprintf(line, sizeof line, " %zu lane%s over %s%s%s", s->ls->n, s->ls->n == 1 ? "" : "s", a, w,
+             i);
     grid_fill(&ctx->grid, (rect){area.x, area.y, area.w, 1}, ' ', ROLE_NORMAL, 0);
     grid_put_text(&ctx->grid, area.x, area.y, area.w, line, ROLE_NORMAL, GA_BOLD);
 }
