@@ -31,14 +31,15 @@ enum lv_col {
     LC_COUNT
 };
 
-#define LV_SPARK 12
+#define LV_SPARK 12      /* the load column's smallest width */
+#define LV_SPARK_MAX 160 /* its widest: one slice per column */
 
 static const table_col lv_cols[LC_COUNT] = {
-    [LC_LANE] = {"Lane", 16, 0, true, true},        [LC_BUSY] = {"Busy", 9, 0, false, false},
-    [LC_SHARE] = {"Share", 6, 0, false, false},     [LC_AWAIT] = {"Awaited", 9, 0, false, false},
-    [LC_IDLE] = {"Idle", 9, 2, false, false},       [LC_CALLS] = {"Calls", 8, 3, false, false},
-    [LC_LOAD] = {"Load", LV_SPARK, 1, true, false}, [LC_BUSIEST] = {"Busiest", 14, 4, true, false},
-    [LC_FIRST] = {"First", 9, 5, false, false},     [LC_LAST] = {"Last", 9, 6, false, false},
+    [LC_LANE] = {"Lane", 22, 0, true, false},      [LC_BUSY] = {"Busy", 9, 0, false, false},
+    [LC_SHARE] = {"Share", 6, 0, false, false},    [LC_AWAIT] = {"Awaited", 9, 0, false, false},
+    [LC_IDLE] = {"Idle", 9, 2, false, false},      [LC_CALLS] = {"Calls", 8, 3, false, false},
+    [LC_LOAD] = {"Load", LV_SPARK, 1, true, true}, [LC_BUSIEST] = {"Busiest", 14, 4, true, false},
+    [LC_FIRST] = {"First", 9, 5, false, false},    [LC_LAST] = {"Last", 9, 6, false, false},
 };
 
 /* A row: a rank total (lane == SIZE_MAX) or a lane. */
@@ -194,12 +195,14 @@ static void spark(const lanes_state *s, const ui_ctx *ctx, size_t l, char *buf, 
 {
     static const char *const blocks[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
     static const char ascii[] = " .:-=+*#@";
-    double u[LV_SPARK];
-    lanestats_spark(s->ls, l, s->ls->t0, s->ls->t1 > s->ls->t0 ? s->ls->t1 : s->ls->t0 + 1,
-                    LV_SPARK, u);
+    /* One slice per column the load column has (it takes the spare width). */
+    int nb = s->tb.w[LC_LOAD];
+    nb = nb < 1 ? 1 : nb > LV_SPARK_MAX ? LV_SPARK_MAX : nb;
+    double u[LV_SPARK_MAX];
+    lanestats_spark(s->ls, l, s->ls->t0, s->ls->t1 > s->ls->t0 ? s->ls->t1 : s->ls->t0 + 1, nb, u);
     size_t n = 0;
     buf[0] = '\0';
-    for (int b = 0; b < LV_SPARK; b++) {
+    for (int b = 0; b < nb; b++) {
         int lv = (int)(u[b] * 8.0 + 0.5);
         lv = lv < 0 ? 0 : lv > 8 ? 8 : lv;
         if (u[b] > 0 && lv == 0)
@@ -232,7 +235,7 @@ static void lv_draw_cells(const lanes_state *s, ui_ctx *ctx, const lane_stat *st
     snprintf(b, sizeof b, "%zu", st->calls);
     table_put(&s->tb, g, LC_CALLS, y, b, role, 0);
     if (li != SIZE_MAX) {
-        char sp[LV_SPARK * 4 + 1];
+        char sp[LV_SPARK_MAX * 4 + 1];
         spark(s, ctx, li, sp, sizeof sp);
         table_put(&s->tb, g, LC_LOAD, y, sp, role == ROLE_SELECTED ? role : ROLE_DENSE, 0);
     }
