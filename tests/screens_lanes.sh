@@ -124,6 +124,18 @@ if [ -f "$d" ]; then
     check "regions search: match 2 of $m" has "Match 2 of $m: /io/"
 fi
 
+# --- f: the lanes of the matching regions' calls only (compress runs on the executor threads:
+# two lanes per rank, counted from the raw calls)
+if [ -f "$d" ]; then
+    "$sv" --events compress --csv "$d" | awk -F, 'NR > 1 { print $1 "/" $9 }' | sort -u >"$tmp/cl"
+    ncl=$(wc -l <"$tmp/cl" | tr -d ' ')
+    screen 80x24 "7/compress<Enter>f" "$d"
+    check "lanes f: $ncl lanes ran compress, and the filter is named" rowhas 2 "$ncl lanes (filter /compress/)"
+    check "lanes f: no task lane" hasnt "task Task"
+    screen 80x24 "7/nosuch<Enter>f" "$d"
+    check "lanes f without a match says so" has "No call matches the filter"
+fi
+
 # --- Esc walks back through every jump, and the title says where it goes
 if [ -f "$d" ]; then
     screen 80x24 "3<Enter><Enter>" "$d"

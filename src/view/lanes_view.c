@@ -58,6 +58,8 @@ typedef struct lanes_state {
     size_t *rank_nl;     /* lanes per rank index */
     table tb;
     bool built;
+    bool filtered; /* built for f: only the regions matching the search */
+    char filter_text[256];
 } lanes_state;
 
 /* ------------------------------------------------------------- model */
@@ -147,14 +149,43 @@ static void lv_totals(lanes_state *s)
     }
 }
 
+static bool lv_keep(const region *r, void *user)
+{
+    return ui_search_match(user, r->name);
+}
+
+static void lv_release(lanes_state *s)
+{
+    lanestats_free(s->ls);
+    lanes_free(s->ix);
+    free(s->rows);
+    free(s->rank_tot);
+    free(s->rank_nl);
+    s->ls = NULL;
+    s->ix = NULL;
+    s->rows = NULL;
+    s->rank_tot = NULL;
+    s->rank_nl = NULL;
+    s->nrows = 0;
+    s->error[0] = '\0';
+}
+
+/* Measured once, and again when f (the filter on the search) changes: then
+ * only the matching regions' calls count. */
 static void lv_build(lanes_state *s, ui_ctx *ctx)
 {
-    if (s->built || ui_calls_pending(ctx)) /* built once the nesting is there */
+    bool want = ctx->filter_on && ctx->has_search;
+    bool same = want == s->filtered && (!want || strcmp(s->filter_text, ctx->search_text) == 0);
+    if ((s->built && same) || ui_calls_pending(ctx)) /* built once the nesting is there */
         return;
+    lv_release(s);
     s->built = true;
+    s->filtered = want;
+    snprintf(s->filter_text, sizeof s->filter_text, "%s", want ? ctx->search_text : "");
     sv_error err;
     sv_error_clear(&err);
-    if (lanes_build(ctx->prof, ctx->opt ? ctx->opt->filter : NULL, &s->ix, &err) != SV_OK ||
+    if (lanes_build_where(ctx->prof, ctx->opt ? ctx->opt->filter : NULL, want ? lv_keep : NULL, ctx,
+                          &s->ix, &err) != SV_OK ||
         lanestats_build(s->ix, &s->ls, &err) != SV_OK) {
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return;
@@ -308,8 +339,11 @@ static void lv_draw_info(const lanes_state *s, ui_ctx *ctx, rect area)
         fmt_time(t, sizeof t, s->ls->st[ti].idle);
         snprintf(i, sizeof i, "  idlest thread: r%d%.60s %s", s->ix->lanes[ti].rk->rank, nb + 1, t);
     }
-    snprintf(line, sizeof line, " %zu lane%s over %s%s%s", s->ls->n, s->ls->n == 1 ? "" : "s", a, w,
-             i);
+    char f[96] = "";
+    if (s->filtered)
+        snprintf(f, sizeof f, " (filter /%.60s/)", s->filter_text);
+    snprintf(line, sizeof line, " %zu lane%s%s over %s%s%s", s->ls->n, s->ls->n == 1 ? "" : "s", f,
+             a, w, i);
     grid_fill(&ctx->grid, (rect){area.x, area.y, area.w, 1}, ' ', ROLE_NORMAL, 0);
     grid_put_text(&ctx->grid, area.x, area.y, area.w, line, ROLE_NORMAL, GA_BOLD);
 }
@@ -324,9 +358,10 @@ static void lv_draw(void *state, ui_ctx *ctx, rect area)
     grid_fill(g, area, ' ', ROLE_NORMAL, 0);
     if (s->error[0] || !s->ls || s->ls->n == 0) {
         grid_put_text(g, area.x + 1, area.y + 1, area.w - 2,
-                      s->error[0] ? s->error
-                      : !s->built ? ui_computing_text(ctx)
-                                  : "No calls with event data: no lanes",
+                      s->error[0]   ? s->error
+                      : !s->built   ? ui_computing_text(ctx)
+                      : s->filtered ? "No call matches the filter (f shows every lane)"
+                                    : "No calls with event data: no lanes",
                       ROLE_WARNING, 0);
         return;
     }
@@ -419,11 +454,7 @@ static void lv_destroy(void *state)
     lanes_state *s = state;
     if (!s)
         return;
-    lanestats_free(s->ls);
-    lanes_free(s->ix);
-    free(s->rows);
-    free(s->rank_tot);
-    free(s->rank_nl);
+    lv_release(s);
     free(s);
 }
 
