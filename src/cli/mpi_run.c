@@ -53,6 +53,19 @@ mpi_role mpi_run_role(const cli_options *o)
     return env_int(rank_vars) > 0 ? MPI_ROLE_BYSTANDER : MPI_ROLE_NONE;
 }
 
+/* SCOPEVIEW_MPI_VERBOSE=1: each process says what it read, to see the
+ * balance (and, in the tests, that the rows were split at all). */
+static void say_share(const load_part *pt, const profile *p)
+{
+    size_t rows = 0, calls = 0;
+    for (size_t i = 0; i < p->nregions; i++) {
+        rows++;
+        calls += p->regions[i]->n;
+    }
+    fprintf(stderr, "scopeview: MPI process %d of %d: %zu rows, %zu calls\n", pt->index, pt->count,
+            rows, calls);
+}
+
 /* This process's part, in-process, charged to the memory budget. */
 static sv_err load_part_here(const char *path, const isolate_options *how, const load_part *pt,
                              load_budget *bp, profile **p, sv_error *err)
@@ -64,6 +77,8 @@ static sv_err load_part_here(const char *path, const isolate_options *how, const
                    : profile_load(path, &lo, p, err);
     if (!e)
         profile_check_values(*p);
+    if (!e && getenv("SCOPEVIEW_MPI_VERBOSE"))
+        say_share(pt, *p);
     if (e == SV_ERR_NOMEM && b.exceeded) {
         char epath[400];
         text_escape_buf(epath, sizeof epath, path);

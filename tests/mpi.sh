@@ -1,0 +1,110 @@
+#!/bin/sh
+# The MPI batch run (./configure --with-mpi): under mpirun with 2 and 4
+# processes, --json, --csv and --summary (--json alone on 4) print exactly what the serial run
+# prints (stdout byte for byte, the same exit status and the same warnings)
+# on every shared profile and on generated ones of every layout; the rows are
+# really split (SCOPEVIEW_MPI_VERBOSE: every process read some).  A SKIP
+# when the build has no MPI.
+set -u
+. "${0%/*}/lib.sh"
+if [ "${SV_WITH_MPI:-0}" != 1 ]; then
+    echo "SKIP: not configured --with-mpi"
+    exit 77
+fi
+command -v mpirun >/dev/null || {
+    echo "SKIP: no mpirun (Debian package openmpi-bin)"
+    exit 77
+}
+# Open MPI refuses root unless told (CI runs as root), and must not look for
+# a network or a batch system.
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
+OMPI_MCA_plm=isolated OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_btl OMPI_MCA_plm
+export OMPI_MCA_rmaps_base_oversubscribe
+mpi() { # mpi NP ARGS...
+    lib_np=$1
+    shift
+    mpirun --oversubscribe --allow-run-as-root -np "$lib_np" "$sv" "$@"
+}
+
+# same NP ARGS...: the MPI run's stdout, status and sorted warnings equal the
+# serial run's (mpirun adds its own lines on a failure: those are not ours).
+same() {
+    s_np=$1
+    shift
+    SCOPEVIEW_IN_PROCESS=1 "$sv" "$@" >"$tmp/ser.out" 2>"$tmp/ser.err"
+    s_rc=$?
+    mpi "$s_np" "$@" >"$tmp/mpi.out" 2>"$tmp/mpi.err"
+    m_rc=$?
+    grep '^scopeview' "$tmp/ser.err" | sort >"$tmp/ser.w"
+    grep '^scopeview' "$tmp/mpi.err" | sort >"$tmp/mpi.w"
+    if [ "$s_rc" != "$m_rc" ]; then
+        echo "  exit status: serial $s_rc, mpirun -np $s_np $m_rc"
+        sed 's/^/  stderr: /' "$tmp/mpi.err" | head -20
+        return 1
+    fi
+    if ! cmp -s "$tmp/ser.out" "$tmp/mpi.out"; then
+        echo "  stdout differs (- serial, + mpirun -np $s_np):"
+        diff -u "$tmp/ser.out" "$tmp/mpi.out" | head -20 | sed 's/^/  /'
+        return 1
+    fi
+    if ! cmp -s "$tmp/ser.w" "$tmp/mpi.w"; then
+        echo "  warnings differ (- serial, + mpirun -np $s_np):"
+        diff -u "$tmp/ser.w" "$tmp/mpi.w" | head -20 | sed 's/^/  /'
+        return 1
+    fi
+}
+
+# every FILE... (one profile): the three outputs on 2 processes, --json on 4
+# (each mpirun costs a second to start: the suite stays short).
+every() {
+    for e_run in "2 --json" "2 --csv" "2 --summary" "4 --json"; do
+        # shellcheck disable=SC2086 # NP and the mode, split on purpose
+        check "mpirun -np $e_run ${1##*/}${2:+ (+$(($# - 1)) files)}" same $e_run "$@"
+    done
+}
+
+# Generated profiles: schema 3 (5 rows of up to 80 000 calls), schema 2,
+# schema 1 legacy and extended (2 ranks x 4 threads), aggregate, a C-API set.
+gen="$top_build/svgen"
+"$gen" bench-schema3 "$tmp/s3.h5" --calls 200000 >/dev/null &&
+    "$gen" bench-schema3 "$tmp/s3z.h5" --calls 50000 --gzip >/dev/null &&
+    "$gen" demo --layout schema2 "$tmp/s2.h5" >/dev/null &&
+    "$gen" demo --layout legacy "$tmp/legacy.h5" >/dev/null &&
+    "$gen" demo --layout aggregate "$tmp/agg.h5" >/dev/null &&
+    "$gen" demo --layout capi "$tmp/capi" >/dev/null &&
+    "$gen" extended "$tmp/ext.h5" 20000 >/dev/null || {
+    echo "FAIL: svgen could not write the profiles"
+    exit 1
+}
+for h5 in "$tmp/s3.h5" "$tmp/s3z.h5" "$tmp/s2.h5" "$tmp/legacy.h5" "$tmp/agg.h5" "$tmp/ext.h5" \
+    "$top_src/data/demo.h5"; do
+    every "$h5"
+done
+every "$tmp/capi_rank00000.h5" "$tmp/capi_rank00001.h5"
+# Filters, and the errors: a missing file, a file that is not HDF5, a rank
+# the file lacks, a memory budget the parts pass one by one but not summed.
+check "--json --ranks 1 --exclude" same 2 --json --ranks 1 --exclude 'mpi_*' "$tmp/s2.h5"
+check "missing file" same 2 --json "$tmp/none.h5"
+echo "not HDF5" >"$tmp/text.h5"
+check "not HDF5" same 4 --summary "$tmp/text.h5"
+check "--ranks 9" same 2 --csv --ranks 9 "$tmp/ext.h5"
+check "--memory over the sum of the parts" same 2 --json --memory 1M "$tmp/ext.h5"
+
+# The rows are split: each of 2 processes read rows and calls of the
+# 200 000-call file (the longest row to one, the next two to the other).
+SCOPEVIEW_MPI_VERBOSE=1 mpi 2 --json "$tmp/s3.h5" >/dev/null 2>"$tmp/err"
+check "process 0 read a share" grep -q 'MPI process 0 of 2: [1-9][0-9]* rows, [1-9][0-9]* calls' "$tmp/err"
+check "process 1 read a share" grep -q 'MPI process 1 of 2: [1-9][0-9]* rows, [1-9][0-9]* calls' "$tmp/err"
+# Schema 1: the regions of the extended file spread over 4 processes.
+SCOPEVIEW_MPI_VERBOSE=1 mpi 4 --json "$tmp/ext.h5" >/dev/null 2>"$tmp/err"
+check "schema 1: 4 processes read rows" test "$(grep -c 'MPI process [0-3] of 4: [1-9]' "$tmp/err")" = 4
+
+# Every shared profile.
+if need_shared "MPI runs on the shared profiles"; then
+    for h5 in "$shared_root"/data/real/*.h5 "$shared_root"/data/extended/*.h5 \
+        "$shared_root"/data/upstream/*.h5; do
+        every "$h5"
+    done
+fi
+finish
