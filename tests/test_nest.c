@@ -67,7 +67,7 @@ static void test_legacy_parents(void **state)
     assert_int_equal(c->parent[g(p, "b", 1)], g(p, "a", 0));
     assert_int_equal(c->parent[g(p, "b", 2)], g(p, "b", 1)); /* identical: listed first is outer */
     assert_int_equal(c->parent[g(p, "c", 1)], -1);
-    assert_int_equal(c->depth[g(p, "b", 2)], 2);
+    assert_int_equal(rank_call_depth(&p->ranks[0], (size_t)g(p, "b", 2)), 2);
     assert_int_equal(rank_call_excl(&p->ranks[0], (size_t)g(p, "a", 0)), 760);
     assert_int_equal(rank_call_excl(&p->ranks[0], (size_t)g(p, "b", 1)), 0);
     assert_int_equal(rank_call_excl(&p->ranks[0], (size_t)g(p, "c", 0)), 20);
@@ -153,7 +153,7 @@ static void test_inferred_three_threads(void **state)
     assert_int_equal(c->parent[g(p, "r", 1)], g(p, "w", 1));
     assert_int_equal(c->parent[g(p, "r", 2)], -1);
     assert_int_equal(c->parent[g(p, "w", 1)], -1);
-    assert_int_equal(c->depth[g(p, "r", 1)], 1);
+    assert_int_equal(rank_call_depth(&p->ranks[0], (size_t)g(p, "r", 1)), 1);
     assert_int_equal(rank_call_excl(&p->ranks[0], (size_t)g(p, "w", 1)), 10);
     profile_free(p);
 }
@@ -321,7 +321,7 @@ static void test_deep_chain(void **state)
     /* each call's exclusive = 2 (one ns each side), the innermost has 2 too */
     assert_int_equal(excl_total(p, "rec"), (int64_t)(2 * (n - 1) + 2));
     assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
-    assert_int_equal(p->ranks[0].calls->depth[n - 1], n - 1);
+    assert_int_equal(rank_call_depth(&p->ranks[0], n - 1), n - 1);
     /* the same chain inferred (legacy) */
     profile *q = profile_new("mem");
     mp_region(profile_add_rank(q, 0), "rec", n, s, e);
@@ -346,7 +346,7 @@ static void test_zero_length_and_identical(void **state)
     mp_finish(p);
     assert_int_equal(excl_total(p, "z"), 0);
     assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
-    assert_int_equal(p->ranks[0].calls->depth[2], 2);
+    assert_int_equal(rank_call_depth(&p->ranks[0], 2), 2);
     profile_free(p);
 }
 

@@ -21,7 +21,7 @@ typedef struct rank_build {
     size_t nkeys;
     uint32_t *lane_of; /* n: position in keys, LANES_NO_LANE when not
                         * indexed; NULL when every call is in lane 0 */
-    uint32_t *ldepth;  /* n: lane depth (rk->calls->depth when borrowed) */
+    uint32_t *ldepth;  /* n: lane depth (freed after the build) */
     bool own_ldepth;
     bool all_sorted; /* every indexed region's starts are sorted */
 } rank_build;
@@ -155,8 +155,8 @@ static bool lane_depths(rank_build *b)
             continue;
         uint32_t g = (uint32_t)root;
         for (;;) {
-            if (b->lane_of[g] != LANES_NO_LANE)
-                b->ldepth[g] = cnt[b->lane_of[g]]++;
+            if (lane_at(b, g) != LANES_NO_LANE)
+                b->ldepth[g] = cnt[lane_at(b, g)]++;
             if (sp == cap) {
                 dfs_frame *ns = realloc(st, cap * 2 * sizeof *st);
                 if (!(ok = ns != NULL))
@@ -168,8 +168,8 @@ static bool lane_depths(rank_build *b)
             /* Leave every finished call, then descend into the next child. */
             while (sp > 0 && st[sp - 1].next == c->child_off[st[sp - 1].g + 1]) {
                 uint32_t done = st[--sp].g;
-                if (b->lane_of[done] != LANES_NO_LANE)
-                    cnt[b->lane_of[done]]--;
+                if (lane_at(b, done) != LANES_NO_LANE)
+                    cnt[lane_at(b, done)]--;
             }
             if (sp == 0)
                 break;
@@ -181,8 +181,8 @@ static bool lane_depths(rank_build *b)
     return ok;
 }
 
-/* A rank whose calls all share one lane (legacy files, one thread) takes
- * its depths straight from the nesting. */
+/* A rank whose calls all share one lane (legacy files, one thread) needs
+ * no lane per call: its lane depths are the nesting depths. */
 static bool single_lane(const rank_build *b)
 {
     if (b->nkeys != 1)
@@ -196,14 +196,14 @@ static bool single_lane(const rank_build *b)
 static bool depths(rank_build *b)
 {
     size_t n = b->rk->ncalls;
-    if (single_lane(b)) {
-        b->ldepth = b->rk->calls->depth;
-        return true;
-    }
-    b->lane_of = malloc(n * sizeof *b->lane_of);
-    b->ldepth = malloc(n * sizeof *b->ldepth);
+    b->ldepth = malloc((n ? n : 1) * sizeof *b->ldepth);
     b->own_ldepth = true;
-    if (!b->lane_of || !b->ldepth)
+    if (!b->ldepth)
+        return false;
+    if (single_lane(b)) /* lane_of NULL: every call on lane 0 */
+        return lane_depths(b);
+    b->lane_of = malloc((n ? n : 1) * sizeof *b->lane_of);
+    if (!b->lane_of)
         return false;
     assign_lanes(b);
     return lane_depths(b);

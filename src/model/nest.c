@@ -480,12 +480,13 @@ sv_err nest_rank_calls(rank_data *rk, rank_calls **outc, sv_error *err)
     if (c) {
         c->n = n;
         out.parent = c->parent = alloc_big(m * sizeof *c->parent);
-        out.depth = c->depth = alloc_big(m * sizeof *c->depth);
+        out.depth = alloc_big(m * sizeof *out.depth); /* the passes need it; not kept */
     }
-    sv_err e = c && c->parent && c->depth
+    sv_err e = c && c->parent && out.depth
                    ? nest_rank(rk, &out, c, err)
                    : sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
                                   rk->rank);
+    free(out.depth);
     if (c)
         c->lane = out.lane;
     /* Inference leaves no children lists behind: build them from parents. */
@@ -562,4 +563,16 @@ int64_t rank_call_excl(const rank_data *rk, size_t g)
         covered += cur_e - cur_s;
     int64_t x = (e - s) - covered;
     return x < 0 ? 0 : x;
+}
+
+uint32_t rank_call_depth(const rank_data *rk, size_t g)
+{
+    const rank_calls *c = rk->calls;
+    uint32_t d = 0;
+    if (!c || g >= c->n)
+        return 0;
+    /* Parent links are acyclic (nest falls back to inference on a cycle). */
+    for (int32_t x = c->parent[g]; x >= 0 && d < UINT32_MAX; x = c->parent[x])
+        d++;
+    return d;
 }

@@ -168,9 +168,9 @@ typedef struct perf_record {
 typedef struct rank_calls {
     size_t n;           /* calls of the rank: sum of its regions' n */
     int32_t *parent;    /* n: rank call index of the direct parent, -1 none */
-    uint32_t *depth;    /* n: number of ancestors */
-    /* Exclusive durations are not stored (8 bytes a call): rank_call_excl()
-     * works one out from the children when asked (issue 12). */
+    /* Depths and exclusive durations are not stored (12 bytes a call):
+     * rank_call_depth() and rank_call_excl() work them out when asked
+     * (issue 12: the viewer's resident size). */
     /* Children in CSR form: children of call c are
      * child[child_off[c] .. child_off[c+1]-1], ordered by start time. */
     uint32_t *child_off; /* n + 1 */
@@ -282,6 +282,8 @@ void rank_calls_free(rank_calls *c);
  * direct children clipped to it (never negative), the same as the regions'
  * exclusive totals add up.  Needs rk->calls; O(children).  (nest.c) */
 int64_t rank_call_excl(const rank_data *rk, size_t g);
+/* Number of ancestors of rank call g (0 for a root); O(depth). */
+uint32_t rank_call_depth(const rank_data *rk, size_t g);
 
 /* Ranks hold at most this many calls (call indices are 32-bit). */
 #define SV_RANK_CALLS_MAX ((size_t)INT32_MAX)

@@ -82,7 +82,7 @@ static void draw_parents(ui_ctx *ctx, const call_ref *c, int x, int y, int w)
             chain[nchain++] = (size_t)p;
         root = (size_t)p;
     }
-    size_t depth = rc->depth[c->g];
+    size_t depth = rank_call_depth(rk, c->g);
     char ell[8] = "";
     ell[utf8_encode(theme_glyphs_get(g->ascii)->ellipsis, ell)] = '\0';
     /* Drop ancestors next to the root until the line fits. */

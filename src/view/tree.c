@@ -332,7 +332,7 @@ static const char **call_path_names(const tree_state *s, const ui_ctx *ctx, size
     if (!rk || !rk->calls || c < 0 || (size_t)c >= rk->calls->n ||
         !filter_match_rank(f, rk->rank) || (t->scope.rank >= 0 && t->scope.rank != rk->rank))
         return NULL;
-    const char **v = malloc(((size_t)rk->calls->depth[c] + 1) * sizeof *v);
+    const char **v = malloc(((size_t)rank_call_depth(rk, (size_t)c) + 1) * sizeof *v);
     for (; v && c >= 0; c = rk->calls->parent[c]) {
         size_t idx;
         const region *r = rank_call_region(rk, c, &idx);
