@@ -136,6 +136,13 @@ if [ -f "$d" ]; then
     check "lanes f without a match says so" has "No call matches the filter"
 fi
 
+# tree: k of n over the call paths in preorder; small.h5 (FIXTURES.md): outer > inner, io/write,
+# so /o/ matches outer and io/write: from outer, n finds io/write (2 of 2), then outer (1 of 2).
+screen 80x24 "2/o<Enter>" "$fx/small.h5"
+check "tree search: match 2 of 2" has "Match 2 of 2: /o/"
+screen 80x24 "2/o<Enter>n" "$fx/small.h5"
+check "tree search n: match 1 of 2" has "Match 1 of 2: /o/"
+
 # --- Esc walks back through every jump, and the title says where it goes
 if [ -f "$d" ]; then
     screen 80x24 "3<Enter><Enter>" "$d"

@@ -429,8 +429,16 @@ static int tree_search(tree_state *s, ui_ctx *ctx, int dir)
                 s->open[a] = 1;
             tree_reflow(s, x);
             tree_select(s, ctx);
-            if (x == start)
-                ui_set_status(ctx, "Only match of /%s/", ctx->search_text);
+            /* "match k of n" in preorder (the order n walks) */
+            size_t k = 0, n = 0;
+            uint32_t y = t->child[t->child_off[0]];
+            for (size_t i = 0; i + 1 < t->n; i++, y = preorder_next(t, s->pos, y))
+                if (ui_search_match(ctx, calltree_node_name(t, y))) {
+                    n++;
+                    k = y == x ? n : k;
+                }
+            ui_set_status(ctx, "Match %zu of %zu: /%s/%s", k, n, ctx->search_text,
+                          x == start ? " (the only one)" : "");
             return VF_HANDLED | VF_REDRAW;
         }
     }
