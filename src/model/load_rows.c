@@ -53,15 +53,33 @@ bool lc_partition(lc_file *lf, const load_part *pt)
     for (size_t j = 0; j < n; j++)
         v[j] = (lpt_row){lf->cnt[lf->order[j]], lf->order[j]};
     qsort(v, n, sizeof *v, cmp_lpt);
-    /* Greedy longest-processing-time: each row to the lightest part. */
+    /* Greedy longest-processing-time: each row to the lightest bin. */
+    size_t *bin = malloc(n * sizeof *bin);
+    if (!bin) {
+        free(v);
+        free(load);
+        free(mine);
+        return false;
+    }
     for (size_t j = 0; j < n; j++) {
         size_t best = 0;
         for (size_t k = 1; k < np; k++)
             if (load[k] < load[best])
                 best = k;
         load[best] += v[j].cnt + 1; /* + 1: empty rows spread too */
-        mine[v[j].row] = best == (size_t)pt->index;
+        bin[j] = best;
     }
+    /* Part 0 takes the heaviest bin: the others' rows travel to it once
+     * they are read, so the fewer of them the sooner it can nest. */
+    size_t heavy = 0;
+    for (size_t k = 1; k < np; k++)
+        if (load[k] > load[heavy])
+            heavy = k;
+    for (size_t j = 0; j < n; j++) {
+        size_t part = bin[j] == heavy ? 0 : bin[j] == 0 ? heavy : bin[j];
+        mine[v[j].row] = part == (size_t)pt->index;
+    }
+    free(bin);
     size_t m = 0;
     for (size_t j = 0; j < n; j++) {
         size_t i = lf->order[j];

@@ -12,7 +12,8 @@
  *
  * Who owns a row, identically in every process:
  * - columnar layouts: the rows that pass the index checks, longest first,
- *   each to the part with the fewest calls so far (ties: lowest part);
+ *   each to the bin with the fewest calls so far (ties: lowest bin); part 0
+ *   (which receives the others' rows and nests) takes the heaviest bin;
  * - schema 1 (groups): a hash of (rank, region name), so a name repeated in
  *   a rank stays in one part and is dropped there as in a serial load;
  * - the aggregate layout (summaries only, no event column): every part
