@@ -2,6 +2,7 @@
  * command table (src/view/commands.def).
  *
  *   man_keys MANPAGE > out
+ *   man_keys --labels > out     every help line's keys, one a line, for the help screen check
  *
  * Copies MANPAGE, replacing the lines between each `.\" keys SCOPE` marker
  * and the next `.\" end of keys` with SCOPE's help lines in roff.
@@ -96,9 +97,30 @@ static int put_scope(FILE *out, const keymap *km, const char *name)
     return 0;
 }
 
+/* The keys column of every help line of every scope. */
+static int put_labels(const keymap *km)
+{
+    help_line *lines = malloc(LINES_MAX * sizeof *lines);
+    if (!lines)
+        return 1;
+    for (int scope = 0; scope < SCOPE_COUNT; scope++) {
+        size_t n = commands_help(km, (key_scope)scope, lines, LINES_MAX);
+        for (size_t i = 0; i < n && i < LINES_MAX; i++)
+            printf("%s\n", lines[i].keys);
+    }
+    free(lines);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const char start[] = ".\\\" keys ", end[] = ".\\\" end of keys";
+    if (argc == 2 && strcmp(argv[1], "--labels") == 0) {
+        keymap *km = malloc(sizeof *km);
+        int rc = km && keymap_defaults(km) ? put_labels(km) : 1;
+        free(km);
+        return rc;
+    }
     if (argc != 2) {
         fprintf(stderr, "usage: man_keys MANPAGE\n");
         return 2;
