@@ -749,8 +749,13 @@ static int app_load_config(ui_ctx *ctx, const app_options *o, sv_config *cfg)
     int bad = file ? config_load(cfg, file, o->config != NULL, &err) : 0;
     if (bad && err.s) {
         size_t first = strcspn(err.s, "\n");
-        for (const char *line = err.s; *line; line += strcspn(line, "\n") + 1)
+        int shown = 0;
+        for (const char *line = err.s; *line && shown < 10; line += strcspn(line, "\n") + 1) {
             fprintf(stderr, "scopeview: %.*s\n", (int)strcspn(line, "\n"), line);
+            shown++;
+        }
+        if (bad > shown) /* a file that is not a config at all: not a screenful of lines */
+            fprintf(stderr, "scopeview: ... and %d more problems in the config file\n", bad - shown);
         ui_set_status(ctx, "%.*s%s", (int)first, err.s, bad > 1 ? " (and more: see stderr)" : "");
     }
     bool fatal = bad && o->config && access(o->config, R_OK) != 0;
