@@ -331,4 +331,18 @@ if [ -f "$shared/extended/gpu_train.h5" ]; then
     check "gpu 80: abbreviated, still an overlap" has "children [0-9.]* [mun]*s; GPU [0-9.]* [mun]*s ([0-9]*%, overlap)"
 fi
 
+# --- the list moves as the shared table moves (table.c): wheel, paging, a click on a row
+screen 100x30 "3/inner<Enter>4<WheelDown>" "$small"
+check "wheel down: three rows, stopping at the last (100 ns)" has "^▶ *100 ns"
+screen 100x30 "3/inner<Enter>4<WheelDown><WheelUp>" "$small"
+check "wheel up: back to the slowest (500 ns)" has "^▶ *500 ns"
+screen 100x30 "3/inner<Enter>4<End><Home><PgDn>" "$small"
+check "End Home PgDn: the last row" has "^▶ *100 ns"
+check "... and the details follow it (the first call recorded)" has "call 1 of 3 on rank 0"
+if need_shared "a click in the calls list (solver.h5)"; then
+    # No pointer in the headless screen: a click lands mid-view, row 13 of 80x24.
+    screen 80x24 '3/^solve$<Enter>4<Click>' "$shared/real/solver.h5"
+    check "click: the row under the pointer gets the cursor" rowhas 13 "^▶"
+    check "click: only that row" [ "$(grep -c '^▶' "$scr")" = 1 ]
+fi
 finish

@@ -181,13 +181,15 @@ static void calls_draw(void *state, ui_ctx *ctx, rect area)
 
 /* ------------------------------------------------------------ commands */
 
-static void move_cursor(calls_state *s, ui_ctx *ctx, long delta)
+/* Up Down PgUp PgDn Home End, the wheel and a click on a row: the table
+ * moves the cursor, the view publishes its call. */
+static int calls_move(calls_state *s, ui_ctx *ctx, ui_cmd cmd)
 {
-    if (s->n == 0)
-        return;
-    long c = (long)s->cursor + delta;
-    s->cursor = c < 0 ? 0 : (size_t)c >= s->n ? s->n - 1 : (size_t)c;
+    s->tb.nrows = s->n;
+    if (table_on_cmd(&s->tb, cmd, ctx->mouse_x, ctx->mouse_y) != TABLE_MOVED)
+        return 0; /* a click off the rows */
     calls_select_cursor(s, ctx);
+    return VF_HANDLED | VF_REDRAW;
 }
 
 static int next_sort_col(const calls_state *s, int dir)
@@ -213,20 +215,6 @@ static int calls_sort_cmd(calls_state *s, ui_ctx *ctx, ui_cmd cmd)
     return VF_HANDLED | VF_REDRAW;
 }
 
-static int calls_click(calls_state *s, ui_ctx *ctx)
-{
-    rect l = s->list;
-    if (ctx->mouse_y < l.y || ctx->mouse_y >= l.y + l.h || ctx->mouse_x < l.x ||
-        ctx->mouse_x >= l.x + l.w)
-        return 0;
-    size_t j = s->top + (size_t)(ctx->mouse_y - l.y);
-    if (j < s->n) {
-        s->cursor = j;
-        calls_select_cursor(s, ctx);
-    }
-    return VF_HANDLED | VF_REDRAW;
-}
-
 static int calls_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 {
     calls_state *s = state;
@@ -245,34 +233,17 @@ static int calls_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     }
     if (s->n == 0)
         return 0;
-    long page = s->page > 1 ? s->page - 1 : 1;
     switch (cmd) {
     case CMD_UP:
-        move_cursor(s, ctx, -1);
-        break;
     case CMD_DOWN:
-        move_cursor(s, ctx, 1);
-        break;
     case CMD_PGUP:
-        move_cursor(s, ctx, -page);
-        break;
     case CMD_PGDN:
-        move_cursor(s, ctx, page);
-        break;
     case CMD_HOME:
-        move_cursor(s, ctx, -(long)s->n);
-        break;
     case CMD_END:
-        move_cursor(s, ctx, (long)s->n);
-        break;
     case CMD_WHEEL_UP:
-        move_cursor(s, ctx, -3);
-        break;
     case CMD_WHEEL_DOWN:
-        move_cursor(s, ctx, 3);
-        break;
     case CMD_CLICK:
-        return calls_click(s, ctx);
+        return calls_move(s, ctx, cmd);
     case CMD_SORT_PREV:
     case CMD_SORT_NEXT:
     case CMD_SORT_INVERT:
@@ -295,6 +266,7 @@ static void *calls_create(ui_ctx *ctx)
         return NULL;
     s->sort_col = CC_DUR;
     s->desc = true;
+    table_init(&s->tb, NULL, 0, 0, false);
     calls_reset(s);
     return s;
 }

@@ -225,7 +225,7 @@ static void draw_kids(calls_state *s, ui_ctx *ctx, const call_ref *c, rect a)
 
 static call_ref cursor_ref(const calls_state *s)
 {
-    const call_row *row = &s->rows[s->cursor];
+    const call_row *row = &s->rows[s->tb.cursor];
     const region *r = s->regs[row->ri];
     return (call_ref){r, row->i, r->gidx0 + row->i};
 }

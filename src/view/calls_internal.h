@@ -13,6 +13,7 @@
 
 #include "histogram.h"
 #include "profile.h"
+#include "table.h"
 #include "view.h"
 
 enum { CC_DUR, CC_EXCL, CC_HELD, CC_AWAIT, CC_GPU, CC_START, CC_RANK, CC_THREAD, CC_TASK, CC_N };
@@ -58,9 +59,11 @@ typedef struct calls_state {
     int name_w[2]; /* widest thread / task name of the ranks in scope, 0 unknown */
     int sort_col;
     bool desc;
-    size_t cursor, top;
-    int page;
-    rect list; /* rows drawn at the last frame (for clicks) */
+    /* The cursor, scrolling, paging, the wheel and clicks on rows: the
+     * shared table's (table.c), its rows this view's calls; the columns,
+     * their widths and the sort stay the view's own (names share the
+     * width by their length, each column has its natural order). */
+    table tb;
     /* the selection last seen, so a new one moves the cursor once */
     int sync_rank;
     int64_t sync_call;

@@ -106,7 +106,7 @@ void calls_reset(calls_state *s)
     s->rows = NULL;
     s->durs = NULL;
     s->nregs = s->nsummary = s->n = 0;
-    s->cursor = s->top = 0;
+    s->tb.cursor = s->tb.top = 0;
     s->hist_w = 0;
     s->err[0] = '\0';
     s->sync_rank = -1;
@@ -170,7 +170,7 @@ static bool radix_sort_rows(call_row *rows, size_t n)
  * so that a stable sort by key alone breaks ties that way. */
 void calls_sort(calls_state *s, const ui_ctx *ctx)
 {
-    call_row at = s->n ? s->rows[s->cursor] : (call_row){0, 0, 0};
+    call_row at = s->n ? s->rows[s->tb.cursor] : (call_row){0, 0, 0};
     size_t j = 0;
     for (size_t ri = 0; ri < s->nregs; ri++) {
         const region *r = s->regs[ri];
@@ -185,7 +185,7 @@ void calls_sort(calls_state *s, const ui_ctx *ctx)
         qsort(s->rows, s->n, sizeof *s->rows, row_cmp);
     for (j = 0; j < s->n; j++)
         if (s->rows[j].ri == at.ri && s->rows[j].i == at.i)
-            s->cursor = j;
+            s->tb.cursor = j;
 }
 
 static bool in_scope(const calls_state *s, const ui_ctx *ctx, const region *r)
@@ -315,7 +315,7 @@ static void calls_build(calls_state *s, ui_ctx *ctx, const region *sel)
         s->desc = true;
     }
     calls_sort(s, ctx);
-    s->cursor = 0;
+    s->tb.cursor = 0;
 }
 
 /* The row holding rank call g of rank `rank`, or n. */
@@ -357,7 +357,7 @@ void calls_sync(calls_state *s, ui_ctx *ctx)
         s->sync_call = ctx->sel.call;
         size_t j = find_row(s, ctx->sel.rank, ctx->sel.call);
         if (j < s->n)
-            s->cursor = j;
+            s->tb.cursor = j;
     }
 }
 
@@ -366,7 +366,7 @@ void calls_select_cursor(calls_state *s, ui_ctx *ctx)
 {
     if (s->n == 0)
         return;
-    const call_row *row = &s->rows[s->cursor];
+    const call_row *row = &s->rows[s->tb.cursor];
     int rank = s->regs[row->ri]->rank;
     int64_t g = row_gidx(s, row);
     ui_select_call(ctx, rank, g);

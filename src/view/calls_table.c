@@ -127,7 +127,7 @@ static void draw_row(const calls_state *s, ui_ctx *ctx, size_t j, int y, rect a,
                      const calls_layout *L)
 {
     grid *g = &ctx->grid;
-    bool cur = j == s->cursor;
+    bool cur = j == s->tb.cursor;
     int role = cur ? ROLE_SELECTED : ROLE_NORMAL;
     if (cur) {
         grid_fill(g, (rect){a.x, y, a.w, 1}, ' ', role, 0);
@@ -144,18 +144,13 @@ static void draw_row(const calls_state *s, ui_ctx *ctx, size_t j, int y, rect a,
     }
 }
 
-static void calls_scroll(calls_state *s, int page)
+/* The rows on screen, for the table's paging, scrolling and clicks. */
+static void calls_scroll(calls_state *s, rect list)
 {
-    s->page = page > 0 ? page : 1;
-    size_t p = (size_t)s->page;
-    if (s->cursor >= s->n)
-        s->cursor = s->n ? s->n - 1 : 0;
-    if (s->cursor < s->top)
-        s->top = s->cursor;
-    if (s->cursor >= s->top + p)
-        s->top = s->cursor - p + 1;
-    if (s->top + p > s->n)
-        s->top = s->n > p ? s->n - p : 0;
+    s->tb.page = list.h > 0 ? list.h : 1;
+    s->tb.body_y = list.y;
+    s->tb.nrows = s->n;
+    table_goto(&s->tb, s->tb.cursor);
 }
 
 void calls_draw_list(calls_state *s, ui_ctx *ctx, rect head, rect list)
@@ -163,10 +158,9 @@ void calls_draw_list(calls_state *s, ui_ctx *ctx, rect head, rect list)
     calls_layout L;
     calls_columns(s, list.w, &L);
     draw_table_head(s, ctx, head, &L);
-    calls_scroll(s, list.h);
-    s->list = list;
-    for (int r = 0; r < list.h && s->top + (size_t)r < s->n; r++)
-        draw_row(s, ctx, s->top + (size_t)r, list.y + r, list, &L);
+    calls_scroll(s, list);
+    for (int r = 0; r < list.h && s->tb.top + (size_t)r < s->n; r++)
+        draw_row(s, ctx, s->tb.top + (size_t)r, list.y + r, list, &L);
 }
 
 /* --- histogram --- */
