@@ -100,6 +100,9 @@ check "sort: I inverts" rowhas 2 "by duration (fastest first)"
 check "sort: fastest first" [ "$(list_durations | tr '\n' ' ')" = "100 400 500 " ]
 screen 80x24 "3/^inner\$<Enter>4<" "$small"
 check "sort: < from duration wraps to the last column" rowhas 2 "by thread"
+screen 80x24 "3/^inner\$<Enter>4<<<" "$small"
+check "sort: < < < is start, earliest first (its natural order)" rowhas 2 "by start (earliest first)"
+check "sort: earliest first" [ "$(list_durations | tr '\n' ' ')" = "100 500 400 " ]
 
 # Enter jumps to the timeline; Esc comes back to the same row
 screen 80x24 "3/^outer\$<Enter>4j<Enter>" "$small"

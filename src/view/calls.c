@@ -181,37 +181,28 @@ static void calls_draw(void *state, ui_ctx *ctx, rect area)
 
 /* ------------------------------------------------------------ commands */
 
-/* Up Down PgUp PgDn Home End, the wheel and a click on a row: the table
- * moves the cursor, the view publishes its call. */
-static int calls_move(calls_state *s, ui_ctx *ctx, ui_cmd cmd)
+/* Up Down PgUp PgDn Home End, the wheel, clicks and < > I: the table moves
+ * the cursor or picks the sort (each column in its natural order); the
+ * view publishes the call or sorts its rows. */
+static int calls_table_cmd(calls_state *s, ui_ctx *ctx, ui_cmd cmd)
 {
-    s->tb.nrows = s->n;
-    if (table_on_cmd(&s->tb, cmd, ctx->mouse_x, ctx->mouse_y) != TABLE_MOVED)
-        return 0; /* a click off the rows */
-    calls_select_cursor(s, ctx);
-    return VF_HANDLED | VF_REDRAW;
-}
-
-static int next_sort_col(const calls_state *s, int dir)
-{
-    int c = s->sort_col;
-    for (int k = 0; k < CC_N; k++) {
-        c = (c + dir + CC_N) % CC_N;
-        if (calls_col_shown(s, c))
-            return c;
-    }
-    return s->sort_col;
-}
-
-static int calls_sort_cmd(calls_state *s, ui_ctx *ctx, ui_cmd cmd)
-{
-    if (cmd == CMD_SORT_INVERT) {
-        s->desc = !s->desc;
+    table *t = &s->tb;
+    t->nrows = s->n;
+    t->shown = 0;
+    for (int c = 0; c < CC_N; c++)
+        t->shown |= calls_col_shown(s, c) ? 1u << c : 0;
+    t->sort_col = (size_t)s->sort_col;
+    t->sort_desc = s->desc;
+    enum table_result r = table_on_cmd(t, cmd, ctx->mouse_x, ctx->mouse_y);
+    if (r == TABLE_SORTED) {
+        s->sort_col = (int)t->sort_col;
+        s->desc = t->sort_desc;
+        calls_sort(s, ctx);
+    } else if (r == TABLE_MOVED) {
+        calls_select_cursor(s, ctx);
     } else {
-        s->sort_col = next_sort_col(s, cmd == CMD_SORT_NEXT ? 1 : -1);
-        s->desc = calls_cols[s->sort_col].desc;
+        return 0; /* a click off the rows and titles */
     }
-    calls_sort(s, ctx);
     return VF_HANDLED | VF_REDRAW;
 }
 
@@ -243,11 +234,10 @@ static int calls_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     case CMD_WHEEL_UP:
     case CMD_WHEEL_DOWN:
     case CMD_CLICK:
-        return calls_move(s, ctx, cmd);
     case CMD_SORT_PREV:
     case CMD_SORT_NEXT:
     case CMD_SORT_INVERT:
-        return calls_sort_cmd(s, ctx, cmd);
+        return calls_table_cmd(s, ctx, cmd);
     case CMD_ENTER:
         calls_select_cursor(s, ctx);
         ui_open_view(ctx, VIEW_TIMELINE);
@@ -266,7 +256,11 @@ static void *calls_create(ui_ctx *ctx)
         return NULL;
     s->sort_col = CC_DUR;
     s->desc = true;
-    table_init(&s->tb, NULL, 0, 0, false);
+    for (int c = 0; c < CC_N; c++) /* names (no fixed width) read A to Z */
+        s->tcols[c] = (table_col){
+            calls_cols[c].title, calls_cols[c].width, 0, calls_cols[c].width == 0, false,
+            !calls_cols[c].desc};
+    table_init(&s->tb, s->tcols, CC_N, CC_DUR, true);
     calls_reset(s);
     return s;
 }

@@ -64,6 +64,7 @@ typedef struct calls_state {
      * their widths and the sort stay the view's own (names share the
      * width by their length, each column has its natural order). */
     table tb;
+    table_col tcols[CC_N]; /* calls_cols as the table knows them (sort keys, header clicks) */
     /* the selection last seen, so a new one moves the cursor once */
     int sync_rank;
     int64_t sync_call;

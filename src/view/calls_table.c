@@ -159,6 +159,12 @@ void calls_draw_list(calls_state *s, ui_ctx *ctx, rect head, rect list)
     calls_columns(s, list.w, &L);
     draw_table_head(s, ctx, head, &L);
     calls_scroll(s, list);
+    /* where the columns are, for a click on a title (table.c sorts by it) */
+    memset(s->tb.w, 0, sizeof s->tb.w);
+    for (int k = 0; k < L.n; k++) {
+        s->tb.x[L.col[k]] = list.x + L.x[k];
+        s->tb.w[L.col[k]] = L.w[k];
+    }
     for (int r = 0; r < list.h && s->tb.top + (size_t)r < s->n; r++)
         draw_row(s, ctx, s->tb.top + (size_t)r, list.y + r, list, &L);
 }

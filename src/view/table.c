@@ -264,8 +264,8 @@ static void sort_by(table *t, size_t col)
         return;
     }
     t->sort_col = col;
-    /* names read best A to Z, numbers largest first */
-    t->sort_desc = !t->cols[col].left;
+    /* names read best A to Z, numbers largest first (unless the column says) */
+    t->sort_desc = !t->cols[col].left && !t->cols[col].asc;
 }
 
 /* The next shown column after (dir 1) or before (dir -1) the sort column. */

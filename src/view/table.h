@@ -24,6 +24,7 @@ typedef struct table_col {
     int drop;  /* 0: never dropped; otherwise higher numbers go first */
     bool left; /* left-aligned text (numbers are right-aligned) */
     bool flex; /* takes the width the others leave (one column at most) */
+    bool asc;  /* sorted smallest first when chosen (numbers otherwise largest first) */
 } table_col;
 
 typedef struct table {
