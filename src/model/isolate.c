@@ -53,6 +53,8 @@
 #define ISO_CPU_BASE 60
 #define ISO_CPU_BYTES_PER_S MIB
 #define ISO_TICK_MS 100
+/* The child's exit status when the answer could not be written. */
+#define ISO_EXIT_WIRE 4
 /* A progress record whose first word is this announces work (iso_on_charge). */
 #define ISO_WORK_MARK UINT64_MAX
 #define ISO_MIN_BUDGET (256 * MIB)
@@ -286,7 +288,7 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     int wr = e ? wire_send_error(data_fd, &err) : wire_send_profile(data_fd, p);
     /* No profile_free: the exit frees it at once.  _exit: the parent's
      * stdio buffers and atexit handlers are not ours. */
-    _exit(wr ? 4 : 0);
+    _exit(wr ? ISO_EXIT_WIRE : 0);
 }
 
 /* ------------------------------------------------------------ parent */
@@ -429,8 +431,14 @@ static sv_err iso_verdict(const char *epath, int status, const iso_watch *w, con
         return sv_error_set(err, SV_ERR_DAMAGED,
                             "%s: the file is damaged (libhdf5 crashed while reading it: %s)", epath,
                             strsignal(WTERMSIG(status)));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == ISO_EXIT_WIRE)
+        return sv_error_set(err, SV_ERR_IO,
+                            "%s: the loading process could not hand the profile over", epath);
+    /* Any other end without an answer: a crash a handler turned into an exit
+     * status (a sanitizer's, or libhdf5 calling exit after a failed assertion). */
     return sv_error_set(err, SV_ERR_DAMAGED,
-                        "%s: the file is damaged (the loading process stopped with status %d)",
+                        "%s: the file is damaged (libhdf5 crashed while reading it: exit status "
+                        "%d)",
                         epath, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
