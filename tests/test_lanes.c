@@ -651,6 +651,34 @@ static void test_disjoint_row(void **state)
     profile_free(p);
 }
 
+/* Lane depths are kept in a byte a call below 255 and widened past it: a
+ * chain of 300 calls, each inside the one before ([i, 1000 - i]), gives
+ * 300 rows of one call, call i on row i, at both widths alike. */
+static void test_deep_chain(void **state)
+{
+    (void)state;
+    for (int depth = 254; depth <= 300; depth += 46) {
+        int64_t s[300], e[300];
+        for (int i = 0; i < depth; i++) {
+            s[i] = i;
+            e[i] = 1000 - i;
+        }
+        profile *p = profile_new("mem");
+        mp_region(profile_add_rank(p, 0), "f", (size_t)depth, s, e);
+        mp_finish(p);
+        lanes_index *ix = index_of(p, NULL);
+        assert_int_equal(ix->nlanes, 1);
+        const lane *ln = &ix->lanes[0];
+        assert_int_equal(ln->ndepth, depth);
+        for (int d = 0; d < depth; d++) {
+            assert_int_equal(ln->rows[d].n, 1);
+            assert_int_equal(ln->rows[d].idx[0], d);
+        }
+        lanes_free(ix);
+        profile_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -658,7 +686,7 @@ int main(void)
         cmocka_unit_test(test_legacy_small),    cmocka_unit_test(test_small),
         cmocka_unit_test(test_search_order),    cmocka_unit_test(test_random_sorted),
         cmocka_unit_test(test_random_unsorted), cmocka_unit_test(test_disjoint_row),
-        cmocka_unit_test(test_random_flame),
+        cmocka_unit_test(test_random_flame),    cmocka_unit_test(test_deep_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

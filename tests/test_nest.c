@@ -298,6 +298,36 @@ static void test_cycle_falls_back(void **state)
     profile_free(p);
 }
 
+/* Explicit parents whose children are recorded out of start order: the
+ * children lists are in start order all the same (k1 at 10, k2 at 30, k0
+ * at 50), and the parent's exclusive time is 100 - 30 = 70. */
+static void test_explicit_children_order(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t ks[] = {50, 10, 30}, ke[] = {60, 20, 40}, kid[] = {2, 3, 4}, kpar[] = {1, 1, 1};
+    int64_t ps[] = {0}, pe[] = {100}, pid[] = {1}, ppar[] = {-1};
+    region *k = mp_region(rk, "k", 3, ks, ke);
+    mp_col(&k->call_ids, kid, 3);
+    mp_col(&k->parent_ids, kpar, 3);
+    region *r = mp_region(rk, "p", 1, ps, pe);
+    mp_col(&r->call_ids, pid, 1);
+    mp_col(&r->parent_ids, ppar, 1);
+    mp_finish(p);
+    assert_true(p->ranks[0].explicit_ids);
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    const rank_calls *c = p->ranks[0].calls;
+    size_t pg = (size_t)g(p, "p", 0), o = c->child_off[pg];
+    assert_int_equal(c->child_off[pg + 1] - o, 3);
+    assert_int_equal(c->child[o], g(p, "k", 1));
+    assert_int_equal(c->child[o + 1], g(p, "k", 2));
+    assert_int_equal(c->child[o + 2], g(p, "k", 0));
+    assert_int_equal(rank_call_excl(&p->ranks[0], pg), 70);
+    assert_int_equal(rank_call_depth(&p->ranks[0], (size_t)g(p, "k", 0)), 1);
+    profile_free(p);
+}
+
 /* 100 000 levels of explicit parents: no recursion, no stack overflow. */
 static void test_deep_chain(void **state)
 {
@@ -374,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_orphan_parent),
         cmocka_unit_test(test_cycle_falls_back),
         cmocka_unit_test(test_deep_chain),
+        cmocka_unit_test(test_explicit_children_order),
         cmocka_unit_test(test_zero_length_and_identical),
         cmocka_unit_test(test_union_clipped),
     };

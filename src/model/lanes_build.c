@@ -21,8 +21,10 @@ typedef struct rank_build {
     size_t nkeys;
     uint32_t *lane_of; /* n: position in keys, LANES_NO_LANE when not
                         * indexed; NULL when every call is in lane 0 */
-    uint32_t *ldepth;  /* n: lane depth (freed after the build) */
-    bool own_ldepth;
+    /* n: lane depth (freed after the build): a byte a call while every
+     * depth is below 255 (issue 12: the build's peak), else 4. */
+    uint8_t *ld8;
+    uint32_t *ldepth;
     bool all_sorted; /* every indexed region's starts are sorted */
 } rank_build;
 
@@ -135,28 +137,47 @@ static uint32_t lane_at(const rank_build *b, size_t g)
     return b->lane_of ? b->lane_of[g] : 0;
 }
 
+static uint32_t ld_get(const rank_build *b, size_t g)
+{
+    return b->ld8 ? b->ld8[g] : b->ldepth[g];
+}
+
+/* false when a byte cannot hold d (the caller widens and starts again) */
+static bool ld_set(rank_build *b, size_t g, uint32_t d)
+{
+    if (!b->ld8) {
+        b->ldepth[g] = d;
+        return true;
+    }
+    b->ld8[g] = (uint8_t)d;
+    return d < UINT8_MAX;
+}
+
 typedef struct dfs_frame {
     uint32_t g, next;
 } dfs_frame;
 
 /* Lane depth = number of ancestors in the same lane: a depth-first walk of
- * the call forest keeping one open-call counter per lane. */
-static bool lane_depths(rank_build *b)
+ * the call forest keeping one open-call counter per lane.  1 done, 0 a
+ * depth too deep for bytes, -1 out of memory. */
+static int lane_depths(rank_build *b)
 {
     const rank_calls *c = b->rk->calls;
     size_t n = c->n, cap = 64, sp = 0;
     uint32_t *cnt = calloc(b->nkeys ? b->nkeys : 1, sizeof *cnt);
     dfs_frame *st = malloc(cap * sizeof *st);
-    bool ok = cnt && st;
-    if (ok)
+    bool ok = cnt && st, fits = true;
+    if (ok && b->ld8)
+        memset(b->ld8, 0, n);
+    else if (ok)
         memset(b->ldepth, 0, n * sizeof *b->ldepth);
-    for (size_t root = 0; ok && root < n; root++) {
+    for (size_t root = 0; ok && fits && root < n; root++) {
         if (c->parent[root] >= 0)
             continue;
         uint32_t g = (uint32_t)root;
         for (;;) {
-            if (lane_at(b, g) != LANES_NO_LANE)
-                b->ldepth[g] = cnt[lane_at(b, g)]++;
+            if (lane_at(b, g) != LANES_NO_LANE && !(fits = ld_set(b, g, cnt[lane_at(b, g)]++)))
+                break;
             if (sp == cap) {
                 dfs_frame *ns = realloc(st, cap * 2 * sizeof *st);
                 if (!(ok = ns != NULL))
@@ -178,7 +199,7 @@ static bool lane_depths(rank_build *b)
     }
     free(cnt);
     free(st);
-    return ok;
+    return !ok ? -1 : fits ? 1 : 0;
 }
 
 /* A rank whose calls all share one lane (legacy files, one thread) needs
@@ -196,17 +217,21 @@ static bool single_lane(const rank_build *b)
 static bool depths(rank_build *b)
 {
     size_t n = b->rk->ncalls;
-    b->ldepth = malloc((n ? n : 1) * sizeof *b->ldepth);
-    b->own_ldepth = true;
-    if (!b->ldepth)
-        return false;
-    if (single_lane(b)) /* lane_of NULL: every call on lane 0 */
-        return lane_depths(b);
-    b->lane_of = malloc((n ? n : 1) * sizeof *b->lane_of);
-    if (!b->lane_of)
-        return false;
-    assign_lanes(b);
-    return lane_depths(b);
+    if (!single_lane(b)) { /* else lane_of stays NULL: every call on lane 0 */
+        b->lane_of = malloc((n ? n : 1) * sizeof *b->lane_of);
+        if (!b->lane_of)
+            return false;
+        assign_lanes(b);
+    }
+    b->ld8 = malloc(n ? n : 1);
+    int rc = b->ld8 ? lane_depths(b) : -1;
+    if (rc == 0) { /* 255 deep or more: four bytes a call */
+        free(b->ld8);
+        b->ld8 = NULL;
+        b->ldepth = malloc((n ? n : 1) * sizeof *b->ldepth);
+        rc = b->ldepth ? lane_depths(b) : -1;
+    }
+    return rc == 1;
 }
 
 /* --------------------------------------------------------------- rows */
@@ -240,7 +265,7 @@ static bool make_lanes(rank_build *b, size_t first)
     for (size_t g = 0; g < n; g++)
         if (lane_at(b, g) != LANES_NO_LANE) {
             lane *ln = &ix->lanes[first + lane_at(b, g)];
-            ln->ndepth = b->ldepth[g] + 1 > ln->ndepth ? b->ldepth[g] + 1 : ln->ndepth;
+            ln->ndepth = ld_get(b, g) + 1 > ln->ndepth ? ld_get(b, g) + 1 : ln->ndepth;
             ln->ncalls++;
         }
     for (size_t k = 0; k < b->nkeys; k++) {
@@ -251,7 +276,7 @@ static bool make_lanes(rank_build *b, size_t first)
     }
     for (size_t g = 0; g < n; g++)
         if (lane_at(b, g) != LANES_NO_LANE)
-            ix->lanes[first + lane_at(b, g)].rows[b->ldepth[g]].n++;
+            ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)].n++;
     for (size_t k = 0; k < b->nkeys; k++) {
         lane *ln = &ix->lanes[first + k];
         for (uint32_t d = 0; d < ln->ndepth; d++)
@@ -271,7 +296,7 @@ static void fill_rows(rank_build *b, size_t first)
     }
     for (size_t g = 0; g < n; g++)
         if (lane_at(b, g) != LANES_NO_LANE) {
-            lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[b->ldepth[g]];
+            lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)];
             row->idx[row->n++] = (uint32_t)g;
         }
 }
@@ -361,8 +386,25 @@ static size_t split_runs(const rank_data *rk, const lane_row *row, mrun *runs)
     return nr;
 }
 
-/* Merges the sorted runs of a row (regions with sorted starts). */
-static void merge_row(const rank_data *rk, lane_row *row, mrun *runs, uint32_t *heap, uint32_t *tmp)
+/* A scratch array allocated the first time a row needs one (a row of one
+ * region's calls never does: legacy files build no row-sized copy). */
+typedef struct scratch {
+    uint32_t *p;
+    size_t cap, want; /* want: the widest row */
+} scratch;
+
+static uint32_t *scratch_get(scratch *sc)
+{
+    if (!sc->p && sc->want) {
+        sc->p = malloc(sc->want * sizeof *sc->p);
+        sc->cap = sc->p ? sc->want : 0;
+    }
+    return sc->p;
+}
+
+/* Merges the sorted runs of a row (regions with sorted starts); false
+ * when out of memory. */
+static bool merge_row(const rank_data *rk, lane_row *row, mrun *runs, uint32_t *heap, scratch *sc)
 {
     row_fin f;
     fin_init(&f, row);
@@ -371,8 +413,11 @@ static void merge_row(const rank_data *rk, lane_row *row, mrun *runs, uint32_t *
         const mrun *r = &runs[0];
         for (size_t k = 0; k < row->n; k++)
             fin_push(&f, r->s[row->idx[k] - r->gidx0], r->e[row->idx[k] - r->gidx0]);
-        return;
+        return true;
     }
+    uint32_t *tmp = scratch_get(sc);
+    if (!tmp)
+        return false;
     for (size_t k = 0; k < nr; k++)
         heap[k] = (uint32_t)k;
     for (size_t k = nr / 2; k-- > 0;)
@@ -388,6 +433,7 @@ static void merge_row(const rank_data *rk, lane_row *row, mrun *runs, uint32_t *
         sift_down(heap, live, 0, runs, row->idx);
     }
     memcpy(row->idx, tmp, row->n * sizeof *tmp);
+    return true;
 }
 
 static bool entry_less(const int64_t *key, uint32_t a, uint32_t b)
@@ -468,22 +514,22 @@ static bool finish_rows(rank_build *b, size_t first)
 {
     lanes_index *ix = b->ix;
     size_t nr = b->rk->nregions ? b->rk->nregions : 1;
-    uint32_t *tmp = malloc(widest_row(ix, first) * sizeof *tmp);
+    scratch sc = {NULL, 0, widest_row(ix, first)};
     mrun *runs = malloc(nr * sizeof *runs);
     uint32_t *heap = malloc(nr * sizeof *heap);
     int64_t *flat = b->all_sorted ? NULL : start_column(b->rk);
-    bool ok = tmp && runs && heap && (b->all_sorted || flat);
+    bool ok = runs && heap && (b->all_sorted || flat) && (b->all_sorted || scratch_get(&sc));
     for (size_t l = first; ok && l < ix->nlanes; l++)
-        for (uint32_t d = 0; d < ix->lanes[l].ndepth; d++) {
+        for (uint32_t d = 0; ok && d < ix->lanes[l].ndepth; d++) {
             lane_row *row = &ix->lanes[l].rows[d];
             if (flat)
-                sort_row_flat(b->rk, row, tmp, flat);
+                sort_row_flat(b->rk, row, sc.p, flat);
             else
-                merge_row(b->rk, row, runs, heap, tmp);
+                ok = merge_row(b->rk, row, runs, heap, &sc);
             if (row->n && row->bstart[0] < ix->t_min)
                 ix->t_min = row->bstart[0];
         }
-    free(tmp);
+    free(sc.p);
     free(runs);
     free(heap);
     free(flat);
@@ -506,7 +552,7 @@ static void update_tmax(lanes_index *ix, const rank_data *rk)
 static bool build_rank(lanes_index *ix, size_t ri, const region_filter *f)
 {
     rank_data *rk = &ix->prof->ranks[ri];
-    rank_build b = {ix, rk, ri, NULL, 0, NULL, NULL, false, true};
+    rank_build b = {ix, rk, ri, NULL, 0, NULL, NULL, NULL, true};
     bool rank_ok = !f || filter_match_rank(f, rk->rank);
     ix->rflags[ri] = calloc(rk->nregions ? rk->nregions : 1, 1);
     if (!ix->rflags[ri])
@@ -527,8 +573,8 @@ static bool build_rank(lanes_index *ix, size_t ri, const region_filter *f)
     if (ok)
         fill_rows(&b, first);
     free(b.lane_of);
-    if (b.own_ldepth)
-        free(b.ldepth);
+    free(b.ld8);
+    free(b.ldepth);
     free(b.keys);
     ok = ok && finish_rows(&b, first);
     if (ok)

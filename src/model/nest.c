@@ -302,6 +302,49 @@ static int64_t union_of_keys(const child_key *k, size_t n, int64_t lo, int64_t h
  * links.  With totals, also the exclusive time of every call: its duration
  * less the union of its children, stored per call when excl is given, else
  * added to its region's total. */
+/* true when kids[0 .. n) are already in (start, -end, index) order. */
+static bool children_sorted(const rank_data *rk, const uint32_t *kids, size_t n, size_t *j)
+{
+    child_key prev = {0, 0, 0};
+    for (size_t k = 0; k < n; k++) {
+        *j = region_of_call(rk, *j, kids[k]);
+        const region *r = rk->regions[*j];
+        size_t i = kids[k] - r->gidx0;
+        child_key cur = {r->start_ns[i], r->end_ns[i], kids[k]};
+        if (k > 0 && child_cmp(&prev, &cur) > 0)
+            return false;
+        prev = cur;
+    }
+    return true;
+}
+
+/* Without totals the keys are needed only to reorder children that are not
+ * in start order (rare: the sweep meets them in order), so no buffer as
+ * wide as the widest family is held (24 bytes a child: 46 MiB for a root
+ * of 2M children). */
+static bool order_only(rank_data *rk, uint32_t *off, uint32_t *child)
+{
+    child_key *tmp = NULL;
+    size_t cap = 0, jk = 0, jc = 0;
+    for (size_t g = 0; g < rk->ncalls; g++) {
+        size_t a = off[g], m = off[g + 1] - a;
+        if (m < 2 || children_sorted(rk, child + a, m, &jc))
+            continue;
+        if (m > cap) {
+            child_key *nt = realloc(tmp, m * sizeof *nt);
+            if (!nt) {
+                free(tmp);
+                return false;
+            }
+            tmp = nt;
+            cap = m;
+        }
+        order_children(rk, child + a, m, tmp, &jk);
+    }
+    free(tmp);
+    return true;
+}
+
 static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, bool totals,
                            int64_t *excl)
 {
@@ -324,6 +367,8 @@ static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, 
             child[off[parent[g]]++] = (uint32_t)g;
     memmove(off + 1, off, n * sizeof *off);
     off[0] = 0;
+    if (!totals)
+        return order_only(rk, off, child);
     child_key *tmp = malloc((widest ? widest : 1) * sizeof *tmp);
     if (!tmp)
         return false;
@@ -333,8 +378,6 @@ static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, 
         for (size_t i = 0; i < r->n; i++) {
             size_t g = r->gidx0 + i, a = off[g], m = off[g + 1] - a;
             order_children(rk, child + a, m, tmp, &jk);
-            if (!totals)
-                continue;
             int64_t s = r->start_ns[i], e = r->end_ns[i];
             int64_t x = (e - s) - union_of_keys(tmp, m, s, e);
             x = x < 0 ? 0 : x;
@@ -349,11 +392,11 @@ static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, 
 }
 
 /* false (warned on the totals pass) when the parent links form a cycle.
- * -1 on NOMEM.  Fills out->depth for per-call output. */
+ * -1 on NOMEM.  Fills out->depth when given. */
 static int check_acyclic(rank_data *rk, const int32_t *parent, nest_out *out)
 {
     size_t n = rk->ncalls, m = n ? n : 1;
-    uint32_t *depth = out->per_call ? out->depth : malloc(m * sizeof *depth);
+    uint32_t *depth = out->depth ? out->depth : malloc(m * sizeof *depth);
     uint32_t *path = malloc(m * sizeof *path);
     int rc = depth && path ? 1 : -1;
     if (rc == 1 && !compute_depths(parent, depth, n, path)) {
@@ -364,7 +407,7 @@ static int check_acyclic(rank_data *rk, const int32_t *parent, nest_out *out)
                          rk->owner->path, rk->rank);
         rc = 0;
     }
-    if (!out->per_call)
+    if (depth != out->depth)
         free(depth);
     free(path);
     return rc;
@@ -480,13 +523,13 @@ sv_err nest_rank_calls(rank_data *rk, rank_calls **outc, sv_error *err)
     if (c) {
         c->n = n;
         out.parent = c->parent = alloc_big(m * sizeof *c->parent);
-        out.depth = alloc_big(m * sizeof *out.depth); /* the passes need it; not kept */
     }
-    sv_err e = c && c->parent && out.depth
+    /* No depth array (4 bytes a call at the worker's peak): the explicit
+     * pass takes a temporary one for its cycle check, the sweep none. */
+    sv_err e = c && c->parent
                    ? nest_rank(rk, &out, c, err)
                    : sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
                                   rk->rank);
-    free(out.depth);
     if (c)
         c->lane = out.lane;
     /* Inference leaves no children lists behind: build them from parents. */
@@ -506,13 +549,8 @@ sv_err nest_rank_parents(rank_data *rk, int32_t *parent, int64_t *excl, sv_error
     sv_err e = check_size(rk, err);
     if (e)
         return e;
-    uint32_t *depth = alloc_big((rk->ncalls ? rk->ncalls : 1) * sizeof *depth);
-    if (!depth)
-        return sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
-                            rk->rank);
-    nest_out out = {true, parent, depth, excl, NULL};
+    nest_out out = {true, parent, NULL, excl, NULL};
     e = nest_rank(rk, &out, NULL, err);
-    free(depth);
     free(out.lane);
     return e;
 }

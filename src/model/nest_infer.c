@@ -379,7 +379,8 @@ static bool sweep_push(sweep *sw, const call_key *c)
     if (sw->out->per_call) {
         uint32_t g = gidx_of(sw->rk, c);
         sw->out->parent[g] = ln->sp ? (int32_t)gidx_of(sw->rk, &ln->stk[ln->sp - 1].k) : -1;
-        sw->out->depth[g] = (uint32_t)ln->sp;
+        if (sw->out->depth)
+            sw->out->depth[g] = (uint32_t)ln->sp;
         if (sw->out->lane)
             sw->out->lane[g] = (uint32_t)(ln - sw->lanes);
     }

@@ -11,7 +11,7 @@
 typedef struct nest_out {
     bool per_call;
     int32_t *parent;  /* n */
-    uint32_t *depth;  /* n */
+    uint32_t *depth;  /* n, or NULL: not wanted */
     int64_t *excl;    /* n */
     /* Per-call output: the inferred lane of each call, allocated by the
      * sweep when a rank gets a second inferred lane (NULL otherwise). */
