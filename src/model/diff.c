@@ -242,20 +242,39 @@ static sv_err add_regions(diff_result *d, int side, const profile *p, sv_error *
     return SV_OK;
 }
 
-/* Per-rank scratch while resolving the path of every call.  Only eff is
- * per call (4 bytes): a call's name comes from its region, found by binary
- * search over the rank's call numbering, and the stack grows with depth. */
+/* Per-rank scratch while resolving the path of every call.  One array per
+ * call (4 bytes) serves twice: it holds the call's parent until the call
+ * is resolved, then its path (eff), so the nesting and the paths never
+ * need two arrays.  A bit per call says which it holds.  A call's name
+ * comes from its region, found by binary search over the rank's call
+ * numbering, and the stack grows with depth. */
 typedef struct rank_walk {
     const rank_data *rk;
-    const int32_t *parent; /* the rank's nesting: rk->calls, or nest_rank_parents() */
-    const int64_t *excl;
-    uint32_t *rid;   /* name id of each region of the rank, DIFF_NONE when filtered out */
-    uint32_t *eff;   /* path of each call, or of its nearest kept ancestor */
+    const int64_t *excl; /* the rank's exclusive times (a borrowed buffer) */
+    uint32_t *rid;       /* name id of each region of the rank, DIFF_NONE when filtered out */
+    /* parent of each unresolved call (int32, -1 for none), then path of each
+     * resolved call (or of its nearest kept ancestor) */
+    uint32_t *eff;
+    uint64_t *done;  /* bit c: eff[c] holds call c's path */
     uint32_t *stack; /* grows */
     size_t cap;
 } rank_walk;
 
-#define PATH_UNSET (DIFF_NONE - 1)
+static bool walk_done(const rank_walk *w, size_t c)
+{
+    return (w->done[c >> 6] >> (c & 63)) & 1u;
+}
+
+static void walk_set(rank_walk *w, size_t c, uint32_t path)
+{
+    w->eff[c] = path;
+    w->done[c >> 6] |= (uint64_t)1 << (c & 63);
+}
+
+static int64_t walk_parent(const rank_walk *w, size_t c)
+{
+    return (int32_t)w->eff[c];
+}
 
 /* Index of the region holding rank call c (regions number their calls
  * consecutively, in order). */
@@ -295,13 +314,12 @@ static bool stack_push(rank_walk *w, size_t k, uint32_t x)
 
 static bool walk_resolve(diff_result *d, rank_walk *w, uint32_t c)
 {
-    const int32_t *parent = w->parent;
     size_t k = 0;
     int64_t x = c;
-    while (x >= 0 && w->eff[x] == PATH_UNSET) {
+    while (x >= 0 && !walk_done(w, (size_t)x)) {
         if (!stack_push(w, k++, (uint32_t)x))
             return false;
-        x = parent[x];
+        x = walk_parent(w, (size_t)x);
     }
     uint32_t base = x < 0 ? 0 : w->eff[x];
     while (k) {
@@ -311,27 +329,25 @@ static bool walk_resolve(diff_result *d, rank_walk *w, uint32_t c)
             base = path_intern(d, base, name);
         if (base == DIFF_NONE)
             return false;
-        w->eff[y] = base;
+        walk_set(w, y, base);
     }
     return true;
 }
 
-/* Resolves every call of the rank and adds it to its path's side.  Keeps
- * eff and rid (the scatter pass needs them). */
+/* Resolves every call of the rank (w->eff holds the parents) and adds it
+ * to its path's side.  Keeps eff and rid (the scatter pass needs them). */
 static bool walk_rank(diff_result *d, int side, rank_walk *w)
 {
     const rank_data *rk = w->rk;
     const region_filter *f = build_filter(d);
     size_t n = rk->ncalls;
     w->rid = malloc((rk->nregions ? rk->nregions : 1) * sizeof *w->rid);
-    w->eff = malloc((n ? n : 1) * sizeof *w->eff);
-    bool ok = w->rid && w->eff;
+    w->done = calloc(n / 64 + 1, sizeof *w->done);
+    bool ok = w->rid && w->done;
     for (size_t j = 0; ok && j < rk->nregions; j++) {
         const region *r = rk->regions[j];
         w->rid[j] = filter_match_name(f, r->name) ? diff_name_find(d, r->name) : DIFF_NONE;
     }
-    for (size_t c = 0; ok && c < n; c++)
-        w->eff[c] = PATH_UNSET;
     /* Region by region, so a call's name is at hand; only ancestors not yet
      * resolved are looked up.  Calls of a region mostly share their parent's
      * path: the last (parent path -> path) pair is reused. */
@@ -340,14 +356,14 @@ static bool walk_rank(diff_result *d, int side, rank_walk *w)
         uint32_t name = w->rid[j], last_base = DIFF_NONE, last_path = DIFF_NONE;
         for (size_t i = 0; ok && i < r->n; i++) {
             size_t c = r->gidx0 + i;
-            if (w->eff[c] != PATH_UNSET)
+            if (walk_done(w, c))
                 continue;
-            int32_t up = w->parent[c];
-            if (up >= 0 && w->eff[up] == PATH_UNSET)
+            int64_t up = walk_parent(w, c);
+            if (up >= 0 && !walk_done(w, (size_t)up))
                 ok = walk_resolve(d, w, (uint32_t)up);
             uint32_t base = up < 0 ? 0 : w->eff[up];
             if (name == DIFF_NONE) {
-                w->eff[c] = base;
+                walk_set(w, c, base);
                 continue;
             }
             if (base != last_base) {
@@ -355,7 +371,7 @@ static bool walk_rank(diff_result *d, int side, rank_walk *w)
                 last_path = path_intern(d, base, name);
                 ok = ok && last_path != DIFF_NONE;
             }
-            w->eff[c] = last_path;
+            walk_set(w, c, last_path);
         }
     }
     for (size_t j = 0; ok && j < rk->nregions; j++) {
@@ -374,22 +390,29 @@ static bool walk_rank(diff_result *d, int side, rank_walk *w)
     free(w->stack);
     w->stack = NULL;
     w->cap = 0;
+    free(w->done);
+    w->done = NULL;
     return ok;
 }
 
-/* Path runs ordered by (name, path) so each region's calls are one run. */
-static sv_err layout_side(diff_result *d, int side, sv_error *err)
+/* Path runs ordered by (name, path) so each region's calls are one run.
+ * buf (room for cap >= every kept call) becomes the side's samples. */
+static sv_err layout_side(diff_result *d, int side, int64_t *buf, size_t cap, sv_error *err)
 {
     size_t total = 0;
     for (size_t i = 1; i < d->npaths; i++)
         total += (size_t)d->paths[i].s[side].calls;
     /* counting sort of paths by name id: offsets per name, then per path */
     size_t *name_off = calloc(d->nnames + 1, sizeof *name_off);
-    int64_t *buf = malloc((total ? total : 1) * sizeof *buf);
-    if (!name_off || !buf) {
+    if (!name_off || total > cap) {
         free(name_off);
         free(buf);
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff samples)");
+    }
+    if (total < cap) { /* shrinking: the excess goes back at once */
+        int64_t *nb = realloc(buf, (total ? total : 1) * sizeof *buf);
+        if (nb)
+            buf = nb;
     }
     for (size_t i = 1; i < d->npaths; i++)
         name_off[d->paths[i].name + 1] += (size_t)d->paths[i].s[side].calls;
@@ -451,33 +474,27 @@ static sv_err finish_paths_side(diff_result *d, int side, sv_error *err)
 }
 
 /* Walks one rank with the nesting the views built, or else with parents
- * and exclusive times computed for the walk alone (12 bytes a call, freed
- * at once: no depth, children or lane arrays). */
-static sv_err walk_rank_nested(diff_result *d, int side, rank_walk *w, sv_error *err)
+ * and exclusive times computed for the walk alone (no depth, children or
+ * lane arrays).  excl: room for the rank's exclusive times, borrowed (the
+ * side's samples buffer, not filled yet). */
+static sv_err walk_rank_nested(diff_result *d, int side, rank_walk *w, int64_t *excl, sv_error *err)
 {
     rank_data *rk = (rank_data *)w->rk;
     size_t m = rk->ncalls ? rk->ncalls : 1;
-    if (rk->calls) { /* exclusive times are not stored: worked out per call */
-        int64_t *ex = malloc(m * sizeof *ex);
-        for (size_t g = 0; ex && g < rk->ncalls; g++)
-            ex[g] = rank_call_excl(rk, g);
-        w->parent = rk->calls->parent;
-        w->excl = ex;
-        bool ok = ex && walk_rank(d, side, w);
-        free(ex);
-        return ok ? SV_OK : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
-    }
-    int32_t *parent = malloc(m * sizeof *parent);
-    int64_t *excl = malloc(m * sizeof *excl);
-    sv_err rc = parent && excl ? nest_rank_parents(rk, parent, excl, err)
-                               : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
-    w->parent = parent;
+    w->eff = malloc(m * sizeof *w->eff);
     w->excl = excl;
+    sv_err rc = SV_OK;
+    if (!w->eff) {
+        rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+    } else if (rk->calls) { /* exclusive times are not stored: worked out per call */
+        for (size_t g = 0; g < rk->ncalls; g++)
+            excl[g] = rank_call_excl(rk, g);
+        memcpy(w->eff, rk->calls->parent, rk->ncalls * sizeof *w->eff);
+    } else {
+        rc = nest_rank_parents(rk, (int32_t *)w->eff, excl, err);
+    }
     if (rc == SV_OK && !walk_rank(d, side, w))
         rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
-    free(parent);
-    free(excl);
-    w->parent = NULL;
     w->excl = NULL;
     return rc;
 }
@@ -489,22 +506,35 @@ static sv_err add_paths(diff_result *d, int side, profile *p, sv_error *err)
     if (rc != SV_OK)
         return rc;
     const region_filter *f = build_filter(d);
+    /* One buffer holds each rank's exclusive times in turn while walking,
+     * then the side's samples: room for every call of the ranks in scope. */
+    size_t cap = 0;
+    for (size_t k = 0; k < p->nranks; k++)
+        if (filter_match_rank(f, p->ranks[k].rank))
+            cap += p->ranks[k].ncalls;
     rank_walk *w = calloc(p->nranks ? p->nranks : 1, sizeof *w);
-    if (!w)
+    int64_t *buf = malloc((cap ? cap : 1) * sizeof *buf);
+    if (!w || !buf) {
+        free(w);
+        free(buf);
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+    }
     for (size_t k = 0; rc == SV_OK && k < p->nranks; k++) {
         w[k].rk = &p->ranks[k];
         if (filter_match_rank(f, p->ranks[k].rank))
-            rc = walk_rank_nested(d, side, &w[k], err);
+            rc = walk_rank_nested(d, side, &w[k], buf, err);
     }
     if (rc == SV_OK)
-        rc = layout_side(d, side, err);
+        rc = layout_side(d, side, buf, cap, err);
+    else
+        free(buf);
     for (size_t k = 0; k < p->nranks; k++) {
         if (rc == SV_OK && w[k].eff)
             scatter_rank(d, side, &w[k]);
         free(w[k].eff);
         free(w[k].rid);
         free(w[k].stack);
+        free(w[k].done);
     }
     free(w);
     return rc == SV_OK ? finish_paths_side(d, side, err) : rc;
