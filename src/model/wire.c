@@ -7,9 +7,13 @@
 #include "wire.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define WIRE_MAGIC "SVW1"
@@ -34,14 +38,46 @@ _Static_assert(sizeof(perf_record) == 48, "perf_record changed: update wire.c");
 
 typedef struct wire_w {
     int fd;
-    int err; /* first errno */
+    bool splice; /* fd is a pipe: columns may go by vmsplice */
+    int err;     /* first errno */
     size_t len;
     unsigned char buf[WIRE_BUF];
 } wire_w;
 
-static void ww_raw(wire_w *w, const void *p, size_t n)
+/* A column straight into the pipe: vmsplice lends the child's pages to the
+ * pipe instead of copying them (the child never writes them again: it
+ * exits once the answer is sent).  Whatever it could not take goes by write. */
+static size_t ww_splice(wire_w *w, const unsigned char *b, size_t n)
+{
+    size_t done = 0;
+#ifdef SPLICE_F_MORE
+    while (done < n) {
+        struct iovec iov = {(void *)(b + done), n - done};
+        ssize_t k = vmsplice(w->fd, &iov, 1, 0);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        done += (size_t)k;
+    }
+#else
+    (void)w;
+    (void)b;
+    (void)n;
+#endif
+    return done;
+}
+
+/* lend: p is the model's own memory, never written again (the child exits
+ * after sending), so its pages may be lent to the pipe; never w->buf. */
+static void ww_raw(wire_w *w, const void *p, size_t n, bool lend)
 {
     const unsigned char *b = p;
+    if (lend && n >= WIRE_BUF && w->splice) {
+        size_t k = ww_splice(w, b, n);
+        b += k;
+        n -= k;
+    }
     while (n && !w->err) {
         ssize_t k = write(w->fd, b, n);
         if (k < 0 && errno == EINTR)
@@ -57,7 +93,7 @@ static void ww_raw(wire_w *w, const void *p, size_t n)
 
 static void ww_flush(wire_w *w)
 {
-    ww_raw(w, w->buf, w->len);
+    ww_raw(w, w->buf, w->len, false);
     w->len = 0;
 }
 
@@ -66,7 +102,7 @@ static void ww_bytes(wire_w *w, const void *p, size_t n)
     if (w->len + n > WIRE_BUF) {
         ww_flush(w);
         if (n > WIRE_BUF / 2) {
-            ww_raw(w, p, n); /* columns: straight to the pipe */
+            ww_raw(w, p, n, true); /* columns: straight to the pipe */
             return;
         }
     }
@@ -223,6 +259,8 @@ int wire_send_profile(int fd, const profile *p)
     w->fd = fd;
     w->err = 0;
     w->len = 0;
+    struct stat st;
+    w->splice = fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
     ww_bytes(w, WIRE_MAGIC "P", 5);
     ww_str(w, p->path);
     ww_u64(w, p->npaths);
@@ -257,6 +295,7 @@ int wire_send_error(int fd, const sv_error *e)
     w->fd = fd;
     w->err = 0;
     w->len = 0;
+    w->splice = false;
     ww_bytes(w, WIRE_MAGIC "E", 5);
     ww_i64(w, e->code);
     ww_str(w, e->msg);
@@ -346,8 +385,38 @@ static bool wr_bool(wire_r *r)
     return wr_u64(r) != 0;
 }
 
-/* Allocates n bytes charged to the budget (NULL after a failure). */
-static void *wr_alloc(wire_r *r, uint64_t n)
+/* Column arrays as the loader allocates them (h5util): big ones 2 MiB-aligned
+ * with a huge-page hint, medium ones faulted in by one madvise; page faults
+ * cost more than the copy from the pipe.  free() releases either. */
+static void *wr_column_mem(size_t bytes)
+{
+    const size_t huge_min = (size_t)4 << 20, align = (size_t)2 << 20;
+    if (bytes < huge_min) {
+        void *p = malloc(bytes ? bytes : 1);
+#ifdef MADV_POPULATE_WRITE
+        if (p && bytes >= ((size_t)64 << 10)) {
+            uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+            uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+            if (e > a)
+                madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+        }
+#endif
+        return p;
+    }
+    size_t sz = (bytes + align - 1) & ~(align - 1);
+    void *p;
+    if (posix_memalign(&p, align, sz) != 0)
+        return NULL;
+    madvise(p, sz, MADV_HUGEPAGE);
+#ifdef MADV_POPULATE_WRITE
+    madvise(p, sz, MADV_POPULATE_WRITE);
+#endif
+    return p;
+}
+
+/* Allocates n bytes charged to the budget (NULL after a failure); a column's
+ * memory is faulted in at once. */
+static void *wr_alloc_mem(wire_r *r, uint64_t n, bool column)
 {
     if (r->bad != WIRE_PROFILE)
         return NULL;
@@ -359,13 +428,18 @@ static void *wr_alloc(wire_r *r, uint64_t n)
         wr_fail(r, WIRE_BUDGET);
         return NULL;
     }
-    void *v = malloc(n ? (size_t)n : 1);
+    void *v = column ? wr_column_mem((size_t)n) : malloc(n ? (size_t)n : 1);
     if (!v) {
         wr_fail(r, WIRE_BUDGET);
         return NULL;
     }
     r->used += n;
     return v;
+}
+
+static void *wr_alloc(wire_r *r, uint64_t n)
+{
+    return wr_alloc_mem(r, n, false);
 }
 
 /* n elements of size sz, the product checked before anything else. */
@@ -414,7 +488,9 @@ static void *wr_col(wire_r *r, size_t n, size_t sz)
 {
     if (!wr_bool(r))
         return NULL;
-    void *v = wr_alloc_n(r, n, sz);
+    void *v = sz && n > UINT64_MAX / sz ? NULL : wr_alloc_mem(r, (uint64_t)n * sz, true);
+    if (!v && r->bad == WIRE_PROFILE)
+        wr_fail(r, WIRE_BUDGET);
     if (v && !wr_bytes(r, v, n * sz)) {
         free(v);
         return NULL;
