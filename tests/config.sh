@@ -89,9 +89,14 @@ if command -v tmux >/dev/null 2>&1; then
         t new-session -d -s "$theme" -x 80 -y 24 \
             "env TERM=xterm-256color LANG=C.UTF-8 '$svabs' --config '$tmp/$theme.conf' '$smallabs'; sleep 60"
     done
-    sleep 1
-    for theme in light dark mono; do
-        t capture-pane -p -e -t "$theme" >"$tmp/$theme.sgr"
+    for theme in light dark mono; do # up to 10 s each for the first frame
+        n=0
+        while [ $n -lt 100 ]; do
+            t capture-pane -p -e -t "$theme" >"$tmp/$theme.sgr"
+            grep -q "small\.h5" "$tmp/$theme.sgr" && break
+            sleep 0.1
+            n=$((n + 1))
+        done
     done
     # light: black text on white (30;47 or 47;30); dark: white on black; mono: no colours
     check "theme light: text on a white background" grep -q "$(printf '\033')\[[0-9;]*47[;m]" "$tmp/light.sgr"
