@@ -84,12 +84,12 @@ if command -v tmux >/dev/null 2>&1; then
     lib_cleanup() { t kill-server 2>/dev/null; }
     svabs=$sv
     smallabs=$(cd "$fx" && pwd)/small.h5
-    for theme in light dark mono; do
+    for theme in default light dark mono; do
         printf 'theme %s\n' "$theme" >"$tmp/$theme.conf"
         t new-session -d -s "$theme" -x 80 -y 24 \
             "env TERM=xterm-256color LANG=C.UTF-8 '$svabs' --config '$tmp/$theme.conf' '$smallabs'; sleep 60"
     done
-    for theme in light dark mono; do # up to 10 s each for the first frame
+    for theme in default light dark mono; do # up to 10 s each for the first frame
         n=0
         while [ $n -lt 100 ]; do
             t capture-pane -p -e -t "$theme" >"$tmp/$theme.sgr"
@@ -98,9 +98,15 @@ if command -v tmux >/dev/null 2>&1; then
             n=$((n + 1))
         done
     done
-    # light: black text on white (30;47 or 47;30); dark: white on black; mono: no colours
-    check "theme light: text on a white background" grep -q "$(printf '\033')\[[0-9;]*47[;m]" "$tmp/light.sgr"
-    check "theme dark: text on a black background" grep -q "$(printf '\033')\[[0-9;]*40[;m]" "$tmp/dark.sgr"
+    # Row 2 is the timeline's header line (role header): cyan on the terminal's own
+    # background by default, blue on white with light, cyan on black with dark.
+    e=$(printf '\033')
+    check "theme default: the header cyan on the default background" \
+        sh -c "printf '%s' \"\$(sed -n 2p '$tmp/default.sgr')\" | grep -q '^$e\[36m$e\[49m'"
+    check "theme light: the header blue on white" \
+        sh -c "printf '%s' \"\$(sed -n 2p '$tmp/light.sgr')\" | grep -q '^$e\[34m$e\[47m'"
+    check "theme dark: the header cyan on black" \
+        sh -c "printf '%s' \"\$(sed -n 2p '$tmp/dark.sgr')\" | grep -q '^$e\[36m$e\[40m'"
     check "theme mono: no colours" sh -c "! grep -q '\[[0-9;]*[34][0-7]m' '$tmp/mono.sgr' && ! grep -q '[34]8;5;' '$tmp/mono.sgr'"
     check "theme mono: still reverse video" grep -q "$(printf '\033')\[[0-9;]*7m" "$tmp/mono.sgr"
 else
