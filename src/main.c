@@ -181,6 +181,25 @@ static int load_profile_ex(const char *file, const isolate_options *how, bool sh
     return 0;
 }
 
+/* The second half of a load started with isolate_start (run_compare): progress, the error or
+ * the warnings, as load_profile_ex. */
+static int collect_profile(isolate_load *ld, const char *path, bool show_progress, profile **p)
+{
+    sv_error err;
+    term_progress_state ps;
+    term_progress_start(&ps, path);
+    isolate_set_progress(ld, show_progress ? term_progress : NULL, &ps);
+    sv_err rc = isolate_collect(ld, p, &err);
+    term_progress_done(&ps);
+    if (rc != SV_OK) {
+        fprintf(stderr, "scopeview: %s\n", err.msg);
+        return sv_err_exit_status(rc);
+    }
+    for (size_t i = 0; i < (*p)->nwarnings; i++)
+        fprintf(stderr, "scopeview: warning: %s\n", (*p)->warnings[i]);
+    return 0;
+}
+
 static int run_viewer(const cli_options *o, profile *p, const region_filter *f)
 {
     app_options ao = {
@@ -268,8 +287,17 @@ static int run_compare(const cli_options *o, const region_filter *f)
     const char *files[2] = {o->file, o->file2};
     sv_err rc = diff_begin(&dopt, f, &d, &err);
     int status = 0;
+    /* Both files load at once, in two children: NEW's is read while BASE's model is received and
+     * compared; NEW's model crosses only then, so the batch still holds one profile at a time. */
+    isolate_load *ld[2] = {NULL, NULL};
+    isolate_options how = {.budget = o->memory};
+    for (int s = 0; s < 2 && rc == SV_OK && files[0] && files[1]; s++)
+        ld[s] = isolate_start(files[s], &how);
     for (int s = 0; s < 2 && rc == SV_OK && status == 0; s++) {
-        status = load_profile(files[s], o->memory, viewer && !o->headless, &p[s]);
+        bool progress = viewer && !o->headless;
+        status = ld[s] ? collect_profile(ld[s], files[s], progress, &p[s])
+                       : load_profile(files[s], o->memory, progress, &p[s]);
+        ld[s] = NULL;
         if (status == 0)
             rc = diff_add(d, s, p[s], &err);
         if (!viewer) {
@@ -277,6 +305,7 @@ static int run_compare(const cli_options *o, const region_filter *f)
             p[s] = NULL;
         }
     }
+    isolate_cancel(ld[1]); /* BASE failed: NEW's load is not wanted */
     if (rc == SV_OK && status == 0)
         rc = diff_finish(d, &err);
     if (rc == SV_OK && status == 0) {

@@ -455,18 +455,31 @@ static void iso_nomem_message(const char *epath, const iso_limits *l, sv_error *
                  (unsigned long long)(l->budget / MIB), was);
 }
 
-static sv_err iso_run(const char *path, const char *epath, const iso_limits *l,
-                      const struct stat *st, const isolate_options *opt, profile **out,
-                      sv_error *err)
+/* A load started and not yet collected (isolate.h).  A failure to start
+ * is kept for isolate_collect, so errors come in the order of the loads. */
+struct isolate_load {
+    char *path;
+    char epath[400]; /* a path over 200 characters stays whole */
+    isolate_options opt;
+    bool in_process;
+    iso_limits l;
+    struct stat st;
+    pid_t pid;
+    int prog_fd, data_fd;
+    sv_err start_rc;
+    sv_error start_err;
+};
+
+static sv_err iso_start(isolate_load *ld, sv_error *err)
 {
     int prog[2], data[2];
     if (!iso_pipe(prog))
-        return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", epath,
+        return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", ld->epath,
                             strerror(errno));
     if (!iso_pipe(data)) {
         close(prog[0]);
         close(prog[1]);
-        return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", epath,
+        return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", ld->epath,
                             strerror(errno));
     }
     /* Columns cross in fewer, larger reads. */
@@ -476,7 +489,7 @@ static sv_err iso_run(const char *path, const char *epath, const iso_limits *l,
     if (pid == 0) {
         close(prog[0]);
         close(data[0]);
-        iso_child(path, opt, l, prog[1], data[1]);
+        iso_child(ld->path, &ld->opt, &ld->l, prog[1], data[1]);
     }
     int fork_errno = errno;
     close(prog[1]);
@@ -484,11 +497,25 @@ static sv_err iso_run(const char *path, const char *epath, const iso_limits *l,
     if (pid < 0) {
         close(prog[0]);
         close(data[0]);
-        return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", epath,
+        return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", ld->epath,
                             strerror(fork_errno));
     }
-    iso_watch w = {.prog_fd = prog[0],
-                   .data_fd = data[0],
+    ld->pid = pid;
+    ld->prog_fd = prog[0];
+    ld->data_fd = data[0];
+    return SV_OK;
+}
+
+/* Receives the started child's answer.  The stall deadline starts now: a
+ * child that finished while another load was collected waits on a full
+ * pipe, without using CPU. */
+static sv_err iso_collect(isolate_load *ld, profile **out, sv_error *err)
+{
+    const char *path = ld->path, *epath = ld->epath;
+    const iso_limits *l = &ld->l;
+    const isolate_options *opt = &ld->opt;
+    iso_watch w = {.prog_fd = ld->prog_fd,
+                   .data_fd = ld->data_fd,
                    .stall_s = l->stall_s,
                    .deadline = now_ms() + (int64_t)l->stall_s * 1000,
                    .window_s = l->stall_s,
@@ -498,14 +525,16 @@ static sv_err iso_run(const char *path, const char *epath, const iso_limits *l,
     sv_error_clear(&werr);
     wire_status ws = wire_recv(&src, l->budget, out, &werr);
     if (w.stalled || ws == WIRE_BUDGET)
-        kill(pid, SIGKILL);
-    close(data[0]);
+        kill(ld->pid, SIGKILL);
+    close(ld->data_fd);
     if (w.prog_fd >= 0)
         close(w.prog_fd);
-    int status = iso_reap(pid);
+    ld->prog_fd = ld->data_fd = -1;
+    int status = iso_reap(ld->pid);
+    ld->pid = 0;
     bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (ws == WIRE_PROFILE && exited_ok) {
-        if (iso_file_changed(path, st))
+        if (iso_file_changed(path, &ld->st))
             profile_warn(*out,
                          "%s: the file changed while it was being read (is a job still writing "
                          "it?): what is shown may mix its old and new contents",
@@ -522,37 +551,105 @@ static sv_err iso_run(const char *path, const char *epath, const iso_limits *l,
             iso_nomem_message(epath, l, err);
         return err->code;
     }
-    return iso_verdict(epath, status, &w, l, iso_file_changed(path, st), err);
+    return iso_verdict(epath, status, &w, l, iso_file_changed(path, &ld->st), err);
+}
+
+isolate_load *isolate_start(const char *path, const isolate_options *opt)
+{
+    isolate_load *ld = calloc(1, sizeof *ld);
+    if (!ld)
+        return NULL;
+    ld->prog_fd = ld->data_fd = -1;
+    sv_error_clear(&ld->start_err);
+    if (opt)
+        ld->opt = *opt;
+    /* The options' paths are the caller's: only the pointer is copied. */
+    ld->path = path ? strdup(path) : NULL;
+    if (!path || !ld->path) {
+        ld->start_rc = path ? sv_error_set(&ld->start_err, SV_ERR_NOMEM, "out of memory")
+                            : sv_error_set(&ld->start_err, SV_ERR_USAGE,
+                                           "profile_load_isolated: no path");
+        return ld;
+    }
+    uint64_t budget = ld->opt.budget ? ld->opt.budget : isolate_default_budget();
+    ld->opt.budget = budget;
+    if (isolate_disabled()) {
+        ld->in_process = true; /* loaded at isolate_collect */
+        return ld;
+    }
+    text_escape_buf(ld->epath, sizeof ld->epath, path);
+    /* Missing or special files: the child's load gives the message. */
+    (void)stat(path, &ld->st);
+    uint64_t stored = iso_stored_bytes(&ld->st);
+    /* A file set: the limits follow what all its files store. */
+    for (size_t i = 1; ld->opt.paths && i < ld->opt.npaths; i++) {
+        struct stat si;
+        uint64_t b = stat(ld->opt.paths[i], &si) == 0 ? iso_stored_bytes(&si) : 0;
+        stored = b > UINT64_MAX - stored ? UINT64_MAX : stored + b;
+    }
+    ld->l = iso_limits_for(stored, budget);
+    ld->start_rc = iso_start(ld, &ld->start_err);
+    return ld;
+}
+
+sv_err isolate_collect(isolate_load *ld, profile **out, sv_error *err)
+{
+    sv_error_clear(err);
+    if (out)
+        *out = NULL;
+    if (!ld || !out) {
+        isolate_cancel(ld);
+        return sv_error_set(err, ld ? SV_ERR_USAGE : SV_ERR_NOMEM,
+                            ld ? "isolate_collect: nowhere to put the profile" : "out of memory");
+    }
+    sv_err rc;
+    if (ld->start_rc) {
+        *err = ld->start_err;
+        rc = ld->start_rc;
+    } else if (ld->in_process) {
+        load_options lo = {.progress = ld->opt.progress, .progress_ctx = ld->opt.progress_ctx};
+        load_budget b = {.limit = ld->opt.budget};
+        rc = iso_load(ld->path, &ld->opt, &b, &lo, out, err);
+    } else {
+        rc = iso_collect(ld, out, err);
+    }
+    isolate_cancel(ld);
+    return rc;
+}
+
+void isolate_cancel(isolate_load *ld)
+{
+    if (!ld)
+        return;
+    if (ld->pid > 0) {
+        kill(ld->pid, SIGKILL);
+        (void)iso_reap(ld->pid);
+    }
+    if (ld->prog_fd >= 0)
+        close(ld->prog_fd);
+    if (ld->data_fd >= 0)
+        close(ld->data_fd);
+    free(ld->path);
+    free(ld);
+}
+
+void isolate_set_progress(isolate_load *ld, void (*progress)(void *, uint64_t, uint64_t),
+                          void *ctx)
+{
+    if (ld) {
+        ld->opt.progress = progress;
+        ld->opt.progress_ctx = ctx;
+    }
 }
 
 sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,
                              sv_error *err)
 {
-    sv_error_clear(err);
-    if (out)
-        *out = NULL;
-    if (!path || !out)
+    if (!path || !out) {
+        sv_error_clear(err);
+        if (out)
+            *out = NULL;
         return sv_error_set(err, SV_ERR_USAGE, "profile_load_isolated: no path");
-    uint64_t budget = opt && opt->budget ? opt->budget : isolate_default_budget();
-    if (isolate_disabled()) {
-        load_options lo = {.progress = opt ? opt->progress : NULL,
-                           .progress_ctx = opt ? opt->progress_ctx : NULL};
-        load_budget b = {.limit = budget};
-        return iso_load(path, opt, &b, &lo, out, err);
     }
-    char epath[400]; /* a path over 200 characters stays whole */
-    text_escape_buf(epath, sizeof epath, path);
-    struct stat st;
-    memset(&st, 0, sizeof st);
-    /* Missing or special files: the child's load gives the message. */
-    (void)stat(path, &st);
-    uint64_t stored = iso_stored_bytes(&st);
-    /* A file set: the limits follow what all its files store. */
-    for (size_t i = 1; opt && opt->paths && i < opt->npaths; i++) {
-        struct stat si;
-        uint64_t b = stat(opt->paths[i], &si) == 0 ? iso_stored_bytes(&si) : 0;
-        stored = b > UINT64_MAX - stored ? UINT64_MAX : stored + b;
-    }
-    iso_limits l = iso_limits_for(stored, budget);
-    return iso_run(path, epath, &l, &st, opt, out, err);
+    return isolate_collect(isolate_start(path, opt), out, err);
 }

@@ -38,6 +38,24 @@ typedef struct isolate_options {
 sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,
                              sv_error *err);
 
+/* The same load in two steps, so that two files load at once (--diff: the
+ * second child reads its file while the first one's model is received and
+ * used).  isolate_start forks the child and returns at once (NULL only
+ * when out of memory); a failure to start is reported by isolate_collect,
+ * which receives the model, reaps the child and frees the handle whatever
+ * the outcome (NULL: an out-of-memory error).  The stall deadline runs
+ * from the collect: a child that is done waits on its full pipe without
+ * using CPU.  isolate_cancel kills and reaps an uncollected child.  With
+ * isolation off, the load runs in isolate_collect.  The options are
+ * copied (paths: the pointer only); isolate_set_progress replaces the
+ * progress callback before the collect. */
+typedef struct isolate_load isolate_load;
+isolate_load *isolate_start(const char *path, const isolate_options *opt);
+void isolate_set_progress(isolate_load *ld, void (*progress)(void *, uint64_t, uint64_t),
+                          void *ctx);
+sv_err isolate_collect(isolate_load *ld, profile **out, sv_error *err);
+void isolate_cancel(isolate_load *ld);
+
 /* Half the machine's RAM (sysconf), at least 256 MiB. */
 uint64_t isolate_default_budget(void);
 
