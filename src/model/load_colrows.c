@@ -210,22 +210,21 @@ static sv_err row_attrs(ld_ctx *c, lc_file *lf, size_t i)
 }
 
 /* Native data (C API, imports) had every id -1: that is no call graph. */
-static void drop_fake_ids(lc_file *lf, int rank)
+static void drop_fake_ids(lc_file *lf, const size_t *rows, size_t n)
 {
-    for (size_t j = 0; j < lf->nkept; j++) {
-        region *t = &lf->stage[lf->order[j]];
-        if (lf->ix.rank[lf->order[j]] == rank && t->call_ids && !all_equal(t->call_ids, t->n, -1))
+    for (size_t j = 0; j < n; j++) {
+        region *t = &lf->stage[rows[j]];
+        if (t->call_ids && !all_equal(t->call_ids, t->n, -1))
             return;
     }
-    for (size_t j = 0; j < lf->nkept; j++)
-        if (lf->ix.rank[lf->order[j]] == rank) {
-            ld_drop_col(&lf->stage[lf->order[j]].call_ids);
-            ld_drop_col(&lf->stage[lf->order[j]].parent_ids);
-        }
+    for (size_t j = 0; j < n; j++) {
+        ld_drop_col(&lf->stage[rows[j]].call_ids);
+        ld_drop_col(&lf->stage[rows[j]].parent_ids);
+    }
 }
 
-/* Validates and commits every kept row of rank `rank`. */
-sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank)
+sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank,
+                      const size_t *rows, size_t n)
 {
     rank_data *rk = ld_rank(c, rank);
     if (!rk)
@@ -233,11 +232,9 @@ sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank
     c->rank = rank;
     sv_err e = ld_lane_tables_rank(c, lt, rk);
     if (lf->events)
-        drop_fake_ids(lf, rank);
-    for (size_t j = 0; !e && j < lf->nkept; j++) {
-        size_t i = lf->order[j];
-        if (lf->ix.rank[i] != rank)
-            continue;
+        drop_fake_ids(lf, rows, n);
+    for (size_t j = 0; !e && j < n; j++) {
+        size_t i = rows[j];
         region *t = &lf->stage[i];
         bool keep = true;
         if (t->has_event_data)

@@ -643,10 +643,17 @@ static sv_err load_rows(ld_ctx *c, hid_t f, lc_file *lf, const h5u_list *root, s
     return e;
 }
 
-static int cmp_int(const void *a, const void *b)
+typedef struct rank_row {
+    int rank;
+    size_t pos; /* in lf->order: offset order */
+} rank_row;
+
+static int cmp_rank_row(const void *a, const void *b)
 {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
+    const rank_row *x = a, *y = b;
+    if (x->rank != y->rank)
+        return (x->rank > y->rank) - (x->rank < y->rank);
+    return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
 /* Commits the kept rows rank by rank, then adds the ranks that recorded
@@ -655,22 +662,29 @@ static sv_err commit_all(ld_ctx *c, hid_t f, const h5u_list *root, lc_file *lf)
 {
     ld_lane_tables lt;
     sv_err e = ld_read_lane_tables(c, f, root, &lt);
-    int *rk = malloc((lf->ix.P ? lf->ix.P : 1) * sizeof *rk);
-    if (!rk || e) {
-        free(rk);
+    size_t n = lf->nkept;
+    rank_row *v = malloc((n ? n : 1) * sizeof *v);
+    size_t *rows = malloc((n ? n : 1) * sizeof *rows);
+    if (!v || !rows || e) {
+        free(v);
+        free(rows);
         ld_lane_tables_free(&lt);
         return e ? e : SV_ERR_NOMEM;
     }
-    size_t n = 0;
-    for (size_t i = 0; i < lf->ix.P; i++)
-        if (lf->ix.keep[i])
-            rk[n++] = lf->ix.rank[i];
-    qsort(rk, n, sizeof *rk, cmp_int);
-    for (size_t i = 0; !e && i < n; i++)
-        if (i == 0 || rk[i] != rk[i - 1])
-            e = lc_commit_rank(c, lf, &lt, rk[i]);
-    int top = n ? rk[n - 1] + 1 : 0;
-    free(rk);
+    /* Rows grouped by rank (each group in offset order): one pass. */
+    for (size_t j = 0; j < n; j++)
+        v[j] = (rank_row){lf->ix.rank[lf->order[j]], j};
+    qsort(v, n, sizeof *v, cmp_rank_row);
+    for (size_t j = 0; j < n; j++)
+        rows[j] = lf->order[v[j].pos];
+    for (size_t a = 0, b; !e && a < n; a = b) {
+        for (b = a + 1; b < n && v[b].rank == v[a].rank; b++)
+            ;
+        e = lc_commit_rank(c, lf, &lt, v[a].rank, rows + a, b - a);
+    }
+    int top = n ? v[n - 1].rank + 1 : 0;
+    free(v);
+    free(rows);
     ld_lane_tables_free(&lt);
     /* A C-API rank file (metadata mpi_rank) holds its own rank only. */
     if (c->rank_override < 0 && c->mpi_rank < 0 && n > 0) {

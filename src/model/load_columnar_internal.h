@@ -41,7 +41,9 @@ static inline const char *ev_path(char *buf, size_t cap, const char *name)
 struct load_part;
 bool lc_partition(lc_file *lf, const struct load_part *pt);
 
-/* Validates and commits every kept row of rank `rank` (load_colrows.c). */
-sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank);
+/* Validates and commits rows[0..n), the kept rows of rank `rank` in
+ * offset order (load_colrows.c). */
+sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank,
+                      const size_t *rows, size_t n);
 
 #endif
