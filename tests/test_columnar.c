@@ -5,6 +5,7 @@
  * Small files written here cover the root attribute's bad values and an
  * index value beyond 2^63. */
 #include <hdf5.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -505,6 +506,78 @@ static void test_long_event_metadata(void **s)
     profile_free(p);
 }
 
+typedef struct sumrow {
+    int64_t total, minimum, maximum, first, last, start_minimum, end_maximum;
+    uint64_t gpu_count;
+    int64_t gpu_total;
+    double mean, m2;
+} sumrow;
+
+/* Adds summary_statistics (row 1's m2 given) and exclusive_totals to a
+ * write_small() file: row a = calls [10,13] [15,19], row b = [40,45]. */
+static void add_summaries(const char *path, double m2_b)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t g = H5Gopen2(f, "rank_region_index", H5P_DEFAULT);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(sumrow));
+    H5Tinsert(t, "total", HOFFSET(sumrow, total), H5T_NATIVE_INT64);
+    H5Tinsert(t, "minimum", HOFFSET(sumrow, minimum), H5T_NATIVE_INT64);
+    H5Tinsert(t, "maximum", HOFFSET(sumrow, maximum), H5T_NATIVE_INT64);
+    H5Tinsert(t, "first", HOFFSET(sumrow, first), H5T_NATIVE_INT64);
+    H5Tinsert(t, "last", HOFFSET(sumrow, last), H5T_NATIVE_INT64);
+    H5Tinsert(t, "start_minimum", HOFFSET(sumrow, start_minimum), H5T_NATIVE_INT64);
+    H5Tinsert(t, "end_maximum", HOFFSET(sumrow, end_maximum), H5T_NATIVE_INT64);
+    H5Tinsert(t, "gpu_count", HOFFSET(sumrow, gpu_count), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "gpu_total", HOFFSET(sumrow, gpu_total), H5T_NATIVE_INT64);
+    H5Tinsert(t, "mean", HOFFSET(sumrow, mean), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "m2", HOFFSET(sumrow, m2), H5T_NATIVE_DOUBLE);
+    sumrow rows[2] = {{7, 3, 4, 3, 4, 10, 19, 0, 0, 3.5, 0.5},
+                      {5, 5, 5, 5, 5, 40, 45, 0, 0, 5, m2_b}};
+    hsize_t two = 2;
+    hid_t sp = H5Screate_simple(1, &two, NULL);
+    hid_t d = H5Dcreate2(g, "summary_statistics", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows);
+    H5Dclose(d);
+    H5Sclose(sp);
+    H5Tclose(t);
+    put_i64(g, "exclusive_totals", (int64_t[]){7, 5}, 2);
+    H5Gclose(g);
+    H5Fclose(f);
+}
+
+/* The fast open from the index's summaries: exact where the summaries are
+ * sound; a NaN m2 (a damaged row) sends it back to the calls. */
+static void test_stored_statistics_small(void **s)
+{
+    (void)s;
+    char path[256];
+    tmp_path(path, sizeof path, "sums");
+    int64_t three = 3;
+    load_options lo = {.stored_statistics = true};
+    profile *p;
+    sv_error err;
+    write_small(path, 2, H5T_NATIVE_INT64, &three, "b", false);
+    add_summaries(path, 0.0);
+    assert_int_equal(profile_load(path, &lo, &p, &err), SV_OK);
+    region *a = get(p, 0, "a");
+    assert_false(a->has_event_data);
+    assert_int_equal(region_num_calls(a), 2);
+    assert_float_equal(stat(a, RSTAT_STD), 0.5, 1e-9); /* sqrt(0.5 / 2) */
+    assert_float_equal(stat(a, RSTAT_EXCLUSIVE), 7, 0);
+    assert_true(p->has_min_start);
+    assert_int_equal(p->min_start_ns, 10);
+    profile_free(p);
+    write_small(path, 2, H5T_NATIVE_INT64, &three, "b", false);
+    add_summaries(path, NAN);
+    assert_int_equal(profile_load(path, &lo, &p, &err), SV_OK);
+    assert_true(get(p, 0, "a")->has_event_data);
+    region *b = get(p, 0, "b");
+    assert_false(b->stored.known & (1u << SUM_STD)); /* NaN: unknown */
+    assert_float_equal(stat(b, RSTAT_STD), 0, 0);    /* from the one call */
+    profile_free(p);
+    unlink(path);
+}
+
 /* A uint64 event column holding a value beyond 2^63 is refused, not clamped. */
 static void test_event_beyond_int64(void **s)
 {
@@ -626,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_offset_beyond_int64),
         cmocka_unit_test(test_schema_attribute),
         cmocka_unit_test(test_long_event_metadata),
+        cmocka_unit_test(test_stored_statistics_small),
         cmocka_unit_test(test_repeated_pair),
         cmocka_unit_test(test_event_beyond_int64),
         cmocka_unit_test(test_json_text),

@@ -173,10 +173,11 @@ static void set_summary(lc_file *lf, size_t i)
         rs->known |= 1u << keys[k];
         rs->v[keys[k]] = (double)vals[k];
     }
-    if (s->has_moments) {
+    /* A NaN or infinite moment (a damaged row) is unknown, never printed. */
+    if (s->has_moments && isfinite(s->mean) && isfinite(s->m2) && s->m2 >= 0) {
         rs->known |= 1u << SUM_MEAN | 1u << SUM_STD;
         rs->v[SUM_MEAN] = s->mean;
-        rs->v[SUM_STD] = sqrt(s->m2 > 0 ? s->m2 / (double)n : 0.0);
+        rs->v[SUM_STD] = sqrt(s->m2 / (double)n);
     }
     if (s->has_gpu && s->gpu_count > 0) {
         rs->known |= 1u << SUM_GPU_TOTAL;

@@ -571,9 +571,12 @@ static bool summaries_suffice(const ld_ctx *c, const lc_file *lf, const h5u_list
     if (!c->opt || !c->opt->stored_statistics || !lf->sum || !lf->excl ||
         h5u_list_find(el, "await_ns") >= 0)
         return false;
-    for (size_t j = 0; j < lf->nkept; j++)
-        if (lf->excl[lf->order[j]] < 0 || !lf->sum[lf->order[j]].has_moments)
+    for (size_t j = 0; j < lf->nkept; j++) {
+        const h5u_sumstat *st = &lf->sum[lf->order[j]];
+        if (lf->excl[lf->order[j]] < 0 || !st->has_moments || !isfinite(st->mean) ||
+            !isfinite(st->m2) || st->m2 < 0)
             return false;
+    }
     return true;
 }
 
