@@ -206,11 +206,14 @@ static void group_add(line_group *g, const keymap *km, const cmd_row *r)
 }
 
 /* "1 timeline, 2 tree, ...": the view keys and their views. */
-static void view_keys_line(const keymap *km, key_scope scope, const char *help, help_line *out)
+static void view_keys_line(const keymap *km, key_scope scope, const char *help, uint32_t hidden,
+                           help_line *out)
 {
     line_group g = {0};
     char list[256] = "";
     for (int v = 0; v < VIEW_COUNT; v++) {
+        if (hidden >> v & 1u)
+            continue;
         cmd_row r = {ROW_CMD, scope, CMD_VIEW(v), NULL, NULL};
         group_add(&g, km, &r);
         char one[96] = "";
@@ -229,6 +232,12 @@ static void view_keys_line(const keymap *km, key_scope scope, const char *help, 
 
 size_t commands_help(const keymap *km, key_scope scope, help_line *out, size_t max)
 {
+    return commands_help_shown(km, scope, 0, out, max);
+}
+
+size_t commands_help_shown(const keymap *km, key_scope scope, uint32_t hidden, help_line *out,
+                           size_t max)
+{
     size_t n = 0;
     for (size_t i = 0; i < NROWS; i++) {
         const cmd_row *r = &table[i];
@@ -239,7 +248,7 @@ size_t commands_help(const keymap *km, key_scope scope, help_line *out, size_t m
             snprintf(line.keys, sizeof line.keys, "%s", r->keys);
             snprintf(line.text, sizeof line.text, "%s", r->help);
         } else if (r->kind == ROW_VIEW_KEYS) {
-            view_keys_line(km, scope, r->help, &line);
+            view_keys_line(km, scope, r->help, hidden, &line);
         } else {
             line_group g = {0};
             group_add(&g, km, r);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The views, by id: VIEW_TIMELINE, VIEW_TREE, ... (views.def order, which
  * is also their index in the registry). */
@@ -116,5 +117,9 @@ typedef struct help_line {
 /* The help lines of scope, in table order, with the keys km binds (the
  * defaults or the user's); returns how many (at most max stored). */
 size_t commands_help(const keymap *km, key_scope scope, help_line *out, size_t max);
+/* The same, the view-keys line without the views of bit v of hidden (a
+ * compare view outside --diff opens with no key, so the help names none). */
+size_t commands_help_shown(const keymap *km, key_scope scope, uint32_t hidden, help_line *out,
+                           size_t max);
 
 #endif

@@ -19,7 +19,11 @@ typedef struct help_section {
 
 static void section_load(help_section *sec, const ui_ctx *ctx, key_scope scope)
 {
-    sec->n = commands_help(&ctx->keys, scope, sec->line, HELP_LINES_MAX);
+    uint32_t hidden = 0;
+    for (size_t v = 0; v < ctx->nviews && v < 32; v++)
+        if (!ui_view_shown(ctx, v))
+            hidden |= 1u << v;
+    sec->n = commands_help_shown(&ctx->keys, scope, hidden, sec->line, HELP_LINES_MAX);
     if (sec->n > HELP_LINES_MAX)
         sec->n = HELP_LINES_MAX;
 }
@@ -176,7 +180,8 @@ static void section_title(const ui_ctx *ctx, key_scope scope, char *buf, size_t 
         snprintf(buf, len, "Source pane (s, beside or below any view)");
     else if (scope == SCOPE_HELP)
         snprintf(buf, len, "This help");
-    else if ((size_t)scope < ctx->nviews) {
+    else if ((size_t)scope < ctx->nviews && ui_view_shown(ctx, (size_t)scope)) {
+        /* a compare view outside --diff: no section (its keys do nothing there) */
         char key[32];
         snprintf(buf, len, "%s %s view", ui_view_key(ctx, (view_id)scope, key, sizeof key),
                  ctx->views[scope]->name);
