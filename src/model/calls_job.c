@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "calls_job.h"
@@ -28,6 +29,7 @@ struct calls_job {
     pthread_mutex_t mu; /* guards held */
     pthread_cond_t cv;
     bool held;
+    unsigned delay_ms;
     bool threaded;
     pthread_t coord;
 };
@@ -64,6 +66,18 @@ static void *calls_job_coord(void *arg)
     for (size_t i = 0; i < nh; i++)
         pthread_join(helpers[i], NULL);
     pthread_mutex_lock(&j->mu);
+    if (j->delay_ms) {
+        struct timespec dl;
+        clock_gettime(CLOCK_REALTIME, &dl);
+        dl.tv_sec += (time_t)(j->delay_ms / 1000);
+        dl.tv_nsec += (long)(j->delay_ms % 1000) * 1000000L;
+        if (dl.tv_nsec >= 1000000000L) {
+            dl.tv_sec++;
+            dl.tv_nsec -= 1000000000L;
+        }
+        while (!atomic_load(&j->cancel) && pthread_cond_timedwait(&j->cv, &j->mu, &dl) == 0)
+            ;
+    }
     while (j->held && !atomic_load(&j->cancel))
         pthread_cond_wait(&j->cv, &j->mu);
     atomic_store_explicit(&j->done, true, memory_order_release);
@@ -84,7 +98,7 @@ static void calls_job_free(calls_job *j)
     free(j);
 }
 
-sv_err calls_job_start(profile *p, bool hold, calls_job **out, sv_error *err)
+sv_err calls_job_start(profile *p, bool hold, unsigned delay_ms, calls_job **out, sv_error *err)
 {
     *out = NULL;
     calls_job *j = calloc(1, sizeof *j);
@@ -101,6 +115,7 @@ sv_err calls_job_start(profile *p, bool hold, calls_job **out, sv_error *err)
     pthread_mutex_init(&j->mu, NULL);
     pthread_cond_init(&j->cv, NULL);
     j->held = hold;
+    j->delay_ms = delay_ms;
     if (!j->res || !j->rc || !j->errs) {
         calls_job_free(j);
         return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory", p->path);

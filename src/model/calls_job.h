@@ -17,10 +17,12 @@
 
 typedef struct calls_job calls_job;
 
-/* Starts the worker on p.  hold (a test hook): the worker finishes its
- * work but does not publish it until calls_job_release().  On failure to
- * start a thread, builds synchronously (the results are ready at once). */
-sv_err calls_job_start(profile *p, bool hold, calls_job **out, sv_error *err);
+/* Starts the worker on p.  Test hooks: hold, the worker finishes its work
+ * but does not publish it until calls_job_release(); delay_ms, it
+ * publishes that long after finishing (a slow machine, for the terminal's
+ * tests).  On failure to start a thread, builds synchronously (the results
+ * are ready at once). */
+sv_err calls_job_start(profile *p, bool hold, unsigned delay_ms, calls_job **out, sv_error *err);
 
 /* true once the results are published (never blocks). */
 bool calls_job_done(const calls_job *j);

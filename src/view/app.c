@@ -627,15 +627,20 @@ static bool app_take_calls(app *a)
 /* The nesting runs on worker threads while the first frame is drawn.  A
  * headless screen waits for it before the first frame, so screens stay
  * deterministic, unless SCOPEVIEW_TEST_CALLS=hold (a test hook): then the
- * worker holds its results until the key <Ready> (SVK_READY). */
+ * worker holds its results until the key <Ready> (SVK_READY).
+ * SCOPEVIEW_TEST_CALLS=delay:MS (the terminal's tests) publishes them MS
+ * milliseconds late. */
 static void app_start_calls(app *a, const app_options *o)
 {
     ui_ctx *ctx = a->ctx;
     const char *hook = getenv("SCOPEVIEW_TEST_CALLS");
     bool hold = hook && strcmp(hook, "hold") == 0;
+    unsigned delay = 0;
+    if (hook && strncmp(hook, "delay:", 6) == 0)
+        delay = (unsigned)strtoul(hook + 6, NULL, 10) % 600000u;
     sv_error err;
     sv_error_clear(&err);
-    if (calls_job_start(ctx->prof, hold, &ctx->calls_job, &err) != SV_OK) {
+    if (calls_job_start(ctx->prof, hold, delay, &ctx->calls_job, &err) != SV_OK) {
         ui_set_status(ctx, "%s", err.msg);
         return;
     }
