@@ -14,7 +14,9 @@
 #   4. scopeview --batch --size 200x60 with $BENCH_KEYS navigation keys, with
 #      $BENCH_LONG_KEYS and with none, on the 10M-call file and on a 10 000-call
 #      file: user CPU time per key beyond the load, and the ratio between the
-#      two files.
+#      two files;
+#   5. scopeview --diff A B --json on two 10M-call legacy files: wall clock,
+#      CPU and peak RSS as ratios to --json on one (targets 2.5x and 2x).
 # Prints a table and writes $BENCH_OUT/results.json.  Every process is timed
 # by bench/runstat (wall clock, and CPU and peak RSS from wait4).
 #
@@ -257,6 +259,38 @@ else
     echo "per-key ratio: not measured (the headless screen mode failed)"
 fi
 
+# ------------------------------------------------------------ part 5
+# --diff BASE NEW --json on two 10M-call legacy files against --json on one
+# (interleaved, so drift in the machine's load hits both alike): wall clock
+# and peak RSS (the largest of the viewer's process and the loading children).
+DIFF_B="$OUT/legacy-10M-b.h5"
+[ -s "$DIFF_B" ] && [ "${BENCH_REGEN:-0}" != 1 ] || cp "$OUT/legacy-10M.h5" "$DIFF_B"
+: >"$TMP/d-one"
+: >"$TMP/d-diff"
+run_once "$TMP/warm" "$SV" --diff "$OUT/legacy-10M.h5" "$DIFF_B" --json
+i=0
+while [ "$i" -lt "$R" ]; do
+    run_once "$TMP/d-one" "$SV" --json "$OUT/legacy-10M.h5"
+    run_once "$TMP/d-diff" "$SV" --diff "$OUT/legacy-10M.h5" "$DIFF_B" --json
+    i=$((i + 1))
+done
+d1=$(median "$TMP/d-one" 1) dd=$(median "$TMP/d-diff" 1)
+c1=$(cpu_median "$TMP/d-one") dcpu=$(cpu_median "$TMP/d-diff")
+r1=$(median "$TMP/d-one" 4) rd=$(median "$TMP/d-diff" 4)
+d_st=$(cat "$TMP/d-one" "$TMP/d-diff" >"$TMP/dall" && worst_status "$TMP/dall")
+d_wall=$(ratio "$dd" "$d1") d_cpu=$(ratio "$dcpu" "$c1") d_mem=$(ratio "$rd" "$r1")
+d_wall_met=false d_mem_met=false
+[ "$d_st" = 0 ] && [ "$d_wall" != null ] && [ "$(calc "$d_wall <= 2.5")" = 1 ] && d_wall_met=true
+[ "$d_st" = 0 ] && [ "$d_mem" != null ] && [ "$(calc "$d_mem <= 2")" = 1 ] && d_mem_met=true
+echo
+echo "--diff A B --json on two legacy-10M files against --json on one:"
+printf '  wall %.3f s / %.3f s = %s (target <= 2.5x: %s); CPU %.3f s / %.3f s = %s\n' \
+    "$dd" "$d1" "$(show "$d_wall")" "$([ "$d_wall_met" = true ] && echo ok || echo MISSED)" \
+    "$dcpu" "$c1" "$(show "$d_cpu")"
+printf '  peak RSS %.0f MiB / %.0f MiB = %s (target <= 2x: %s)%s\n' "$(calc "$rd / 1024")" \
+    "$(calc "$r1 / 1024")" "$(show "$d_mem")" "$([ "$d_mem_met" = true ] && echo ok || echo MISSED)" \
+    "$([ "$d_st" = 0 ] && echo "" || echo " FAILED (exit $d_st)")"
+
 # ------------------------------------------------------------ results.json
 {
     printf '{\n  "machine": {"cpu": "%s", "cpus": %s, "mem_bytes": %s, "hdf5": "%s", "load_average": %s},\n' \
@@ -271,7 +305,11 @@ fi
     printf '    "per_key_basis": "user CPU time", "per_key_ratio": %s, "per_key_ratio_wall": %s, "per_key_ratio_short": %s, "per_key_met": %s,\n    "files": {\n' \
         "$key_ratio" "$key_ratio_wall" "$key_ratio_short" "$key_met"
     cat "$KJSON"
-    printf '\n    }\n  }\n}\n'
+    printf '\n    }\n  },\n'
+    printf '  "diff": {"json_s": %s, "diff_s": %s, "json_cpu_s": %s, "diff_cpu_s": %s, "json_peak_rss_bytes": %s, "diff_peak_rss_bytes": %s,\n' \
+        "$d1" "$dd" "$c1" "$dcpu" "$(calc "$r1 * 1024")" "$(calc "$rd * 1024")"
+    printf '    "exit": %s, "wall_ratio": %s, "cpu_ratio": %s, "memory_ratio": %s, "wall_target": 2.5, "memory_target": 2, "wall_met": %s, "memory_met": %s}\n}\n' \
+        "$d_st" "$d_wall" "$d_cpu" "$d_mem" "$d_wall_met" "$d_mem_met"
 } >"$OUT/results.json"
 echo
 echo "results: $OUT/results.json"
