@@ -566,9 +566,9 @@ isolate_load *isolate_start(const char *path, const isolate_options *opt)
     /* The options' paths are the caller's: only the pointer is copied. */
     ld->path = path ? strdup(path) : NULL;
     if (!path || !ld->path) {
-        ld->start_rc = path ? sv_error_set(&ld->start_err, SV_ERR_NOMEM, "out of memory")
-                            : sv_error_set(&ld->start_err, SV_ERR_USAGE,
-                                           "profile_load_isolated: no path");
+        ld->start_rc =
+            path ? sv_error_set(&ld->start_err, SV_ERR_NOMEM, "out of memory")
+                 : sv_error_set(&ld->start_err, SV_ERR_USAGE, "profile_load_isolated: no path");
         return ld;
     }
     uint64_t budget = ld->opt.budget ? ld->opt.budget : isolate_default_budget();
@@ -633,8 +633,7 @@ void isolate_cancel(isolate_load *ld)
     free(ld);
 }
 
-void isolate_set_progress(isolate_load *ld, void (*progress)(void *, uint64_t, uint64_t),
-                          void *ctx)
+void isolate_set_progress(isolate_load *ld, void (*progress)(void *, uint64_t, uint64_t), void *ctx)
 {
     if (ld) {
         ld->opt.progress = progress;
