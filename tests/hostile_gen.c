@@ -15,7 +15,8 @@
  *   hostile_gen swmr PATH        writes PATH in SWMR-write mode, prints
  *                                "open", keeps it open until stdin closes
  *   hostile_gen dead PATH        a writer that died: "open for write" stays
- *   hostile_gen lzf PATH         a column compressed with lzf (filter 32000) */
+ *   hostile_gen lzf PATH         a column compressed with lzf (filter 32000)
+ *   hostile_gen linked PATH N    one region's columns hard-linked into N more */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +293,37 @@ static void write_lzf(const char *path)
     gen_close(f);
 }
 
+/* rank0: "r0" with 100 000 calls [10 i, 10 i + 5] (deflated columns);
+ * r1..rN hard-link r0's start_times and end_times datasets. */
+static void write_linked(const char *path, long n)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    const size_t m = 100000;
+    int64_t *s = gen_alloc(m, sizeof *s), *e = gen_alloc(m, sizeof *e);
+    for (size_t i = 0; i < m; i++) {
+        s[i] = 10 * (int64_t)i;
+        e[i] = 10 * (int64_t)i + 5;
+    }
+    hid_t g = gen_region(rk, "r0", &(gen_cols){.n = m, .start = s, .end = e});
+    gen_close(g);
+    for (long k = 1; k <= n; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "r%ld", k);
+        g = gen_region(rk, name, NULL);
+        if (H5Lcreate_hard(rk, "regions/r0/start_times", g, "start_times", H5P_DEFAULT,
+                           H5P_DEFAULT) < 0 ||
+            H5Lcreate_hard(rk, "regions/r0/end_times", g, "end_times", H5P_DEFAULT, H5P_DEFAULT) <
+                0)
+            gen_die("linked: cannot link %s", name);
+        gen_close(g);
+    }
+    free(s);
+    free(e);
+    gen_close(rk);
+    gen_close(f);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -324,6 +356,8 @@ int main(int argc, char **argv)
         write_dead(path);
     else if (strcmp(what, "lzf") == 0)
         write_lzf(path);
+    else if (strcmp(what, "linked") == 0)
+        write_linked(path, n);
     else {
         fprintf(stderr, "hostile_gen: unknown scenario %s\n", what);
         return 2;

@@ -110,6 +110,18 @@ check "alias: warned" \
     hasf "group rank17: the same group as an earlier rank group (a hard link); ignored" "$err"
 check "alias: 50 warnings" [ "$(lines "$err")" = 50 ]
 
+# --- one region's columns hard-linked into 200 more: read once, the links dropped and warned.
+"$gen" linked "$h/linked.h5" 200
+runp 0 --summary "$h/linked.h5"
+check "linked: exit 0" [ "$rc" = 0 ]
+check "linked: r0 with its 100 000 calls" has "^r0  *0  *100000 "
+check "linked: one region" [ "$(grep -c '^r[0-9]' "$scr")" = 1 ]
+check "linked: warned" \
+    hasf "region r1: dataset start_times: the same dataset as one read before (a hard link); not read again; region dropped" "$err"
+check "linked: 100 warnings and the count of the other 100" \
+    hasf "and 100 more like it: the same dataset as one read before (a hard link); not read again; region dropped" "$err"
+check "linked: peak memory of one copy ($rss KiB)" under 65536
+
 # --- 2 x 400M int64 never written, in a sparse file of ~24 KiB: the budget refuses it at once.
 "$gen" noalloc "$h/noalloc.h5" 400000000
 runp 0 --memory 256M --json "$h/noalloc.h5"

@@ -2,6 +2,7 @@
 #include "budget.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
@@ -60,4 +61,58 @@ void budget_message(const load_budget *b, const char *epath, char *buf, size_t l
         o += snprintf(buf + o, len - (size_t)o, "%s%s %s",
                       i ? ", " : "; the biggest columns: ", b->top[i].what, sz);
     }
+}
+
+static uint64_t budget_hash(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+static bool budget_seen_grow(load_budget *b)
+{
+    size_t cap = b->seen_cap ? b->seen_cap * 2 : 256;
+    uint64_t *v = malloc(cap * sizeof *v);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < cap; i++)
+        v[i] = UINT64_MAX;
+    for (size_t i = 0; i < b->seen_cap; i++) {
+        if (b->seen[i] == UINT64_MAX)
+            continue;
+        size_t j = (size_t)budget_hash(b->seen[i]) & (cap - 1);
+        while (v[j] != UINT64_MAX)
+            j = (j + 1) & (cap - 1);
+        v[j] = b->seen[i];
+    }
+    free(b->seen);
+    b->seen = v;
+    b->seen_cap = cap;
+    return true;
+}
+
+bool budget_seen(load_budget *b, uint64_t addr)
+{
+    if (!b || addr == UINT64_MAX)
+        return false;
+    if ((b->nseen + 1) * 2 > b->seen_cap && !budget_seen_grow(b))
+        return false;
+    size_t j = (size_t)budget_hash(addr) & (b->seen_cap - 1);
+    while (b->seen[j] != UINT64_MAX) {
+        if (b->seen[j] == addr)
+            return true;
+        j = (j + 1) & (b->seen_cap - 1);
+    }
+    b->seen[j] = addr;
+    b->nseen++;
+    return false;
+}
+
+void budget_free(load_budget *b)
+{
+    free(b->seen);
+    b->seen = NULL;
+    b->nseen = b->seen_cap = 0;
 }

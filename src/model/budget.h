@@ -31,7 +31,17 @@ typedef struct load_budget {
      * extends the loading child's deadlines by the work it announces). */
     void (*on_charge)(void *ctx, uint64_t bytes);
     void *on_charge_ctx;
+    /* Object addresses of the columns read so far (open addressing). */
+    uint64_t *seen;
+    size_t nseen, seen_cap;
 } load_budget;
+
+/* True when the object at addr was read before in this load (a dataset
+ * hard-linked under several names: one column linked into 200 regions
+ * would cost 200 times its memory); records it otherwise.  False also when
+ * there is no memory to remember it. */
+bool budget_seen(load_budget *b, uint64_t addr);
+void budget_free(load_budget *b);
 
 /* Charges bytes for `what` (a dataset path; escaped here).  False when the
  * budget would be exceeded: nothing is charged, exceeded is set. */

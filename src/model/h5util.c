@@ -167,6 +167,20 @@ static void vlen_free(void *mem, void *info)
     free(mem);
 }
 
+bool h5u_read_before(h5u_reader *rd, hid_t ds)
+{
+    if (!rd->budget)
+        return false;
+    /* Addresses are per file (a C-API file set opens several): the key is
+     * the file number in the top 16 bits and the address below. */
+    H5O_info_t oi;
+    bool ok = H5Oget_info2(ds, &oi, H5O_INFO_BASIC) >= 0;
+    H5Eclear2(H5E_DEFAULT);
+    if (!ok || (uint64_t)oi.addr >> 48 || (uint64_t)oi.fileno >> 16)
+        return false;
+    return budget_seen(rd->budget, (uint64_t)oi.fileno << 48 | (uint64_t)oi.addr);
+}
+
 bool h5u_charge(h5u_reader *rd, hid_t ds, uint64_t bytes)
 {
     if (!rd->budget)
@@ -564,6 +578,10 @@ static h5u_status read_i64_open(h5u_reader *rd, hid_t ds, bool filtered, int64_t
         *n = (size_t)cnt;
         return sample_i64(ds, filtered, cnt, why, whylen);
     }
+    if (h5u_read_before(rd, ds)) {
+        set_why(why, whylen, "the same dataset as one read before (a hard link); not read again");
+        return H5U_BAD;
+    }
     if (!h5u_charge(rd, ds, cnt * sizeof(int64_t)))
         return H5U_NOMEM;
     int64_t *buf = alloc_i64((size_t)cnt);
@@ -781,6 +799,10 @@ h5u_status h5u_read_strs(h5u_reader *rd, hid_t loc, const char *name, h5u_strs *
     if (st == H5U_OK && !count_plausible(rd, ds, filtered, n, H5Tget_size(type))) {
         set_why(why, whylen, "claims %llu strings, more than the file can hold",
                 (unsigned long long)n);
+        st = H5U_BAD;
+    }
+    if (st == H5U_OK && n > 1 && h5u_read_before(rd, ds)) {
+        set_why(why, whylen, "the same dataset as one read before (a hard link); not read again");
         st = H5U_BAD;
     }
     /* A pointer and at least one byte per string, or the fixed size. */

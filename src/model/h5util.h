@@ -67,6 +67,10 @@ h5u_status h5u_reader_init(h5u_reader *rd, uint64_t file_size);
 /* Charges dataset ds's bytes to rd's budget: false (H5U_NOMEM for the
  * caller) when they do not fit. */
 bool h5u_charge(h5u_reader *rd, hid_t ds, uint64_t bytes);
+/* True when dataset ds (by object address) was read before in this load:
+ * a column hard-linked into many regions is read once, the others are
+ * dropped with a warning (needs rd->budget, which holds the set). */
+bool h5u_read_before(h5u_reader *rd, hid_t ds);
 void h5u_reader_close(h5u_reader *rd);
 
 /* --- group listing --- */

@@ -216,6 +216,7 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
                    ? profile_load_set(io->paths, io->npaths, opt, p, err)
                    : profile_load(path, opt, p, err);
     opt->budget = NULL;
+    budget_free(&b);
     if (!e)
         profile_check_values(*p);
     if (e == SV_ERR_NOMEM && b.exceeded) {
