@@ -10,6 +10,7 @@
  * bytes flipped give an error, never a crash or a leak (ASan); a budget
  * smaller than the model gives WIRE_BUDGET. */
 #include <dirent.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -226,6 +228,53 @@ static void test_error_message_crosses(void **state)
     assert_string_equal(err.msg, "/nonexistent/x.h5: No such file or directory");
 }
 
+/* Two loads in flight (isolate_start, then isolate_collect in the other
+ * order): each gives the model an in-process load gives; a failed start's
+ * error comes at its collect; a cancelled load leaves no child behind. */
+static void test_two_in_flight(void **state)
+{
+    (void)state;
+    char small[4096], demo[4096];
+    sv_fixture_path(small, sizeof small, "small.h5");
+    snprintf(demo, sizeof demo, "%s/data/demo.h5",
+             getenv("SV_TOP_SRCDIR") ? getenv("SV_TOP_SRCDIR") : SV_TOP_SRCDIR);
+    const char *path[2] = {demo, small};
+    isolate_options io = {0};
+    isolate_load *ld[2] = {isolate_start(path[0], &io), isolate_start(path[1], &io)};
+    assert_non_null(ld[0]);
+    assert_non_null(ld[1]);
+    for (int k = 1; k >= 0; k--) {
+        profile *want = NULL, *got = NULL;
+        sv_error err;
+        if (profile_load(path[k], NULL, &want, &err) != SV_OK)
+            fail_msg("%s", err.msg);
+        profile_check_values(want);
+        if (isolate_collect(ld[k], &got, &err) != SV_OK)
+            fail_msg("%s: %s", path[k], err.msg);
+        size_t lw, lg;
+        unsigned char *sw = stream_of(want, &lw), *sg = stream_of(got, &lg);
+        assert_int_equal(lw, lg);
+        assert_memory_equal(sw, sg, lw);
+        free(sw);
+        free(sg);
+        profile_free(want);
+        profile_free(got);
+    }
+    /* the error of a load that cannot start waits for its collect */
+    isolate_load *bad = isolate_start("/nonexistent/y.h5", &io);
+    isolate_load *good = isolate_start(small, &io);
+    profile *p = NULL;
+    sv_error err;
+    assert_int_equal(isolate_collect(bad, &p, &err), SV_ERR_IO);
+    assert_null(p);
+    assert_string_equal(err.msg, "/nonexistent/y.h5: No such file or directory");
+    isolate_cancel(good);
+    /* every child reaped */
+    errno = 0;
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+}
+
 static void test_parse_size(void **state)
 {
     (void)state;
@@ -288,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_flipped_bytes),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_error_message_crosses),
+        cmocka_unit_test(test_two_in_flight),
         cmocka_unit_test(test_parse_size),
         cmocka_unit_test(test_warn_cap),
     };
