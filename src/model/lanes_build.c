@@ -26,6 +26,7 @@ typedef struct rank_build {
     uint8_t *ld8;
     uint32_t *ldepth;
     bool all_sorted; /* every indexed region's starts are sorted */
+    bool presorted;  /* rows filled in order (fill_rows_merged) */
 } rank_build;
 
 /* ------------------------------------------------------ lanes, depths */
@@ -238,11 +239,18 @@ static bool depths(rank_build *b)
 
 static bool alloc_row(lane_row *row)
 {
-    size_t nb = lanes_nblocks(row->n);
     row->idx = malloc((row->n ? row->n : 1) * sizeof *row->idx);
+    return row->idx != NULL;
+}
+
+/* The block arrays come after the lane depths are freed (finish_rows), so
+ * the two are never held at once (the index's peak). */
+static bool alloc_blocks(lane_row *row)
+{
+    size_t nb = lanes_nblocks(row->n);
     row->bstart = malloc((nb ? 2 * nb : 1) * sizeof *row->bstart);
     row->bmaxend = row->bstart ? row->bstart + nb : NULL;
-    return row->idx && row->bstart;
+    return row->bstart != NULL;
 }
 
 /* Creates the rank's lanes with their rows sized and allocated. */
@@ -299,6 +307,72 @@ static void fill_rows(rank_build *b, size_t first)
             lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)];
             row->idx[row->n++] = (uint32_t)g;
         }
+}
+
+/* One indexed region's calls in a k-way merge: gidx g .. end. */
+typedef struct hrun {
+    const int64_t *s;
+    size_t gidx0, g, end;
+} hrun;
+
+static bool hrun_less(const hrun *a, const hrun *b)
+{
+    int64_t x = a->s[a->g - a->gidx0], y = b->s[b->g - b->gidx0];
+    return x < y || (x == y && a->g < b->g);
+}
+
+static void hrun_sift(hrun *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && hrun_less(&h[l], &h[m]))
+            m = l;
+        if (l + 1 < n && hrun_less(&h[l + 1], &h[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        hrun t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+/* When every indexed region's starts are sorted: rows filled in (start,
+ * call index) order by a k-way merge of the regions, so each row comes out
+ * sorted and none needs a row-sized scratch to be merged afterwards (issue
+ * 12: the index's peak).  false when out of memory (fill_rows then). */
+static bool fill_rows_merged(rank_build *b, size_t first)
+{
+    const rank_data *rk = b->rk;
+    hrun *h = malloc((rk->nregions ? rk->nregions : 1) * sizeof *h);
+    if (!h)
+        return false;
+    size_t nh = 0;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        if (r->n && (b->ix->rflags[b->ri][j] & LANES_R_INDEXED))
+            h[nh++] = (hrun){r->start_ns, r->gidx0, r->gidx0, r->gidx0 + r->n};
+    }
+    for (size_t k = 0; k < b->nkeys; k++) {
+        lane *ln = &b->ix->lanes[first + k];
+        for (uint32_t d = 0; d < ln->ndepth; d++)
+            ln->rows[d].n = 0;
+    }
+    for (size_t k = nh / 2; k-- > 0;)
+        hrun_sift(h, nh, k);
+    while (nh > 0) {
+        size_t g = h[0].g;
+        if (lane_at(b, g) != LANES_NO_LANE) {
+            lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)];
+            row->idx[row->n++] = (uint32_t)g;
+        }
+        if (++h[0].g == h[0].end)
+            h[0] = h[--nh];
+        hrun_sift(h, nh, 0);
+    }
+    free(h);
+    return true;
 }
 
 /* ------------------------------------------------ sorting and blocks */
@@ -510,6 +584,18 @@ static int64_t *start_column(const rank_data *rk)
 }
 
 /* Sorts every row of the rank's lanes and fills their block arrays. */
+/* A row already in (start, index) order: its blocks alone. */
+static void fin_sorted(const rank_data *rk, lane_row *row)
+{
+    row_fin f;
+    fin_init(&f, row);
+    for (size_t k = 0; k < row->n; k++) {
+        int64_t s, e;
+        lanes_call_span(rk, row->idx[k], &s, &e);
+        fin_push(&f, s, e);
+    }
+}
+
 static bool finish_rows(rank_build *b, size_t first)
 {
     lanes_index *ix = b->ix;
@@ -522,7 +608,11 @@ static bool finish_rows(rank_build *b, size_t first)
     for (size_t l = first; ok && l < ix->nlanes; l++)
         for (uint32_t d = 0; ok && d < ix->lanes[l].ndepth; d++) {
             lane_row *row = &ix->lanes[l].rows[d];
-            if (flat)
+            if (!(ok = alloc_blocks(row)))
+                break;
+            if (b->presorted)
+                fin_sorted(b->rk, row);
+            else if (flat)
                 sort_row_flat(b->rk, row, sc.p, flat);
             else
                 ok = merge_row(b->rk, row, runs, heap, &sc);
@@ -552,7 +642,7 @@ static void update_tmax(lanes_index *ix, const rank_data *rk)
 static bool build_rank(lanes_index *ix, size_t ri, const region_filter *f)
 {
     rank_data *rk = &ix->prof->ranks[ri];
-    rank_build b = {ix, rk, ri, NULL, 0, NULL, NULL, NULL, true};
+    rank_build b = {ix, rk, ri, NULL, 0, NULL, NULL, NULL, true, false};
     bool rank_ok = !f || filter_match_rank(f, rk->rank);
     ix->rflags[ri] = calloc(rk->nregions ? rk->nregions : 1, 1);
     if (!ix->rflags[ri])
@@ -571,6 +661,8 @@ static bool build_rank(lanes_index *ix, size_t ri, const region_filter *f)
         return true;
     bool ok = collect_keys(&b) && depths(&b) && make_lanes(&b, first);
     if (ok)
+        b.presorted = b.all_sorted && fill_rows_merged(&b, first);
+    if (ok && !b.presorted)
         fill_rows(&b, first);
     free(b.lane_of);
     free(b.ld8);
