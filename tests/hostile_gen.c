@@ -16,7 +16,8 @@
  *                                "open", keeps it open until stdin closes
  *   hostile_gen dead PATH        a writer that died: "open for write" stays
  *   hostile_gen lzf PATH         a column compressed with lzf (filter 32000)
- *   hostile_gen linked PATH N    one region's columns hard-linked into N more */
+ *   hostile_gen linked PATH N    one region's columns hard-linked into N more
+ *   hostile_gen uint64 PATH      an unsigned time of 2^63 + 100 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +325,21 @@ static void write_linked(const char *path, long n)
     gen_close(f);
 }
 
+/* rank0: "big", start_times uint64 [10], end_times uint64 [2^63 + 100]
+ * (libhdf5 converts it to int64 as INT64_MAX, silently). */
+static void write_uint64(const char *path)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    hid_t g = gen_region(rk, "big", NULL);
+    const uint64_t s = 10, e = ((uint64_t)1 << 63) + 100;
+    gen_col_typed(g, "start_times", H5T_STD_U64LE, H5T_NATIVE_UINT64, &s, 1);
+    gen_col_typed(g, "end_times", H5T_STD_U64LE, H5T_NATIVE_UINT64, &e, 1);
+    gen_close(g);
+    gen_close(rk);
+    gen_close(f);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -358,6 +374,8 @@ int main(int argc, char **argv)
         write_lzf(path);
     else if (strcmp(what, "linked") == 0)
         write_linked(path, n);
+    else if (strcmp(what, "uint64") == 0)
+        write_uint64(path);
     else {
         fprintf(stderr, "hostile_gen: unknown scenario %s\n", what);
         return 2;

@@ -101,6 +101,13 @@ check "stored: first start after last end" \
 check "stored: nothing about the consistent one" hasnt "region fine" "$err"
 check "stored: 3 warnings" [ "$(lines "$err")" = 3 ]
 
+# --- an unsigned time of 2^63 + 100: libhdf5 clamps it to INT64_MAX; never silently.
+"$gen" uint64 "$h/uint64.h5"
+run --summary "$h/uint64.h5"
+check "uint64: exit 0" [ "$rc" = 0 ]
+check "uint64: warned" \
+    hasf "region big: dataset end_times: a value is 9223372036854775807 (2^63 - 1), where an unsigned value of 2^63 or more is clamped; times may be wrong" "$err"
+
 # --- one rank group hard-linked as rank0..rank50: loaded once, the aliases warned.
 "$gen" alias "$h/alias.h5" 50
 runp 0 --json "$h/alias.h5"
