@@ -100,6 +100,18 @@ check "process 1 read a share" grep -q 'MPI process 1 of 2: [1-9][0-9]* rows, [1
 SCOPEVIEW_MPI_VERBOSE=1 mpi 4 --json "$tmp/ext.h5" >/dev/null 2>"$tmp/err"
 check "schema 1: 4 processes read rows" test "$(grep -c 'MPI process [0-3] of 4: [1-9]' "$tmp/err")" = 4
 
+# Every fixture of tests/gen/FIXTURES.md (faults included: the same warnings
+# and exit status).  col3_mixed_ids.h5: outer's exclusive time stays 1000 ns
+# (1e-06 s) when its row and inner's are read by two processes.
+need_fixture "$fx/col3_mixed_ids.h5"
+for h5 in "$fx"/*.h5; do
+    check "mpirun -np 2 --json fixture ${h5##*/}" same 2 --json "$h5"
+done
+mpi 2 --json "$fx/col3_mixed_ids.h5" >"$scr" 2>"$tmp/err"
+check "col3_mixed_ids: outer's exclusive time by its call id" \
+    hasf '"name": "outer", "rank": 0, "num_calls": 1' "$scr"
+check "col3_mixed_ids: 1000 ns" hasx '"name": "outer".*"total_exclusive_duration": 1e-06,' "$scr"
+
 # Every shared profile.
 if need_shared "MPI runs on the shared profiles"; then
     for h5 in "$shared_root"/data/real/*.h5 "$shared_root"/data/extended/*.h5 \

@@ -232,7 +232,9 @@ sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank
         return SV_ERR_NOMEM;
     c->rank = rank;
     sv_err e = ld_lane_tables_rank(c, lt, rk);
-    if (lf->events)
+    /* An MPI part holds some of the rank's rows only: the merge decides
+     * on all of them (load_rows_finish). */
+    if (lf->events && !(c->opt && c->opt->part))
         drop_fake_ids(lf, rows, n);
     for (size_t j = 0; !e && j < n; j++) {
         size_t i = rows[j];

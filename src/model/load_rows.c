@@ -259,8 +259,39 @@ static void stored_min_start(profile *p)
     }
 }
 
+static bool all_minus_one(const int64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] != -1)
+            return false;
+    return true;
+}
+
+/* The columnar loader's rule, on every row of a rank at once (a part saw
+ * some only): call ids that are -1 in every row of a rank (native data)
+ * are no call graph, and go. */
+static void drop_fake_ids(profile *p)
+{
+    for (size_t i = 0; i < p->nranks; i++) {
+        rank_data *rk = &p->ranks[i];
+        bool real = false;
+        for (size_t j = 0; j < rk->nregions && !real; j++) {
+            const region *r = rk->regions[j];
+            real = r->call_ids && !all_minus_one(r->call_ids, r->n);
+        }
+        for (size_t j = 0; j < rk->nregions && !real; j++) {
+            region *r = rk->regions[j];
+            free(r->call_ids);
+            free(r->parent_ids);
+            r->call_ids = r->parent_ids = NULL;
+        }
+    }
+}
+
 sv_err load_rows_finish(profile *p, sv_error *err)
 {
+    if (p->layout == LAYOUT_COLUMNAR)
+        drop_fake_ids(p);
     sv_err e = profile_finish_steps(p, false, true, err);
     if (!e)
         stored_min_start(p);

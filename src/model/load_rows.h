@@ -41,7 +41,9 @@ sv_err load_rows_merge(profile *p, profile *q, sv_error *err);
 
 /* The rest of profile_finish on the merged profile: sort, number the calls,
  * nesting and exclusive totals, the minimum start; no statistics (every
- * region came with its own). */
+ * region came with its own).  Before that, the columnar loader's rule that
+ * a part cannot apply alone: a rank whose call ids are -1 in every row loses
+ * them (tests/gen/FIXTURES.md col3_mixed_ids.h5). */
 sv_err load_rows_finish(profile *p, sv_error *err);
 
 #endif

@@ -229,6 +229,29 @@ static void write_noregion(const char *dir)
     free(path);
 }
 
+/* One rank, a call id in one row only: the other row's is the writer's
+ * sentinel -1.  The rank keeps its ids (a call graph where inner's call is a
+ * root: outer's exclusive time is its whole 1000 ns, not 900 as nesting by
+ * times would give), as the MPI run must too when the two rows are read by
+ * different processes (tests/mpi.sh). */
+static void write_mixed_ids(const char *dir)
+{
+    const gc_row rows[] = {
+        {.region = "outer",
+         .rank = 0,
+         .n = 1,
+         .start = I64(1000),
+         .end = I64(2000),
+         .opt = {[GC_CALL] = I64(0), [GC_PARENT] = I64(-1)}},
+        {.region = "inner", .rank = 0, .n = 1, .start = I64(1100), .end = I64(1200)},
+    };
+    gc_profile p = {
+        .rows = rows, .nrows = COUNT(rows), .meta = full_meta, .nmeta = COUNT(full_meta)};
+    char *path = join(dir, "col3_mixed_ids.h5");
+    gc_write(path, &p, &(gc_opts){.timing = 3});
+    free(path);
+}
+
 /* C API: ranks 0, 1 and 3 of a 4-rank run; rank 2's file is missing. */
 static void write_capi(const char *dir)
 {
@@ -295,4 +318,5 @@ void scen_fixtures_col(const char *dir)
     write_noregion(dir);
     write_capi(dir);
     write_legacy_threads2(dir);
+    write_mixed_ids(dir);
 }
