@@ -334,6 +334,11 @@ static int run_compare(const cli_options *o, const region_filter *f)
 
 static int run(const cli_options *o)
 {
+#ifdef SV_MPI
+    /* Under mpirun, a mode that is not split runs on process 0 alone. */
+    if (mpi_run_role(o) == MPI_ROLE_BYSTANDER)
+        return 0;
+#endif
     if (o->mode == CLI_HELP || o->mode == CLI_VERSION) {
         if (o->mode == CLI_HELP)
             cli_print_usage(stdout);
@@ -371,8 +376,8 @@ static int run(const cli_options *o)
 #ifdef SV_MPI
         /* mpirun: a split batch load (cli/mpi_run.h); only process 0 prints. */
         mpi_role role = mpi_run_role(o);
-        if (role != MPI_ROLE_NONE) {
-            status = role == MPI_ROLE_SPLIT ? mpi_run_load(o, &how, &p) : 0;
+        if (role == MPI_ROLE_SPLIT) {
+            status = mpi_run_load(o, &how, &p);
             if (!p) {
                 filter_free(&f);
                 return status;

@@ -90,6 +90,9 @@ echo "not HDF5" >"$tmp/text.h5"
 check "not HDF5" same 4 --summary "$tmp/text.h5"
 check "--ranks 9" same 2 --csv --ranks 9 "$tmp/ext.h5"
 check "--memory over the sum of the parts" same 2 --json --memory 1M "$tmp/ext.h5"
+# Modes that are not split run on process 0 alone: printed once.
+check "--diff --json (not split)" same 2 --json --diff "$tmp/s2.h5" "$tmp/legacy.h5"
+check "--events (not split)" same 2 --events main --csv "$tmp/s2.h5"
 
 # The rows are split: each of 2 processes read rows and calls of the
 # 200 000-call file (the longest row to one, the next two to the other).
