@@ -61,6 +61,17 @@ if grep -q '"ranks": \[0, 1, 3\]' "$tmp/out" && [ "$(grep -c '"name": ' "$tmp/ou
 else
     bad "the C-API set: ranks 0, 1, 3 and their 5 regions"
 fi
+# The info view names the layout in scope-profiler's terms, and every file of a set.
+if [ -d "$up" ]; then
+    for pair in "sp3-basic:schema 3, columnar" "sp2-basic:schema 2, columnar" \
+        "sp3-aggregate:schema 3, aggregate" "hdf5-schema-1:schema 1, extended"; do
+        screen 80x24 5 "$up/${pair%%:*}.h5"
+        check "info: ${pair%%:*} is ${pair#*:}" rowhas 5 "layout  ${pair#*:}"
+    done
+fi
+screen 80x24 5 "$fx/capi_rank00000.h5" "$fx/capi_rank00001.h5" "$fx/capi_rank00003.h5"
+check "info: a C-API set lists its 3 files" hasx "files +3 \(one per rank\)" "$scr"
+check "info: the set's last file" has "capi_rank00003.h5" "$scr"
 # What still loads beside a fault: the lzf file keeps every region.
 "$sv" --json "$fx/col3_lzf.h5" >"$tmp/out" 2>/dev/null
 if [ "$(grep -c '"name": ' "$tmp/out")" -eq 4 ]; then ok "col3_lzf: 4 regions load"; else bad "col3_lzf: 4 regions load"; fi

@@ -197,6 +197,22 @@ static void doc_wrap(info_doc *d, int role, int indent, const char *text)
 
 /* --- the page --- */
 
+/* What the file is, in scope-profiler's own terms (UPSTREAM-FORMATS.md). */
+static const char *info_layout_text(const profile *p)
+{
+    switch (p->layout) {
+    case LAYOUT_AGGREGATE:
+        return "schema 3, aggregate (summaries only, no calls)";
+    case LAYOUT_COLUMNAR:
+        return p->schema == 2 ? "schema 2, columnar (start and end times)"
+                              : "schema 3, columnar (gap-encoded start times)";
+    case LAYOUT_GROUPS:
+    default:
+        return p->legacy ? "schema 1, legacy (start and end times only)"
+                         : "schema 1, extended (optional columns)";
+    }
+}
+
 static void build_file(info_doc *d, const profile *p)
 {
     doc_heading(d, "File");
@@ -206,10 +222,17 @@ static void build_file(info_doc *d, const profile *p)
         snprintf(size, sizeof size, "%" PRIu64 " bytes (%.1f MiB)", p->file_size, kib / 1024.0);
     else
         snprintf(size, sizeof size, "%" PRIu64 " bytes (%.1f KiB)", p->file_size, kib);
-    doc_pair(d, 2, 6, "path", p->path);
+    if (p->npaths > 1) {
+        char n[48];
+        snprintf(n, sizeof n, "%zu (one per rank)", p->npaths);
+        doc_pair(d, 2, 6, "files", n);
+        for (size_t i = 0; i < p->npaths; i++)
+            doc_pair(d, 2, 6, "", p->paths[i]);
+    } else {
+        doc_pair(d, 2, 6, "path", p->path);
+    }
     doc_pair(d, 2, 6, "size", size);
-    doc_pair(d, 2, 6, "layout",
-             p->legacy ? "legacy (start and end times only)" : "extended (optional columns)");
+    doc_pair(d, 2, 6, "layout", info_layout_text(p));
 }
 
 static void build_meta(info_doc *d, const profile *p)
