@@ -731,8 +731,8 @@ sv_err lanes_build(profile *p, const region_filter *f, lanes_index **out, sv_err
 }
 
 sv_err lanes_build_where(profile *p, const region_filter *f,
-                         bool (*keep)(const region *r, void *user), void *user,
-                         lanes_index **out, sv_error *err)
+                         bool (*keep)(const region *r, void *user), void *user, lanes_index **out,
+                         sv_error *err)
 {
     *out = NULL;
     sv_err e = profile_ensure_calls(p, err);

@@ -526,10 +526,9 @@ sv_err nest_rank_calls(rank_data *rk, rank_calls **outc, sv_error *err)
     }
     /* No depth array (4 bytes a call at the worker's peak): the explicit
      * pass takes a temporary one for its cycle check, the sweep none. */
-    sv_err e = c && c->parent
-                   ? nest_rank(rk, &out, c, err)
-                   : sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
-                                  rk->rank);
+    sv_err e = c && c->parent ? nest_rank(rk, &out, c, err)
+                              : sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory",
+                                             rk->owner->path, rk->rank);
     if (c)
         c->lane = out.lane;
     /* Inference leaves no children lists behind: build them from parents. */
