@@ -254,8 +254,7 @@ static int run_output(const cli_options *o, profile *p, const region_filter *f)
                               o->events_format, o->csv_raw};
         rc = out_events(p, f, &req, stdout, stderr, &err);
     } else if (o->mode == CLI_LINES) {
-        lines_request req = {o->lines_region, o->has_events_rank, o->events_rank,
-                             o->events_format};
+        lines_request req = {o->lines_region, o->has_events_rank, o->events_rank, o->events_format};
         rc = out_lines(p, f, &req, stdout, &err);
     } else {
         rc = out_summary(p, f, stdout, &err);

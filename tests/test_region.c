@@ -194,9 +194,12 @@ static void test_exclusive_per_call(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_properties),        cmocka_unit_test(test_for_thread),
-        cmocka_unit_test(test_for_thread_without_column), cmocka_unit_test(test_events_origin),
-        cmocka_unit_test(test_summary_only),      cmocka_unit_test(test_empty_region),
+        cmocka_unit_test(test_properties),
+        cmocka_unit_test(test_for_thread),
+        cmocka_unit_test(test_for_thread_without_column),
+        cmocka_unit_test(test_events_origin),
+        cmocka_unit_test(test_summary_only),
+        cmocka_unit_test(test_empty_region),
         cmocka_unit_test(test_exclusive_per_call),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,10 +86,8 @@ static void test_timefmt(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_text_escape),
-        cmocka_unit_test(test_json_escape),
-        cmocka_unit_test(test_escape_buf_cuts),
-        cmocka_unit_test(test_is_clean),
+        cmocka_unit_test(test_text_escape),     cmocka_unit_test(test_json_escape),
+        cmocka_unit_test(test_escape_buf_cuts), cmocka_unit_test(test_is_clean),
         cmocka_unit_test(test_timefmt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,7 +46,8 @@ int sv_shared_exit(int failed)
     if (failed || sv_shared_available())
         return failed;
     char buf[4096];
-    printf("SKIP: no shared data at %s: its tests were skipped\n", sv_shared_path(buf, sizeof buf, ""));
+    printf("SKIP: no shared data at %s: its tests were skipped\n",
+           sv_shared_path(buf, sizeof buf, ""));
     return 77;
 }
 

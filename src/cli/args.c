@@ -162,8 +162,7 @@ static int apply_compare_option(int c, cli_options *o, FILE *err)
     case OPT_MAX_REGRESSION:
         errno = 0;
         o->max_regression = strtod(optarg, &end) / 100.0;
-        if (errno || end == optarg || *end || !(o->max_regression >= 0) ||
-            o->max_regression > 1e6)
+        if (errno || end == optarg || *end || !(o->max_regression >= 0) || o->max_regression > 1e6)
             return usage_error(err, "--max-regression wants a percentage >= 0, not", optarg);
         return 0;
     default:
@@ -283,8 +282,8 @@ static int resolve_mode(cli_options *o, const cli_wants *w, FILE *err)
     if (o->compare)
         return resolve_compare(o, w, err);
     if (o->metric || o->max_regression >= 0 || o->fail_on_new)
-        return usage_error(err, "--metric, --max-regression and --fail-on-new need --diff or --check",
-                           NULL);
+        return usage_error(
+            err, "--metric, --max-regression and --fail-on-new need --diff or --check", NULL);
     if (o->lines_region) {
         if (o->events_region)
             return usage_error(err, "choose one of --events and --lines", NULL);

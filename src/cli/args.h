@@ -45,17 +45,17 @@ typedef struct cli_options {
     size_t nexcludes;
     const char *ranks; /* --ranks LIST, NULL = every rank */
 
-    bool headless;    /* --batch */
-    int cols, rows;   /* --size COLSxROWS, default 80x24 */
-    const char *keys; /* --keys STR, NULL = none */
-    bool ascii;       /* --ascii */
-    bool mono;        /* --mono */
+    bool headless;      /* --batch */
+    int cols, rows;     /* --size COLSxROWS, default 80x24 */
+    const char *keys;   /* --keys STR, NULL = none */
+    bool ascii;         /* --ascii */
+    bool mono;          /* --mono */
     const char *config; /* --config FILE, NULL = the default config file */
     bool dump_config;   /* --dump-config: print the defaults and exit */
-    uint64_t memory;  /* --memory LIMIT in bytes, 0 = the default budget */
-    bool csv_raw;     /* --csv-raw: no formula-injection prefix */
+    uint64_t memory;    /* --memory LIMIT in bytes, 0 = the default budget */
+    bool csv_raw;       /* --csv-raw: no formula-injection prefix */
     /* --diff / --check BASE NEW (out_diff.h): file is BASE, file2 NEW */
-    int compare;           /* 0, CLI_COMPARE_DIFF or CLI_COMPARE_CHECK */
+    int compare; /* 0, CLI_COMPARE_DIFF or CLI_COMPARE_CHECK */
     const char *file2;
     const char *metric;    /* --metric, NULL = total */
     double max_regression; /* --max-regression PCT / 100; < 0 = the default */

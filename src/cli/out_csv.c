@@ -37,8 +37,7 @@ static sv_err csv_region(strbuf *b, const region *r, bool raw, sv_error *err)
     return SV_OK;
 }
 
-static sv_err csv_emit(const profile *p, const region_filter *f, FILE *fp, bool raw,
-                       sv_error *err)
+static sv_err csv_emit(const profile *p, const region_filter *f, FILE *fp, bool raw, sv_error *err)
 {
     region **regs = NULL;
     size_t n = 0;

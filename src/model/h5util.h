@@ -128,8 +128,8 @@ h5u_status h5u_read_f64(h5u_reader *rd, hid_t loc, const char *name, double **ou
                         char *why, size_t whylen);
 /* The same for a 2-D dataset, row-major, rows x cols (a 0-row or empty
  * dataset of any rank gives rows = cols = 0). */
-h5u_status h5u_read_f64_2d(h5u_reader *rd, hid_t loc, const char *name, double **out,
-                           size_t *rows, size_t *cols, char *why, size_t whylen);
+h5u_status h5u_read_f64_2d(h5u_reader *rd, hid_t loc, const char *name, double **out, size_t *rows,
+                           size_t *cols, char *why, size_t whylen);
 
 /* --- strings --- */
 

@@ -69,8 +69,8 @@ sv_err lanes_build(profile *p, const region_filter *f, lanes_index **out, sv_err
 /* The same, indexing only the regions for which keep(r, user) is also true
  * (the timeline's filter on the search): lanes left without calls drop. */
 sv_err lanes_build_where(profile *p, const region_filter *f,
-                         bool (*keep)(const region *r, void *user), void *user,
-                         lanes_index **out, sv_error *err);
+                         bool (*keep)(const region *r, void *user), void *user, lanes_index **out,
+                         sv_error *err);
 void lanes_free(lanes_index *ix);
 
 /* A lane's name for people: "r0", "r0 MainThread", "r0 Task-3" or

@@ -34,8 +34,8 @@ sv_err profile_load(const char *path, const load_options *opt, profile **out, sv
  * the N of its name; a rank that comes twice skips the later file, ranks
  * missing below the highest get a warning.  The profile's metadata is the
  * first file's; p->paths lists every file.  n == 1 is profile_load. */
-sv_err profile_load_set(const char *const *paths, size_t n, const load_options *opt,
-                        profile **out, sv_error *err);
+sv_err profile_load_set(const char *const *paths, size_t n, const load_options *opt, profile **out,
+                        sv_error *err);
 
 /* The load runs in a child process (isolate.h: profile_load_isolated), which
  * replaced the crash probe's separate walk of the file. */

@@ -10,9 +10,9 @@
  * exclusive totals are written. */
 typedef struct nest_out {
     bool per_call;
-    int32_t *parent;  /* n */
-    uint32_t *depth;  /* n, or NULL: not wanted */
-    int64_t *excl;    /* n */
+    int32_t *parent; /* n */
+    uint32_t *depth; /* n, or NULL: not wanted */
+    int64_t *excl;   /* n */
     /* Per-call output: the inferred lane of each call, allocated by the
      * sweep when a rank gets a second inferred lane (NULL otherwise). */
     uint32_t *lane;
@@ -20,6 +20,5 @@ typedef struct nest_out {
 
 /* Infers parents by containment and writes totals (and per-call arrays). */
 sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err);
-
 
 #endif

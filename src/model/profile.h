@@ -81,11 +81,11 @@ typedef struct region {
     int64_t *thread_ids;
     int64_t *task_ids;
     int64_t *await_ns;
-    int64_t *gpu_ns;     /* < 0 means "no GPU timing for this call" */
-    char **event_meta;   /* n strings ("" or "{}" = none), or NULL */
+    int64_t *gpu_ns;   /* < 0 means "no GPU timing for this call" */
+    char **event_meta; /* n strings ("" or "{}" = none), or NULL */
 
-    char *source_file;   /* NULL when absent */
-    char *source_text;   /* NULL when absent */
+    char *source_file; /* NULL when absent */
+    char *source_text; /* NULL when absent */
     int64_t source_lineno;
     bool has_lineno;
     char **tags;
@@ -94,7 +94,7 @@ typedef struct region {
     bool has_stored_summary;
     region_summary stored;
 
-    region_stats st;     /* valid after profile_finish() when has_event_data */
+    region_stats st; /* valid after profile_finish() when has_event_data */
 
     /* Index of this region's call 0 in its rank's call numbering
      * (regions of a rank are numbered in byte order of their names). */
@@ -117,21 +117,21 @@ typedef struct thread_table {
     int64_t *ident;     /* n, or NULL */
     int64_t *native_id; /* n, or NULL */
     /* Schema 2/3 `thread_table` only: */
-    int8_t *daemon;     /* 0/1 */
-    int64_t *start_ns;  /* perf_counter ns */
-    int64_t *end_ns;    /* -1 = still running at the end of the run */
+    int8_t *daemon;    /* 0/1 */
+    int64_t *start_ns; /* perf_counter ns */
+    int64_t *end_ns;   /* -1 = still running at the end of the run */
     int64_t *cpu_ns;
 } thread_table;
 
 typedef struct task_table {
     size_t n;
-    char **name;    /* n strings, or NULL */
+    char **name;     /* n strings, or NULL */
     int64_t *thread; /* n thread-table rows (-1 unknown), or NULL */
     /* Schema 2/3 `task_table` only: */
-    char **kind;          /* "task" | "greenlet" */
+    char **kind; /* "task" | "greenlet" */
     char **coro_name;
     int64_t *created_ns;
-    int64_t *done_ns;     /* -1 = unfinished */
+    int64_t *done_ns; /* -1 = unfinished */
     int64_t *steps;
     int64_t *running_ns;
     int64_t *suspended_ns;
@@ -139,35 +139,35 @@ typedef struct task_table {
 
 /* A line-profiler record (`rank<N>/line_profile/<i>`, schema 2/3). */
 typedef struct line_profile {
-    char *region;        /* may be NULL */
+    char *region; /* may be NULL */
     char *filename;
     char *function;
     int64_t first_lineno;
-    double unit_s;       /* seconds per unit of times[] */
-    char *source;        /* NULL when not captured */
+    double unit_s;               /* seconds per unit of times[] */
+    char *source;                /* NULL when not captured */
     int64_t source_first_lineno; /* line of source's first line; valid with source */
     size_t n;
-    int64_t *lineno;     /* n */
-    int64_t *hits;       /* n */
-    double *times;       /* n, in units of unit_s */
+    int64_t *lineno; /* n */
+    int64_t *hits;   /* n */
+    double *times;   /* n, in units of unit_s */
 } line_profile;
 
 /* Hardware counters of a region (`rank<N>/perf_events/<region>`), or one
  * LIKWID group record (kind "likwid"). */
 typedef struct perf_record {
-    char *kind;          /* "perf_events" or "likwid" */
+    char *kind; /* "perf_events" or "likwid" */
     char *region;
-    int64_t calls;       /* -1 when unknown */
+    int64_t calls; /* -1 when unknown */
     size_t n;
-    char **names;        /* n counter names */
-    double *values;      /* n (uint64 counters widened exactly below 2^53) */
+    char **names;   /* n counter names */
+    double *values; /* n (uint64 counters widened exactly below 2^53) */
 } perf_record;
 
 /* Per-call nesting of a rank, built on demand by profile_ensure_calls():
  * views need it, batch statistics do not (they only need totals). */
 typedef struct rank_calls {
-    size_t n;           /* calls of the rank: sum of its regions' n */
-    int32_t *parent;    /* n: rank call index of the direct parent, -1 none */
+    size_t n;        /* calls of the rank: sum of its regions' n */
+    int32_t *parent; /* n: rank call index of the direct parent, -1 none */
     /* Depths and exclusive durations are not stored (12 bytes a call):
      * rank_call_depth() and rank_call_excl() work them out when asked
      * (issue 12: the viewer's resident size). */
@@ -181,21 +181,21 @@ typedef struct rank_calls {
 } rank_calls;
 
 typedef struct rank_data {
-    int rank;           /* the N of group "rank<N>" */
+    int rank; /* the N of group "rank<N>" */
     struct profile *owner;
-    region **regions;   /* sorted by name (byte order) */
+    region **regions; /* sorted by name (byte order) */
     size_t nregions;
     size_t regions_cap;
-    size_t ncalls;      /* sum of regions' n */
+    size_t ncalls; /* sum of regions' n */
     thread_table threads;
     bool has_threads;
     task_table tasks;
     bool has_tasks;
-    bool explicit_ids;  /* nesting came from call/parent ids */
+    bool explicit_ids; /* nesting came from call/parent ids */
     /* Lanes inferred for a rank without thread ids whose calls overlap
      * partly (>= 2), else 0.  Set by profile_finish(). */
     uint32_t ninferred_lanes;
-    rank_calls *calls;  /* NULL until profile_ensure_calls() */
+    rank_calls *calls; /* NULL until profile_ensure_calls() */
     /* Auxiliary records (schema 2/3 rank groups; never regions). */
     line_profile *lines;
     size_t nlines;
@@ -213,30 +213,30 @@ typedef struct meta_entry {
 
 /* Which scope-profiler layout a file had (UPSTREAM-FORMATS.md). */
 typedef enum profile_layout {
-    LAYOUT_GROUPS,    /* schema 1: rank<N>/regions/<name>/ (legacy and extended) */
-    LAYOUT_COLUMNAR,  /* schema 2 (start/end) or 3 (gap-encoded) */
-    LAYOUT_AGGREGATE  /* schema 3, storage_layout "aggregate": summaries only */
+    LAYOUT_GROUPS,   /* schema 1: rank<N>/regions/<name>/ (legacy and extended) */
+    LAYOUT_COLUMNAR, /* schema 2 (start/end) or 3 (gap-encoded) */
+    LAYOUT_AGGREGATE /* schema 3, storage_layout "aggregate": summaries only */
 } profile_layout;
 
 typedef struct profile {
-    char *path;             /* the first file; see paths for a C-API rank set */
-    char **paths;           /* every file opened as this profile (npaths >= 1) */
+    char *path;   /* the first file; see paths for a C-API rank set */
+    char **paths; /* every file opened as this profile (npaths >= 1) */
     size_t npaths;
-    uint64_t file_size;     /* summed over paths */
-    int schema;             /* scope_profiler_schema (1 when absent) */
+    uint64_t file_size; /* summed over paths */
+    int schema;         /* scope_profiler_schema (1 when absent) */
     profile_layout layout;
-    bool legacy;            /* no extended item anywhere in the file */
-    meta_entry *meta;       /* sorted by key */
+    bool legacy;      /* no extended item anywhere in the file */
+    meta_entry *meta; /* sorted by key */
     size_t nmeta;
-    rank_data *ranks;       /* sorted by rank number */
+    rank_data *ranks; /* sorted by rank number */
     size_t nranks;
     size_t ranks_cap;
-    region **regions;       /* every (region, rank): by rank, then name */
+    region **regions; /* every (region, rank): by rank, then name */
     size_t nregions;
     bool has_min_start;
-    int64_t min_start_ns;   /* smallest start over every region of every rank */
-    char **warnings;        /* one line each, already escaped; at most
-                             * WARN_CAP_PER_KIND of a kind (warncap.h) */
+    int64_t min_start_ns; /* smallest start over every region of every rank */
+    char **warnings;      /* one line each, already escaped; at most
+                           * WARN_CAP_PER_KIND of a kind (warncap.h) */
     size_t nwarnings;
     size_t nwarnings_cap;
     struct warn_kinds *warn_kinds; /* owned by warncap.c */
@@ -246,8 +246,8 @@ typedef struct profile {
  * A rank_data pointer is valid until the next profile_add_rank() (the
  * array grows); fill one rank before adding the next. */
 profile *profile_new(const char *path);
-rank_data *profile_add_rank(profile *p, int rank);          /* NULL on NOMEM */
-region *rank_add_region(rank_data *rk, const char *name);  /* NULL on NOMEM */
+rank_data *profile_add_rank(profile *p, int rank);        /* NULL on NOMEM */
+region *rank_add_region(rank_data *rk, const char *name); /* NULL on NOMEM */
 void profile_warn(profile *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Sorts ranks and regions, numbers calls, computes statistics, nesting
  * totals and minimum_start_time.  Called once by the loader.  (finish.c:
@@ -269,7 +269,7 @@ void region_clear(region *r);
 void line_profile_clear(line_profile *lp);
 void perf_record_clear(perf_record *pr);
 
-rank_data *profile_rank(const profile *p, int rank);     /* by number, NULL if none */
+rank_data *profile_rank(const profile *p, int rank); /* by number, NULL if none */
 region *rank_region(const rank_data *rk, const char *name);
 /* The region and its call index for a rank call index (binary search). */
 region *rank_call_region(const rank_data *rk, int64_t gidx, size_t *idx);

@@ -57,9 +57,8 @@ static bool stored_stat_ns(const region *r, region_stat_id id, double *ns)
         /* Derivable only when the summary says every call was GPU-timed. */
         return false;
     }
-    if (id == RSTAT_MEAN && !(s->known & (1u << SUM_MEAN)) &&
-        (s->known & (1u << SUM_TOTAL)) && (s->known & (1u << SUM_NUM_CALLS)) &&
-        s->v[SUM_NUM_CALLS] > 0) {
+    if (id == RSTAT_MEAN && !(s->known & (1u << SUM_MEAN)) && (s->known & (1u << SUM_TOTAL)) &&
+        (s->known & (1u << SUM_NUM_CALLS)) && s->v[SUM_NUM_CALLS] > 0) {
         *ns = s->v[SUM_TOTAL] / s->v[SUM_NUM_CALLS];
         return true;
     }

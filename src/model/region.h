@@ -49,13 +49,13 @@ bool region_stat(const region *r, region_stat_id id, double *seconds);
 bool region_stat_ns(const region *r, region_stat_id id, double *ns);
 
 /* --- flags --- */
-bool region_has_timing(const region *r);     /* num_calls > 0 */
+bool region_has_timing(const region *r); /* num_calls > 0 */
 bool region_has_thread_data(const region *r);
 bool region_has_task_data(const region *r);
 bool region_has_await_data(const region *r);
 bool region_has_gpu_timing(const region *r);
-bool region_has_source(const region *r);     /* source_text captured */
-bool region_has_ids(const region *r);        /* call_ids and parent_ids */
+bool region_has_source(const region *r); /* source_text captured */
+bool region_has_ids(const region *r);    /* call_ids and parent_ids */
 
 /* --- scalar statistics (seconds), as the Python properties --- */
 int64_t region_num_calls(const region *r); /* stored num_calls for summary-only, 0 if unknown */

@@ -471,10 +471,9 @@ sv_err stats_compute_region(region *r, sv_error *err)
         pass_bad why = {false, 0};
         pass_find_bad(r, &why);
         if (why.overflow)
-            return sv_error_set(err, SV_ERR_FORMAT,
-                                "call %zu lasts longer than 2^63 ns (start %lld, end %lld)",
-                                why.call, (long long)r->start_ns[why.call],
-                                (long long)r->end_ns[why.call]);
+            return sv_error_set(
+                err, SV_ERR_FORMAT, "call %zu lasts longer than 2^63 ns (start %lld, end %lld)",
+                why.call, (long long)r->start_ns[why.call], (long long)r->end_ns[why.call]);
         return sv_error_set(err, SV_ERR_FORMAT, "call %zu ends before it starts", why.call);
     }
     finish_moments(r, &acc);

@@ -19,8 +19,7 @@ double stats_percentile_inplace(int64_t *v, size_t n, double pct);
 
 /* Several percentiles at once (pcts ascending), reordering v.  Each later
  * selection only looks at the part above the previous one. */
-void stats_percentiles_inplace(int64_t *v, size_t n, const double *pcts, double *out,
-                               size_t count);
+void stats_percentiles_inplace(int64_t *v, size_t n, const double *pcts, double *out, size_t count);
 
 /* Population standard deviation and mean of v (ns). */
 void stats_mean_std(const int64_t *v, size_t n, double *mean, double *std);

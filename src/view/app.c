@@ -760,7 +760,8 @@ static int app_load_config(ui_ctx *ctx, const app_options *o, sv_config *cfg)
             shown++;
         }
         if (bad > shown) /* a file that is not a config at all: not a screenful of lines */
-            fprintf(stderr, "scopeview: ... and %d more problems in the config file\n", bad - shown);
+            fprintf(stderr, "scopeview: ... and %d more problems in the config file\n",
+                    bad - shown);
         ui_set_status(ctx, "%.*s%s", (int)first, err.s, bad > 1 ? " (and more: see stderr)" : "");
     }
     bool fatal = bad && o->config && access(o->config, R_OK) != 0;

@@ -13,14 +13,14 @@
 #include "filter.h"
 
 typedef struct app_options {
-    const char *path;     /* shown in the title; already the loaded file */
-    bool headless;        /* --batch: no terminal, print the final screen */
-    int cols, rows;       /* --size COLSxROWS for headless */
-    const char *keys;     /* --keys for headless (may be empty) */
-    bool ascii;           /* --ascii: no Unicode glyphs */
-    bool mono;            /* --mono: no colours */
+    const char *path; /* shown in the title; already the loaded file */
+    bool headless;    /* --batch: no terminal, print the final screen */
+    int cols, rows;   /* --size COLSxROWS for headless */
+    const char *keys; /* --keys for headless (may be empty) */
+    bool ascii;       /* --ascii: no Unicode glyphs */
+    bool mono;        /* --mono: no colours */
     const region_filter *filter;
-    const char *config;   /* --config FILE; NULL: $XDG_CONFIG_HOME/scopeview/config if any */
+    const char *config; /* --config FILE; NULL: $XDG_CONFIG_HOME/scopeview/config if any */
     const struct theme_palette *palette; /* set by app_run from the config */
     /* --diff BASE NEW: the NEW profile (the one above is BASE) and their comparison; NULL
      * otherwise.  The compare views show only then. */

@@ -21,13 +21,13 @@
 typedef struct source_state {
     const char *text; /* the text the line cache is for (owned by the model) */
     size_t nlines;
-    size_t *line_off; /* nlines + 1: start of each line, then the end */
-    pyhl_state *hl;   /* nlines: highlighter state at each line's start */
-    uint8_t *kinds;   /* SOURCE_LINE_MAX: the line being drawn */
-    size_t top;       /* first line shown */
-    int page;         /* code rows at the last draw */
-    int64_t first;    /* line number of the text's first line */
-    bool lp_text;     /* the text is the line-profile record's own source */
+    size_t *line_off;  /* nlines + 1: start of each line, then the end */
+    pyhl_state *hl;    /* nlines: highlighter state at each line's start */
+    uint8_t *kinds;    /* SOURCE_LINE_MAX: the line being drawn */
+    size_t top;        /* first line shown */
+    int page;          /* code rows at the last draw */
+    int64_t first;     /* line number of the text's first line */
+    bool lp_text;      /* the text is the line-profile record's own source */
     src_gutter gutter; /* the line profile beside the lines */
 } source_state;
 
@@ -312,12 +312,12 @@ static void source_draw(void *state, ui_ctx *ctx, rect area)
     source_clamp(s);
     draw_header(s, ctx, r, area);
     rect body = {area.x, area.y + 1, area.w, area.h - 1};
-    const char *msg = !r                                  ? "no region selected"
-                      : !r->source_text && !s->gutter.lp  ? "no source captured"
-                      : !s->text && s->gutter.lp          ? "no source captured; --lines "
-                                                              "prints the line profile"
-                      : !s->text                          ? "out of memory for the source"
-                                                          : NULL;
+    const char *msg = !r                                 ? "no region selected"
+                      : !r->source_text && !s->gutter.lp ? "no source captured"
+                      : !s->text && s->gutter.lp         ? "no source captured; --lines "
+                                                           "prints the line profile"
+                      : !s->text                         ? "out of memory for the source"
+                                                         : NULL;
     if (msg)
         grid_put_text(g, body.x + 1, body.y, body.w - 1, msg, ROLE_DIM, 0);
     else

@@ -88,8 +88,8 @@ void table_goto(table *t, size_t row);
 void table_scroll(table *t);
 
 /* Cursor keys, wheel, clicks (a click on a header title sorts by that
- * column), Left/Right to scroll the columns sideways, and < > I for the sort.  mouse_x/y are the last mouse
- * position. */
+ * column), Left/Right to scroll the columns sideways, and < > I for the sort.  mouse_x/y are the
+ * last mouse position. */
 enum table_result table_on_cmd(table *t, ui_cmd cmd, int mouse_x, int mouse_y);
 
 #endif

@@ -43,7 +43,7 @@ typedef struct term_state {
     FILE *tty;
     bool own_tty; /* tty was opened here (not stdout) */
     bool colors;
-    bool c256; /* 256 colours: the sixteen-colour bar palette */
+    bool c256;                /* 256 colours: the sixteen-colour bar palette */
     const theme_palette *pal; /* the theme and the config's colours (NULL: built-in) */
     struct sigaction old_int, old_term, old_hup;
     int dead_reads;

@@ -158,7 +158,7 @@ theme_style theme_palette_style(const theme_palette *p, int role, bool c256)
 const char *theme_name_str(theme_name t)
 {
     return (int)t >= 0 && (size_t)t < sizeof theme_names / sizeof theme_names[0] ? theme_names[t]
-                                                                                : NULL;
+                                                                                 : NULL;
 }
 
 int theme_name_lookup(const char *s)
@@ -171,9 +171,9 @@ int theme_name_lookup(const char *s)
 
 /* Indexed by role, up to the bars (named bar0 .. bar15). */
 static const char *const role_names[ROLE_BAR0] = {
-    "normal",      "title",      "status",      "header",        "selected",   "dim",
-    "warning",     "await",      "dense",       "search",        "src-keyword", "src-string",
-    "src-comment", "src-decorator", "src-number",
+    "normal",      "title",      "status",      "header",        "selected",
+    "dim",         "warning",    "await",       "dense",         "search",
+    "src-keyword", "src-string", "src-comment", "src-decorator", "src-number",
 };
 
 const char *theme_role_name(int role, char *buf, size_t len)
@@ -231,8 +231,11 @@ int theme_attr_lookup(const char *s)
     static const struct {
         const char *name;
         int flag;
-    } attrs[] = {{"normal", 0},        {"bold", GA_BOLD},     {"dim", GA_DIM},
-                 {"reverse", GA_REVERSE}, {"underline", GA_UNDERLINE}};
+    } attrs[] = {{"normal", 0},
+                 {"bold", GA_BOLD},
+                 {"dim", GA_DIM},
+                 {"reverse", GA_REVERSE},
+                 {"underline", GA_UNDERLINE}};
     for (size_t i = 0; s && i < sizeof attrs / sizeof attrs[0]; i++)
         if (strcmp(s, attrs[i].name) == 0)
             return attrs[i].flag;

@@ -8,21 +8,21 @@
 
 typedef enum theme_role {
     ROLE_NORMAL,
-    ROLE_TITLE,      /* top bar */
-    ROLE_STATUS,     /* bottom bar */
-    ROLE_HEADER,     /* table headers, ruler */
-    ROLE_SELECTED,   /* cursor row / selected call */
-    ROLE_DIM,        /* secondary text */
+    ROLE_TITLE,    /* top bar */
+    ROLE_STATUS,   /* bottom bar */
+    ROLE_HEADER,   /* table headers, ruler */
+    ROLE_SELECTED, /* cursor row / selected call */
+    ROLE_DIM,      /* secondary text */
     ROLE_WARNING,
-    ROLE_AWAIT,      /* the awaited share of a call */
-    ROLE_DENSE,      /* a cell holding several calls */
-    ROLE_SEARCH,     /* search matches */
+    ROLE_AWAIT,  /* the awaited share of a call */
+    ROLE_DENSE,  /* a cell holding several calls */
+    ROLE_SEARCH, /* search matches */
     ROLE_SRC_KEYWORD,
     ROLE_SRC_STRING,
     ROLE_SRC_COMMENT,
     ROLE_SRC_DECORATOR,
     ROLE_SRC_NUMBER,
-    ROLE_BAR0,       /* region colours: ROLE_BAR0 + (hash % THEME_NBARS) */
+    ROLE_BAR0, /* region colours: ROLE_BAR0 + (hash % THEME_NBARS) */
     THEME_NBARS = 16,
     ROLE_COUNT = ROLE_BAR0 + 16
 } theme_role;
@@ -33,8 +33,17 @@ int theme_region_role(const char *name);
 /* Colours for the terminal backend, without curses: the numbers are the
  * eight ANSI colours (curses COLOR_BLACK..COLOR_WHITE), -1 the terminal's
  * default. */
-enum { THEME_DEFAULT = -1, THEME_BLACK, THEME_RED, THEME_GREEN, THEME_YELLOW, THEME_BLUE,
-       THEME_MAGENTA, THEME_CYAN, THEME_WHITE };
+enum {
+    THEME_DEFAULT = -1,
+    THEME_BLACK,
+    THEME_RED,
+    THEME_GREEN,
+    THEME_YELLOW,
+    THEME_BLUE,
+    THEME_MAGENTA,
+    THEME_CYAN,
+    THEME_WHITE
+};
 
 typedef struct theme_style {
     short fg, bg; /* THEME_* colours */
@@ -60,7 +69,12 @@ int theme_mono_attr(int role);
 
 /* --- palettes: a theme and the user's `color` lines (config.c) --- */
 
-typedef enum theme_name { THEME_NAME_DEFAULT, THEME_NAME_DARK, THEME_NAME_LIGHT, THEME_NAME_MONO } theme_name;
+typedef enum theme_name {
+    THEME_NAME_DEFAULT,
+    THEME_NAME_DARK,
+    THEME_NAME_LIGHT,
+    THEME_NAME_MONO
+} theme_name;
 
 /* The colours the terminal backend uses: per role, for 8 and for 256
  * colours; mono: no colours at all (as --mono). */
@@ -91,18 +105,18 @@ int theme_attr_lookup(const char *s); /* a GA_* flag, 0 for "normal", -1 unknown
  * or another locale.  Views take them from here, never spell them out, so
  * the ASCII fallback is complete. */
 typedef struct theme_glyphs {
-    uint32_t bar;         /* a cell of a call holding its thread: '█' / '#' */
-    uint32_t await;       /* hatch over the awaited share of a call: '░' / '/' */
-    uint32_t dense[3];    /* a cell holding 2-3, 4-9, 10+ calls */
-    uint32_t ellipsis;    /* marks cut text: '…' / '~' */
-    uint32_t hline;       /* '─' / '-' */
-    uint32_t vline;       /* '│' / '|' */
-    uint32_t tick;        /* ruler tick: '┬' / '+' */
-    uint32_t collapsed;   /* tree node with hidden children: '▸' / '+' */
-    uint32_t expanded;    /* tree node showing children: '▾' / '-' */
-    uint32_t sort_up;     /* '▲' / '^' */
-    uint32_t sort_down;   /* '▼' / 'v' */
-    uint32_t marker;      /* cursor / selection marker: '▶' / '>' */
+    uint32_t bar;       /* a cell of a call holding its thread: '█' / '#' */
+    uint32_t await;     /* hatch over the awaited share of a call: '░' / '/' */
+    uint32_t dense[3];  /* a cell holding 2-3, 4-9, 10+ calls */
+    uint32_t ellipsis;  /* marks cut text: '…' / '~' */
+    uint32_t hline;     /* '─' / '-' */
+    uint32_t vline;     /* '│' / '|' */
+    uint32_t tick;      /* ruler tick: '┬' / '+' */
+    uint32_t collapsed; /* tree node with hidden children: '▸' / '+' */
+    uint32_t expanded;  /* tree node showing children: '▾' / '-' */
+    uint32_t sort_up;   /* '▲' / '^' */
+    uint32_t sort_down; /* '▼' / 'v' */
+    uint32_t marker;    /* cursor / selection marker: '▶' / '>' */
     /* Tree guides, each two columns wide: "├─" "└─" "│ " / "|-" "`-" "| " */
     const char *tree_tee;
     const char *tree_last;

@@ -58,7 +58,7 @@ typedef struct tl_busy {
 
 typedef struct tl_state {
     lanes_index *ix;
-    char error[512]; /* why there is no index, shown instead */
+    char error[512];     /* why there is no index, shown instead */
     bool awaiting_calls; /* the index waits for the background nesting (ui_calls_pending) */
     tl_view v;
     bool placed;     /* the view has been fitted once */
@@ -73,12 +73,12 @@ typedef struct tl_state {
     size_t *first_row; /* per lane: its first row, SIZE_MAX when not shown */
     tl_group *groups;  /* task lanes by the thread that ran them */
     size_t ngroups;
-    size_t *group_of;  /* per lane: its group (task lanes), or SIZE_MAX */
-    bool group_tasks;  /* T: tasks under their threads */
-    bool hide_idle;    /* H: lanes without calls in view hidden */
-    bool sort_busy;    /* < >: lanes by busy time */
-    size_t keep_lane;  /* never hidden: the selection's lane */
-    rect area; /* last area laid out */
+    size_t *group_of; /* per lane: its group (task lanes), or SIZE_MAX */
+    bool group_tasks; /* T: tasks under their threads */
+    bool hide_idle;   /* H: lanes without calls in view hidden */
+    bool sort_busy;   /* < >: lanes by busy time */
+    size_t keep_lane; /* never hidden: the selection's lane */
+    rect area;        /* last area laid out */
     tl_geo geo;
     tl_seg *segs; /* scratch for one row's layout */
     size_t segcap;
@@ -86,9 +86,9 @@ typedef struct tl_state {
     int64_t seen_call;
     int64_t span_lo, span_hi; /* the unfiltered data's extent: zoom and pan bounds */
     bool has_span;
-    bool filtered;          /* the index holds only regions matching the search */
-    char filter_text[256];  /* the search it was built for */
-    tl_busy **busy;         /* per lane, per depth row: busy intervals, built when drawn */
+    bool filtered;         /* the index holds only regions matching the search */
+    char filter_text[256]; /* the search it was built for */
+    tl_busy **busy;        /* per lane, per depth row: busy intervals, built when drawn */
     /* o: the calls on other lanes overlapping the selection (tl_overlap.c) */
     bool ovl_open, ovl_truncated;
     tl_ovl *ovl;

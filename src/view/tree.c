@@ -67,7 +67,7 @@ typedef struct tree_state {
     bool stale;
     const region *seen_sel; /* selection last seen: follow other views */
     int64_t seen_call;
-    bool drawn; /* once: the first row is selected when nothing is */
+    bool drawn;  /* once: the first row is selected when nothing is */
     picker pick; /* r: the scope, chosen from a list */
     const ui_ctx *pick_ctx;
 } tree_state;

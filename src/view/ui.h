@@ -14,9 +14,9 @@ struct view_ops;
 
 /* The selection every view shares and follows. */
 typedef struct ui_selection {
-    region *region;  /* selected region (one rank), or NULL */
-    int rank;        /* rank number of the selected call */
-    int64_t call;    /* rank call index (rank_data.calls numbering), -1 none */
+    region *region; /* selected region (one rank), or NULL */
+    int rank;       /* rank number of the selected call */
+    int64_t call;   /* rank call index (rank_data.calls numbering), -1 none */
 } ui_selection;
 
 /* Jumps Esc can walk back through. */
@@ -26,16 +26,16 @@ typedef struct ui_ctx {
     profile *prof;
     const app_options *opt;
     grid grid;
-    bool mono;             /* no colours */
+    bool mono; /* no colours */
     ui_selection sel;
     /* search: the last / expression, shared by every view */
     bool has_search;
     regex_t search_re;
     char search_text[256];
-    bool filter_on;        /* f: views narrow to regions matching search_re */
-    bool source_pane;      /* s */
+    bool filter_on;   /* f: views narrow to regions matching search_re */
+    bool source_pane; /* s */
     bool help_open;
-    int mouse_x, mouse_y;  /* last mouse position for wheel/click commands */
+    int mouse_x, mouse_y; /* last mouse position for wheel/click commands */
     /* The per-call nesting being built in the background (calls_job.h);
      * NULL once app.c has installed it into the profile. */
     struct calls_job *calls_job;
@@ -43,22 +43,22 @@ typedef struct ui_ctx {
     const struct view_ops *const *views;
     size_t nviews;
     void *view_state[VIEW_COUNT]; /* indexed by view_id */
-    size_t current;        /* index into views */
+    size_t current;               /* index into views */
     /* The jumps Esc walks back through (calls -> timeline -> calls ->
      * regions): views a jump (ui_open_view) left, the latest last.  A
      * switch by the user (Tab, a digit) clears it. */
     size_t back[UI_BACK_MAX];
     size_t nback;
-    char status[256];      /* one-line message for the status bar */
+    char status[256]; /* one-line message for the status bar */
     /* --- added by the UI core --- */
-    bool ascii;            /* ASCII glyphs only (--ascii or a non-UTF-8 locale) */
-    rect view_area;        /* where the current view draws (between the bars) */
-    bool too_small;        /* the screen is below UI_MIN_COLS x UI_MIN_ROWS */
-    bool prompt_open;      /* the / prompt is being edited in the status bar */
+    bool ascii;       /* ASCII glyphs only (--ascii or a non-UTF-8 locale) */
+    rect view_area;   /* where the current view draws (between the bars) */
+    bool too_small;   /* the screen is below UI_MIN_COLS x UI_MIN_ROWS */
+    bool prompt_open; /* the / prompt is being edited in the status bar */
     char prompt[256];
     size_t prompt_len;
-    int help_top;          /* first help line shown */
-    keymap keys;           /* key -> command per scope: commands.def, then the config */
+    int help_top;                /* first help line shown */
+    keymap keys;                 /* key -> command per scope: commands.def, then the config */
     const struct sv_config *cfg; /* the user's config (config.h); NULL in some tests */
     /* How the calls view opens next (set by the regions view's rows, read
      * and cleared by the calls view): 0 as it was, UI_DRILL_ALL every
