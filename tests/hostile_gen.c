@@ -9,6 +9,8 @@
  *   hostile_gen warnings PATH N  N regions with a bad thread_ids column
  *   hostile_gen noalloc PATH N   start/end of N elements allocated early,
  *                                never written (a sparse file)
+ *   hostile_gen noalloc3 PATH N  the same in schema 3: one index row of N
+ *                                events, /events columns never written
  *   hostile_gen alias PATH N     one rank group hard-linked as rank0..rankN
  *   hostile_gen stored PATH      stored summaries that contradict themselves
  *   hostile_gen attrs PATH N     N metadata attributes
@@ -139,6 +141,31 @@ static void write_noalloc(const char *path, long n)
     gen_close(g);
     one_call(rk, "ok", 0, 10);
     gen_close(rk);
+    gen_close(f);
+}
+
+/* Schema 3, columnar: region "big" on rank 0 claims N events whose
+ * start_deltas and durations are allocated early and never written. */
+static void write_noalloc3(const char *path, long n)
+{
+    hid_t f = gen_file_create(path);
+    gen_attr_int(f, "scope_profiler_schema", 3);
+    gen_attr_str(f, "storage_layout", "columnar");
+    hid_t rt = gen_group(f, "region_table");
+    const char *names[] = {"big"};
+    gen_col_strs(rt, "names", names, 1);
+    gen_close(rt);
+    hid_t ix = gen_group(f, "rank_region_index");
+    int64_t zero = 0, count = n;
+    gen_col_i64(ix, "region_ids", &zero, 1);
+    gen_col_i64(ix, "ranks", &zero, 1);
+    gen_col_i64(ix, "event_offsets", &zero, 1);
+    gen_col_i64(ix, "event_counts", &count, 1);
+    gen_close(ix);
+    hid_t ev = gen_group(f, "events");
+    early_dataset(ev, "start_deltas", (hsize_t)n);
+    early_dataset(ev, "durations", (hsize_t)n);
+    gen_close(ev);
     gen_close(f);
 }
 
@@ -360,6 +387,8 @@ int main(int argc, char **argv)
         write_warnings(path, n);
     else if (strcmp(what, "noalloc") == 0)
         write_noalloc(path, n);
+    else if (strcmp(what, "noalloc3") == 0)
+        write_noalloc3(path, n);
     else if (strcmp(what, "alias") == 0)
         write_alias(path, n);
     else if (strcmp(what, "stored") == 0)

@@ -140,6 +140,14 @@ check "noalloc: peak memory far below the budget ($rss KiB)" under 65536
 check "noalloc: nothing on stdout" [ ! -s "$scr" ]
 runp 0 --memory 256M --batch --size 80x24 "$h/noalloc.h5"
 check "noalloc: the viewer refuses the same way" [ "$rc" = 1 ]
+# --- the same in schema 3 (today's default layout): the /events columns are charged too.
+"$gen" noalloc3 "$h/noalloc3.h5" 400000000
+runp 0 --memory 256M --json "$h/noalloc3.h5"
+check "noalloc3: exit 1" [ "$rc" = 1 ]
+check "noalloc3: one line" one_line
+check "noalloc3: names the budget and the event column" \
+    hasf "noalloc3.h5: the load needs more than the memory budget of 256.0 MiB (--memory); the biggest columns: /events/start_deltas 3.0 GiB" "$err"
+check "noalloc3: peak memory far below the budget ($rss KiB)" under 65536
 run --memory 12X "$h/noalloc.h5"
 check "--memory 12X is a usage error" [ "$rc" = 2 ]
 check "--memory 12X says what it wants" hasf "--memory wants a size such as 512M or 2G, not '12X'" "$err"

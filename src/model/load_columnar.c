@@ -344,9 +344,16 @@ static sv_err check_rows(ld_ctx *c, lc_file *lf)
 
 /* ------------------------------------------------------------ events */
 
-/* Allocates column k of every kept row. */
-static bool alloc_rows(lc_file *lf, int k)
+/* Charges column k of every kept row to the load's budget before any of it
+ * is allocated (a declared column costs its count whatever the file stores),
+ * then allocates it. */
+static bool alloc_rows(ld_ctx *c, lc_file *lf, const h5u_col *col, int k)
 {
+    uint64_t calls = 0;
+    for (size_t j = 0; j < lf->nkept; j++)
+        calls += lf->stage[lf->order[j]].n;
+    if (!h5u_charge(&c->rd, col->ds, calls * sizeof(int64_t)))
+        return false;
     for (size_t j = 0; j < lf->nkept; j++) {
         region *t = &lf->stage[lf->order[j]];
         int64_t **d = ev_col(t, k);
@@ -423,7 +430,7 @@ static sv_err read_event_column(ld_ctx *c, hid_t f, lc_file *lf, int k, const ch
         return st == H5U_NOMEM ? SV_ERR_NOMEM : SV_OK;
     }
     if (st == H5U_OK) {
-        st = alloc_rows(lf, k) ? fill_column(lf, &col, k, batch, why, whylen) : H5U_NOMEM;
+        st = alloc_rows(c, lf, &col, k) ? fill_column(lf, &col, k, batch, why, whylen) : H5U_NOMEM;
         h5u_col_close(&col);
         if (st != H5U_OK)
             free_rows(lf, k);
