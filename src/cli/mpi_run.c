@@ -75,6 +75,7 @@ static sv_err load_part_here(const char *path, const isolate_options *how, const
     sv_err e = how->paths && how->npaths > 1
                    ? profile_load_set(how->paths, how->npaths, &lo, p, err)
                    : profile_load(path, &lo, p, err);
+    budget_free(&b); /* its record of the datasets read; the figures stay */
     if (!e)
         profile_check_values(*p);
     if (!e && getenv("SCOPEVIEW_MPI_VERBOSE"))

@@ -161,7 +161,8 @@ static void take_tables(rank_data *to, rank_data *from)
 static sv_err merge_rank(rank_data *to, rank_data *from)
 {
     take_tables(to, from);
-    qsort(to->regions, to->nregions, sizeof *to->regions, cmp_region_ptr);
+    if (to->nregions > 1)
+        qsort(to->regions, to->nregions, sizeof *to->regions, cmp_region_ptr);
     size_t n0 = to->nregions, need = to->nregions + from->nregions;
     if (need > to->regions_cap) {
         region **v = realloc(to->regions, need * sizeof *v);
