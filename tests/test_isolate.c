@@ -295,6 +295,112 @@ static void test_parse_size(void **state)
     assert_true(isolate_default_budget() >= (256ull << 20));
 }
 
+/* --- wire_send_profile_final: columns released as they are lent ---- */
+
+#define FINAL_N 300000 /* 2.4 MB a column: lent by vmsplice, whole pages released */
+
+/* Region j of demo's first rank gets FINAL_N calls: start 1000 i + j, end start + 7 + j; its
+ * other per-call columns are dropped. */
+static void final_columns(region *r, int j)
+{
+    free(r->start_ns), free(r->end_ns), free(r->call_ids), free(r->parent_ids);
+    free(r->thread_ids), free(r->task_ids), free(r->await_ns), free(r->gpu_ns);
+    free(r->own_excl_ns);
+    if (r->event_meta)
+        for (size_t i = 0; i < r->n; i++)
+            free(r->event_meta[i]);
+    free(r->event_meta);
+    r->call_ids = r->parent_ids = r->thread_ids = r->task_ids = NULL;
+    r->await_ns = r->gpu_ns = r->own_excl_ns = NULL;
+    r->event_meta = NULL;
+    r->n = FINAL_N;
+    r->has_event_data = true;
+    r->start_ns = malloc(FINAL_N * sizeof(int64_t));
+    r->end_ns = malloc(FINAL_N * sizeof(int64_t));
+    assert_non_null(r->start_ns);
+    assert_non_null(r->end_ns);
+    for (size_t i = 0; i < FINAL_N; i++) {
+        r->start_ns[i] = 1000 * (int64_t)i + j;
+        r->end_ns[i] = r->start_ns[i] + 7 + j;
+    }
+}
+
+static ssize_t fd_read(void *ctx, void *buf, size_t n)
+{
+    return read(*(int *)ctx, buf, n);
+}
+
+/* Sends p by wire_send_profile_final from a child over a pipe; the child exits 1 when the middle
+ * of region 0's start column still holds its value afterwards (not released), 0 when it reads
+ * zero.  Returns the model received and sets *released. */
+static profile *final_roundtrip(profile *p, bool *released)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        int e = wire_send_profile_final(fds[1], p);
+        close(fds[1]);
+        _exit(e ? 2 : p->ranks[0].regions[0]->start_ns[FINAL_N / 2] != 0);
+    }
+    close(fds[1]);
+    wire_src src = {fd_read, &fds[0]};
+    profile *q = NULL;
+    sv_error err;
+    assert_int_equal(wire_recv(&src, (uint64_t)1 << 30, &q, &err), WIRE_PROFILE);
+    close(fds[0]);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) < 2);
+    *released = WEXITSTATUS(st) == 0;
+    return q;
+}
+
+static void check_final_region(const region *r, int j)
+{
+    assert_int_equal(r->n, FINAL_N);
+    for (size_t i = 0; i < FINAL_N; i++) {
+        if (r->start_ns[i] != 1000 * (int64_t)i + j || r->end_ns[i] != r->start_ns[i] + 7 + j)
+            fail_msg("region %d call %zu: start %lld end %lld", j, i, (long long)r->start_ns[i],
+                     (long long)r->end_ns[i]);
+    }
+}
+
+static void test_send_final(void **state)
+{
+    (void)state;
+    profile *p = demo_profile();
+    assert_true(p->ranks[0].nregions >= 2);
+    region *r0 = p->ranks[0].regions[0], *r1 = p->ranks[0].regions[1];
+    final_columns(r0, 0);
+    final_columns(r1, 1);
+    /* Disjoint columns: every value arrives, the sender's pages are released. */
+    bool released = false;
+    profile *q = final_roundtrip(p, &released);
+    assert_true(released);
+    check_final_region(q->ranks[0].regions[0], 0);
+    check_final_region(q->ranks[0].regions[1], 1);
+    profile_free(q);
+    /* A column shared by two regions would reach the second one as zeros: nothing is released
+     * and both arrive whole. */
+    int64_t *own = r1->start_ns;
+    for (size_t i = 0; i < FINAL_N; i++)
+        r1->end_ns[i] = r0->start_ns[i] + 7 + 1;
+    r1->start_ns = r0->start_ns;
+    q = final_roundtrip(p, &released);
+    assert_false(released);
+    check_final_region(q->ranks[0].regions[0], 0);
+    const region *g = q->ranks[0].regions[1];
+    for (size_t i = 0; i < FINAL_N; i++)
+        if (g->start_ns[i] != 1000 * (int64_t)i || g->end_ns[i] != g->start_ns[i] + 8)
+            fail_msg("shared column: call %zu: start %lld", i, (long long)g->start_ns[i]);
+    profile_free(q);
+    r1->start_ns = own;
+    profile_free(p);
+}
+
 static void test_warn_cap(void **state)
 {
     (void)state;
@@ -340,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_two_in_flight),
         cmocka_unit_test(test_parse_size),
         cmocka_unit_test(test_warn_cap),
+        cmocka_unit_test(test_send_final),
     };
     return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

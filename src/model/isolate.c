@@ -286,7 +286,7 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     iso_work work = {&hook.ticker, l->cpu_s, l->cpu_hard};
     load_budget b = {.limit = l->budget, .on_charge = iso_on_charge, .on_charge_ctx = &work};
     sv_err e = iso_load(path, io, &b, &opt, &p, &err);
-    int wr = e ? wire_send_error(data_fd, &err) : wire_send_profile(data_fd, p);
+    int wr = e ? wire_send_error(data_fd, &err) : wire_send_profile_final(data_fd, p);
     /* No profile_free: the exit frees it at once.  _exit: the parent's
      * stdio buffers and atexit handlers are not ours. */
     _exit(wr ? ISO_EXIT_WIRE : 0);

@@ -36,10 +36,20 @@ _Static_assert(sizeof(perf_record) == 48, "perf_record changed: update wire.c");
 
 /* ------------------------------------------------------------ writer */
 
+typedef struct ww_range {
+    uintptr_t lo, hi;
+} ww_range;
+
 typedef struct wire_w {
     int fd;
-    bool splice; /* fd is a pipe: columns may go by vmsplice */
-    int err;     /* first errno */
+    bool splice;  /* fd is a pipe: columns may go by vmsplice */
+    bool release; /* the sender never reads the columns again (wire_send_profile_final) */
+    /* The dry run before a release: columns recorded, nothing written. */
+    bool collect;
+    bool in_col; /* ww_col's bytes: the only ones released (strings may be shared) */
+    struct ww_range *ranges;
+    size_t nranges, cap;
+    int err; /* first errno */
     size_t len;
     unsigned char buf[WIRE_BUF];
 } wire_w;
@@ -51,6 +61,9 @@ static size_t ww_splice(wire_w *w, const unsigned char *b, size_t n)
 {
     size_t done = 0;
 #ifdef SPLICE_F_MORE
+    /* The whole pages lent so far are released up to `freed` (release). */
+    const uintptr_t page = 4096, huge = (uintptr_t)2 << 20;
+    uintptr_t freed = ((uintptr_t)b + page - 1) & ~(page - 1);
     while (done < n) {
         struct iovec iov = {(void *)(b + done), n - done};
         ssize_t k = vmsplice(w->fd, &iov, 1, 0);
@@ -59,6 +72,19 @@ static size_t ww_splice(wire_w *w, const unsigned char *b, size_t n)
         if (k <= 0)
             break;
         done += (size_t)k;
+        if (w->release && w->in_col) {
+            /* The pipe holds its own reference to each lent page, so the
+             * child's mapping can let go of it: a page is freed once the
+             * parent has read it, and the parent's next columns are
+             * allocated from those warm pages instead of fresh ones (which
+             * cost several times more to fault in on a VM).  Whole huge
+             * pages while the column is under way, the tail at its end. */
+            uintptr_t to = (uintptr_t)(b + done) & ~((done < n ? huge : page) - 1);
+            if (to > freed) {
+                madvise((void *)freed, to - freed, MADV_DONTNEED);
+                freed = to;
+            }
+        }
     }
 #else
     (void)w;
@@ -99,6 +125,8 @@ static void ww_flush(wire_w *w)
 
 static void ww_bytes(wire_w *w, const void *p, size_t n)
 {
+    if (w->collect)
+        return;
     if (w->len + n > WIRE_BUF) {
         ww_flush(w);
         if (n > WIRE_BUF / 2) {
@@ -147,9 +175,24 @@ static void ww_strv(wire_w *w, char *const *v, size_t n)
 /* An optional column of n elements of size sz. */
 static void ww_col(wire_w *w, const void *v, size_t n, size_t sz)
 {
+    if (w->collect && v && n * sz >= WIRE_BUF) {
+        if (w->nranges == w->cap) {
+            size_t cap = w->cap ? 2 * w->cap : 64;
+            ww_range *g = realloc(w->ranges, cap * sizeof *g);
+            if (!g) {
+                w->err = ENOMEM;
+                return;
+            }
+            w->ranges = g;
+            w->cap = cap;
+        }
+        w->ranges[w->nranges++] = (ww_range){(uintptr_t)v, (uintptr_t)v + n * sz};
+    }
     ww_u64(w, v != NULL);
+    w->in_col = true;
     if (v)
         ww_bytes(w, v, n * sz);
+    w->in_col = false;
 }
 
 static void ww_region(wire_w *w, const region *r)
@@ -251,16 +294,64 @@ static int ww_end(wire_w *w)
     return w->err;
 }
 
+static int ww_send_profile(int fd, const profile *p, bool release);
+
 int wire_send_profile(int fd, const profile *p)
 {
-    wire_w *w = malloc(sizeof *w);
+    return ww_send_profile(fd, p, false);
+}
+
+int wire_send_profile_final(int fd, const profile *p)
+{
+    return ww_send_profile(fd, p, true);
+}
+
+static void ww_profile(wire_w *w, const profile *p);
+
+static int range_cmp(const void *a, const void *b)
+{
+    const ww_range *x = a, *y = b;
+    return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* Releasing a column's pages is safe only if no other column shares its
+ * bytes (the second would be sent as zeros): a dry run lists the columns
+ * that may be lent and checks that no two overlap. */
+static bool ww_columns_disjoint(wire_w *w, const profile *p)
+{
+    w->collect = true;
+    ww_profile(w, p);
+    w->collect = false;
+    bool ok = w->err == 0;
+    if (ok && w->nranges > 1) {
+        qsort(w->ranges, w->nranges, sizeof *w->ranges, range_cmp);
+        for (size_t i = 1; i < w->nranges && ok; i++)
+            ok = w->ranges[i].lo >= w->ranges[i - 1].hi;
+    }
+    free(w->ranges);
+    w->ranges = NULL;
+    w->nranges = w->cap = 0;
+    w->err = 0;
+    return ok;
+}
+
+static int ww_send_profile(int fd, const profile *p, bool release)
+{
+    wire_w *w = calloc(1, sizeof *w);
     if (!w)
         return ENOMEM;
     w->fd = fd;
-    w->err = 0;
-    w->len = 0;
     struct stat st;
     w->splice = fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+    w->release = release && w->splice && ww_columns_disjoint(w, p);
+    ww_profile(w, p);
+    int e = ww_end(w);
+    free(w);
+    return e;
+}
+
+static void ww_profile(wire_w *w, const profile *p)
+{
     ww_bytes(w, WIRE_MAGIC "P", 5);
     ww_str(w, p->path);
     ww_u64(w, p->npaths);
@@ -282,14 +373,11 @@ int wire_send_profile(int fd, const profile *p)
     ww_u64(w, p->nranks);
     for (size_t i = 0; i < p->nranks; i++)
         ww_rank(w, &p->ranks[i]);
-    int e = ww_end(w);
-    free(w);
-    return e;
 }
 
 int wire_send_error(int fd, const sv_error *e)
 {
-    wire_w *w = malloc(sizeof *w);
+    wire_w *w = calloc(1, sizeof *w);
     if (!w)
         return ENOMEM;
     w->fd = fd;
@@ -387,7 +475,12 @@ static bool wr_bool(wire_r *r)
 
 /* Column arrays as the loader allocates them (h5util): big ones 2 MiB-aligned
  * with a huge-page hint, medium ones faulted in by one madvise; page faults
- * cost more than the copy from the pipe.  free() releases either. */
+ * cost more than the copy from the pipe.  Big ones are faulted in by the
+ * read itself, one huge page at a time, not all at once beforehand: the
+ * sender releases its pages as they are read (wire_send_profile_final), so
+ * each huge page is taken just after one of those is freed and reuses warm
+ * memory instead of fresh pages (several times slower to fault in on a VM).
+ * free() releases either. */
 static void *wr_column_mem(size_t bytes)
 {
     const size_t huge_min = (size_t)4 << 20, align = (size_t)2 << 20;
@@ -408,9 +501,6 @@ static void *wr_column_mem(size_t bytes)
     if (posix_memalign(&p, align, sz) != 0)
         return NULL;
     madvise(p, sz, MADV_HUGEPAGE);
-#ifdef MADV_POPULATE_WRITE
-    madvise(p, sz, MADV_POPULATE_WRITE);
-#endif
     return p;
 }
 

@@ -33,6 +33,12 @@ typedef struct wire_src {
 
 /* Sends p (finished) to fd.  0, or an errno value. */
 int wire_send_profile(int fd, const profile *p);
+/* The same for a sender that never reads p's columns again (it exits or
+ * only frees p): each column's pages lent to a pipe are released from
+ * the sender's memory as they go, so they are freed once read (the
+ * receiver's columns then reuse warm pages); p's columns read as zeros
+ * afterwards. */
+int wire_send_profile_final(int fd, const profile *p);
 /* Sends a failed load's error instead (code and message). */
 int wire_send_error(int fd, const sv_error *e);
 
