@@ -118,6 +118,51 @@ static void test_busy_intervals(void **state)
 }
 
 /* Every window of a small random union against a count of covered ns. */
+/* A query's cost must not grow with the row (a density cell is drawn per
+ * column, on 10M-call files too): on a row of 2^20 apart calls, call k
+ * [100k, 100k + 50), every busy-time query reads at most LANES_BLOCK + 6
+ * calls (a binary search over every call would read 20 for its search
+ * alone, plus up to 15 for the running total).  Values by hand: the calls
+ * wholly before t (50 ns each) and the part of the one t falls in. */
+static void test_busy_reads_bounded(void **state)
+{
+    (void)state;
+    enum { NC = 1 << 20 };
+    int64_t *s = malloc(NC * sizeof *s), *e = malloc(NC * sizeof *e);
+    assert_non_null(s);
+    assert_non_null(e);
+    for (int64_t k = 0; k < NC; k++) {
+        s[k] = 100 * k;
+        e[k] = 100 * k + 50;
+    }
+    profile *p = profile_new("mem");
+    mp_region(profile_add_rank(p, 0), "f", NC, s, e);
+    mp_finish(p);
+    free(s);
+    free(e);
+    lanes_index *ix = index_of(p);
+    const lane *ln = &ix->lanes[0];
+    lane_busy b;
+    sv_error err;
+    assert_int_equal(lane_busy_build(ln, &ln->rows[0], &b, &err), SV_OK);
+    assert_null(b.s);
+    size_t worst = 0;
+    for (int64_t t = -7; t < 100 * (int64_t)NC + 300; t += 99991) {
+        size_t reads = 0;
+        int64_t k = t < 0 ? 0 : t / 100, in = t < 0 ? 0 : t - 100 * k;
+        k = k < NC ? k : NC;
+        int64_t want = 50 * k + (k < NC ? (in < 50 ? in : 50) : 0);
+        assert_int_equal(lane_busy_before_counted(&b, t, &reads), want);
+        worst = reads > worst ? reads : worst;
+    }
+    if (worst > LANES_BLOCK + 6)
+        fail_msg("a busy-time query read %zu calls of a 2^20-call row (at most %d)", worst,
+                 LANES_BLOCK + 6);
+    lane_busy_free(&b);
+    lanes_free(ix);
+    profile_free(p);
+}
+
 static void test_busy_brute(void **state)
 {
     (void)state;
@@ -197,9 +242,8 @@ static void test_lane_stats(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_busy_intervals),
-        cmocka_unit_test(test_busy_direct),
-        cmocka_unit_test(test_busy_brute),
+        cmocka_unit_test(test_busy_intervals), cmocka_unit_test(test_busy_direct),
+        cmocka_unit_test(test_busy_brute),     cmocka_unit_test(test_busy_reads_bounded),
         cmocka_unit_test(test_lane_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,10 +108,35 @@ int64_t lane_busy_all(const lane_busy *b)
     return b && b->n ? b->total : 0;
 }
 
-static void busy_span(const lane_busy *b, size_t k, int64_t *s, int64_t *e)
+/* Reads a row's calls through a one-region hint: a block's calls come
+ * from a few regions, so most reads skip rank_call_region's search. */
+typedef struct span_reader {
+    const rank_data *rk;
+    const region *r;
+    size_t reads; /* calls read (lane_busy_before_counted) */
+} span_reader;
+
+static void span_read(span_reader *sr, uint32_t g, int64_t *s, int64_t *e)
+{
+    const region *r = sr->r;
+    size_t i;
+    sr->reads++;
+    if (r && g >= r->gidx0 && g - r->gidx0 < r->n) {
+        i = g - r->gidx0;
+    } else if ((r = rank_call_region(sr->rk, g, &i)) != NULL) {
+        sr->r = r;
+    } else {
+        *s = *e = 0;
+        return;
+    }
+    *s = r->start_ns[i];
+    *e = r->end_ns[i];
+}
+
+static void busy_span(const lane_busy *b, span_reader *sr, size_t k, int64_t *s, int64_t *e)
 {
     if (b->bcum) {
-        lanes_call_span(b->ln->rk, b->row->idx[k], s, e);
+        span_read(sr, b->row->idx[k], s, e);
     } else {
         *s = b->s[k];
         *e = b->e[k];
@@ -119,24 +144,69 @@ static void busy_span(const lane_busy *b, size_t k, int64_t *s, int64_t *e)
 }
 
 /* Total length of intervals [0, k). */
-static int64_t busy_cum(const lane_busy *b, size_t k)
+static int64_t busy_cum(const lane_busy *b, span_reader *sr, size_t k)
 {
     if (!b->bcum)
         return b->cum[k];
     int64_t v = b->bcum[k / LANES_BLOCK];
-    for (size_t j = k - k % LANES_BLOCK; j < k; j++)
-        v += entry_len(b, j);
+    for (size_t j = k - k % LANES_BLOCK; j < k; j++) {
+        int64_t s, e;
+        span_read(sr, b->row->idx[j], &s, &e);
+        v += e - s;
+    }
     return v;
 }
 
-/* First interval whose end is > t (n when none). */
-static size_t first_ending_after(const lane_busy *b, int64_t t)
+/* First call of row starting at or after t: a binary search of the
+ * row's block starts (a compact array), then of one block's calls. */
+static size_t lower_start(const lane_row *row, span_reader *sr, int64_t t)
 {
+    size_t lo = 0, hi = lanes_nblocks(row->n);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (row->bstart[mid] >= t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    if (lo == 0)
+        return 0;
+    /* Call (lo-1)*B starts before t; the answer lies in ((lo-1)*B, lo*B]. */
+    size_t a = (lo - 1) * LANES_BLOCK + 1, z = lo * LANES_BLOCK;
+    z = z < row->n ? z : row->n;
+    while (a < z) {
+        size_t mid = a + (z - a) / 2;
+        int64_t s, e;
+        span_read(sr, row->idx[mid], &s, &e);
+        if (s >= t)
+            z = mid;
+        else
+            a = mid + 1;
+    }
+    return a;
+}
+
+/* First interval whose end is > t (n when none). */
+static size_t first_ending_after(const lane_busy *b, span_reader *sr, int64_t t)
+{
+    if (b->bcum) {
+        /* The row is its own union (sorted, disjoint, none empty): every
+         * call starting at or after t ends after it, and of those before
+         * only the last may.  The row's block index finds the first. */
+        size_t m = lower_start(b->row, sr, t);
+        if (m > 0) {
+            int64_t s, e;
+            span_read(sr, b->row->idx[m - 1], &s, &e);
+            if (e > t)
+                return m - 1;
+        }
+        return m;
+    }
     size_t lo = 0, hi = b->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int64_t s, e;
-        busy_span(b, mid, &s, &e);
+        busy_span(b, sr, mid, &s, &e);
         if (e <= t)
             lo = mid + 1;
         else
@@ -145,17 +215,22 @@ static size_t first_ending_after(const lane_busy *b, int64_t t)
     return lo;
 }
 
-/* Busy time in (-inf, t). */
-static int64_t busy_before(const lane_busy *b, int64_t t)
+/* Busy time in (-inf, t); *reads += the calls read. */
+static int64_t busy_before(const lane_busy *b, int64_t t, size_t *reads)
 {
-    size_t k = first_ending_after(b, t);
-    int64_t v = busy_cum(b, k);
+    if (!b || b->n == 0)
+        return 0;
+    span_reader sr = {b->ln ? b->ln->rk : NULL, NULL, 0};
+    size_t k = first_ending_after(b, &sr, t);
+    int64_t v = busy_cum(b, &sr, k);
     if (k < b->n) {
         int64_t s, e;
-        busy_span(b, k, &s, &e);
+        busy_span(b, &sr, k, &s, &e);
         if (s < t)
             v += t - s;
     }
+    if (reads)
+        *reads += sr.reads;
     return v;
 }
 
@@ -163,7 +238,17 @@ int64_t lane_busy_between(const lane_busy *b, int64_t t0, int64_t t1)
 {
     if (!b || b->n == 0 || t1 <= t0)
         return 0;
-    return busy_before(b, t1) - busy_before(b, t0);
+    return busy_before(b, t1, NULL) - busy_before(b, t0, NULL);
+}
+
+int64_t lane_busy_before(const lane_busy *b, int64_t t)
+{
+    return busy_before(b, t, NULL);
+}
+
+int64_t lane_busy_before_counted(const lane_busy *b, int64_t t, size_t *reads)
+{
+    return busy_before(b, t, reads);
 }
 
 /* ------------------------------------------------------------ lanes */

@@ -42,6 +42,13 @@ int64_t lane_busy_all(const lane_busy *b);
 
 /* Nanoseconds of [t0, t1) covered by b: O(log n). */
 int64_t lane_busy_between(const lane_busy *b, int64_t t0, int64_t t1);
+/* Nanoseconds before t covered by b: O(log n).  between(t0, t1) is
+ * before(t1) - before(t0) for t0 < t1. */
+int64_t lane_busy_before(const lane_busy *b, int64_t t);
+/* The same, adding to *reads how many calls it read (its cost beyond a
+ * binary search of the row's block starts): at most LANES_BLOCK + 6 for a
+ * row read through (bcum), however long the row.  For tests. */
+int64_t lane_busy_before_counted(const lane_busy *b, int64_t t, size_t *reads);
 
 typedef struct lane_stat {
     size_t lane; /* index in the lanes_index */

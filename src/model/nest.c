@@ -577,10 +577,15 @@ int64_t rank_call_excl(const rank_data *rk, size_t g)
     int64_t s = r->start_ns[i], e = r->end_ns[i];
     int64_t covered = 0, cur_s = 0, cur_e = 0;
     bool open = false;
-    /* Children are ordered by start: the union of nest_union_clipped. */
+    /* Children are ordered by start: the union of nest_union_clipped.
+     * Runs of them come from one region: the last one found is tried
+     * before a search (a root may have millions of children). */
+    const region *cr = NULL;
     for (uint32_t k = c->child_off[g]; k < c->child_off[g + 1]; k++) {
-        const region *cr = rank_call_region(rk, c->child[k], &ci);
-        if (!cr)
+        size_t cg = (size_t)c->child[k];
+        if (cr && cg >= cr->gidx0 && cg - cr->gidx0 < cr->n)
+            ci = cg - cr->gidx0;
+        else if (!(cr = rank_call_region(rk, c->child[k], &ci)))
             continue;
         int64_t cs = cr->start_ns[ci] > s ? cr->start_ns[ci] : s;
         int64_t ce = cr->end_ns[ci] < e ? cr->end_ns[ci] : e;

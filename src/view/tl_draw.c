@@ -223,6 +223,9 @@ static void draw_row(tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t d, cons
     const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
     const lane *ln = &s->ix->lanes[l];
     size_t n = tl_layout_row(ln, &ln->rows[d], &s->v, s->segs, s->segcap);
+    const lane_busy *bz = NULL;
+    int64_t prev_t = 0, prev_busy = 0; /* busy before the last cell's end */
+    bool have_prev = false;
     for (size_t k = 0; k < n; k++) {
         const tl_seg *sg = &s->segs[k];
         if (sg->kind == TL_BAR) {
@@ -233,9 +236,19 @@ static void draw_row(tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t d, cons
         /* The glyph says how busy the row was in the cell, not how many
          * calls it holds. */
         int64_t tc0 = tl_col_time(&s->v, sg->x0), tc1 = tl_col_time(&s->v, sg->x1);
-        const lane_busy *bz = tl_row_busy(s, l, d);
-        int level = bz ? tl_load_level(lane_busy_between(bz, tc0, tc1), tc1 - tc0)
-                       : tl_dense_level(sg->count);
+        bz = bz ? bz : tl_row_busy(s, l, d);
+        int level;
+        if (bz) {
+            /* Adjacent cells share an edge: its busy time is looked up once. */
+            int64_t b0 = have_prev && prev_t == tc0 ? prev_busy : lane_busy_before(bz, tc0);
+            int64_t b1 = lane_busy_before(bz, tc1);
+            prev_t = tc1;
+            prev_busy = b1;
+            have_prev = true;
+            level = tl_load_level(tc1 > tc0 ? b1 - b0 : 0, tc1 - tc0);
+        } else {
+            level = tl_dense_level(sg->count);
+        }
         grid_put_cp(&ctx->grid, s->geo.tx + sg->x0, y, gl->dense[level],
                     sel ? ROLE_SELECTED : ROLE_DENSE, 0);
     }
@@ -402,7 +415,18 @@ static void details_names(flow *f, const region *r, size_t i, const rank_data *r
         flow_item(f, "task", rank_task_name(rk, r->task_ids[i], nb, sizeof nb), ROLE_NORMAL);
 }
 
-static void details_times(flow *f, const ui_ctx *ctx, const region *r, size_t i,
+/* The selected call's exclusive time, from the view's one-call cache. */
+static int64_t selection_excl(tl_state *s, const rank_data *rk, int64_t g)
+{
+    if (s->excl_calls != rk->calls || s->excl_call != g) {
+        s->excl_ns = rank_call_excl(rk, (size_t)g);
+        s->excl_calls = rk->calls;
+        s->excl_call = g;
+    }
+    return s->excl_ns;
+}
+
+static void details_times(flow *f, tl_state *s, const ui_ctx *ctx, const region *r, size_t i,
                           const rank_data *rk, int64_t g)
 {
     char buf[48];
@@ -412,7 +436,7 @@ static void details_times(flow *f, const ui_ctx *ctx, const region *r, size_t i,
     fmt_ns(buf, sizeof buf, dur);
     flow_item(f, "dur", buf, ROLE_NORMAL);
     if (rk->calls) {
-        fmt_ns(buf, sizeof buf, rank_call_excl(rk, g));
+        fmt_ns(buf, sizeof buf, selection_excl(s, rk, g));
         flow_item(f, "excl", buf, ROLE_NORMAL);
     }
     int64_t aw = r->await_ns ? r->await_ns[i] : 0;
@@ -454,7 +478,7 @@ static void details_source(flow *f, const region *r, size_t i)
     }
 }
 
-static void draw_details(const tl_state *s, ui_ctx *ctx)
+static void draw_details(tl_state *s, ui_ctx *ctx)
 {
     const tl_geo *g = &s->geo;
     if (g->panel_h <= 0)
@@ -470,7 +494,7 @@ static void draw_details(const tl_state *s, ui_ctx *ctx)
         return;
     }
     details_names(&f, r, i, rk);
-    details_times(&f, ctx, r, i, rk, ctx->sel.call);
+    details_times(&f, s, ctx, r, i, rk, ctx->sel.call);
     details_source(&f, r, i);
 }
 

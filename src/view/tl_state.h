@@ -89,6 +89,12 @@ typedef struct tl_state {
     bool filtered;         /* the index holds only regions matching the search */
     char filter_text[256]; /* the search it was built for */
     tl_busy **busy;        /* per lane, per depth row: busy intervals, built when drawn */
+    /* The details' exclusive time of the selection, worked out once per
+     * selected call: rank_call_excl walks its children (two million for
+     * a 10M-call file's root), too much for every frame. */
+    const rank_calls *excl_calls; /* the nesting it came from, NULL when none */
+    int64_t excl_call;
+    int64_t excl_ns;
     /* o: the calls on other lanes overlapping the selection (tl_overlap.c) */
     bool ovl_open, ovl_truncated;
     tl_ovl *ovl;
