@@ -147,7 +147,11 @@ static void pass_find_bad(const region *r, pass_bad *why)
     }
 }
 
-static bool pass_durations(region *r, pass_acc *acc)
+static inline size_t log_bucket(uint64_t d);
+
+/* hist: when not NULL, the durations' log-linear histogram (percentiles_radix) is counted in
+ * the same pass, so the columns are read once less. */
+static bool pass_durations(region *r, pass_acc *acc, uint32_t *hist)
 {
     bool bad = false;
     region_stats *st = &r->st;
@@ -164,6 +168,8 @@ static bool pass_durations(region *r, pass_acc *acc)
         le = e[i] > le ? e[i] : le;
         sum += d;
         sumsq += (u128)d * (u128)d;
+        if (hist) /* any d, even a bad one, has a bucket below PCT_LOG_BUCKETS */
+            hist[log_bucket((uint64_t)d)]++;
     }
     if (bad)
         return false;
@@ -387,7 +393,9 @@ static sv_err percentiles_small(region *r, const double *pcts, double *out, sv_e
     return SV_OK;
 }
 
-static sv_err percentiles_radix(region *r, const double *pcts, double *out, sv_error *err)
+/* h: the histogram counted by pass_durations (freed here). */
+static sv_err percentiles_radix(region *r, uint32_t *h, const double *pcts, double *out,
+                                sv_error *err)
 {
     size_t n = r->n, ranks[6], nr = 0, lo[3];
     double frac[3];
@@ -401,11 +409,6 @@ static sv_err percentiles_radix(region *r, const double *pcts, double *out, sv_e
         ranks[nr++] = lo[c];
         ranks[nr++] = lo[c] + 1 < n ? lo[c] + 1 : lo[c];
     }
-    uint32_t *h = calloc(PCT_LOG_BUCKETS, sizeof *h);
-    if (!h)
-        return sv_error_set(err, SV_ERR_NOMEM, "out of memory for %zu calls", r->n);
-    for (size_t i = 0; i < n; i++)
-        h[log_bucket((uint64_t)dur_at(r, i))]++;
     pct_plan pl;
     plan_ranks(&pl, h, ranks, nr);
     int rc = resolve_ranks(r, h, &pl);
@@ -419,13 +422,19 @@ static sv_err percentiles_radix(region *r, const double *pcts, double *out, sv_e
     return SV_OK;
 }
 
-static sv_err compute_percentiles(region *r, sv_error *err)
+/* A histogram bucket holds at most UINT32_MAX calls. */
+static bool percentiles_by_radix(const region *r)
+{
+    return r->n > PCT_SMALL && r->n <= UINT32_MAX;
+}
+
+/* hist: pass_durations' histogram when percentiles_by_radix (freed here), else NULL. */
+static sv_err compute_percentiles(region *r, uint32_t *hist, sv_error *err)
 {
     static const double pcts[3] = {50.0, 95.0, 99.0};
     double out[3];
-    /* A histogram bucket holds at most UINT32_MAX calls. */
-    bool radix = r->n > PCT_SMALL && r->n <= UINT32_MAX;
-    sv_err e = radix ? percentiles_radix(r, pcts, out, err) : percentiles_small(r, pcts, out, err);
+    sv_err e = hist ? percentiles_radix(r, hist, pcts, out, err)
+                    : percentiles_small(r, pcts, out, err);
     if (e)
         return e;
     r->st.p50_ns = out[0];
@@ -467,7 +476,11 @@ sv_err stats_compute_region(region *r, sv_error *err)
     if (r->n == 0)
         return SV_OK;
     pass_acc acc;
-    if (!pass_durations(r, &acc)) {
+    uint32_t *hist = NULL;
+    if (percentiles_by_radix(r) && !(hist = calloc(PCT_LOG_BUCKETS, sizeof *hist)))
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory for %zu calls", r->n);
+    if (!pass_durations(r, &acc, hist)) {
+        free(hist);
         pass_bad why = {false, 0};
         pass_find_bad(r, &why);
         if (why.overflow)
@@ -477,5 +490,5 @@ sv_err stats_compute_region(region *r, sv_error *err)
         return sv_error_set(err, SV_ERR_FORMAT, "call %zu ends before it starts", why.call);
     }
     finish_moments(r, &acc);
-    return compute_percentiles(r, err);
+    return compute_percentiles(r, hist, err);
 }
