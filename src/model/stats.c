@@ -433,8 +433,8 @@ static sv_err compute_percentiles(region *r, uint32_t *hist, sv_error *err)
 {
     static const double pcts[3] = {50.0, 95.0, 99.0};
     double out[3];
-    sv_err e = hist ? percentiles_radix(r, hist, pcts, out, err)
-                    : percentiles_small(r, pcts, out, err);
+    sv_err e =
+        hist ? percentiles_radix(r, hist, pcts, out, err) : percentiles_small(r, pcts, out, err);
     if (e)
         return e;
     r->st.p50_ns = out[0];
