@@ -481,9 +481,12 @@ static bool wr_bool(wire_r *r)
  * each huge page is taken just after one of those is freed and reuses warm
  * memory instead of fresh pages (several times slower to fault in on a VM).
  * free() releases either. */
+#define WR_HUGE_MIN ((size_t)4 << 20)
+#define WR_HUGE_STEP ((size_t)2 << 20)
+
 static void *wr_column_mem(size_t bytes)
 {
-    const size_t huge_min = (size_t)4 << 20, align = (size_t)2 << 20;
+    const size_t huge_min = WR_HUGE_MIN, align = WR_HUGE_STEP;
     if (bytes < huge_min) {
         void *p = malloc(bytes ? bytes : 1);
 #ifdef MADV_POPULATE_WRITE
@@ -574,6 +577,26 @@ static char **wr_strv(wire_r *r, size_t n)
     return v;
 }
 
+/* A column's bytes into v (wr_column_mem's).  A big one is faulted in one
+ * 2 MiB step at a time just before the step is read: the pages come as the
+ * sender's are freed, and no page fault is taken per 4 KiB page even
+ * without transparent huge pages. */
+static bool wr_col_bytes(wire_r *r, unsigned char *v, size_t bytes)
+{
+    if (bytes < WR_HUGE_MIN)
+        return wr_bytes(r, v, bytes);
+    for (size_t off = 0; off < bytes; off += WR_HUGE_STEP) {
+        size_t k = bytes - off < WR_HUGE_STEP ? bytes - off : WR_HUGE_STEP;
+#ifdef MADV_POPULATE_WRITE
+        /* v is 2 MiB-aligned and its allocation a whole number of steps. */
+        madvise(v + off, WR_HUGE_STEP, MADV_POPULATE_WRITE);
+#endif
+        if (!wr_bytes(r, v + off, k))
+            return false;
+    }
+    return true;
+}
+
 static void *wr_col(wire_r *r, size_t n, size_t sz)
 {
     if (!wr_bool(r))
@@ -581,7 +604,7 @@ static void *wr_col(wire_r *r, size_t n, size_t sz)
     void *v = sz && n > UINT64_MAX / sz ? NULL : wr_alloc_mem(r, (uint64_t)n * sz, true);
     if (!v && r->bad == WIRE_PROFILE)
         wr_fail(r, WIRE_BUDGET);
-    if (v && !wr_bytes(r, v, n * sz)) {
+    if (v && !wr_col_bytes(r, v, n * sz)) {
         free(v);
         return NULL;
     }
