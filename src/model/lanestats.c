@@ -14,26 +14,45 @@ static sv_err no_memory(sv_error *err)
 
 /* ------------------------------------------------------------- busy */
 
+/* Reads a row's calls through a one-region hint: a block's calls come
+ * from a few regions, so most reads skip rank_call_region's search. */
+typedef struct span_reader {
+    const rank_data *rk;
+    const region *r;
+    size_t reads; /* calls read (lane_busy_before_counted) */
+} span_reader;
+
+static void span_read(span_reader *sr, uint32_t g, int64_t *s, int64_t *e)
+{
+    const region *r = sr->r;
+    size_t i;
+    sr->reads++;
+    if (r && g >= r->gidx0 && g - r->gidx0 < r->n) {
+        i = g - r->gidx0;
+    } else if ((r = rank_call_region(sr->rk, g, &i)) != NULL) {
+        sr->r = r;
+    } else {
+        *s = *e = 0;
+        return;
+    }
+    *s = r->start_ns[i];
+    *e = r->end_ns[i];
+}
+
 /* true when the row's calls are their own union: none empty, each
  * starting after the previous one ends (touching calls merge). */
 static bool row_is_union(const lane *ln, const lane_row *row)
 {
+    span_reader sr = {ln->rk, NULL, 0};
     int64_t prev_e = INT64_MIN;
     for (size_t k = 0; k < row->n; k++) {
         int64_t s, e;
-        lanes_call_span(ln->rk, row->idx[k], &s, &e);
+        span_read(&sr, row->idx[k], &s, &e);
         if (e <= s || (k > 0 && s <= prev_e))
             return false;
         prev_e = e;
     }
     return true;
-}
-
-static int64_t entry_len(const lane_busy *b, size_t k)
-{
-    int64_t s, e;
-    lanes_call_span(b->ln->rk, b->row->idx[k], &s, &e);
-    return e - s;
 }
 
 static sv_err build_direct(const lane *ln, const lane_row *row, lane_busy *out, sv_error *err)
@@ -45,11 +64,14 @@ static sv_err build_direct(const lane *ln, const lane_row *row, lane_busy *out, 
     out->ln = ln;
     out->row = row;
     out->n = row->n;
+    span_reader sr = {ln->rk, NULL, 0};
     int64_t sum = 0;
     for (size_t k = 0; k < row->n; k++) {
         if (k % LANES_BLOCK == 0)
             out->bcum[k / LANES_BLOCK] = sum;
-        sum += entry_len(out, k);
+        int64_t s, e;
+        span_read(&sr, row->idx[k], &s, &e);
+        sum += e - s;
     }
     out->bcum[nb] = sum;
     out->total = sum;
@@ -71,10 +93,11 @@ sv_err lane_busy_build(const lane *ln, const lane_row *row, lane_busy *out, sv_e
     }
     /* Entries are sorted by start: one pass merges overlapping and
      * touching intervals. */
+    span_reader sr = {ln->rk, NULL, 0};
     size_t n = 0;
     for (size_t k = 0; k < row->n; k++) {
         int64_t s, e;
-        lanes_call_span(ln->rk, row->idx[k], &s, &e);
+        span_read(&sr, row->idx[k], &s, &e);
         if (e <= s)
             continue;
         if (n > 0 && s <= out->e[n - 1]) {
@@ -106,31 +129,6 @@ void lane_busy_free(lane_busy *b)
 int64_t lane_busy_all(const lane_busy *b)
 {
     return b && b->n ? b->total : 0;
-}
-
-/* Reads a row's calls through a one-region hint: a block's calls come
- * from a few regions, so most reads skip rank_call_region's search. */
-typedef struct span_reader {
-    const rank_data *rk;
-    const region *r;
-    size_t reads; /* calls read (lane_busy_before_counted) */
-} span_reader;
-
-static void span_read(span_reader *sr, uint32_t g, int64_t *s, int64_t *e)
-{
-    const region *r = sr->r;
-    size_t i;
-    sr->reads++;
-    if (r && g >= r->gidx0 && g - r->gidx0 < r->n) {
-        i = g - r->gidx0;
-    } else if ((r = rank_call_region(sr->rk, g, &i)) != NULL) {
-        sr->r = r;
-    } else {
-        *s = *e = 0;
-        return;
-    }
-    *s = r->start_ns[i];
-    *e = r->end_ns[i];
 }
 
 static void busy_span(const lane_busy *b, span_reader *sr, size_t k, int64_t *s, int64_t *e)

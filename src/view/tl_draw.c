@@ -415,15 +415,18 @@ static void details_names(flow *f, const region *r, size_t i, const rank_data *r
         flow_item(f, "task", rank_task_name(rk, r->task_ids[i], nb, sizeof nb), ROLE_NORMAL);
 }
 
-/* The selected call's exclusive time, from the view's one-call cache. */
+/* The selected call's exclusive time, remembered for the last few
+ * selections (moving back and forth between a root and its children). */
 static int64_t selection_excl(tl_state *s, const rank_data *rk, int64_t g)
 {
-    if (s->excl_calls != rk->calls || s->excl_call != g) {
-        s->excl_ns = rank_call_excl(rk, (size_t)g);
-        s->excl_calls = rk->calls;
-        s->excl_call = g;
-    }
-    return s->excl_ns;
+    for (unsigned k = 0; k < TL_EXCL_CACHE; k++)
+        if (s->excl[k].calls == rk->calls && s->excl[k].call == g)
+            return s->excl[k].ns;
+    unsigned k = s->excl_next++ % TL_EXCL_CACHE;
+    s->excl[k].ns = rank_call_excl(rk, (size_t)g);
+    s->excl[k].calls = rk->calls;
+    s->excl[k].call = g;
+    return s->excl[k].ns;
 }
 
 static void details_times(flow *f, tl_state *s, const ui_ctx *ctx, const region *r, size_t i,

@@ -50,6 +50,9 @@ typedef struct tl_group {
     bool open;
 } tl_group;
 
+/* Selected calls whose exclusive time the details remember. */
+#define TL_EXCL_CACHE 4
+
 /* A lane row's busy intervals, built on first use. */
 typedef struct tl_busy {
     lane_busy b;
@@ -89,12 +92,14 @@ typedef struct tl_state {
     bool filtered;         /* the index holds only regions matching the search */
     char filter_text[256]; /* the search it was built for */
     tl_busy **busy;        /* per lane, per depth row: busy intervals, built when drawn */
-    /* The details' exclusive time of the selection, worked out once per
-     * selected call: rank_call_excl walks its children (two million for
-     * a 10M-call file's root), too much for every frame. */
-    const rank_calls *excl_calls; /* the nesting it came from, NULL when none */
-    int64_t excl_call;
-    int64_t excl_ns;
+    /* The details' exclusive time of the last selected calls, worked out
+     * once each: rank_call_excl walks a call's children (two million for a
+     * 10M-call file's root), too much for every frame. */
+    struct {
+        const rank_calls *calls; /* the nesting it came from, NULL: unused */
+        int64_t call, ns;
+    } excl[TL_EXCL_CACHE];
+    unsigned excl_next; /* the entry replaced next */
     /* o: the calls on other lanes overlapping the selection (tl_overlap.c) */
     bool ovl_open, ovl_truncated;
     tl_ovl *ovl;
