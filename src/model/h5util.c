@@ -26,10 +26,7 @@
 #define POPULATE_MIN ((size_t)64 << 10)
 #define PAGE ((uintptr_t)4096)
 
-static void set_why(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_why(char *why, size_t len, const char *fmt, ...)
+void h5u_set_why(char *why, size_t len, const char *fmt, ...)
 {
     if (!why || len == 0)
         return;
@@ -39,13 +36,11 @@ static void set_why(char *why, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-/* "what failed: innermost libhdf5 reason", taken right after the failing
- * call (any later API call clears the stack). */
-static h5u_status fail_h5(char *why, size_t len, const char *what)
+h5u_status h5u_fail(char *why, size_t len, const char *what)
 {
     char desc[H5U_WHY_MAX];
     h5u_error_desc(desc, sizeof desc);
-    set_why(why, len, "%s: %s", what, desc);
+    h5u_set_why(why, len, "%s: %s", what, desc);
     return H5U_BAD;
 }
 
@@ -128,7 +123,7 @@ hid_t h5u_open_file(const char *path, char *why, size_t whylen)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0) {
-        fail_h5(why, whylen, "cannot create access properties");
+        h5u_fail(why, whylen, "cannot create access properties");
         return -1;
     }
     /* A profile still open for writing by h5py must stay viewable; strong
@@ -136,7 +131,7 @@ hid_t h5u_open_file(const char *path, char *why, size_t whylen)
     hid_t f = -1;
     if (H5Pset_file_locking(fapl, 0, 1) < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
         set_small_mdc(fapl) < 0)
-        fail_h5(why, whylen, "cannot set access properties");
+        h5u_fail(why, whylen, "cannot set access properties");
     else if ((f = H5Fopen(path, H5F_ACC_RDONLY, fapl)) < 0)
         h5u_error_desc(why, whylen);
     /* A writer holds it (the superblock says so): a SWMR writer's file reads
@@ -298,7 +293,7 @@ h5u_status h5u_list_group(hid_t g, h5u_list *out, char *why, size_t whylen)
     }
     if (rc < 0) {
         h5u_list_free(out);
-        return fail_h5(why, whylen, "cannot list group");
+        return h5u_fail(why, whylen, "cannot list group");
     }
     return H5U_OK;
 }
@@ -373,14 +368,14 @@ static h5u_status open_dataset(h5u_reader *rd, hid_t loc, const char *name, hid_
         h5u_error_desc(desc, sizeof desc);
         h5u_kind k = object_kind(loc, name);
         if (k != H5U_DATASET)
-            set_why(why, whylen, "not a dataset (%s)", k == H5U_GROUP ? "a group" : "no data");
+            h5u_set_why(why, whylen, "not a dataset (%s)", k == H5U_GROUP ? "a group" : "no data");
         else
-            set_why(why, whylen, "cannot open: %s", desc);
+            h5u_set_why(why, whylen, "cannot open: %s", desc);
         return H5U_BAD;
     }
     hid_t dcpl = H5Dget_create_plist(*ds);
     if (dcpl < 0) {
-        fail_h5(why, whylen, "cannot read its properties");
+        h5u_fail(why, whylen, "cannot read its properties");
         H5Dclose(*ds);
         return H5U_BAD;
     }
@@ -391,13 +386,13 @@ static h5u_status open_dataset(h5u_reader *rd, hid_t loc, const char *name, hid_
     H5Eclear2(H5E_DEFAULT);
     h5u_status st = H5U_OK;
     if (layout == H5D_VIRTUAL) {
-        set_why(why, whylen, "virtual dataset refused");
+        h5u_set_why(why, whylen, "virtual dataset refused");
         st = H5U_REFUSED;
     } else if (next != 0) {
-        set_why(why, whylen, "external storage refused");
+        h5u_set_why(why, whylen, "external storage refused");
         st = H5U_REFUSED;
     } else if (layout < 0 || nfilters < 0) {
-        set_why(why, whylen, "unreadable layout");
+        h5u_set_why(why, whylen, "unreadable layout");
         st = H5U_BAD;
     } else if (nfilters > 0) {
         st = h5u_check_filters(*ds, why, whylen); /* names lzf and the like */
@@ -434,7 +429,7 @@ static h5u_status space_count(hid_t space, bool scalar_ok, uint64_t *n, char *wh
     H5S_class_t cls = H5Sget_simple_extent_type(space);
     if (cls == H5S_SCALAR) {
         if (!scalar_ok) {
-            set_why(why, whylen, "scalar, not 1-D");
+            h5u_set_why(why, whylen, "scalar, not 1-D");
             return H5U_BAD;
         }
         *n = 1;
@@ -447,12 +442,12 @@ static h5u_status space_count(hid_t space, bool scalar_ok, uint64_t *n, char *wh
     int nd = H5Sget_simple_extent_ndims(space);
     if (cls != H5S_SIMPLE || nd != 1) {
         H5Eclear2(H5E_DEFAULT);
-        set_why(why, whylen, "%d-D, not 1-D", nd < 0 ? 0 : nd);
+        h5u_set_why(why, whylen, "%d-D, not 1-D", nd < 0 ? 0 : nd);
         return H5U_BAD;
     }
     hsize_t dim;
     if (H5Sget_simple_extent_dims(space, &dim, NULL) < 0)
-        return fail_h5(why, whylen, "bad dataspace");
+        return h5u_fail(why, whylen, "bad dataspace");
     *n = dim;
     return H5U_OK;
 }
@@ -530,14 +525,14 @@ static h5u_status sample_i64(hid_t ds, bool filtered, uint64_t cnt, char *why, s
     if (fs < 0 || select_samples(fs, cnt, step, &k) < 0) {
         if (fs >= 0)
             H5Sclose(fs);
-        return fail_h5(why, whylen, "bad dataspace");
+        return h5u_fail(why, whylen, "bad dataspace");
     }
     h5u_status st = H5U_NOMEM;
     int64_t *buf = malloc(k * sizeof *buf);
     hid_t ms = H5Screate_simple(1, &k, NULL);
     if (buf && ms >= 0)
         st = H5Dread(ds, H5T_NATIVE_INT64, ms, fs, H5P_DEFAULT, buf) < 0
-                 ? fail_h5(why, whylen, "read failed")
+                 ? h5u_fail(why, whylen, "read failed")
                  : H5U_OK;
     if (ms >= 0)
         H5Sclose(ms);
@@ -552,26 +547,26 @@ static h5u_status read_i64_open(h5u_reader *rd, hid_t ds, bool filtered, int64_t
 {
     hid_t type = H5Dget_type(ds);
     if (type < 0)
-        return fail_h5(why, whylen, "unreadable type");
+        return h5u_fail(why, whylen, "unreadable type");
     H5T_class_t cls = H5Tget_class(type);
     size_t esize = H5Tget_size(type);
     bool ok = is_integer_class(type);
     H5Tclose(type);
     if (!ok) {
-        set_why(why, whylen, "%s, not integer", class_name(cls));
+        h5u_set_why(why, whylen, "%s, not integer", class_name(cls));
         return H5U_BAD;
     }
     hid_t space = H5Dget_space(ds);
     if (space < 0)
-        return fail_h5(why, whylen, "unreadable dataspace");
+        return h5u_fail(why, whylen, "unreadable dataspace");
     uint64_t cnt = 0;
     h5u_status st = space_count(space, false, &cnt, why, whylen);
     H5Sclose(space);
     if (st != H5U_OK)
         return st;
     if (!count_plausible(rd, ds, filtered, cnt, esize)) {
-        set_why(why, whylen, "claims %llu elements, more than the file can hold",
-                (unsigned long long)cnt);
+        h5u_set_why(why, whylen, "claims %llu elements, more than the file can hold",
+                    (unsigned long long)cnt);
         return H5U_BAD;
     }
     if (rd->probe) {
@@ -579,7 +574,8 @@ static h5u_status read_i64_open(h5u_reader *rd, hid_t ds, bool filtered, int64_t
         return sample_i64(ds, filtered, cnt, why, whylen);
     }
     if (h5u_read_before(rd, ds)) {
-        set_why(why, whylen, "the same dataset as one read before (a hard link); not read again");
+        h5u_set_why(why, whylen,
+                    "the same dataset as one read before (a hard link); not read again");
         return H5U_BAD;
     }
     if (!h5u_charge(rd, ds, cnt * sizeof(int64_t)))
@@ -589,7 +585,7 @@ static h5u_status read_i64_open(h5u_reader *rd, hid_t ds, bool filtered, int64_t
         return H5U_NOMEM;
     if (cnt > 0 && H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
         free(buf);
-        return fail_h5(why, whylen, "read failed");
+        return h5u_fail(why, whylen, "read failed");
     }
     *out = buf;
     *n = (size_t)cnt;
@@ -660,7 +656,7 @@ static h5u_status read_vlen_owned(hid_t ds, hid_t dxpl, hid_t mt, h5u_strs *out,
                                   size_t whylen)
 {
     if (out->n && H5Dread(ds, mt, H5S_ALL, H5S_ALL, dxpl, out->v) < 0)
-        return fail_h5(why, whylen, "read failed");
+        return h5u_fail(why, whylen, "read failed");
     for (size_t i = 0; i < out->n; i++) {
         if (!out->v[i] && !(out->v[i] = strdup("")))
             return H5U_NOMEM;
@@ -687,7 +683,7 @@ static h5u_status read_vlen_strs(hid_t obj, bool attr, hid_t dxpl, hid_t ftype, 
     if (mt < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Tset_cset(mt, H5Tget_cset(ftype)) < 0) {
         if (mt >= 0)
             H5Tclose(mt);
-        return fail_h5(why, whylen, "string type");
+        return h5u_fail(why, whylen, "string type");
     }
     if (!attr && dxpl >= 0) {
         h5u_status st = read_vlen_owned(obj, dxpl, mt, out, why, whylen);
@@ -701,7 +697,7 @@ static h5u_status read_vlen_strs(hid_t obj, bool attr, hid_t dxpl, hid_t ftype, 
     }
     h5u_status st = out->n ? read_raw(obj, attr, mt, raw) : H5U_OK;
     if (st != H5U_OK)
-        fail_h5(why, whylen, "read failed");
+        h5u_fail(why, whylen, "read failed");
     for (size_t i = 0; st == H5U_OK && i < out->n; i++) {
         const char *s = raw[i] ? raw[i] : "";
         bool cut = false;
@@ -722,14 +718,14 @@ static h5u_status read_fixed_strs(hid_t obj, bool attr, hid_t ftype, h5u_strs *o
 {
     size_t size = H5Tget_size(ftype);
     if (size == 0) {
-        set_why(why, whylen, "string of size 0");
+        h5u_set_why(why, whylen, "string of size 0");
         return H5U_BAD;
     }
     H5T_str_t pad = H5Tget_strpad(ftype);
     /* The file type itself as memory type: same size, cset and padding. */
     hid_t mt = H5Tcopy(ftype);
     if (mt < 0)
-        return fail_h5(why, whylen, "string type");
+        return h5u_fail(why, whylen, "string type");
     char *buf = malloc(out->n ? out->n * size : 1);
     if (!buf) {
         H5Tclose(mt);
@@ -737,7 +733,7 @@ static h5u_status read_fixed_strs(hid_t obj, bool attr, hid_t ftype, h5u_strs *o
     }
     h5u_status st = out->n ? read_raw(obj, attr, mt, buf) : H5U_OK;
     if (st != H5U_OK)
-        fail_h5(why, whylen, "read failed");
+        h5u_fail(why, whylen, "read failed");
     for (size_t i = 0; st == H5U_OK && i < out->n; i++) {
         const char *s = buf + i * size;
         size_t len = strnlen(s, size);
@@ -763,12 +759,12 @@ static h5u_status read_strs_obj(hid_t obj, bool attr, hid_t dxpl, hid_t ftype, h
     memset(out, 0, sizeof *out);
     H5T_class_t cls = H5Tget_class(ftype);
     if (cls != H5T_STRING) {
-        set_why(why, whylen, "%s, not string", class_name(cls));
+        h5u_set_why(why, whylen, "%s, not string", class_name(cls));
         return H5U_BAD;
     }
     htri_t var = H5Tis_variable_str(ftype);
     if (var < 0)
-        return fail_h5(why, whylen, "string type");
+        return h5u_fail(why, whylen, "string type");
     out->v = calloc(n ? n : 1, sizeof *out->v);
     if (!out->v)
         return H5U_NOMEM;
@@ -793,16 +789,17 @@ h5u_status h5u_read_strs(h5u_reader *rd, hid_t loc, const char *name, h5u_strs *
     hid_t space = H5Dget_space(ds);
     uint64_t n = 0;
     if (type < 0 || space < 0)
-        st = fail_h5(why, whylen, "unreadable type or dataspace");
+        st = h5u_fail(why, whylen, "unreadable type or dataspace");
     else
         st = space_count(space, true, &n, why, whylen);
     if (st == H5U_OK && !count_plausible(rd, ds, filtered, n, H5Tget_size(type))) {
-        set_why(why, whylen, "claims %llu strings, more than the file can hold",
-                (unsigned long long)n);
+        h5u_set_why(why, whylen, "claims %llu strings, more than the file can hold",
+                    (unsigned long long)n);
         st = H5U_BAD;
     }
     if (st == H5U_OK && n > 1 && h5u_read_before(rd, ds)) {
-        set_why(why, whylen, "the same dataset as one read before (a hard link); not read again");
+        h5u_set_why(why, whylen,
+                    "the same dataset as one read before (a hard link); not read again");
         st = H5U_BAD;
     }
     /* A pointer and at least one byte per string, or the fixed size. */
@@ -840,23 +837,23 @@ static h5u_status attr_open(uint64_t file_size, hid_t loc, const char *name, boo
     h->type = h->space = -1;
     h->a = H5Aopen(loc, name, H5P_DEFAULT);
     if (h->a < 0)
-        return fail_h5(why, whylen, "cannot open");
+        return h5u_fail(why, whylen, "cannot open");
     h->type = H5Aget_type(h->a);
     h->space = H5Aget_space(h->a);
     if (h->type < 0 || h->space < 0) {
-        fail_h5(why, whylen, "unreadable type or dataspace");
+        h5u_fail(why, whylen, "unreadable type or dataspace");
         attr_close(h);
         return H5U_BAD;
     }
     h5u_status st = space_count(h->space, true, &h->n, why, whylen);
     if (st == H5U_OK && !array_ok && h->n != 1) {
-        set_why(why, whylen, "%llu elements, expected one", (unsigned long long)h->n);
+        h5u_set_why(why, whylen, "%llu elements, expected one", (unsigned long long)h->n);
         st = H5U_BAD;
     }
     size_t esize = H5Tget_size(h->type);
     if (st == H5U_OK && (h->n > SIZE_MAX / 16 || h->n * (esize ? esize : 1) > file_size)) {
-        set_why(why, whylen, "claims %llu elements, more than the file can hold",
-                (unsigned long long)h->n);
+        h5u_set_why(why, whylen, "claims %llu elements, more than the file can hold",
+                    (unsigned long long)h->n);
         st = H5U_BAD;
     }
     if (st != H5U_OK)
@@ -889,10 +886,10 @@ static h5u_status attr_number(hid_t loc, const char *name, bool float_ok, hid_t 
         return st;
     H5T_class_t cls = H5Tget_class(h.type);
     if (!is_integer_class(h.type) && !(float_ok && cls == H5T_FLOAT)) {
-        set_why(why, whylen, "%s, not %s", class_name(cls), float_ok ? "a number" : "integer");
+        h5u_set_why(why, whylen, "%s, not %s", class_name(cls), float_ok ? "a number" : "integer");
         st = H5U_BAD;
     } else if (H5Aread(h.a, mt, v) < 0) {
-        st = fail_h5(why, whylen, "read failed");
+        st = h5u_fail(why, whylen, "read failed");
     }
     attr_close(&h);
     return st;

@@ -11,27 +11,6 @@
 #include "h5util_cols.h"
 #include "h5util_internal.h"
 
-static void cols_why(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void cols_why(char *why, size_t len, const char *fmt, ...)
-{
-    if (!why || len == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-}
-
-static h5u_status cols_fail(char *why, size_t len, const char *what)
-{
-    char desc[H5U_WHY_MAX];
-    h5u_error_desc(desc, sizeof desc);
-    cols_why(why, len, "%s: %s", what, desc);
-    return H5U_BAD;
-}
-
 /* As h5util.c's column buffers: big ones 2 MiB-aligned with a huge-page
  * hint, medium ones faulted in by one madvise (page faults cost more than
  * the read itself). */
@@ -98,7 +77,7 @@ static h5u_status check_filters(hid_t ds, char *why, size_t whylen)
 {
     hid_t dcpl = H5Dget_create_plist(ds);
     if (dcpl < 0)
-        return cols_fail(why, whylen, "cannot read its properties");
+        return h5u_fail(why, whylen, "cannot read its properties");
     int nf = H5Pget_nfilters(dcpl);
     h5u_status st = H5U_OK;
     for (int i = 0; st == H5U_OK && i < nf; i++) {
@@ -108,7 +87,7 @@ static h5u_status check_filters(hid_t ds, char *why, size_t whylen)
         H5Z_filter_t id =
             H5Pget_filter2(dcpl, (unsigned)i, &flags, &nelem, NULL, sizeof name, name, NULL);
         if (id < 0) {
-            st = cols_fail(why, whylen, "unreadable filter pipeline");
+            st = h5u_fail(why, whylen, "unreadable filter pipeline");
             break;
         }
         if (H5Zfilter_avail(id) > 0)
@@ -116,15 +95,15 @@ static h5u_status check_filters(hid_t ds, char *why, size_t whylen)
         H5Eclear2(H5E_DEFAULT);
         const char *known = h5u_filter_name((unsigned)id);
         if (known)
-            cols_why(why, whylen,
-                     "compressed with filter %s (%d), which this libhdf5 lacks; "
-                     "decompress it with 'h5repack -f NONE in.h5 out.h5'",
-                     known, (int)id);
+            h5u_set_why(why, whylen,
+                        "compressed with filter %s (%d), which this libhdf5 lacks; "
+                        "decompress it with 'h5repack -f NONE in.h5 out.h5'",
+                        known, (int)id);
         else
-            cols_why(why, whylen,
-                     "compressed with filter %d, which this libhdf5 lacks; "
-                     "decompress it with 'h5repack -f NONE in.h5 out.h5'",
-                     (int)id);
+            h5u_set_why(why, whylen,
+                        "compressed with filter %d, which this libhdf5 lacks; "
+                        "decompress it with 'h5repack -f NONE in.h5 out.h5'",
+                        (int)id);
         st = H5U_BAD;
     }
     H5Pclose(dcpl);
@@ -143,7 +122,7 @@ h5u_status h5u_col_open(h5u_reader *rd, hid_t loc, const char *name, h5u_col *co
         return st;
     hid_t type = H5Dget_type(col->ds);
     if (type < 0) {
-        st = cols_fail(why, whylen, "unreadable type");
+        st = h5u_fail(why, whylen, "unreadable type");
         goto fail;
     }
     H5T_class_t cls = H5Tget_class(type);
@@ -152,7 +131,7 @@ h5u_status h5u_col_open(h5u_reader *rd, hid_t loc, const char *name, h5u_col *co
     col->wide_unsigned = col->is_unsigned && esize >= 8;
     H5Tclose(type);
     if (cls != H5T_INTEGER && cls != H5T_ENUM) {
-        cols_why(why, whylen, "%s, not integer", cls == H5T_FLOAT ? "float" : "not a number");
+        h5u_set_why(why, whylen, "%s, not integer", cls == H5T_FLOAT ? "float" : "not a number");
         st = H5U_BAD;
         goto fail;
     }
@@ -165,13 +144,13 @@ h5u_status h5u_col_open(h5u_reader *rd, hid_t loc, const char *name, h5u_col *co
         nd = 1, dim = 0;
     if (nd != 1) {
         H5Eclear2(H5E_DEFAULT);
-        cols_why(why, whylen, "%d-D, not 1-D", nd < 0 ? 0 : nd);
+        h5u_set_why(why, whylen, "%d-D, not 1-D", nd < 0 ? 0 : nd);
         st = H5U_BAD;
         goto fail;
     }
     if (!h5u_count_plausible(rd, col->ds, filtered, dim, esize)) {
-        cols_why(why, whylen, "claims %llu elements, more than the file can hold",
-                 (unsigned long long)dim);
+        h5u_set_why(why, whylen, "claims %llu elements, more than the file can hold",
+                    (unsigned long long)dim);
         st = H5U_BAD;
         goto fail;
     }
@@ -203,8 +182,8 @@ h5u_status h5u_col_read(h5u_col *col, uint64_t off, size_t cnt, void *dst, bool 
     if (cnt == 0)
         return H5U_OK;
     if (off > col->n || cnt > col->n - off) {
-        cols_why(why, whylen, "elements %llu..%llu past its end (%llu)", (unsigned long long)off,
-                 (unsigned long long)(off + cnt), (unsigned long long)col->n);
+        h5u_set_why(why, whylen, "elements %llu..%llu past its end (%llu)", (unsigned long long)off,
+                    (unsigned long long)(off + cnt), (unsigned long long)col->n);
         return H5U_BAD;
     }
     hsize_t start = off, count = cnt;
@@ -212,7 +191,7 @@ h5u_status h5u_col_read(h5u_col *col, uint64_t off, size_t cnt, void *dst, bool 
     if (ms < 0 || H5Sselect_hyperslab(col->space, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0) {
         if (ms >= 0)
             H5Sclose(ms);
-        return cols_fail(why, whylen, "bad dataspace");
+        return h5u_fail(why, whylen, "bad dataspace");
     }
     /* uint64 read as int64 would clamp values beyond 2^63 without a word:
      * read the bits, then refuse such a value. */
@@ -221,13 +200,13 @@ h5u_status h5u_col_read(h5u_col *col, uint64_t off, size_t cnt, void *dst, bool 
                         H5P_DEFAULT, dst);
     H5Sclose(ms);
     if (rc < 0)
-        return cols_fail(why, whylen, "read failed");
+        return h5u_fail(why, whylen, "read failed");
     if (!as_unsigned && col->wide_unsigned) {
         const uint64_t *u = dst;
         for (size_t i = 0; i < cnt; i++)
             if (u[i] > (uint64_t)INT64_MAX) {
-                cols_why(why, whylen, "value %llu at element %llu is beyond 2^63",
-                         (unsigned long long)u[i], (unsigned long long)(off + i));
+                h5u_set_why(why, whylen, "value %llu at element %llu is beyond 2^63",
+                            (unsigned long long)u[i], (unsigned long long)(off + i));
                 return H5U_BAD;
             }
     }
@@ -283,11 +262,11 @@ h5u_status h5u_read_sumstats(h5u_reader *rd, hid_t loc, const char *name, h5u_su
     hid_t mt = H5Tcreate(H5T_COMPOUND, sizeof(h5u_sumstat));
     uint64_t cnt = 0;
     if (ft < 0 || space < 0 || mt < 0) {
-        st = cols_fail(why, whylen, "unreadable type or dataspace");
+        st = h5u_fail(why, whylen, "unreadable type or dataspace");
         goto done;
     }
     if (H5Tget_class(ft) != H5T_COMPOUND) {
-        cols_why(why, whylen, "not a compound");
+        h5u_set_why(why, whylen, "not a compound");
         st = H5U_BAD;
         goto done;
     }
@@ -296,7 +275,7 @@ h5u_status h5u_read_sumstats(h5u_reader *rd, hid_t loc, const char *name, h5u_su
     for (int k = 0; k < 7; k++)
         if (H5Tget_member_index(ft, names[k]) < 0) {
             H5Eclear2(H5E_DEFAULT);
-            cols_why(why, whylen, "no field %s", names[k]);
+            h5u_set_why(why, whylen, "no field %s", names[k]);
             st = H5U_BAD;
             goto done;
         }
@@ -323,14 +302,14 @@ h5u_status h5u_read_sumstats(h5u_reader *rd, hid_t loc, const char *name, h5u_su
     hsize_t dim = 0;
     if (nd != 1 || H5Sget_simple_extent_dims(space, &dim, NULL) < 0) {
         H5Eclear2(H5E_DEFAULT);
-        cols_why(why, whylen, "not 1-D");
+        h5u_set_why(why, whylen, "not 1-D");
         st = H5U_BAD;
         goto done;
     }
     cnt = dim;
     if (!h5u_count_plausible(rd, ds, filtered, cnt, H5Tget_size(ft))) {
-        cols_why(why, whylen, "claims %llu rows, more than the file can hold",
-                 (unsigned long long)cnt);
+        h5u_set_why(why, whylen, "claims %llu rows, more than the file can hold",
+                    (unsigned long long)cnt);
         st = H5U_BAD;
         goto done;
     }
@@ -343,7 +322,7 @@ h5u_status h5u_read_sumstats(h5u_reader *rd, hid_t loc, const char *name, h5u_su
     }
     if (cnt && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0) {
         free(v);
-        st = cols_fail(why, whylen, "read failed");
+        st = h5u_fail(why, whylen, "read failed");
         goto done;
     }
     for (size_t i = 0; i < cnt; i++)
@@ -382,17 +361,17 @@ static h5u_status whole_fixed(hid_t ds, hid_t ftype, h5u_strs *out, char *why, s
 {
     size_t size = H5Tget_size(ftype);
     if (size == 0) {
-        cols_why(why, whylen, "string of size 0");
+        h5u_set_why(why, whylen, "string of size 0");
         return H5U_BAD;
     }
     H5T_str_t pad = H5Tget_strpad(ftype);
     hid_t mt = H5Tcopy(ftype);
     char *buf = out->n && size <= SIZE_MAX / out->n ? malloc(out->n * size) : NULL;
-    h5u_status st = mt < 0 ? cols_fail(why, whylen, "string type") : H5U_OK;
+    h5u_status st = mt < 0 ? h5u_fail(why, whylen, "string type") : H5U_OK;
     if (st == H5U_OK && out->n && !buf)
         st = H5U_NOMEM;
     if (st == H5U_OK && out->n && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
-        st = cols_fail(why, whylen, "read failed");
+        st = h5u_fail(why, whylen, "read failed");
     for (size_t i = 0; st == H5U_OK && i < out->n; i++) {
         const char *s = buf + i * size;
         size_t len = strnlen(s, size);
@@ -415,12 +394,12 @@ static h5u_status whole_vlen(h5u_reader *rd, hid_t ds, hid_t ftype, h5u_strs *ou
     if (mt < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Tset_cset(mt, H5Tget_cset(ftype)) < 0) {
         if (mt >= 0)
             H5Tclose(mt);
-        return cols_fail(why, whylen, "string type");
+        return h5u_fail(why, whylen, "string type");
     }
     /* rd->dxpl allocates the strings with malloc: out->v owns them. */
     h5u_status st = H5U_OK;
     if (out->n && H5Dread(ds, mt, H5S_ALL, H5S_ALL, rd->dxpl, out->v) < 0)
-        st = cols_fail(why, whylen, "read failed");
+        st = h5u_fail(why, whylen, "read failed");
     for (size_t i = 0; st == H5U_OK && i < out->n; i++)
         if (!out->v[i] && !(out->v[i] = strdup("")))
             st = H5U_NOMEM;
@@ -441,17 +420,17 @@ h5u_status h5u_read_strs_whole(h5u_reader *rd, hid_t loc, const char *name, h5u_
     hsize_t dim = 0;
     int nd = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
     if (ft < 0 || space < 0)
-        st = cols_fail(why, whylen, "unreadable type or dataspace");
+        st = h5u_fail(why, whylen, "unreadable type or dataspace");
     else if (H5Tget_class(ft) != H5T_STRING) {
-        cols_why(why, whylen, "not strings");
+        h5u_set_why(why, whylen, "not strings");
         st = H5U_BAD;
     } else if (nd != 1 || H5Sget_simple_extent_dims(space, &dim, NULL) < 0) {
         H5Eclear2(H5E_DEFAULT);
-        cols_why(why, whylen, "not 1-D");
+        h5u_set_why(why, whylen, "not 1-D");
         st = H5U_BAD;
     } else if (!h5u_count_plausible(rd, ds, filtered, dim, H5Tget_size(ft))) {
-        cols_why(why, whylen, "claims %llu strings, more than the file can hold",
-                 (unsigned long long)dim);
+        h5u_set_why(why, whylen, "claims %llu strings, more than the file can hold",
+                    (unsigned long long)dim);
         st = H5U_BAD;
     } else if (filtered) {
         st = check_filters(ds, why, whylen);

@@ -7,33 +7,12 @@
 #include "h5util.h"
 #include "h5util_internal.h"
 
-static void f64_why(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void f64_why(char *why, size_t len, const char *fmt, ...)
-{
-    if (!why || len == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-}
-
-static h5u_status f64_fail(char *why, size_t len, const char *what)
-{
-    char desc[H5U_WHY_MAX];
-    h5u_error_desc(desc, sizeof desc);
-    f64_why(why, len, "%s: %s", what, desc);
-    return H5U_BAD;
-}
-
 /* Shape of ds: at most maxnd dimensions (a scalar counts as 1-D of 1). */
 static h5u_status f64_shape(hid_t ds, int maxnd, hsize_t dims[2], char *why, size_t whylen)
 {
     hid_t space = H5Dget_space(ds);
     if (space < 0)
-        return f64_fail(why, whylen, "unreadable dataspace");
+        return h5u_fail(why, whylen, "unreadable dataspace");
     H5S_class_t cls = H5Sget_simple_extent_type(space);
     h5u_status st = H5U_OK;
     dims[0] = dims[1] = 1;
@@ -42,13 +21,13 @@ static h5u_status f64_shape(hid_t ds, int maxnd, hsize_t dims[2], char *why, siz
     } else if (cls == H5S_SIMPLE) {
         int nd = H5Sget_simple_extent_ndims(space);
         if (nd < 1 || nd > maxnd) {
-            f64_why(why, whylen, "%d-D, not %s", nd < 0 ? 0 : nd, maxnd == 1 ? "1-D" : "2-D");
+            h5u_set_why(why, whylen, "%d-D, not %s", nd < 0 ? 0 : nd, maxnd == 1 ? "1-D" : "2-D");
             st = H5U_BAD;
         } else if (H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
-            st = f64_fail(why, whylen, "bad dataspace");
+            st = h5u_fail(why, whylen, "bad dataspace");
         }
     } else if (cls != H5S_SCALAR) {
-        f64_why(why, whylen, "bad dataspace");
+        h5u_set_why(why, whylen, "bad dataspace");
         st = H5U_BAD;
     }
     H5Sclose(space);
@@ -63,23 +42,23 @@ static h5u_status f64_sample(hid_t ds, uint64_t cnt, char *why, size_t whylen)
         return H5U_OK;
     hid_t fs = H5Dget_space(ds);
     if (fs < 0)
-        return f64_fail(why, whylen, "bad dataspace");
+        return h5u_fail(why, whylen, "bad dataspace");
     hsize_t npts = cnt > 1 ? 2 : 1;
     int nd = H5Sget_simple_extent_ndims(fs);
     hsize_t dims[2] = {1, 1}, pts[4] = {0, 0, 0, 0};
     h5u_status st = H5U_OK;
     if (nd < 0 || nd > 2 || (nd > 0 && H5Sget_simple_extent_dims(fs, dims, NULL) < 0))
-        st = f64_fail(why, whylen, "bad dataspace");
+        st = h5u_fail(why, whylen, "bad dataspace");
     if (!st && nd > 0) {
         for (int d = 0; d < nd; d++)
             pts[nd + d] = dims[d] - 1;
         if (H5Sselect_elements(fs, H5S_SELECT_SET, npts, pts) < 0)
-            st = f64_fail(why, whylen, "bad dataspace");
+            st = h5u_fail(why, whylen, "bad dataspace");
     }
     double buf[2];
     hid_t ms = st ? -1 : H5Screate_simple(1, &npts, NULL);
     if (!st && (ms < 0 || H5Dread(ds, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, buf) < 0))
-        st = f64_fail(why, whylen, "read failed");
+        st = h5u_fail(why, whylen, "read failed");
     if (ms >= 0)
         H5Sclose(ms);
     H5Sclose(fs);
@@ -91,12 +70,12 @@ static h5u_status f64_read_open(h5u_reader *rd, hid_t ds, bool filtered, int max
 {
     hid_t type = H5Dget_type(ds);
     if (type < 0)
-        return f64_fail(why, whylen, "unreadable type");
+        return h5u_fail(why, whylen, "unreadable type");
     H5T_class_t cls = H5Tget_class(type);
     size_t esize = H5Tget_size(type);
     H5Tclose(type);
     if (cls != H5T_INTEGER && cls != H5T_FLOAT) {
-        f64_why(why, whylen, "%s, not a number", cls == H5T_STRING ? "string" : "other type");
+        h5u_set_why(why, whylen, "%s, not a number", cls == H5T_STRING ? "string" : "other type");
         return H5U_BAD;
     }
     h5u_status st = f64_shape(ds, maxnd, dims, why, whylen);
@@ -105,8 +84,8 @@ static h5u_status f64_read_open(h5u_reader *rd, hid_t ds, bool filtered, int max
     uint64_t cnt = (uint64_t)dims[0] * (dims[1] ? dims[1] : 1);
     if ((dims[1] && cnt / dims[1] != dims[0]) ||
         !h5u_count_plausible(rd, ds, filtered, cnt, esize < 8 ? 8 : esize)) {
-        f64_why(why, whylen, "claims %llu elements, more than the file can hold",
-                (unsigned long long)cnt);
+        h5u_set_why(why, whylen, "claims %llu elements, more than the file can hold",
+                    (unsigned long long)cnt);
         return H5U_BAD;
     }
     if (cnt == 0)
@@ -120,7 +99,7 @@ static h5u_status f64_read_open(h5u_reader *rd, hid_t ds, bool filtered, int max
         return H5U_NOMEM;
     if (cnt > 0 && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
         free(buf);
-        return f64_fail(why, whylen, "read failed");
+        return h5u_fail(why, whylen, "read failed");
     }
     *out = buf;
     return H5U_OK;

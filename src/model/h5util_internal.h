@@ -5,6 +5,12 @@
 
 #include "h5util.h"
 
+/* Writes a reason into why (nothing when why is NULL or len 0). */
+void h5u_set_why(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "what failed: innermost libhdf5 reason", taken right after the failing
+ * call (any later API call clears the stack); returns H5U_BAD. */
+h5u_status h5u_fail(char *why, size_t len, const char *what);
+
 /* Opens dataset `name` below loc, refusing virtual and external storage
  * (H5U_REFUSED) and unreadable layouts (H5U_BAD).  *filtered tells
  * whether its chunks may be compressed. */

@@ -15,15 +15,6 @@
 /* At most this many elements of an array attribute are shown as text. */
 #define TEXT_ARRAY_MAX 100
 
-static h5u_status fail_h5(char *why, size_t len, const char *what)
-{
-    char desc[H5U_WHY_MAX];
-    h5u_error_desc(desc, sizeof desc);
-    if (why && len)
-        snprintf(why, len, "%s: %s", what, desc);
-    return H5U_BAD;
-}
-
 /* ------------------------------------------------------------ text */
 
 void h5u_format_double(char *buf, size_t cap, double v)
@@ -120,7 +111,7 @@ static h5u_status read_all(h5u_attr_h *h, hid_t mt, size_t msize, void **buf, ch
     if (h->n && H5Aread(h->a, mt, *buf) < 0) {
         free(*buf);
         *buf = NULL;
-        return fail_h5(why, whylen, "read failed");
+        return h5u_fail(why, whylen, "read failed");
     }
     return H5U_OK;
 }
@@ -162,7 +153,7 @@ static h5u_status text_enum(h5u_attr_h *h, strbuf *b, char *why, size_t whylen)
 {
     hid_t mt = H5Tget_native_type(h->type, H5T_DIR_DEFAULT);
     if (mt < 0)
-        return fail_h5(why, whylen, "enum type");
+        return h5u_fail(why, whylen, "enum type");
     size_t msize = H5Tget_size(mt);
     void *buf;
     h5u_status st = msize == 0 ? H5U_BAD : read_all(h, mt, msize, &buf, why, whylen);
@@ -270,7 +261,7 @@ h5u_status h5u_attr_names(hid_t loc, h5u_strs *out, char *why, size_t whylen)
     }
     if (rc < 0) {
         h5u_strs_free(out);
-        return fail_h5(why, whylen, "cannot list attributes");
+        return h5u_fail(why, whylen, "cannot list attributes");
     }
     return H5U_OK;
 }
