@@ -70,6 +70,7 @@ static void test_busy_direct(void **state)
     assert_int_equal(lane_busy_all(&b), 400 + 780);
     assert_int_equal(lane_busy_between(&b, 0, 1000), 145);           /* 10 + ... + 19 */
     assert_int_equal(lane_busy_between(&b, 105, 2005), 6 + 369 + 5); /* by hand */
+    size_t hint = 0;
     for (int64_t t0 = -50; t0 < 4200; t0 += 37)
         for (int64_t t1 = t0; t1 < 4200; t1 += 211) {
             int64_t want = 0;
@@ -78,6 +79,9 @@ static void test_busy_direct(void **state)
                 want += z > a ? z - a : 0;
             }
             assert_int_equal(lane_busy_between(&b, t0, t1), want);
+            /* Searches from the last one's end, forwards and back. */
+            assert_int_equal(
+                lane_busy_before_from(&b, t1, &hint) - lane_busy_before_from(&b, t0, &hint), want);
         }
     lane_busy_free(&b);
     lanes_free(ix);
@@ -158,6 +162,18 @@ static void test_busy_reads_bounded(void **state)
     if (worst > LANES_BLOCK + 6)
         fail_msg("a busy-time query read %zu calls of a 2^20-call row (at most %d)", worst,
                  LANES_BLOCK + 6);
+    /* Searches that start where the last ended (a row's cells, left to
+     * right): the same values, steps short and long, then steps back. */
+    size_t hint = 0;
+    const int64_t end = 100 * (int64_t)NC;
+    int64_t ts[] = {-5,    0,      49,      50,      51,      1599,     1600, 1650, 1651,
+                    99999, 100000, 5000025, 5000075, end - 1, end + 10, 777,  3,    250};
+    for (size_t j = 0; j < sizeof ts / sizeof ts[0]; j++) {
+        int64_t t = ts[j], k = t < 0 ? 0 : t / 100, in = t < 0 ? 0 : t - 100 * k;
+        k = k < NC ? k : NC;
+        int64_t want = 50 * k + (k < NC ? (in < 50 ? in : 50) : 0);
+        assert_int_equal(lane_busy_before_from(&b, t, &hint), want);
+    }
     lane_busy_free(&b);
     lanes_free(ix);
     profile_free(p);

@@ -157,9 +157,21 @@ static int64_t busy_cum(const lane_busy *b, span_reader *sr, size_t k)
 
 /* First call of row starting at or after t: a binary search of the
  * row's block starts (a compact array), then of one block's calls. */
-static size_t lower_start(const lane_row *row, span_reader *sr, int64_t t)
+static size_t lower_start(const lane_row *row, span_reader *sr, int64_t t, size_t *hint)
 {
-    size_t lo = 0, hi = lanes_nblocks(row->n);
+    size_t nb = lanes_nblocks(row->n), lo = 0, hi = nb;
+    if (hint && *hint > 0 && *hint <= nb && row->bstart[*hint - 1] < t) {
+        /* Every block before the hint starts before t: gallop from it
+         * (a row's cells are asked left to right, the next one close). */
+        size_t step = 1;
+        lo = hi = *hint;
+        while (hi < nb && row->bstart[hi] < t) {
+            lo = hi + 1;
+            hi += step;
+            step *= 2;
+        }
+        hi = hi < nb ? hi : nb;
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (row->bstart[mid] >= t)
@@ -167,6 +179,8 @@ static size_t lower_start(const lane_row *row, span_reader *sr, int64_t t)
         else
             lo = mid + 1;
     }
+    if (hint)
+        *hint = lo;
     if (lo == 0)
         return 0;
     /* Call (lo-1)*B starts before t; the answer lies in ((lo-1)*B, lo*B]. */
@@ -185,13 +199,13 @@ static size_t lower_start(const lane_row *row, span_reader *sr, int64_t t)
 }
 
 /* First interval whose end is > t (n when none). */
-static size_t first_ending_after(const lane_busy *b, span_reader *sr, int64_t t)
+static size_t first_ending_after(const lane_busy *b, span_reader *sr, int64_t t, size_t *hint)
 {
     if (b->bcum) {
         /* The row is its own union (sorted, disjoint, none empty): every
          * call starting at or after t ends after it, and of those before
          * only the last may.  The row's block index finds the first. */
-        size_t m = lower_start(b->row, sr, t);
+        size_t m = lower_start(b->row, sr, t, hint);
         if (m > 0) {
             int64_t s, e;
             span_read(sr, b->row->idx[m - 1], &s, &e);
@@ -214,12 +228,12 @@ static size_t first_ending_after(const lane_busy *b, span_reader *sr, int64_t t)
 }
 
 /* Busy time in (-inf, t); *reads += the calls read. */
-static int64_t busy_before(const lane_busy *b, int64_t t, size_t *reads)
+static int64_t busy_before(const lane_busy *b, int64_t t, size_t *reads, size_t *hint)
 {
     if (!b || b->n == 0)
         return 0;
     span_reader sr = {b->ln ? b->ln->rk : NULL, NULL, 0};
-    size_t k = first_ending_after(b, &sr, t);
+    size_t k = first_ending_after(b, &sr, t, hint);
     int64_t v = busy_cum(b, &sr, k);
     if (k < b->n) {
         int64_t s, e;
@@ -236,17 +250,22 @@ int64_t lane_busy_between(const lane_busy *b, int64_t t0, int64_t t1)
 {
     if (!b || b->n == 0 || t1 <= t0)
         return 0;
-    return busy_before(b, t1, NULL) - busy_before(b, t0, NULL);
+    return busy_before(b, t1, NULL, NULL) - busy_before(b, t0, NULL, NULL);
 }
 
 int64_t lane_busy_before(const lane_busy *b, int64_t t)
 {
-    return busy_before(b, t, NULL);
+    return busy_before(b, t, NULL, NULL);
+}
+
+int64_t lane_busy_before_from(const lane_busy *b, int64_t t, size_t *hint)
+{
+    return busy_before(b, t, NULL, hint);
 }
 
 int64_t lane_busy_before_counted(const lane_busy *b, int64_t t, size_t *reads)
 {
-    return busy_before(b, t, reads);
+    return busy_before(b, t, reads, NULL);
 }
 
 /* ------------------------------------------------------------ lanes */

@@ -45,6 +45,9 @@ int64_t lane_busy_between(const lane_busy *b, int64_t t0, int64_t t1);
 /* Nanoseconds before t covered by b: O(log n).  between(t0, t1) is
  * before(t1) - before(t0) for t0 < t1. */
 int64_t lane_busy_before(const lane_busy *b, int64_t t);
+/* The same, for times asked in increasing order: *hint (0 at first) is
+ * where the last search ended, the next one starts from it. */
+int64_t lane_busy_before_from(const lane_busy *b, int64_t t, size_t *hint);
 /* The same, adding to *reads how many calls it read (its cost beyond a
  * binary search of the row's block starts): at most LANES_BLOCK + 6 for a
  * row read through (bcum), however long the row.  For tests. */

@@ -226,6 +226,7 @@ static void draw_row(tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t d, cons
     const lane_busy *bz = NULL;
     int64_t prev_t = 0, prev_busy = 0; /* busy before the last cell's end */
     bool have_prev = false;
+    size_t hint = 0; /* cells left to right: each search starts where the last ended */
     for (size_t k = 0; k < n; k++) {
         const tl_seg *sg = &s->segs[k];
         if (sg->kind == TL_BAR) {
@@ -240,8 +241,9 @@ static void draw_row(tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t d, cons
         int level;
         if (bz) {
             /* Adjacent cells share an edge: its busy time is looked up once. */
-            int64_t b0 = have_prev && prev_t == tc0 ? prev_busy : lane_busy_before(bz, tc0);
-            int64_t b1 = lane_busy_before(bz, tc1);
+            int64_t b0 =
+                have_prev && prev_t == tc0 ? prev_busy : lane_busy_before_from(bz, tc0, &hint);
+            int64_t b1 = lane_busy_before_from(bz, tc1, &hint);
             prev_t = tc1;
             prev_busy = b1;
             have_prev = true;
