@@ -18,11 +18,12 @@ static bool lineprof_same_file(const char *a, const char *b)
 
 static bool lineprof_covers(const line_profile *lp, int64_t line)
 {
-    int64_t lo = lp->first_lineno, hi = lp->first_lineno;
+    /* From the function's first line to its last profiled line. */
+    int64_t hi = lp->first_lineno;
     for (size_t i = 0; i < lp->n; i++)
         if (lp->lineno[i] > hi)
             hi = lp->lineno[i];
-    return line >= lo && line <= hi;
+    return line >= lp->first_lineno && line <= hi;
 }
 
 bool lineprof_matches(const line_profile *lp, const char *name, const region *r)
