@@ -151,7 +151,7 @@ check "gutter: none for a region without a line profile" hasnt "line profile cg"
 # (the profile is written by tests/test_load_aux: region "ev ESC [31mil", function
 # "fn ESC ]0;pwn BEL", file "f BEL .py", source "a ESC [2Jb" / "line CR 2", counter "cyc ESC [5mles")
 hp="$tmp/hostile.h5"
-if "$top_build/tests/test_load_aux" --write-hostile-profile "$hp"; then
+if "$top_build/tests/unit/test_load_aux" --write-hostile-profile "$hp"; then
     evil=$(printf 'ev\033[31mil')
     for fmt in "" --json --csv; do
         run --lines "$evil" $fmt "$hp"
@@ -173,7 +173,7 @@ if "$top_build/tests/test_load_aux" --write-hostile-profile "$hp"; then
     check "hostile info: counter row" hasf 'cyc\x1b[5mles'
     check "hostile info: no control bytes" clean
 else
-    bad "tests/test_load_aux --write-hostile-profile failed"
+    bad "tests/unit/test_load_aux --write-hostile-profile failed"
 fi
 
 finish

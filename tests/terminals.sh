@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile terminals beyond tests/tmux.sh and tests/screens.sh (issue 6):
+# Hostile terminals beyond tests/screens/tmux.sh and tests/screens/screens.sh (issue 6):
 # - every batch output and the headless screen into a pipe whose reader is gone: exit 141,
 #   nothing on stderr; into a closed stdout or a full disk: exit 1 with one line, no crash;
 # - in a real terminal (tmux): a storm of resizes while frames are drawn (down to 1x1 and
@@ -53,7 +53,7 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit
 fi
 
-# start NAME COLS ROWS COMMAND: a detached session; see tests/tmux.sh
+# start NAME COLS ROWS COMMAND: a detached session; see tests/screens/tmux.sh
 start() {
     t new-session -d -s "$1" -x "$2" -y "$3" \
         "cd '$tmp'; $4; echo SV-EXIT=\$?; echo MODES: \$(stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}\(icanon\|echo\)'); sleep 600"

@@ -4,7 +4,7 @@
 # slow machine), keys are taken meanwhile (3 shows the regions at once), and the timeline fills
 # in by itself once the nesting arrives, with no key pressed (the terminal's poll brings it in).
 # Skipped (exit 77) when tmux is not installed.  Prints "N passed, N failed".
-. "${0%/*}/lib.sh"
+. "${0%/*}/../lib.sh"
 scr="$tmp/screen"
 if ! command -v tmux >/dev/null 2>&1; then
     echo "SKIP: tmux is not installed"

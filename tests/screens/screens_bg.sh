@@ -6,7 +6,7 @@
 # The values after <Ready> are the ones the waiting run shows (checked against hand-worked
 # and expected values by screens.sh, screens_tree.sh and test_nest); here: that they are the
 # same, and that a held screen states no value it does not have.
-. "${0%/*}/lib.sh"
+. "${0%/*}/../lib.sh"
 scr="$tmp/s"
 need_fixture "$fx/small.h5"
 f="$fx/small.h5"

@@ -5,7 +5,7 @@
 # 1000 to 3000 ns; at 80x24 the time axis has 64 columns, so the fit is 32 ns per column
 # and the cursor starts at column 32, i.e. 2024 ns) and from the shared profiles.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-. "${0%/*}/lib.sh"
+. "${0%/*}/../lib.sh"
 scr="$tmp/s"
 shared="$shared_root/data"
 

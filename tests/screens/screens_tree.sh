@@ -4,7 +4,7 @@
 # tree structure, expand/collapse, sorting, scopes, recursion folding, per-rank rows, summary-only
 # marks, search, filter, drill-down, and the screen's shape at 80x24, 160x50 and small sizes.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-. "${0%/*}/lib.sh"
+. "${0%/*}/../lib.sh"
 
 shape() { # shape COLS ROWS NAME
     check "$3: exit 0" [ "$rc" = 0 ]

@@ -5,7 +5,7 @@
 # durations 100 500 400 with GPU 50 - 70) and from shared/data/expected/*.json (max_duration,
 # num_calls, total_duration), formatted here with the viewer's rule (4 significant digits).
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-. "${0%/*}/lib.sh"
+. "${0%/*}/../lib.sh"
 scr="$tmp/s"
 shared="$shared_root/data"
 

@@ -4,7 +4,7 @@
 # `scopeview --batch --size COLSxROWS --keys KEYS FILE` on the generated fixtures and on the
 # shared profiles (skipped, visibly, when absent).
 # Prints "N passed, N failed"; exits non-zero when anything failed.
-. "${0%/*}/lib.sh"
+. "${0%/*}/../lib.sh"
 
 title() { head -n 1 "$tmp/out"; }
 status_line() { tail -n 1 "$tmp/out"; }

@@ -4,7 +4,7 @@
 # end the process with that same signal (the shell reports 128 + N) and leave the pane out of
 # the alternate screen, with the cursor shown, mouse reporting off and the tty modes back
 # (canonical input and echo).  Skipped (exit 77) when tmux is not installed.
-. "${0%/*}/lib.sh"
+. "${0%/*}/../lib.sh"
 scr="$tmp/screen"
 if ! command -v tmux >/dev/null 2>&1; then
     echo "SKIP: tmux is not installed"

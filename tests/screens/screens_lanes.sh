@@ -5,7 +5,7 @@
 # not taken from the view: a task lane's busy time is the union of its calls, which for the
 # shared profiles is its one root call (handle_request, main), and its awaited time is that
 # call's await.  Prints "N passed, N failed"; exits non-zero when anything failed.
-. "${0%/*}/lib.sh"
+. "${0%/*}/../lib.sh"
 scr="$tmp/s"
 shared="$shared_root/data"
 

@@ -4,7 +4,7 @@
 # resizing (larger, too small, back), quitting with q, SIGTERM and Ctrl-C restoring the
 # terminal, TERM=dumb and an unset TERM, stdin not a terminal, and monochrome on vt100.
 # Skipped (exit 77) when tmux is not installed.  Prints "N passed, N failed".
-. "${0%/*}/lib.sh"
+. "${0%/*}/../lib.sh"
 scr="$tmp/screen"
 if ! command -v tmux >/dev/null 2>&1; then
     echo "SKIP: tmux is not installed"
