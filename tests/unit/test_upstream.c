@@ -18,6 +18,7 @@
 #include "json_min.h"
 #include "loader.h"
 #include "region.h"
+#include "expected_check.h"
 #include "testutil.h"
 
 static const char *upstream_dir(char *buf, size_t len)
@@ -25,100 +26,6 @@ static const char *upstream_dir(char *buf, size_t len)
     const char *env = getenv("SV_SHARED_DIR");
     snprintf(buf, len, "%s/data/upstream", env ? env : SV_TOP_SRCDIR "/../shared");
     return buf;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
-}
-
-static void check_close(const char *what, const region *r, double got, double want)
-{
-    double scale = fabs(want) > fabs(got) ? fabs(want) : fabs(got);
-    if (fabs(got - want) > 1e-9 * scale + 1e-15)
-        fail_msg("%s rank %d: %s = %.17g, expected %.17g", r->name, r->rank, what, got, want);
-}
-
-static void check_stat(const region *r, const jm_node *exp, region_stat_id id)
-{
-    const jm_node *v = jm_get(exp, region_stat_names[id]);
-    if (!v)
-        return;
-    double got = 0, want = 0;
-    bool known = region_stat(r, id, &got);
-    if (jm_is_null(v)) {
-        if (known)
-            fail_msg("%s rank %d: %s should be unknown, got %.17g", r->name, r->rank,
-                     region_stat_names[id], got);
-        return;
-    }
-    assert_true(jm_number(v, &want));
-    if (!known)
-        fail_msg("%s rank %d: %s unknown, expected %.17g", r->name, r->rank, region_stat_names[id],
-                 want);
-    check_close(region_stat_names[id], r, got, want);
-}
-
-static void check_threads(const region *r, const jm_node *exp)
-{
-    const jm_node *v = jm_get(exp, "threads");
-    if (!v || jm_is_null(v))
-        return;
-    int64_t *rows;
-    size_t n;
-    assert_int_equal(region_threads(r, &rows, &n, NULL), SV_OK);
-    if (n != v->count)
-        fail_msg("%s rank %d: %zu threads, expected %zu", r->name, r->rank, n, v->count);
-    for (size_t i = 0; i < n; i++) {
-        double want;
-        assert_true(jm_number(jm_at(v, i), &want));
-        assert_int_equal(rows[i], (int64_t)want);
-    }
-    free(rows);
-}
-
-static void check_attrs(const region *r, const jm_node *exp)
-{
-    double x;
-    const jm_node *v;
-    if ((v = jm_get(exp, "num_calls")) && jm_number(v, &x))
-        assert_int_equal(region_num_calls(r), (int64_t)x);
-    if ((v = jm_get(exp, "has_event_data")))
-        assert_int_equal(r->has_event_data, v->boolean);
-    if ((v = jm_get(exp, "has_source")))
-        assert_int_equal(region_has_source(r), v->boolean);
-    if ((v = jm_get(exp, "source_file"))) {
-        if (jm_is_null(v))
-            assert_null(r->source_file);
-        else
-            assert_string_equal(r->source_file, jm_string(v));
-    }
-    if ((v = jm_get(exp, "source_lineno"))) {
-        assert_int_equal(r->has_lineno, !jm_is_null(v));
-        if (jm_number(v, &x))
-            assert_int_equal(r->source_lineno, (int64_t)x);
-    }
-    if ((v = jm_get(exp, "tags"))) {
-        assert_int_equal(r->ntags, v->count);
-        for (size_t i = 0; i < v->count; i++)
-            assert_string_equal(r->tags[i], jm_string(jm_at(v, i)));
-    }
 }
 
 /* The notes under _debug that the model can answer. */
@@ -170,7 +77,7 @@ static void check_file(const char *base, size_t num_ranks, int schema, profile_l
     snprintf(js, sizeof js, "%s/expected/%s.json", dir, base);
     profile *p = load_upstream(base);
     size_t len = 0;
-    char *text = slurp(js, &len), msg[128];
+    char *text = sv_slurp(js, &len), msg[128];
     assert_non_null(text);
     jm_node *exp = jm_parse(text, len, msg, sizeof msg);
     free(text);
@@ -194,9 +101,9 @@ static void check_file(const char *base, size_t num_ranks, int schema, profile_l
             fail_msg("%s: region %s rank %d not loaded", base, jm_string(jm_get(e, "name")),
                      (int)rank);
         for (int id = 0; id < RSTAT_COUNT; id++)
-            check_stat(r, e, (region_stat_id)id);
-        check_threads(r, e);
-        check_attrs(r, e);
+            ec_stat(r, e, (region_stat_id)id);
+        ec_threads(r, e);
+        ec_attrs(r, e);
         check_debug(r, e);
     }
     jm_free(exp);
@@ -337,7 +244,7 @@ static void test_stored_statistics(void **s)
             double a, b;
             assert_true(region_stat(r, same[k], &a));
             assert_true(region_stat(f, same[k], &b));
-            check_close(region_stat_names[same[k]], r, a, b);
+            ec_close(region_stat_names[same[k]], r, a, b);
         }
         double x;
         assert_false(region_stat(r, RSTAT_P50, &x)); /* needs the events */
