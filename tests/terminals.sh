@@ -12,12 +12,9 @@ if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
     echo "terminals.sh: $sv or $fx/small.h5 missing (run from make check)"
     exit 99
 fi
-sv=$(cd "$(dirname "$sv")" && pwd)/scopeview
-small=$(cd "$fx" && pwd)/small.h5
+. "${0%/*}/tmux_lib.sh"
+tmux_wait=100 # wait_for: up to 10 s
 hostile=$(cd "$fx" && pwd)/fault_hostile_strings.h5
-sock="sv-terms-$$"
-t() { tmux -L "$sock" -f /dev/null "$@"; }
-lib_cleanup() { t kill-server 2>/dev/null; }
 
 # --- closed and failing outputs, for every batch output and the headless screen
 for args in --summary --json --csv "--events inner" "--events inner --json" \
@@ -53,23 +50,6 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit
 fi
 
-# start NAME COLS ROWS COMMAND: a detached session; see tests/screens/tmux.sh
-start() {
-    t new-session -d -s "$1" -x "$2" -y "$3" \
-        "cd '$tmp'; $4; echo SV-EXIT=\$?; echo MODES: \$(stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}\(icanon\|echo\)'); sleep 600"
-}
-cap() { t capture-pane -p -t "$1" >"$tmp/screen"; }
-wait_for() { # wait_for SESSION PATTERN: up to 10 s
-    n=0
-    while [ $n -lt 100 ]; do
-        cap "$1"
-        has "$2" && return 0
-        sleep 0.1
-        n=$((n + 1))
-    done
-    return 1
-}
-row_has() { sed -n "${1}p" "$tmp/screen" | grep -q -- "$2"; }
 wait_row() { # wait_row SESSION ROW PATTERN
     n=0
     while [ $n -lt 100 ]; do

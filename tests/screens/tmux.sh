@@ -14,31 +14,8 @@ if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
     echo "tmux.sh: $sv or $fx/small.h5 missing (run from make check)"
     exit 99
 fi
-sv=$(cd "$(dirname "$sv")" && pwd)/scopeview
-small=$(cd "$fx" && pwd)/small.h5
-# A private server, so the user's own tmux sessions are never touched.
-sock="sv-test-$$"
-t() { tmux -L "$sock" -f /dev/null "$@"; }
-lib_cleanup() { t kill-server 2>/dev/null; }
-
-# start NAME COMMAND: a detached 80x24 session whose shell runs COMMAND, then reports how it
-# ended and the terminal modes, and stays open to be read.
-start() {
-    t new-session -d -s "$1" -x 80 -y 24 \
-        "cd '$tmp'; $2; echo SV-EXIT=\$?; echo MODES: \$(stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}\(icanon\|echo\)'); sleep 600"
-}
-cap() { t capture-pane -p -t "$1" >"$tmp/screen"; }
-# wait_for SESSION PATTERN: polls the pane for up to 5 s
-wait_for() {
-    n=0
-    while [ $n -lt 50 ]; do
-        cap "$1"
-        has "$2" && return 0
-        sleep 0.1
-        n=$((n + 1))
-    done
-    return 1
-}
+. "${0%/*}/../tmux_lib.sh"
+start80() { start "$1" 80 24 "$2"; }
 # wait_until SESSION COMMAND...: polls the pane for up to 5 s until COMMAND succeeds
 wait_until() {
     session=$1
@@ -52,14 +29,13 @@ wait_until() {
     done
     return 1
 }
-row_has() { sed -n "${1}p" "$tmp/screen" | grep -q -- "$2"; }
 restored() { # the shell after scopeview: canonical input and echo are back on
     wait_for "$1" "^MODES:" && has "^MODES: icanon echo"
 }
 run_env="env TERM=xterm-256color LANG=C.UTF-8"
 
 # --- first screen, help, resize, quit
-start ui "$run_env '$sv' '$small'"
+start80 ui "$run_env '$sv' '$small'"
 check "first screen appears" wait_for ui "small\.h5"
 check "title bar shows the current view" has "^ \[1 "
 check "status bar shows the help key" row_has 24 "? help"
@@ -95,36 +71,36 @@ check "q leaves the terminal restored" restored ui
 check "q leaves the alternate screen" hasnt "? help"
 
 # --- signals restore the terminal
-start sig "sh -c 'echo \$\$ >$tmp/pid; exec $run_env \"$sv\" \"$small\"'"
+start80 sig "sh -c 'echo \$\$ >$tmp/pid; exec $run_env \"$sv\" \"$small\"'"
 check "second session starts" wait_for sig "small\.h5"
 kill -TERM "$(cat "$tmp/pid")"
 check "SIGTERM exits with 143" wait_for sig "SV-EXIT=143"
 check "SIGTERM restores the terminal" restored sig
-start int "$run_env '$sv' '$small'"
+start80 int "$run_env '$sv' '$small'"
 check "third session starts" wait_for int "small\.h5"
 t send-keys -t int C-c
 check "Ctrl-C exits with 130" wait_for int "SV-EXIT=130"
 check "Ctrl-C restores the terminal" restored int
 
 # --- terminals that cannot show it
-start dumb "env TERM=dumb '$sv' '$small'"
+start80 dumb "env TERM=dumb '$sv' '$small'"
 check "TERM=dumb exits 1" wait_for dumb "SV-EXIT=1"
 check "TERM=dumb says why and what to use" has "terminal 'dumb' cannot show the interface; use --summary"
-start noterm "env -u TERM '$sv' '$small'"
+start80 noterm "env -u TERM '$sv' '$small'"
 check "no TERM exits 1" wait_for noterm "SV-EXIT=1"
 check "no TERM points to the batch outputs" has "TERM is not set.*--batch"
-start unknown "env TERM=no-such-terminal '$sv' '$small'"
+start80 unknown "env TERM=no-such-terminal '$sv' '$small'"
 check "an unknown TERM exits 1" wait_for unknown "SV-EXIT=1"
 check "an unknown TERM is named" has "unknown terminal 'no-such-terminal'"
 
 # --- stdin not a terminal: keys come from /dev/tty
-start stdin "$run_env '$sv' '$small' </dev/null"
+start80 stdin "$run_env '$sv' '$small' </dev/null"
 check "stdin from /dev/null still shows the interface" wait_for stdin "small\.h5"
 t send-keys -t stdin q
 check "and q still quits" wait_for stdin "SV-EXIT=0"
 
 # --- monochrome on a terminal without colours
-start mono "env TERM=vt100 LANG=C.UTF-8 '$sv' '$small'"
+start80 mono "env TERM=vt100 LANG=C.UTF-8 '$sv' '$small'"
 check "vt100 shows the interface" wait_for mono "small\.h5"
 t capture-pane -p -e -t mono >"$tmp/sgr"
 check "vt100 gets no colours" sh -c "! grep -q '\[[0-9;]*[34][0-7]m' '$tmp/sgr'"
@@ -132,14 +108,14 @@ check "vt100 still shows the title in reverse video" grep -q "$(printf '\033')\[
 t send-keys -t mono q
 check "vt100 quits" wait_for mono "SV-EXIT=0"
 # --- NO_COLOR (https://no-color.org): no colours on a colour terminal, still reverse video
-start nocolor "env NO_COLOR=1 $run_env '$sv' '$small'"
+start80 nocolor "env NO_COLOR=1 $run_env '$sv' '$small'"
 check "NO_COLOR shows the interface" wait_for nocolor "small\.h5"
 t capture-pane -p -e -t nocolor >"$tmp/sgr"
 check "NO_COLOR gets no colours" sh -c "! grep -q '\[[0-9;]*[34][0-7]m' '$tmp/sgr' && ! grep -q '[34]8;5;' '$tmp/sgr'"
 check "NO_COLOR still shows the title in reverse video" grep -q "$(printf '\033')\[[0-9;]*7m" "$tmp/sgr"
 t send-keys -t nocolor q
 check "NO_COLOR quits" wait_for nocolor "SV-EXIT=0"
-start color "$run_env '$sv' '$small'"
+start80 color "$run_env '$sv' '$small'"
 check "xterm-256color shows the interface" wait_for color "small\.h5"
 check "xterm-256color draws the bars (the nesting may come a frame later)" wait_for color "\[outer"
 t capture-pane -p -e -t color >"$tmp/sgr"

@@ -11,22 +11,7 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 77
 fi
 need_fixture "$fx/small.h5"
-sv=$(cd "$(dirname "$sv")" && pwd)/scopeview
-small=$(cd "$fx" && pwd)/small.h5
-sock="sv-bg-$$"
-t() { tmux -L "$sock" -f /dev/null "$@"; }
-lib_cleanup() { t kill-server 2>/dev/null; }
-cap() { t capture-pane -p -t "$1" >"$scr"; }
-wait_for() { # wait_for SESSION PATTERN [TENTHS]: polls the pane (5 s by default)
-    n=0
-    while [ $n -lt "${3:-50}" ]; do
-        cap "$1"
-        has "$2" && return 0
-        sleep 0.1
-        n=$((n + 1))
-    done
-    return 1
-}
+. "${0%/*}/../tmux_lib.sh"
 
 t new-session -d -s bg -x 80 -y 24 \
     "cd '$tmp'; env TERM=xterm-256color LANG=C.UTF-8 SCOPEVIEW_TEST_CALLS=delay:4000 '$sv' '$small'; sleep 600"

@@ -14,22 +14,7 @@ if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
     echo "tmux_signals.sh: $sv or $fx/small.h5 missing (run from make check)"
     exit 99
 fi
-sv=$(cd "$(dirname "$sv")" && pwd)/scopeview
-small=$(cd "$fx" && pwd)/small.h5
-sock="sv-sig-$$"
-t() { tmux -L "$sock" -f /dev/null "$@"; }
-lib_cleanup() { t kill-server 2>/dev/null; }
-cap() { t capture-pane -p -t "$1" >"$tmp/screen"; }
-wait_for() {
-    n=0
-    while [ $n -lt 50 ]; do
-        cap "$1"
-        has "$2" && return 0
-        sleep 0.1
-        n=$((n + 1))
-    done
-    return 1
-}
+. "${0%/*}/../tmux_lib.sh"
 # The pane's modes as tmux tracks them: alternate screen, cursor shown, any mouse mode.
 modes() { t display -p -t "$1" '#{alternate_on} #{cursor_flag} #{mouse_any_flag}'; }
 in_viewer() { [ "$(modes "$1")" = "1 0 1" ]; }

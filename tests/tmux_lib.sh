@@ -1,0 +1,28 @@
+# tmux_lib.sh: the real binary in a detached tmux pane, for the tests that need a terminal
+# (sourced after lib.sh, once the script knows tmux is there).  A private server per test run,
+# so the user's own tmux sessions are never touched; lib_cleanup stops it.
+sv=$(cd "$(dirname "$sv")" && pwd)/scopeview
+small=$(cd "$fx" 2>/dev/null && pwd)/small.h5
+tmux_sock="sv-${lib_test%.sh}-$$"
+t() { tmux -L "$tmux_sock" -f /dev/null "$@"; }
+lib_cleanup() { t kill-server 2>/dev/null; }
+
+# start NAME COLS ROWS COMMAND: a detached session whose shell runs COMMAND, then reports how it
+# ended (SV-EXIT=) and the terminal modes (MODES:), and stays open to be read.
+start() {
+    t new-session -d -s "$1" -x "$2" -y "$3" \
+        "cd '$tmp'; $4; echo SV-EXIT=\$?; echo MODES: \$(stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}\(icanon\|echo\)'); sleep 600"
+}
+cap() { t capture-pane -p -t "$1" >"$tmp/screen"; }
+# wait_for SESSION PATTERN [TENTHS]: polls the pane (${tmux_wait:-50} tenths of a second by default)
+wait_for() {
+    n=0
+    while [ $n -lt "${3:-${tmux_wait:-50}}" ]; do
+        cap "$1"
+        has "$2" && return 0
+        sleep 0.1
+        n=$((n + 1))
+    done
+    return 1
+}
+row_has() { sed -n "${1}p" "$tmp/screen" | grep -q -- "$2"; }
