@@ -16,13 +16,28 @@
 #      file: user CPU time per key beyond the load, and the ratio between the
 #      two files;
 #   5. scopeview --diff A B --json on two 10M-call legacy files: wall clock,
-#      CPU and peak RSS as ratios to --json on one (targets 2.5x and 2x).
+#      CPU and peak RSS as ratios to --json on one (targets 2.5x and 2x);
+#   6. the viewer's first frame (issue 12) on legacy-10M and schema3-10M:
+#      time to the first byte of the headless screen with the background
+#      nesting held back (SCOPEVIEW_TEST_CALLS=hold), and the complete run,
+#      as ratios to the raw read (target 6x); peak RSS against 2 x columns +
+#      32 MiB; bytes per call the process holds at the end
+#      (SCOPEVIEW_REPORT_BYTES, target 32);
+#   7. with BENCH_BIG=1 only: a 100M-event schema-3 file, plain and gzip:
+#      --summary (target 0.2 s), --json against the raw read (target 4x),
+#      --json --memory 1G (its time, or the refusal), the viewer's first
+#      frame (target 3 s), peak RSS of each.
 # Prints a table and writes $BENCH_OUT/results.json.  Every process is timed
 # by bench/runstat (wall clock, and CPU and peak RSS from wait4).
 #
 # Environment: BENCH_REPEATS (5), BENCH_KEYS (300), BENCH_LONG_KEYS (20000),
 # BENCH_OUT (bench/out), BENCH_REGEN=1 rewrites the profiles,
-# BENCH_ONLY="legacy-10M ..." limits the files of parts 1-3.
+# BENCH_ONLY="legacy-10M ..." limits the files of parts 1-3,
+# BENCH_PARTS="1 4 5 6" the parts run (1: parts 1-3),
+# BENCH_FIRST_FILES="legacy-10M schema3-10M" the files of part 6,
+# BENCH_BIG=1 adds part 7 (BENCH_BIG_FILE, BENCH_BIG_GZIP_FILE: existing
+# 100M-event files to use instead of writing them into $BENCH_OUT;
+# BENCH_BIG_REPEATS, 3).
 set -eu
 
 srcdir=${1:-$(dirname "$0")/..}
@@ -111,6 +126,25 @@ measure() {
     done
 }
 
+# run_fb SAMPLES CMD...: as run_once, with the seconds to the command's
+# first byte on stdout as a sixth field (runstat's RUNSTAT_FIRST_BYTE).
+run_fb() {
+    m_samples=$1
+    shift
+    RUNSTAT_FIRST_BYTE=1 RUNSTAT_OUT="$TMP/one" "$RUNSTAT" "$@" >/dev/null 2>"$TMP/stderr" || true
+    cat "$TMP/one" >>"$m_samples"
+}
+
+# ratio BIG SMALL: BIG / SMALL, or null unless both are above zero (else noise won).
+ratio() { [ "$(calc "$1 > 0 && $2 > 0")" = 1 ] && calc "$1 / $2" || echo null; }
+show() { if [ "$1" = null ]; then echo "n/a"; else fmt '%.2fx' "$1"; fi; }
+yes_no() { if [ "$1" = 1 ] || [ "$1" = true ]; then echo ok; else echo MISSED; fi; }
+tf() { if [ "$1" = 1 ] || [ "$1" = true ]; then echo true; else echo false; fi; }
+
+PARTS=${BENCH_PARTS:-1 4 5 6}
+[ "${BENCH_BIG:-0}" = 1 ] && PARTS="$PARTS 7"
+part_on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+
 # ------------------------------------------------------------ machine
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 ncpu=$(nproc 2>/dev/null || echo 1)
@@ -128,68 +162,75 @@ ROWS="$TMP/rows"
 : >"$ROWS"
 
 # ------------------------------------------------------------ parts 1-3
-printf '%-14s %9s %10s %9s %9s %7s %7s %9s %6s %9s %s\n' \
-    file calls columns "raw read" "--json" ratio target "peak RSS" ratio limit ""
-echo "$FILES" | while IFS='|' read -r name kind args calls target; do
-    case " ${BENCH_ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
-    f="$OUT/$name.h5"
-    "$RAW" "$f" >"$TMP/raw.json"
-    colbytes=$(sed -n 's/.*"column_bytes": \([0-9]*\).*/\1/p' "$TMP/raw.json")
-    ndatasets=$(sed -n 's/.*"datasets": \([0-9]*\).*/\1/p' "$TMP/raw.json")
-    measure "raw-$name" "$RAW" "$f"
-    measure "json-$name" "$SV" --json "$f"
-    raw_s=$(median "$TMP/raw-$name" 1)
-    raw_cpu=$(cpu_median "$TMP/raw-$name")
-    raw_rss=$(median "$TMP/raw-$name" 4)
-    js=$(median "$TMP/json-$name" 1)
-    js_cpu=$(cpu_median "$TMP/json-$name")
-    js_rss=$(median "$TMP/json-$name" 4)
-    js_status=$(worst_status "$TMP/json-$name")
-    ratio=$(calc "$js / $raw_s")
-    cpu_ratio=$(calc "$raw_cpu > 0 ? $js_cpu / $raw_cpu : 0")
-    rss_bytes=$(calc "$js_rss * 1024")
-    mem_ratio=$(calc "$rss_bytes / $colbytes")
-    limit=$(calc "1.5 * $colbytes + 32 * $MIB")
-    mem_met=$(calc "$rss_bytes <= $limit ? 1 : 0")
-    if [ "$target" = - ]; then
-        t_met=1
-        tshow="-"
-    else
-        t_met=$(calc "$ratio <= $target ? 1 : 0")
-        tshow="<=${target}x"
-    fi
-    [ "$js_status" = 0 ] || t_met=0
-    verdict="ok"
-    [ "$t_met" = 1 ] || verdict="MISSED(time)"
-    [ "$mem_met" = 1 ] || verdict="$verdict MISSED(memory)"
-    [ "$js_status" = 0 ] || verdict="FAILED(exit $js_status: $(head -c 120 "$TMP/stderr" | tr '\n' ' '))"
-    printf '%-14s %9s %6.1f MiB %7.3f s %7.3f s %6.2fx %7s %5.0f MiB %5.2fx %5.0f MiB %s\n' \
-        "$name" "$calls" "$(calc "$colbytes / $MIB")" "$raw_s" "$js" "$ratio" "$tshow" \
-        "$(calc "$rss_bytes / $MIB")" "$mem_ratio" "$(calc "$limit / $MIB")" "$verdict"
-    printf '%s %s %s %s %s\n' "$name" "$raw_cpu" "$js_cpu" "$cpu_ratio" "$raw_rss" >>"$ROWS"
-    sep=""
-    [ -s "$JSON" ] && sep=",
-"
+if part_on 1; then
+    printf '%-14s %9s %10s %9s %9s %7s %7s %9s %6s %9s %s\n' \
+        file calls columns "raw read" "--json" ratio target "peak RSS" ratio limit ""
+    echo "$FILES" | while IFS='|' read -r name kind args calls target; do
+        case " ${BENCH_ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
+        f="$OUT/$name.h5"
+        "$RAW" "$f" >"$TMP/raw.json"
+        colbytes=$(sed -n 's/.*"column_bytes": \([0-9]*\).*/\1/p' "$TMP/raw.json")
+        ndatasets=$(sed -n 's/.*"datasets": \([0-9]*\).*/\1/p' "$TMP/raw.json")
+        measure "raw-$name" "$RAW" "$f"
+        measure "json-$name" "$SV" --json "$f"
+        raw_s=$(median "$TMP/raw-$name" 1)
+        raw_cpu=$(cpu_median "$TMP/raw-$name")
+        raw_rss=$(median "$TMP/raw-$name" 4)
+        js=$(median "$TMP/json-$name" 1)
+        js_cpu=$(cpu_median "$TMP/json-$name")
+        js_rss=$(median "$TMP/json-$name" 4)
+        js_status=$(worst_status "$TMP/json-$name")
+        ratio=$(calc "$js / $raw_s")
+        cpu_ratio=$(calc "$raw_cpu > 0 ? $js_cpu / $raw_cpu : 0")
+        rss_bytes=$(calc "$js_rss * 1024")
+        mem_ratio=$(calc "$rss_bytes / $colbytes")
+        limit=$(calc "1.5 * $colbytes + 32 * $MIB")
+        mem_met=$(calc "$rss_bytes <= $limit ? 1 : 0")
+        if [ "$target" = - ]; then
+            t_met=1
+            tshow="-"
+        else
+            t_met=$(calc "$ratio <= $target ? 1 : 0")
+            tshow="<=${target}x"
+        fi
+        [ "$js_status" = 0 ] || t_met=0
+        verdict="ok"
+        [ "$t_met" = 1 ] || verdict="MISSED(time)"
+        [ "$mem_met" = 1 ] || verdict="$verdict MISSED(memory)"
+        [ "$js_status" = 0 ] || verdict="FAILED(exit $js_status: $(head -c 120 "$TMP/stderr" | tr '\n' ' '))"
+        printf '%-14s %9s %6.1f MiB %7.3f s %7.3f s %6.2fx %7s %5.0f MiB %5.2fx %5.0f MiB %s\n' \
+            "$name" "$calls" "$(calc "$colbytes / $MIB")" "$raw_s" "$js" "$ratio" "$tshow" \
+            "$(calc "$rss_bytes / $MIB")" "$mem_ratio" "$(calc "$limit / $MIB")" "$verdict"
+        printf '%s %s %s %s %s\n' "$name" "$raw_cpu" "$js_cpu" "$cpu_ratio" "$raw_rss" >>"$ROWS"
+        sep=""
+        [ -s "$JSON" ] && sep=",
+    "
+        {
+            printf '%s' "$sep"
+            printf '    "%s": {"calls": %s, "datasets": %s, "column_bytes": %s,\n' \
+                "$name" "$calls" "$ndatasets" "$colbytes"
+            printf '      "raw_read_s": %s, "raw_read_cpu_s": %s, "raw_read_peak_rss_bytes": %s,\n' \
+                "$raw_s" "$raw_cpu" "$(calc "$raw_rss * 1024")"
+            printf '      "json_s": %s, "json_cpu_s": %s, "json_exit": %s, "json_ratio": %s, "json_target": %s, "json_met": %s,\n' \
+                "$js" "$js_cpu" "$js_status" "$ratio" "$([ "$target" = - ] && echo null || echo "$target")" \
+                "$([ "$t_met" = 1 ] && echo true || echo false)"
+            printf '      "peak_rss_bytes": %s, "memory_ratio": %s, "memory_limit_bytes": %s, "memory_met": %s}' \
+                "$rss_bytes" "$mem_ratio" "$limit" "$([ "$mem_met" = 1 ] && echo true || echo false)"
+        } >>"$JSON"
+    done
+    echo
+    echo "CPU time (user+sys) for the same runs:"
+    while read -r name raw_cpu js_cpu cpu_ratio raw_rss; do
+        printf '  %-14s raw read %6.3f s   --json %6.3f s   ratio %5.2fx   (raw read peak RSS %.0f MiB)\n' \
+            "$name" "$raw_cpu" "$js_cpu" "$cpu_ratio" "$(calc "$raw_rss / 1024")"
+    done <"$ROWS"
+    echo
     {
-        printf '%s' "$sep"
-        printf '    "%s": {"calls": %s, "datasets": %s, "column_bytes": %s,\n' \
-            "$name" "$calls" "$ndatasets" "$colbytes"
-        printf '      "raw_read_s": %s, "raw_read_cpu_s": %s, "raw_read_peak_rss_bytes": %s,\n' \
-            "$raw_s" "$raw_cpu" "$(calc "$raw_rss * 1024")"
-        printf '      "json_s": %s, "json_cpu_s": %s, "json_exit": %s, "json_ratio": %s, "json_target": %s, "json_met": %s,\n' \
-            "$js" "$js_cpu" "$js_status" "$ratio" "$([ "$target" = - ] && echo null || echo "$target")" \
-            "$([ "$t_met" = 1 ] && echo true || echo false)"
-        printf '      "peak_rss_bytes": %s, "memory_ratio": %s, "memory_limit_bytes": %s, "memory_met": %s}' \
-            "$rss_bytes" "$mem_ratio" "$limit" "$([ "$mem_met" = 1 ] && echo true || echo false)"
-    } >>"$JSON"
-done
-echo
-echo "CPU time (user+sys) for the same runs:"
-while read -r name raw_cpu js_cpu cpu_ratio raw_rss; do
-    printf '  %-14s raw read %6.3f s   --json %6.3f s   ratio %5.2fx   (raw read peak RSS %.0f MiB)\n' \
-        "$name" "$raw_cpu" "$js_cpu" "$cpu_ratio" "$(calc "$raw_rss / 1024")"
-done <"$ROWS"
-echo
+        printf '  "files": {\n'
+        cat "$JSON"
+        printf '\n  }'
+    } >"$TMP/frag-1"
+fi
 
 # ------------------------------------------------------------ part 4
 # Keys are handled and screens drawn in user space, while the system time
@@ -199,117 +240,295 @@ echo
 # Besides the $NKEYS-key walk, the same generator's $LKEYS-key walk (whose
 # first $NKEYS keys are that walk) is timed: many times the signal over the
 # same noise, so the target is judged on it.
-KEYS=$(sh "$srcdir/bench/keys_gen.sh" "$NKEYS")
-LKEYS_STR=$(sh "$srcdir/bench/keys_gen.sh" "$LKEYS")
-echo "$KEYS" >"$OUT/keys.txt"
-echo "$LKEYS_STR" >"$OUT/keys-long.txt"
-echo "headless screen 200x60, time per key beyond the load: user CPU (wall)"
-printf '%-14s %14s %24s %24s\n' file "load (0 keys)" "$NKEYS keys" "$LKEYS keys"
-KJSON="$TMP/keys.json"
-: >"$KJSON"
-headless_ok=1
-for name in legacy-10M legacy-10k; do
-    f="$OUT/$name.h5"
-    for k in 0 n l; do : >"$TMP/k$k-$name"; done
-    run_once "$TMP/warm" "$SV" --batch --size 200x60 --keys "" "$f"
-    i=0
-    # Interleaved, so drift in the machine's load hits all three alike.
-    while [ "$i" -lt "$R" ]; do
-        run_once "$TMP/k0-$name" "$SV" --batch --size 200x60 --keys "" "$f"
-        run_once "$TMP/kn-$name" "$SV" --batch --size 200x60 --keys "$KEYS" "$f"
-        run_once "$TMP/kl-$name" "$SV" --batch --size 200x60 --keys "$LKEYS_STR" "$f"
-        i=$((i + 1))
+if part_on 4; then
+    KEYS=$(sh "$srcdir/bench/keys_gen.sh" "$NKEYS")
+    LKEYS_STR=$(sh "$srcdir/bench/keys_gen.sh" "$LKEYS")
+    echo "$KEYS" >"$OUT/keys.txt"
+    echo "$LKEYS_STR" >"$OUT/keys-long.txt"
+    echo "headless screen 200x60, time per key beyond the load: user CPU (wall)"
+    printf '%-14s %14s %24s %24s\n' file "load (0 keys)" "$NKEYS keys" "$LKEYS keys"
+    KJSON="$TMP/keys.json"
+    : >"$KJSON"
+    headless_ok=1
+    for name in legacy-10M legacy-10k; do
+        f="$OUT/$name.h5"
+        for k in 0 n l; do : >"$TMP/k$k-$name"; done
+        run_once "$TMP/warm" "$SV" --batch --size 200x60 --keys "" "$f"
+        i=0
+        # Interleaved, so drift in the machine's load hits all three alike.
+        while [ "$i" -lt "$R" ]; do
+            run_once "$TMP/k0-$name" "$SV" --batch --size 200x60 --keys "" "$f"
+            run_once "$TMP/kn-$name" "$SV" --batch --size 200x60 --keys "$KEYS" "$f"
+            run_once "$TMP/kl-$name" "$SV" --batch --size 200x60 --keys "$LKEYS_STR" "$f"
+            i=$((i + 1))
+        done
+        st=$(cat "$TMP/k0-$name" "$TMP/kn-$name" "$TMP/kl-$name" >"$TMP/kall" && worst_status "$TMP/kall")
+        if [ "$st" != 0 ]; then
+            headless_ok=0
+            printf '%-14s headless mode failed (exit %s): %s\n' "$name" "$st" \
+                "$(head -c 160 "$TMP/stderr" | tr '\n' ' ')"
+            continue
+        fi
+        t0=$(median "$TMP/k0-$name" 1) tn=$(median "$TMP/kn-$name" 1) tl=$(median "$TMP/kl-$name" 1)
+        u0=$(median "$TMP/k0-$name" 2) un=$(median "$TMP/kn-$name" 2) ul=$(median "$TMP/kl-$name" 2)
+        pn=$(calc "($un - $u0) / $NKEYS") pl=$(calc "($ul - $u0) / $LKEYS")
+        pwn=$(calc "($tn - $t0) / $NKEYS") pwl=$(calc "($tl - $t0) / $LKEYS")
+        printf '%-14s %12.3f s %11.1f us (%6.1f us) %11.1f us (%6.1f us)\n' "$name" "$t0" \
+            "$(calc "$pn * 1e6")" "$(calc "$pwn * 1e6")" "$(calc "$pl * 1e6")" "$(calc "$pwl * 1e6")"
+        v=$(echo "$name" | tr '-' '_')
+        eval "pn_$v=$pn pl_$v=$pl pwl_$v=$pwl"
+        [ -s "$KJSON" ] && printf ',\n' >>"$KJSON"
+        printf '    "%s": {"zero_keys_s": %s, "keys_s": %s, "long_keys_s": %s, "zero_keys_user_s": %s, "keys_user_s": %s, "long_keys_user_s": %s,\n' \
+            "$name" "$t0" "$tn" "$tl" "$u0" "$un" "$ul" >>"$KJSON"
+        printf '      "per_key_user_s": %s, "per_key_long_user_s": %s, "per_key_wall_s": %s, "per_key_long_wall_s": %s}' \
+            "$pn" "$pl" "$pwn" "$pwl" >>"$KJSON"
     done
-    st=$(cat "$TMP/k0-$name" "$TMP/kn-$name" "$TMP/kl-$name" >"$TMP/kall" && worst_status "$TMP/kall")
-    if [ "$st" != 0 ]; then
-        headless_ok=0
-        printf '%-14s headless mode failed (exit %s): %s\n' "$name" "$st" \
-            "$(head -c 160 "$TMP/stderr" | tr '\n' ' ')"
-        continue
-    fi
-    t0=$(median "$TMP/k0-$name" 1) tn=$(median "$TMP/kn-$name" 1) tl=$(median "$TMP/kl-$name" 1)
-    u0=$(median "$TMP/k0-$name" 2) un=$(median "$TMP/kn-$name" 2) ul=$(median "$TMP/kl-$name" 2)
-    pn=$(calc "($un - $u0) / $NKEYS") pl=$(calc "($ul - $u0) / $LKEYS")
-    pwn=$(calc "($tn - $t0) / $NKEYS") pwl=$(calc "($tl - $t0) / $LKEYS")
-    printf '%-14s %12.3f s %11.1f us (%6.1f us) %11.1f us (%6.1f us)\n' "$name" "$t0" \
-        "$(calc "$pn * 1e6")" "$(calc "$pwn * 1e6")" "$(calc "$pl * 1e6")" "$(calc "$pwl * 1e6")"
-    v=$(echo "$name" | tr '-' '_')
-    eval "pn_$v=$pn pl_$v=$pl pwl_$v=$pwl"
-    [ -s "$KJSON" ] && printf ',\n' >>"$KJSON"
-    printf '    "%s": {"zero_keys_s": %s, "keys_s": %s, "long_keys_s": %s, "zero_keys_user_s": %s, "keys_user_s": %s, "long_keys_user_s": %s,\n' \
-        "$name" "$t0" "$tn" "$tl" "$u0" "$un" "$ul" >>"$KJSON"
-    printf '      "per_key_user_s": %s, "per_key_long_user_s": %s, "per_key_wall_s": %s, "per_key_long_wall_s": %s}' \
-        "$pn" "$pl" "$pwn" "$pwl" >>"$KJSON"
-done
 
-# ratio BIG SMALL: BIG / SMALL, or null unless both are above zero (else noise won).
-ratio() { [ "$(calc "$1 > 0 && $2 > 0")" = 1 ] && calc "$1 / $2" || echo null; }
-show() { if [ "$1" = null ]; then echo "n/a"; else fmt '%.2fx' "$1"; fi; }
-key_ratio=null key_ratio_short=null key_ratio_wall=null key_met=false
-# shellcheck disable=SC2154 # the pn_, pl_ and pwl_ figures are set by eval above
-if [ "$headless_ok" = 1 ]; then
-    key_ratio=$(ratio "$pl_legacy_10M" "$pl_legacy_10k")
-    key_ratio_short=$(ratio "$pn_legacy_10M" "$pn_legacy_10k")
-    key_ratio_wall=$(ratio "$pwl_legacy_10M" "$pwl_legacy_10k")
-    [ "$key_ratio" != null ] && [ "$(calc "$key_ratio <= 2")" = 1 ] && key_met=true
-    printf 'per-key ratio 10M / 10k calls: %s over %s keys (wall %s), %s over %s keys; target <= 2x: %s\n' \
-        "$(show "$key_ratio")" "$LKEYS" "$(show "$key_ratio_wall")" "$(show "$key_ratio_short")" "$NKEYS" \
-        "$([ "$key_met" = true ] && echo ok || echo MISSED)"
-else
-    echo "per-key ratio: not measured (the headless screen mode failed)"
+    key_ratio=null key_ratio_short=null key_ratio_wall=null key_met=false
+    # shellcheck disable=SC2154 # the pn_, pl_ and pwl_ figures are set by eval above
+    if [ "$headless_ok" = 1 ]; then
+        key_ratio=$(ratio "$pl_legacy_10M" "$pl_legacy_10k")
+        key_ratio_short=$(ratio "$pn_legacy_10M" "$pn_legacy_10k")
+        key_ratio_wall=$(ratio "$pwl_legacy_10M" "$pwl_legacy_10k")
+        [ "$key_ratio" != null ] && [ "$(calc "$key_ratio <= 2")" = 1 ] && key_met=true
+        printf 'per-key ratio 10M / 10k calls: %s over %s keys (wall %s), %s over %s keys; target <= 2x: %s\n' \
+            "$(show "$key_ratio")" "$LKEYS" "$(show "$key_ratio_wall")" "$(show "$key_ratio_short")" "$NKEYS" \
+            "$([ "$key_met" = true ] && echo ok || echo MISSED)"
+    else
+        echo "per-key ratio: not measured (the headless screen mode failed)"
+    fi
+    {
+        printf '  "headless": {"size": "200x60", "keys": %s, "long_keys": %s, "available": %s,\n' \
+            "$NKEYS" "$LKEYS" "$([ "$headless_ok" = 1 ] && echo true || echo false)"
+        printf '    "per_key_basis": "user CPU time", "per_key_ratio": %s, "per_key_ratio_wall": %s, "per_key_ratio_short": %s, "per_key_met": %s,\n    "files": {\n' \
+            "$key_ratio" "$key_ratio_wall" "$key_ratio_short" "$key_met"
+        cat "$KJSON"
+        printf '\n    }\n  }'
+    } >"$TMP/frag-4"
 fi
 
 # ------------------------------------------------------------ part 5
 # --diff BASE NEW --json on two 10M-call legacy files against --json on one
 # (interleaved, so drift in the machine's load hits both alike): wall clock
 # and peak RSS (the largest of the viewer's process and the loading children).
-DIFF_B="$OUT/legacy-10M-b.h5"
-[ -s "$DIFF_B" ] && [ "${BENCH_REGEN:-0}" != 1 ] || cp "$OUT/legacy-10M.h5" "$DIFF_B"
-: >"$TMP/d-one"
-: >"$TMP/d-diff"
-run_once "$TMP/warm" "$SV" --diff "$OUT/legacy-10M.h5" "$DIFF_B" --json
-i=0
-while [ "$i" -lt "$R" ]; do
-    run_once "$TMP/d-one" "$SV" --json "$OUT/legacy-10M.h5"
-    run_once "$TMP/d-diff" "$SV" --diff "$OUT/legacy-10M.h5" "$DIFF_B" --json
-    i=$((i + 1))
-done
-d1=$(median "$TMP/d-one" 1) dd=$(median "$TMP/d-diff" 1)
-c1=$(cpu_median "$TMP/d-one") dcpu=$(cpu_median "$TMP/d-diff")
-r1=$(median "$TMP/d-one" 4) rd=$(median "$TMP/d-diff" 4)
-d_st=$(cat "$TMP/d-one" "$TMP/d-diff" >"$TMP/dall" && worst_status "$TMP/dall")
-d_wall=$(ratio "$dd" "$d1") d_cpu=$(ratio "$dcpu" "$c1") d_mem=$(ratio "$rd" "$r1")
-d_wall_met=false d_mem_met=false
-[ "$d_st" = 0 ] && [ "$d_wall" != null ] && [ "$(calc "$d_wall <= 2.5")" = 1 ] && d_wall_met=true
-[ "$d_st" = 0 ] && [ "$d_mem" != null ] && [ "$(calc "$d_mem <= 2")" = 1 ] && d_mem_met=true
-echo
-echo "--diff A B --json on two legacy-10M files against --json on one:"
-printf '  wall %.3f s / %.3f s = %s (target <= 2.5x: %s); CPU %.3f s / %.3f s = %s\n' \
-    "$dd" "$d1" "$(show "$d_wall")" "$([ "$d_wall_met" = true ] && echo ok || echo MISSED)" \
-    "$dcpu" "$c1" "$(show "$d_cpu")"
-printf '  peak RSS %.0f MiB / %.0f MiB = %s (target <= 2x: %s)%s\n' "$(calc "$rd / 1024")" \
-    "$(calc "$r1 / 1024")" "$(show "$d_mem")" "$([ "$d_mem_met" = true ] && echo ok || echo MISSED)" \
-    "$([ "$d_st" = 0 ] && echo "" || echo " FAILED (exit $d_st)")"
+if part_on 5; then
+    DIFF_B="$OUT/legacy-10M-b.h5"
+    [ -s "$DIFF_B" ] && [ "${BENCH_REGEN:-0}" != 1 ] || cp "$OUT/legacy-10M.h5" "$DIFF_B"
+    : >"$TMP/d-one"
+    : >"$TMP/d-diff"
+    run_once "$TMP/warm" "$SV" --diff "$OUT/legacy-10M.h5" "$DIFF_B" --json
+    i=0
+    while [ "$i" -lt "$R" ]; do
+        run_once "$TMP/d-one" "$SV" --json "$OUT/legacy-10M.h5"
+        run_once "$TMP/d-diff" "$SV" --diff "$OUT/legacy-10M.h5" "$DIFF_B" --json
+        i=$((i + 1))
+    done
+    d1=$(median "$TMP/d-one" 1) dd=$(median "$TMP/d-diff" 1)
+    c1=$(cpu_median "$TMP/d-one") dcpu=$(cpu_median "$TMP/d-diff")
+    r1=$(median "$TMP/d-one" 4) rd=$(median "$TMP/d-diff" 4)
+    d_st=$(cat "$TMP/d-one" "$TMP/d-diff" >"$TMP/dall" && worst_status "$TMP/dall")
+    d_wall=$(ratio "$dd" "$d1") d_cpu=$(ratio "$dcpu" "$c1") d_mem=$(ratio "$rd" "$r1")
+    d_wall_met=false d_mem_met=false
+    [ "$d_st" = 0 ] && [ "$d_wall" != null ] && [ "$(calc "$d_wall <= 2.5")" = 1 ] && d_wall_met=true
+    [ "$d_st" = 0 ] && [ "$d_mem" != null ] && [ "$(calc "$d_mem <= 2")" = 1 ] && d_mem_met=true
+    echo
+    echo "--diff A B --json on two legacy-10M files against --json on one:"
+    printf '  wall %.3f s / %.3f s = %s (target <= 2.5x: %s); CPU %.3f s / %.3f s = %s\n' \
+        "$dd" "$d1" "$(show "$d_wall")" "$([ "$d_wall_met" = true ] && echo ok || echo MISSED)" \
+        "$dcpu" "$c1" "$(show "$d_cpu")"
+    printf '  peak RSS %.0f MiB / %.0f MiB = %s (target <= 2x: %s)%s\n' "$(calc "$rd / 1024")" \
+        "$(calc "$r1 / 1024")" "$(show "$d_mem")" "$([ "$d_mem_met" = true ] && echo ok || echo MISSED)" \
+        "$([ "$d_st" = 0 ] && echo "" || echo " FAILED (exit $d_st)")"
+    {
+        printf '  "diff": {"json_s": %s, "diff_s": %s, "json_cpu_s": %s, "diff_cpu_s": %s, "json_peak_rss_bytes": %s, "diff_peak_rss_bytes": %s,\n' \
+            "$d1" "$dd" "$c1" "$dcpu" "$(calc "$r1 * 1024")" "$(calc "$rd * 1024")"
+        printf '    "exit": %s, "wall_ratio": %s, "cpu_ratio": %s, "memory_ratio": %s, "wall_target": 2.5, "memory_target": 2, "wall_met": %s, "memory_met": %s}' \
+            "$d_st" "$d_wall" "$d_cpu" "$d_mem" "$d_wall_met" "$d_mem_met"
+    } >"$TMP/frag-5"
+fi
+
+# ------------------------------------------------------------ part 6
+# The viewer's first frame (issue 12).  The headless screen is printed when
+# the run ends, so with the background nesting held back
+# (SCOPEVIEW_TEST_CALLS=hold) its first byte is the frame a terminal shows
+# first: the load, the title bar, the timeline's "computing..." line.  The
+# complete run waits for the nesting and the timeline index, and says how
+# many bytes it holds then (SCOPEVIEW_REPORT_BYTES: what malloc handed out,
+# model and indexes).  Raw read, first frame and complete run interleaved.
+# first_files: one JSON object per file into $TMP/ffjson.
+FIRST_FILES=${BENCH_FIRST_FILES:-legacy-10M schema3-10M}
+if part_on 6; then
+    echo
+    echo "the viewer's first frame (headless 200x60; first byte with the nesting held back):"
+    printf '%-14s %9s %9s %12s %9s %6s %9s %9s %9s %s\n' \
+        file "raw read" "1st frame" "ratio (<=6x)" complete ratio "CPU ratio" "peak RSS" limit "bytes/call (<=32)"
+    FFJSON="$TMP/ffjson"
+    : >"$FFJSON"
+    for name in $FIRST_FILES; do
+        f="$OUT/$name.h5"
+        if [ ! -s "$f" ]; then
+            echo "$name: no such profile in $OUT"
+            continue
+        fi
+        "$RAW" "$f" >"$TMP/raw.json"
+        colbytes=$(sed -n 's/.*"column_bytes": \([0-9]*\).*/\1/p' "$TMP/raw.json")
+        for k in raw hold full bytes; do : >"$TMP/f$k-$name"; done
+        run_once "$TMP/warm" "$SV" --batch --size 200x60 "$f"
+        i=0
+        while [ "$i" -lt "$R" ]; do
+            run_once "$TMP/fraw-$name" "$RAW" "$f"
+            run_fb "$TMP/fhold-$name" env SCOPEVIEW_TEST_CALLS=hold "$SV" --batch --size 200x60 "$f"
+            run_once "$TMP/ffull-$name" env SCOPEVIEW_REPORT_BYTES=1 "$SV" --batch --size 200x60 "$f"
+            sed -n 's/^scopeview: resident bytes \([0-9]*\) calls \([0-9]*\)$/\1 \2/p' "$TMP/stderr" |
+                awk '$2 > 0 { printf "%.6f %s %s\n", $1 / $2, $1, $2 }' >>"$TMP/fbytes-$name"
+            i=$((i + 1))
+        done
+        st=$(cat "$TMP/fhold-$name" "$TMP/ffull-$name" >"$TMP/fall" && worst_status "$TMP/fall")
+        raw_s=$(median "$TMP/fraw-$name" 1) raw_cpu=$(cpu_median "$TMP/fraw-$name")
+        first=$(median "$TMP/fhold-$name" 6) hold_rss=$(median "$TMP/fhold-$name" 4)
+        full=$(median "$TMP/ffull-$name" 1) full_cpu=$(cpu_median "$TMP/ffull-$name")
+        full_rss=$(median "$TMP/ffull-$name" 4)
+        bpc=null resident=null
+        if [ -s "$TMP/fbytes-$name" ]; then
+            bpc=$(median "$TMP/fbytes-$name" 1) resident=$(median "$TMP/fbytes-$name" 2)
+        fi
+        f_ratio=$(ratio "$first" "$raw_s") c_ratio=$(ratio "$full" "$raw_s")
+        cpu_ratio=$(ratio "$full_cpu" "$raw_cpu")
+        limit=$(calc "2 * $colbytes + 32 * $MIB")
+        rss_bytes=$(calc "($full_rss > $hold_rss ? $full_rss : $hold_rss) * 1024")
+        f_met=0 m_met=0 b_met=0
+        [ "$st" = 0 ] && [ "$f_ratio" != null ] && f_met=$(calc "$f_ratio <= 6")
+        [ "$st" = 0 ] && m_met=$(calc "$rss_bytes <= $limit")
+        [ "$bpc" != null ] && b_met=$(calc "$bpc <= 32")
+        printf '%-14s %7.3f s %7.3f s %6s %-5s %7.3f s %6s %9s %5.0f MiB %5.0f MiB %9s %s%s\n' \
+            "$name" "$raw_s" "$first" "$(show "$f_ratio")" "$(yes_no "$f_met")" "$full" \
+            "$(show "$c_ratio")" "$(show "$cpu_ratio")" "$(calc "$rss_bytes / $MIB")" \
+            "$(calc "$limit / $MIB")" "$([ "$bpc" = null ] && echo n/a || fmt '%.1f' "$bpc")" \
+            "$(yes_no "$b_met")$([ "$m_met" = 1 ] || echo " MISSED(memory)")" \
+            "$([ "$st" = 0 ] || echo " FAILED (exit $st: $(head -c 120 "$TMP/stderr" | tr '\n' ' '))")"
+        [ -s "$FFJSON" ] && printf ',\n' >>"$FFJSON"
+        printf '    "%s": {"column_bytes": %s, "raw_read_s": %s, "raw_read_cpu_s": %s, "exit": %s,\n' \
+            "$name" "$colbytes" "$raw_s" "$raw_cpu" "$st" >>"$FFJSON"
+        printf '      "first_frame_s": %s, "first_frame_ratio": %s, "first_frame_peak_rss_bytes": %s, "first_frame_met": %s,\n' \
+            "$first" "$f_ratio" "$(calc "$hold_rss * 1024")" "$(tf "$f_met")" >>"$FFJSON"
+        printf '      "complete_s": %s, "complete_ratio": %s, "complete_cpu_s": %s, "complete_cpu_ratio": %s, "complete_peak_rss_bytes": %s,\n' \
+            "$full" "$c_ratio" "$full_cpu" "$cpu_ratio" "$(calc "$full_rss * 1024")" >>"$FFJSON"
+        printf '      "peak_rss_bytes": %s, "memory_limit_bytes": %s, "memory_met": %s, "resident_bytes": %s, "bytes_per_call": %s, "bytes_per_call_met": %s}' \
+            "$rss_bytes" "$limit" "$(tf "$m_met")" "$resident" "$bpc" "$(tf "$b_met")" >>"$FFJSON"
+    done
+    echo "  complete: load, nesting, timeline index and first frame; CPU ratio: user+sys of it over the raw read's;"
+    echo "  peak RSS: the larger of both runs (process or loading child); bytes/call: allocated at the end / calls"
+    {
+        printf '  "first_frame": {"size": "200x60", "first_frame_target": 6, "memory": "2 * column_bytes + 32 MiB", "bytes_per_call_target": 32,\n'
+        printf '    "files": {\n'
+        cat "$FFJSON"
+        printf '\n    }\n  }'
+    } >"$TMP/frag-6"
+fi
+
+# ------------------------------------------------------------ part 7
+# BENCH_BIG=1: the 100M-event schema-3 file (plain and gzip), written once
+# (1.6 GB and 20 s for the plain one, more for gzip; 3.2 GB of memory to
+# write) unless BENCH_BIG_FILE / BENCH_BIG_GZIP_FILE name existing ones.
+# Fewer repeats (BENCH_BIG_REPEATS, 3), everything interleaved.
+if part_on 7; then
+    RB=${BENCH_BIG_REPEATS:-3}
+    BIG_PLAIN=${BENCH_BIG_FILE:-$OUT/schema3-100M.h5}
+    BIG_GZIP=${BENCH_BIG_GZIP_FILE:-$OUT/schema3-100M-gzip.h5}
+    for spec in "$BIG_PLAIN|" "$BIG_GZIP|--gzip"; do
+        bf=${spec%|*} bopt=${spec#*|}
+        if [ ! -s "$bf" ] || { [ "${BENCH_REGEN:-0}" = 1 ] && [ "$bf" = "$OUT/${bf##*/}" ]; }; then
+            echo "bench: writing $bf (svgen bench-schema3 PATH --calls 100000000 $bopt)" >&2
+            # shellcheck disable=SC2086 # $bopt is empty or one word
+            "$SVGEN" bench-schema3 "$bf.tmp" --calls 100000000 $bopt >/dev/null
+            mv "$bf.tmp" "$bf"
+        fi
+    done
+    echo
+    echo "100M-event schema-3 file, median of $RB (targets: --summary <= 0.2 s, --json <= 4x raw read"
+    echo "and within --memory 1G, first frame <= 3 s):"
+    BJSON="$TMP/bigjson"
+    : >"$BJSON"
+    for spec in "plain|$BIG_PLAIN" "gzip|$BIG_GZIP"; do
+        kind=${spec%%|*} bf=${spec#*|}
+        "$RAW" "$bf" >"$TMP/raw.json"
+        colbytes=$(sed -n 's/.*"column_bytes": \([0-9]*\).*/\1/p' "$TMP/raw.json")
+        for k in raw sum json mem first; do : >"$TMP/b$k-$kind"; done
+        run_once "$TMP/warm" "$RAW" "$bf"
+        : >"$TMP/bmem-msg"
+        i=0
+        while [ "$i" -lt "$RB" ]; do
+            run_once "$TMP/braw-$kind" "$RAW" "$bf"
+            run_once "$TMP/bsum-$kind" "$SV" --summary "$bf"
+            run_once "$TMP/bjson-$kind" "$SV" --json "$bf"
+            run_once "$TMP/bmem-$kind" "$SV" --json --memory 1G "$bf"
+            head -n 1 "$TMP/stderr" >"$TMP/bmem-msg"
+            run_fb "$TMP/bfirst-$kind" env SCOPEVIEW_TEST_CALLS=hold "$SV" --batch --size 200x60 "$bf"
+            i=$((i + 1))
+        done
+        raw_s=$(median "$TMP/braw-$kind" 1)
+        sum_s=$(median "$TMP/bsum-$kind" 1) sum_st=$(worst_status "$TMP/bsum-$kind")
+        js=$(median "$TMP/bjson-$kind" 1) js_st=$(worst_status "$TMP/bjson-$kind")
+        js_rss=$(median "$TMP/bjson-$kind" 4)
+        ms=$(median "$TMP/bmem-$kind" 1) ms_st=$(worst_status "$TMP/bmem-$kind")
+        ms_rss=$(median "$TMP/bmem-$kind" 4)
+        ff=$(median "$TMP/bfirst-$kind" 6) ff_st=$(worst_status "$TMP/bfirst-$kind")
+        ff_rss=$(median "$TMP/bfirst-$kind" 4)
+        js_ratio=$(ratio "$js" "$raw_s") ms_ratio=$(ratio "$ms" "$raw_s")
+        sum_met=0 js_met=0 ms_met=0 ff_met=0
+        [ "$sum_st" = 0 ] && sum_met=$(calc "$sum_s <= 0.2")
+        [ "$js_st" = 0 ] && [ "$js_ratio" != null ] && js_met=$(calc "$js_ratio <= 4")
+        [ "$ms_st" = 0 ] && [ "$ms_ratio" != null ] && ms_met=$(calc "$ms_ratio <= 4 && $ms_rss * 1024 <= 1073741824")
+        [ "$ff_st" = 0 ] && ff_met=$(calc "$ff <= 3")
+        refusal=""
+        [ "$ms_st" = 0 ] || refusal=$(tr -d '"\\' <"$TMP/bmem-msg" | head -c 300)
+        echo "  $kind ($(fmt '%.0f' "$(calc "$colbytes / $MIB")") MiB of columns, $bf): raw read $(fmt '%.3f' "$raw_s") s"
+        printf '    --summary %.3f s (%s)%s\n' "$sum_s" "$(yes_no "$sum_met")" \
+            "$([ "$sum_st" = 0 ] || echo " FAILED (exit $sum_st)")"
+        printf '    --json %.3f s = %s raw read (%s), peak RSS %.0f MiB%s\n' "$js" "$(show "$js_ratio")" \
+            "$(yes_no "$js_met")" "$(calc "$js_rss / 1024")" "$([ "$js_st" = 0 ] || echo " FAILED (exit $js_st)")"
+        if [ "$ms_st" = 0 ]; then
+            printf '    --json --memory 1G %.3f s = %s raw read, peak RSS %.0f MiB (%s)\n' "$ms" \
+                "$(show "$ms_ratio")" "$(calc "$ms_rss / 1024")" "$(yes_no "$ms_met")"
+        else
+            printf '    --json --memory 1G: refused (exit %s, %.3f s): %s\n' "$ms_st" "$ms" "$refusal"
+        fi
+        printf '    first frame %.3f s (%s), peak RSS %.0f MiB%s\n' "$ff" "$(yes_no "$ff_met")" \
+            "$(calc "$ff_rss / 1024")" "$([ "$ff_st" = 0 ] || echo " FAILED (exit $ff_st)")"
+        [ -s "$BJSON" ] && printf ',\n' >>"$BJSON"
+        printf '    "%s": {"file": "%s", "column_bytes": %s, "raw_read_s": %s,\n' \
+            "$kind" "$bf" "$colbytes" "$raw_s" >>"$BJSON"
+        printf '      "summary_s": %s, "summary_exit": %s, "summary_met": %s,\n' \
+            "$sum_s" "$sum_st" "$(tf "$sum_met")" >>"$BJSON"
+        printf '      "json_s": %s, "json_exit": %s, "json_ratio": %s, "json_peak_rss_bytes": %s, "json_met": %s,\n' \
+            "$js" "$js_st" "$js_ratio" "$(calc "$js_rss * 1024")" "$(tf "$js_met")" >>"$BJSON"
+        printf '      "json_memory_1g_s": %s, "json_memory_1g_exit": %s, "json_memory_1g_ratio": %s, "json_memory_1g_peak_rss_bytes": %s, "json_memory_1g_met": %s, "json_memory_1g_refusal": %s,\n' \
+            "$ms" "$ms_st" "$ms_ratio" "$(calc "$ms_rss * 1024")" "$(tf "$ms_met")" \
+            "$([ -n "$refusal" ] && printf '"%s"' "$refusal" || echo null)" >>"$BJSON"
+        printf '      "first_frame_s": %s, "first_frame_exit": %s, "first_frame_peak_rss_bytes": %s, "first_frame_met": %s}' \
+            "$ff" "$ff_st" "$(calc "$ff_rss * 1024")" "$(tf "$ff_met")" >>"$BJSON"
+    done
+    {
+        printf '  "big": {"calls": 100000000, "repeats": %s, "summary_target_s": 0.2, "json_target": 4, "memory": "1G", "first_frame_target_s": 3,\n' "$RB"
+        printf '    "files": {\n'
+        cat "$BJSON"
+        printf '\n    }\n  }'
+    } >"$TMP/frag-7"
+fi
 
 # ------------------------------------------------------------ results.json
 {
     printf '{\n  "machine": {"cpu": "%s", "cpus": %s, "mem_bytes": %s, "hdf5": "%s", "load_average": %s},\n' \
         "$cpu" "$ncpu" "$((mem_kib * 1024))" "$hdf5" "$load"
-    printf '  "repeats": %s, "statistic": "median",\n' "$R"
+    printf '  "repeats": %s, "statistic": "median", "parts": "%s",\n' "$R" "$PARTS"
     printf '  "targets": {"json_ratio": {"legacy-10M": 3, "extended-2M": 4, "many-3000x10": 3},\n'
-    printf '              "memory": "1.5 * column_bytes + 32 MiB", "per_key_ratio": 2},\n'
-    printf '  "files": {\n'
-    cat "$JSON"
-    printf '\n  },\n  "headless": {"size": "200x60", "keys": %s, "long_keys": %s, "available": %s,\n' \
-        "$NKEYS" "$LKEYS" "$([ "$headless_ok" = 1 ] && echo true || echo false)"
-    printf '    "per_key_basis": "user CPU time", "per_key_ratio": %s, "per_key_ratio_wall": %s, "per_key_ratio_short": %s, "per_key_met": %s,\n    "files": {\n' \
-        "$key_ratio" "$key_ratio_wall" "$key_ratio_short" "$key_met"
-    cat "$KJSON"
-    printf '\n    }\n  },\n'
-    printf '  "diff": {"json_s": %s, "diff_s": %s, "json_cpu_s": %s, "diff_cpu_s": %s, "json_peak_rss_bytes": %s, "diff_peak_rss_bytes": %s,\n' \
-        "$d1" "$dd" "$c1" "$dcpu" "$(calc "$r1 * 1024")" "$(calc "$rd * 1024")"
-    printf '    "exit": %s, "wall_ratio": %s, "cpu_ratio": %s, "memory_ratio": %s, "wall_target": 2.5, "memory_target": 2, "wall_met": %s, "memory_met": %s}\n}\n' \
-        "$d_st" "$d_wall" "$d_cpu" "$d_mem" "$d_wall_met" "$d_mem_met"
+    printf '              "memory": "1.5 * column_bytes + 32 MiB", "per_key_ratio": 2}'
+    for k in 1 4 5 6 7; do
+        [ -s "$TMP/frag-$k" ] || continue
+        printf ',\n'
+        cat "$TMP/frag-$k"
+    done
+    printf '\n}\n'
 } >"$OUT/results.json"
 echo
 echo "results: $OUT/results.json"

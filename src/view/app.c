@@ -11,6 +11,7 @@
 #include "calls_job.h"
 #include "config.h"
 #include "headless.h"
+#include "memreport.h"
 #include "term.h"
 #include "text.h"
 #include "view.h"
@@ -827,6 +828,8 @@ int app_run(profile *p, const app_options *o, FILE *out)
         status = app_print(ctx, out);
     if (out)
         fflush(out); /* the screen is out before the teardown (which joins the worker) */
+    if (sized && o->headless)
+        memreport_maybe(ctx->prof); /* make bench's bytes per call */
     app_destroy(&a);
     free(cfg);
     return closed ? closed : sized ? status : 1;
