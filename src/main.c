@@ -15,6 +15,7 @@
 #include "cli/outputs.h"
 #include "cli/out_diff.h"
 #include "diff.h"
+#include "diff_remote.h"
 #include "filter.h"
 #include "isolate.h"
 #ifdef SV_MPI
@@ -290,15 +291,27 @@ static int run_compare(const cli_options *o, const region_filter *f)
      * compared; NEW's model crosses only then, so the batch still holds one profile at a time. */
     isolate_load *ld[2] = {NULL, NULL};
     isolate_options how = {.budget = o->memory};
-    for (int s = 0; s < 2 && rc == SV_OK && files[0] && files[1]; s++)
-        ld[s] = isolate_start(files[s], &how);
+    /* Batch: each child builds its side of the comparison and sends that, not the columns
+     * (diff_remote.h): the nesting and sorting run in both children at once. */
+    diff_remote side[2];
+    for (int s = 0; s < 2; s++)
+        diff_remote_init(&side[s], &dopt, f);
+    for (int s = 0; s < 2 && rc == SV_OK && files[0] && files[1]; s++) {
+        isolate_options hs = how;
+        if (!viewer) {
+            hs.prepare = diff_remote_prepare;
+            hs.section = &side[s].section;
+        }
+        ld[s] = isolate_start(files[s], &hs);
+    }
     for (int s = 0; s < 2 && rc == SV_OK && status == 0; s++) {
         bool progress = viewer && !o->headless;
         status = ld[s] ? collect_profile(ld[s], files[s], progress, &p[s])
                        : load_profile(files[s], o->memory, progress, &p[s]);
         ld[s] = NULL;
         if (status == 0)
-            rc = diff_add(d, s, p[s], &err);
+            rc = diff_remote_ready(&side[s]) ? diff_add_remote(d, s, p[s]->path, &side[s], &err)
+                                             : diff_add(d, s, p[s], &err);
         if (!viewer) {
             profile_free(p[s]);
             p[s] = NULL;
@@ -326,6 +339,8 @@ static int run_compare(const cli_options *o, const region_filter *f)
         status = sv_err_exit_status(rc);
     }
     diff_free(d);
+    diff_remote_free(&side[0]);
+    diff_remote_free(&side[1]);
     profile_free(p[0]);
     profile_free(p[1]);
     return status;

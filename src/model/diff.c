@@ -553,6 +553,43 @@ sv_err diff_add(diff_result *d, int side, profile *p, sv_error *err)
     return rc == SV_OK ? add_paths(d, side, p, err) : rc;
 }
 
+/* A one-sided comparison built elsewhere (side 0 of part: diff_remote.c)
+ * as side `side` of d.  Names, then paths, are interned in part's order,
+ * the order diff_add() finds them in; a path's parent comes before it.
+ * part's samples move into d: its offsets stay valid. */
+sv_err diff_add_built(diff_result *d, int side, const char *label, diff_result *part, sv_error *err)
+{
+    free(d->label[side]);
+    d->label[side] = strdup(label ? label : "");
+    uint32_t *nmap = malloc((part->nnames ? part->nnames : 1) * sizeof *nmap);
+    uint32_t *pmap = malloc((part->npaths ? part->npaths : 1) * sizeof *pmap);
+    bool ok = d->label[side] && nmap && pmap;
+    for (size_t i = 0; ok && i < part->nnames; i++) {
+        nmap[i] = name_intern(d, part->names[i]);
+        ok = nmap[i] != DIFF_NONE;
+        if (ok)
+            d->regions[nmap[i]].s[side] = part->regions[i].s[0];
+    }
+    pmap[0] = 0;
+    for (size_t i = 1; ok && i < part->npaths; i++) {
+        const diff_row *r = &part->paths[i];
+        pmap[i] = path_intern(d, pmap[r->parent], nmap[r->name]);
+        ok = pmap[i] != DIFF_NONE;
+        if (ok)
+            d->paths[pmap[i]].s[side] = r->s[0];
+    }
+    free(nmap);
+    free(pmap);
+    if (!ok)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+    free(d->samples[side]);
+    d->samples[side] = part->samples[0];
+    d->nsamples[side] = part->nsamples[0];
+    part->samples[0] = NULL;
+    part->nsamples[0] = 0;
+    return SV_OK;
+}
+
 void diff_free(diff_result *d)
 {
     if (!d)

@@ -17,5 +17,10 @@ struct diff_build {
 };
 
 uint32_t diff_name_find(const diff_result *d, const char *s);
+/* Side 0 of part (built by diff_add on one profile, diff_remote.c) as side
+ * `side` of d; part's samples move into d.  part's paths must name only
+ * earlier paths as parents and only its own names. */
+sv_err diff_add_built(diff_result *d, int side, const char *label, diff_result *part,
+                      sv_error *err);
 
 #endif

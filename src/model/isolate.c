@@ -286,7 +286,10 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     iso_work work = {&hook.ticker, l->cpu_s, l->cpu_hard};
     load_budget b = {.limit = l->budget, .on_charge = iso_on_charge, .on_charge_ctx = &work};
     sv_err e = iso_load(path, io, &b, &opt, &p, &err);
-    int wr = e ? wire_send_error(data_fd, &err) : wire_send_profile_final(data_fd, p);
+    if (!e && io->prepare)
+        e = io->prepare(io->section ? io->section->ctx : NULL, &p, &err);
+    int wr = e ? wire_send_error(data_fd, &err)
+               : wire_send_profile_section(data_fd, p, true, io->section);
     /* No profile_free: the exit frees it at once.  _exit: the parent's
      * stdio buffers and atexit handlers are not ours. */
     _exit(wr ? ISO_EXIT_WIRE : 0);
@@ -524,7 +527,7 @@ static sv_err iso_collect(isolate_load *ld, profile **out, sv_error *err)
     wire_src src = {iso_read, &w};
     sv_error werr;
     sv_error_clear(&werr);
-    wire_status ws = wire_recv(&src, l->budget, out, &werr);
+    wire_status ws = wire_recv_section(&src, l->budget, opt->section, out, &werr);
     if (w.stalled || ws == WIRE_BUDGET)
         kill(ld->pid, SIGKILL);
     close(ld->data_fd);

@@ -33,6 +33,15 @@ typedef struct isolate_options {
     const char *const *paths;
     size_t npaths;
     bool stored_statistics; /* load_options.stored_statistics (--summary) */
+    /* Work on the finished model done in the child and sent after it
+     * (wire.h sections; --diff's batch run: one side of the comparison).
+     * prepare(section->ctx, &p, err) runs in the child after the load and
+     * may replace p by the (smaller) model to send; section->put sends its
+     * result, section->get reads it in the parent into section->ctx.
+     * Neither runs when the load is in-process (isolate_disabled): the
+     * caller then finds nothing received and does the work itself. */
+    sv_err (*prepare)(void *ctx, profile **p, sv_error *err);
+    const struct wire_section *section;
 } isolate_options;
 
 sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,

@@ -294,19 +294,20 @@ static int ww_end(wire_w *w)
     return w->err;
 }
 
-static int ww_send_profile(int fd, const profile *p, bool release);
+static int ww_send_profile(int fd, const profile *p, bool release, const wire_section *sec);
 
 int wire_send_profile(int fd, const profile *p)
 {
-    return ww_send_profile(fd, p, false);
+    return ww_send_profile(fd, p, false, NULL);
 }
 
 int wire_send_profile_final(int fd, const profile *p)
 {
-    return ww_send_profile(fd, p, true);
+    return ww_send_profile(fd, p, true, NULL);
 }
 
 static void ww_profile(wire_w *w, const profile *p);
+static void ww_section(wire_w *w, const wire_section *sec);
 
 static int range_cmp(const void *a, const void *b)
 {
@@ -317,10 +318,11 @@ static int range_cmp(const void *a, const void *b)
 /* Releasing a column's pages is safe only if no other column shares its
  * bytes (the second would be sent as zeros): a dry run lists the columns
  * that may be lent and checks that no two overlap. */
-static bool ww_columns_disjoint(wire_w *w, const profile *p)
+static bool ww_columns_disjoint(wire_w *w, const profile *p, const wire_section *sec)
 {
     w->collect = true;
     ww_profile(w, p);
+    ww_section(w, sec);
     w->collect = false;
     bool ok = w->err == 0;
     if (ok && w->nranges > 1) {
@@ -335,7 +337,7 @@ static bool ww_columns_disjoint(wire_w *w, const profile *p)
     return ok;
 }
 
-static int ww_send_profile(int fd, const profile *p, bool release)
+static int ww_send_profile(int fd, const profile *p, bool release, const wire_section *sec)
 {
     wire_w *w = calloc(1, sizeof *w);
     if (!w)
@@ -343,8 +345,9 @@ static int ww_send_profile(int fd, const profile *p, bool release)
     w->fd = fd;
     struct stat st;
     w->splice = fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
-    w->release = release && w->splice && ww_columns_disjoint(w, p);
+    w->release = release && w->splice && ww_columns_disjoint(w, p, sec);
     ww_profile(w, p);
+    ww_section(w, sec);
     int e = ww_end(w);
     free(w);
     return e;
@@ -876,7 +879,15 @@ static wire_status wr_done(wire_r *r, sv_error *err)
     return r->bad;
 }
 
+static void wr_section(wire_r *r, const wire_section *sec);
+
 wire_status wire_recv(const wire_src *src, uint64_t budget, profile **out, sv_error *err)
+{
+    return wire_recv_section(src, budget, NULL, out, err);
+}
+
+wire_status wire_recv_section(const wire_src *src, uint64_t budget, const wire_section *sec,
+                              profile **out, sv_error *err)
 {
     *out = NULL;
     wire_r *r = calloc(1, sizeof *r);
@@ -918,6 +929,7 @@ wire_status wire_recv(const wire_src *src, uint64_t budget, profile **out, sv_er
         return WIRE_BUDGET;
     }
     wr_profile(r, p);
+    wr_section(r, sec);
     r->what = "its end";
     if (r->bad == WIRE_PROFILE && !wr_tag(r, WIRE_END))
         wr_fail(r, WIRE_BROKEN);
@@ -928,4 +940,89 @@ wire_status wire_recv(const wire_src *src, uint64_t budget, profile **out, sv_er
         profile_free(p);
     free(r);
     return s;
+}
+
+/* ------------------------------------------------------------ sections
+ *
+ * An optional section between the model and "END!": "SEC1", then what the
+ * section's put wrote (wire.h).  A receiver that asks for a section
+ * requires it; one that does not rejects a stream that has one. */
+
+#define WIRE_SECTION "SEC1"
+
+int wire_send_profile_section(int fd, const profile *p, bool final, const wire_section *sec)
+{
+    return ww_send_profile(fd, p, final, sec);
+}
+
+static void ww_section(wire_w *w, const wire_section *sec)
+{
+    if (!sec || !sec->put)
+        return;
+    ww_bytes(w, WIRE_SECTION, 4);
+    sec->put(w, sec->ctx);
+}
+
+static void wr_section(wire_r *r, const wire_section *sec)
+{
+    if (!sec || !sec->get || r->bad != WIRE_PROFILE)
+        return;
+    r->what = "the extra section";
+    if (!wr_tag(r, WIRE_SECTION) || !sec->get(r, sec->ctx))
+        wr_fail(r, WIRE_BROKEN);
+}
+
+void wire_put_u64(wire_w *w, uint64_t v)
+{
+    ww_u64(w, v);
+}
+
+void wire_put_bytes(wire_w *w, const void *p, size_t n)
+{
+    ww_bytes(w, p, n);
+}
+
+void wire_put_str(wire_w *w, const char *s)
+{
+    ww_str(w, s);
+}
+
+void wire_put_col(wire_w *w, const void *v, size_t n, size_t sz)
+{
+    ww_col(w, v, n, sz);
+}
+
+uint64_t wire_get_u64(wire_r *r)
+{
+    return wr_u64(r);
+}
+
+bool wire_get_bytes(wire_r *r, void *dst, size_t n)
+{
+    return wr_bytes(r, dst, n);
+}
+
+char *wire_get_str(wire_r *r)
+{
+    return wr_str(r);
+}
+
+size_t wire_get_count(wire_r *r, size_t sz)
+{
+    return wr_count(r, sz);
+}
+
+void *wire_get_col(wire_r *r, size_t n, size_t sz)
+{
+    return wr_col(r, n, sz);
+}
+
+void *wire_get_alloc(wire_r *r, size_t n, size_t sz)
+{
+    return wr_alloc_n(r, n, sz);
+}
+
+bool wire_get_ok(const wire_r *r)
+{
+    return r->bad == WIRE_PROFILE;
 }

@@ -54,4 +54,46 @@ typedef enum wire_status {
  * limit).  *out is NULL unless WIRE_PROFILE. */
 wire_status wire_recv(const wire_src *src, uint64_t budget, profile **out, sv_error *err);
 
+/* An optional section sent after the model, written and read by its
+ * owner through the primitives below (isolate_options.section: work done
+ * in the loading child, e.g. one side of a comparison, diff.h).  put
+ * writes it (also called once with nothing written, to list its columns
+ * before wire_send_profile_final lends them); get reads it, false when
+ * its content is malformed (the stream is then WIRE_BROKEN).  Both take
+ * ctx. */
+typedef struct wire_w wire_w;
+typedef struct wire_r wire_r;
+typedef struct wire_section {
+    void (*put)(wire_w *w, void *ctx);
+    bool (*get)(wire_r *r, void *ctx);
+    void *ctx;
+} wire_section;
+
+/* wire_send_profile (final: wire_send_profile_final) followed by the
+ * section (NULL: none). */
+int wire_send_profile_section(int fd, const profile *p, bool final, const wire_section *sec);
+/* wire_recv of a model followed by the section (sec->get reads it; NULL:
+ * none may follow).  A missing or malformed section is WIRE_BROKEN. */
+wire_status wire_recv_section(const wire_src *src, uint64_t budget, const wire_section *sec,
+                              profile **out, sv_error *err);
+
+/* Writer primitives: a word, raw bytes, a string (NULL allowed), an
+ * optional column of n elements of size sz (lent to the pipe when large). */
+void wire_put_u64(wire_w *w, uint64_t v);
+void wire_put_bytes(wire_w *w, const void *p, size_t n);
+void wire_put_str(wire_w *w, const char *s);
+void wire_put_col(wire_w *w, const void *v, size_t n, size_t sz);
+/* Reader primitives, the same in reverse; after a failure they return 0 /
+ * false / NULL and wire_get_ok is false.  wire_get_count bounds a count of
+ * items of at least sz bytes by the budget; wire_get_alloc allocates n * sz
+ * bytes charged to the budget; wire_get_col's and wire_get_str's results
+ * are charged too.  All are free()d by the caller. */
+uint64_t wire_get_u64(wire_r *r);
+bool wire_get_bytes(wire_r *r, void *dst, size_t n);
+char *wire_get_str(wire_r *r);
+size_t wire_get_count(wire_r *r, size_t sz);
+void *wire_get_col(wire_r *r, size_t n, size_t sz);
+void *wire_get_alloc(wire_r *r, size_t n, size_t sz);
+bool wire_get_ok(const wire_r *r);
+
 #endif
