@@ -158,6 +158,23 @@ typedef struct dfs_frame {
     uint32_t g, next;
 } dfs_frame;
 
+/* Where each call's children start in c->child (n + 1 entries): the
+ * families are grouped by parent, so one pass.  A temporary of the walk,
+ * freed before the rows are allocated (never held with them). */
+static uint32_t *child_offsets(const rank_calls *c)
+{
+    uint32_t *off = malloc((c->n + 1) * sizeof *off);
+    size_t g = 0;
+    for (size_t k = 0; off && k < c->nchild; k++) {
+        size_t p = (size_t)c->parent[c->child[k]];
+        while (g <= p)
+            off[g++] = (uint32_t)k;
+    }
+    while (off && g <= c->n)
+        off[g++] = (uint32_t)c->nchild;
+    return off;
+}
+
 /* Lane depth = number of ancestors in the same lane: a depth-first walk of
  * the call forest keeping one open-call counter per lane.  1 done, 0 a
  * depth too deep for bytes, -1 out of memory. */
@@ -167,7 +184,8 @@ static int lane_depths(rank_build *b)
     size_t n = c->n, cap = 64, sp = 0;
     uint32_t *cnt = calloc(b->nkeys ? b->nkeys : 1, sizeof *cnt);
     dfs_frame *st = malloc(cap * sizeof *st);
-    bool ok = cnt && st, fits = true;
+    uint32_t *off = child_offsets(c);
+    bool ok = cnt && st && off, fits = true;
     if (ok && b->ld8)
         memset(b->ld8, 0, n);
     else if (ok)
@@ -186,9 +204,9 @@ static int lane_depths(rank_build *b)
                 st = ns;
                 cap *= 2;
             }
-            st[sp++] = (dfs_frame){g, c->child_off[g]};
+            st[sp++] = (dfs_frame){g, off[g]};
             /* Leave every finished call, then descend into the next child. */
-            while (sp > 0 && st[sp - 1].next == c->child_off[st[sp - 1].g + 1]) {
+            while (sp > 0 && st[sp - 1].next == off[st[sp - 1].g + 1]) {
                 uint32_t done = st[--sp].g;
                 if (lane_at(b, done) != LANES_NO_LANE)
                     cnt[lane_at(b, done)]--;
@@ -200,6 +218,7 @@ static int lane_depths(rank_build *b)
     }
     free(cnt);
     free(st);
+    free(off);
     return !ok ? -1 : fits ? 1 : 0;
 }
 

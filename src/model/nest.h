@@ -19,6 +19,11 @@
  * Warns (profile_warn) about orphan parent ids and cycles. */
 sv_err nest_compute_totals(profile *p, sv_error *err);
 
+/* The same for one rank.  Writes only that rank's flags and its regions'
+ * exclusive totals, so ranks may be nested on separate threads, beside
+ * stats_compute_region() (finish.c). */
+sv_err nest_rank_totals(rank_data *rk, sv_error *err);
+
 /* One rank's per-call arrays into *out (the caller owns them); reads the
  * rank and its regions and writes nothing of the profile, so it may run on
  * a worker thread while others read the profile (calls_job.c). */

@@ -171,10 +171,12 @@ typedef struct rank_calls {
     /* Depths and exclusive durations are not stored (12 bytes a call):
      * rank_call_depth() and rank_call_excl() work them out when asked
      * (issue 12: the viewer's resident size). */
-    /* Children in CSR form: children of call c are
-     * child[child_off[c] .. child_off[c+1]-1], ordered by start time. */
-    uint32_t *child_off; /* n + 1 */
-    uint32_t *child;     /* n */
+    /* Every call that has a parent, grouped by parent (ascending call
+     * index), each family ordered by (start, -end, index): the children
+     * of c are the run with parent == c, found by binary search
+     * (rank_call_children).  No offsets array (4 bytes a call, issue 12). */
+    uint32_t *child; /* nchild */
+    size_t nchild;   /* calls with a parent */
     /* n: inferred lane of each call (FORMAT-REFERENCE.md "inferred lanes");
      * NULL when the rank has one lane or records its threads. */
     uint32_t *lane;
@@ -282,6 +284,10 @@ void rank_calls_free(rank_calls *c);
  * direct children clipped to it (never negative), the same as the regions'
  * exclusive totals add up.  Needs rk->calls; O(children).  (nest.c) */
 int64_t rank_call_excl(const rank_data *rk, size_t g);
+/* The children of rank call g, ordered by start: *kids receives the
+ * first (NULL when none); returns their number.  Needs rk->calls;
+ * O(log calls).  (nest.c) */
+size_t rank_call_children(const rank_data *rk, size_t g, const uint32_t **kids);
 /* Number of ancestors of rank call g (0 for a root); O(depth). */
 uint32_t rank_call_depth(const rank_data *rk, size_t g);
 

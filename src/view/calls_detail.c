@@ -128,13 +128,14 @@ static void calls_kids(calls_state *s, const call_ref *c)
     s->kid_rank = rk->rank;
     s->kid_call = (int64_t)c->g;
     s->nkids = s->kids_total = 0;
-    const rank_calls *rc = rk->calls;
-    if (!rc)
+    if (!rk->calls)
         return;
     int64_t dur[CALLS_KIDS_MAX];
-    for (uint32_t k = rc->child_off[c->g]; k < rc->child_off[c->g + 1]; k++) {
+    const uint32_t *ch;
+    size_t nch = rank_call_children(rk, c->g, &ch);
+    for (size_t k = 0; k < nch; k++) {
         call_ref kid;
-        if (!ref_of(rk, rc->child[k], &kid))
+        if (!ref_of(rk, ch[k], &kid))
             continue;
         s->kids_total++;
         int64_t d = ref_dur(&kid);
@@ -147,7 +148,7 @@ static void calls_kids(calls_state *s, const call_ref *c)
         memmove(dur + at + 1, dur + at, (last - at) * sizeof *dur);
         memmove(s->kids + at + 1, s->kids + at, (last - at) * sizeof *s->kids);
         dur[at] = d;
-        s->kids[at] = rc->child[k];
+        s->kids[at] = ch[k];
         if (s->nkids < CALLS_KIDS_MAX)
             s->nkids++;
     }

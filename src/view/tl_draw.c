@@ -455,7 +455,8 @@ static void details_times(flow *f, tl_state *s, const ui_ctx *ctx, const region 
         fmt_ns(buf, sizeof buf, r->gpu_ns[i]);
     flow_item(f, "gpu", gpu ? buf : "-", gpu ? ROLE_NORMAL : ROLE_DIM);
     if (rk->calls) {
-        snprintf(buf, sizeof buf, "%u", rk->calls->child_off[g + 1] - rk->calls->child_off[g]);
+        const uint32_t *kids;
+        snprintf(buf, sizeof buf, "%zu", rank_call_children(rk, g, &kids));
         flow_item(f, "children", buf, ROLE_NORMAL);
     }
 }

@@ -171,16 +171,16 @@ bool tl_await_in_children(const rank_data *rk, uint32_t call)
 {
     size_t i = 0;
     const region *r = rank_call_region(rk, call, &i);
-    const rank_calls *rc = rk->calls;
-    if (!r || !r->await_ns || r->await_ns[i] <= 0 || !rc || task_of(r, i) < 0)
+    if (!r || !r->await_ns || r->await_ns[i] <= 0 || !rk->calls || task_of(r, i) < 0)
         return false;
-    uint32_t a = rc->child_off[call], z = rc->child_off[call + 1];
-    if (z == a || z - a > TL_AWAIT_KIDS_MAX)
+    const uint32_t *kids;
+    size_t nk = rank_call_children(rk, call, &kids);
+    if (nk == 0 || nk > TL_AWAIT_KIDS_MAX)
         return false;
     int64_t task = task_of(r, i), explained = 0;
-    for (uint32_t k = a; k < z; k++) {
+    for (size_t k = 0; k < nk; k++) {
         size_t j = 0;
-        const region *cr = rank_call_region(rk, rc->child[k], &j);
+        const region *cr = rank_call_region(rk, kids[k], &j);
         if (!cr)
             continue;
         if (task_of(cr, j) != task)
@@ -196,25 +196,25 @@ bool tl_col_awaited(const rank_data *rk, const tl_view *v, const tl_seg *sg, int
 {
     if (!sg->await_placed)
         return tl_await_hatched(x - sg->await_c0, sg->await_n, sg->await_k);
-    const rank_calls *rc = rk->calls;
-    uint32_t a = rc->child_off[sg->call], z = rc->child_off[sg->call + 1];
+    const uint32_t *kids;
+    size_t z = rank_call_children(rk, sg->call, &kids);
     int64_t mid = sat_add(tl_col_time(v, x), v->npc / 2);
     /* The last child starting at or before mid (children are by start). */
-    uint32_t lo = a, hi = z;
+    size_t lo = 0, hi = z;
     while (lo < hi) {
-        uint32_t m = lo + (hi - lo) / 2;
+        size_t m = lo + (hi - lo) / 2;
         int64_t cs, ce;
-        lanes_call_span(rk, rc->child[m], &cs, &ce);
+        lanes_call_span(rk, kids[m], &cs, &ce);
         if (cs <= mid)
             lo = m + 1;
         else
             hi = m;
     }
-    if (lo == a)
+    if (lo == 0)
         return false;
     size_t i = 0, j = 0;
     const region *pr = rank_call_region(rk, sg->call, &i);
-    const region *cr = rank_call_region(rk, rc->child[lo - 1], &j);
+    const region *cr = rank_call_region(rk, kids[lo - 1], &j);
     if (!pr || !cr || cr->end_ns[j] <= mid)
         return false;
     if (task_of(cr, j) != task_of(pr, i))
