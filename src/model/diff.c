@@ -258,6 +258,10 @@ typedef struct rank_walk {
     uint64_t *done;  /* bit c: eff[c] holds call c's path */
     uint32_t *stack; /* grows */
     size_t cap;
+    /* Ancestors resolved in a row are mostly calls of one region with one
+     * parent path: the last region found and the last path interned. */
+    size_t hint;
+    uint32_t last_base, last_name, last_path;
 } rank_walk;
 
 static bool walk_done(const rank_walk *w, size_t c)
@@ -293,9 +297,23 @@ static size_t region_of_call(const rank_data *rk, size_t c)
     return lo;
 }
 
-static uint32_t call_name(const rank_walk *w, size_t c)
+static uint32_t call_name(rank_walk *w, size_t c)
 {
-    return w->rid[region_of_call(w->rk, c)];
+    const region *h = w->hint < w->rk->nregions ? w->rk->regions[w->hint] : NULL;
+    if (!h || c < h->gidx0 || c - h->gidx0 >= h->n)
+        w->hint = region_of_call(w->rk, c);
+    return w->rid[w->hint];
+}
+
+/* path_intern, remembering the last answer. */
+static uint32_t walk_intern(diff_result *d, rank_walk *w, uint32_t base, uint32_t name)
+{
+    if (base != w->last_base || name != w->last_name || w->last_path == DIFF_NONE) {
+        w->last_base = base;
+        w->last_name = name;
+        w->last_path = path_intern(d, base, name);
+    }
+    return w->last_path;
 }
 
 static bool stack_push(rank_walk *w, size_t k, uint32_t x)
@@ -326,7 +344,7 @@ static bool walk_resolve(diff_result *d, rank_walk *w, uint32_t c)
         uint32_t y = w->stack[--k];
         uint32_t name = call_name(w, y);
         if (name != DIFF_NONE)
-            base = path_intern(d, base, name);
+            base = walk_intern(d, w, base, name);
         if (base == DIFF_NONE)
             return false;
         walk_set(w, y, base);
@@ -343,6 +361,7 @@ static bool walk_rank(diff_result *d, int side, rank_walk *w)
     size_t n = rk->ncalls;
     w->rid = malloc((rk->nregions ? rk->nregions : 1) * sizeof *w->rid);
     w->done = calloc(n / 64 + 1, sizeof *w->done);
+    w->last_path = DIFF_NONE;
     bool ok = w->rid && w->done;
     for (size_t j = 0; ok && j < rk->nregions; j++) {
         const region *r = rk->regions[j];
@@ -350,41 +369,37 @@ static bool walk_rank(diff_result *d, int side, rank_walk *w)
     }
     /* Region by region, so a call's name is at hand; only ancestors not yet
      * resolved are looked up.  Calls of a region mostly share their parent's
-     * path: the last (parent path -> path) pair is reused. */
+     * path: the last (parent path -> path) pair is reused.  Each kept call
+     * is added to its path in the same pass, in the region's order (a path's
+     * calls are one region's: its sums come out the same in any layout). */
     for (size_t j = 0; ok && j < rk->nregions; j++) {
         const region *r = rk->regions[j];
         uint32_t name = w->rid[j], last_base = DIFF_NONE, last_path = DIFF_NONE;
         for (size_t i = 0; ok && i < r->n; i++) {
             size_t c = r->gidx0 + i;
-            if (walk_done(w, c))
-                continue;
-            int64_t up = walk_parent(w, c);
-            if (up >= 0 && !walk_done(w, (size_t)up))
-                ok = walk_resolve(d, w, (uint32_t)up);
-            uint32_t base = up < 0 ? 0 : w->eff[up];
-            if (name == DIFF_NONE) {
-                walk_set(w, c, base);
-                continue;
+            if (!walk_done(w, c)) {
+                int64_t up = walk_parent(w, c);
+                if (up >= 0 && !walk_done(w, (size_t)up))
+                    ok = walk_resolve(d, w, (uint32_t)up);
+                uint32_t base = up < 0 ? 0 : w->eff[up];
+                if (name == DIFF_NONE) {
+                    walk_set(w, c, base);
+                    continue;
+                }
+                if (base != last_base) {
+                    last_base = base;
+                    last_path = path_intern(d, base, name);
+                    ok = ok && last_path != DIFF_NONE;
+                }
+                walk_set(w, c, last_path);
             }
-            if (base != last_base) {
-                last_base = base;
-                last_path = path_intern(d, base, name);
-                ok = ok && last_path != DIFF_NONE;
-            }
-            walk_set(w, c, last_path);
-        }
-    }
-    for (size_t j = 0; ok && j < rk->nregions; j++) {
-        const region *r = rk->regions[j];
-        if (w->rid[j] == DIFF_NONE)
-            continue;
-        for (size_t i = 0; i < r->n; i++) {
-            size_t c = r->gidx0 + i;
-            diff_side *s = &d->paths[w->eff[c]].s[side];
-            s->present = s->events = s->has_calls = true;
-            s->calls++;
-            s->v[DV_TOTAL] += (double)(r->end_ns[i] - r->start_ns[i]);
-            s->v[DV_EXCL] += (double)w->excl[c];
+            if (name == DIFF_NONE || !ok)
+                continue;
+            diff_side *sd = &d->paths[w->eff[c]].s[side];
+            sd->present = sd->events = sd->has_calls = true;
+            sd->calls++;
+            sd->v[DV_TOTAL] += (double)(r->end_ns[i] - r->start_ns[i]);
+            sd->v[DV_EXCL] += (double)w->excl[c];
         }
     }
     free(w->stack);

@@ -161,24 +161,34 @@ static int cmp_i64(const void *a, const void *b)
 
 #define RADIX_BITS 11
 #define RADIX_SIZE (1u << RADIX_BITS)
+/* A counting sort takes one counter (4 bytes) per value in [min, max]:
+ * used when that range is at most this, or an eighth of the sample's size. */
+#define COUNT_RANGE_MIN ((uint64_t)1 << 16)
 
-bool mwu_sort_i64(int64_t *v, size_t n, int64_t *scratch)
+/* Durations of one call path sit in a narrow range (a few thousand ns
+ * around their mean): count each value, then write them out in order, two
+ * sequential passes instead of a radix sort's scattered ones. */
+static bool counting_sort(int64_t *v, size_t n, int64_t minv, uint64_t range)
 {
-    if (n < 512) {
-        qsort(v, n, sizeof *v, cmp_i64);
-        return true;
-    }
-    uint64_t maxv = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (v[i] < 0) {
-            qsort(v, n, sizeof *v, cmp_i64);
-            return true;
-        }
-        if ((uint64_t)v[i] > maxv)
-            maxv = (uint64_t)v[i];
-    }
+    uint32_t *count = calloc((size_t)range + 1, sizeof *count);
+    if (!count)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        count[(uint64_t)v[i] - (uint64_t)minv]++;
+    size_t k = 0;
+    for (uint64_t x = 0; x <= range; x++)
+        for (uint32_t c = count[x]; c > 0; c--)
+            v[k++] = (int64_t)((uint64_t)minv + x);
+    free(count);
+    return true;
+}
+
+/* LSD radix on the offsets from the minimum (any sign, as few passes as
+ * the range needs). */
+static bool radix_sort(int64_t *v, size_t n, int64_t minv, uint64_t range, int64_t *scratch)
+{
     unsigned passes = 0;
-    while (passes * RADIX_BITS < 64 && (maxv >> (passes * RADIX_BITS)) != 0)
+    while (passes * RADIX_BITS < 64 && (range >> (passes * RADIX_BITS)) != 0)
         passes++;
     int64_t *tmp = scratch ? scratch : malloc(n * sizeof *tmp);
     size_t *count = malloc(RADIX_SIZE * sizeof *count);
@@ -193,7 +203,7 @@ bool mwu_sort_i64(int64_t *v, size_t n, int64_t *scratch)
         unsigned shift = p * RADIX_BITS;
         memset(count, 0, RADIX_SIZE * sizeof *count);
         for (size_t i = 0; i < n; i++)
-            count[((uint64_t)src[i] >> shift) & (RADIX_SIZE - 1)]++;
+            count[(((uint64_t)src[i] - (uint64_t)minv) >> shift) & (RADIX_SIZE - 1)]++;
         size_t sum = 0;
         for (size_t d = 0; d < RADIX_SIZE; d++) {
             size_t c = count[d];
@@ -201,7 +211,8 @@ bool mwu_sort_i64(int64_t *v, size_t n, int64_t *scratch)
             sum += c;
         }
         for (size_t i = 0; i < n; i++)
-            dst[count[((uint64_t)src[i] >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+            dst[count[(((uint64_t)src[i] - (uint64_t)minv) >> shift) & (RADIX_SIZE - 1)]++] =
+                src[i];
         int64_t *t = src;
         src = dst;
         dst = t;
@@ -212,6 +223,27 @@ bool mwu_sort_i64(int64_t *v, size_t n, int64_t *scratch)
         free(tmp);
     free(count);
     return true;
+}
+
+bool mwu_sort_i64(int64_t *v, size_t n, int64_t *scratch)
+{
+    if (n < 512) {
+        qsort(v, n, sizeof *v, cmp_i64);
+        return true;
+    }
+    int64_t minv = v[0], maxv = v[0];
+    for (size_t i = 1; i < n; i++) {
+        if (v[i] < minv)
+            minv = v[i];
+        if (v[i] > maxv)
+            maxv = v[i];
+    }
+    uint64_t range = (uint64_t)maxv - (uint64_t)minv;
+    if (range == 0)
+        return true;
+    if ((range <= COUNT_RANGE_MIN || range <= n / 8) && n <= UINT32_MAX)
+        return counting_sort(v, n, minv, range);
+    return radix_sort(v, n, minv, range, scratch);
 }
 
 double mwu_sorted_percentile(const int64_t *v, size_t n, double pct)

@@ -48,9 +48,10 @@ double mwu_norm_sf(double z);
  * capped at 1.  false on out of memory (q untouched). */
 bool mwu_bh_adjust(const double *p, size_t n, double *q);
 
-/* Sorts v ascending (LSD radix on non-negative values; falls back to qsort
- * when a value is negative).  scratch: n elements, or NULL to allocate.
- * false on out of memory. */
+/* Sorts v ascending: a counting sort when max - min is small (at most
+ * 65536 or n / 8), else an LSD radix sort on the offsets from the minimum.
+ * scratch: n elements (the radix sort's), or NULL to allocate.  false on
+ * out of memory. */
 bool mwu_sort_i64(int64_t *v, size_t n, int64_t *scratch);
 
 /* numpy.percentile of a sorted sample (linear interpolation); 0 for n == 0. */

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include <cmocka.h>
@@ -226,6 +227,46 @@ static void test_hl_large(void **state)
     free(y);
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* mwu_sort_i64 against qsort on every kind of sample it tells apart: tiny,
+ * constant, a narrow range (counting sort), a wide one (radix), negative
+ * values, both ends of int64. */
+static void test_sort(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t n;
+        int64_t base, range; /* range 0: the extremes */
+    } cases[] = {{100, 5, 10},         {5000, 42, 1},           {100000, 3000, 7000},
+                 {100000, -500, 1000}, {70000, 1, 1 << 20},     {4000, -3, (int64_t)1 << 40},
+                 {3000, 0, 0},         {200000, 1000000, 65537}};
+    srand(17);
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        size_t n = cases[k].n;
+        int64_t *v = malloc(n * sizeof *v), *w = malloc(n * sizeof *w);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = (uint64_t)rand() << 31 ^ (uint64_t)rand();
+            if (cases[k].range == 0)
+                v[i] = r % 3 == 0 ? INT64_MIN : r % 3 == 1 ? INT64_MAX : (int64_t)(r % 7) - 3;
+            else
+                v[i] = cases[k].base + (int64_t)(r % (uint64_t)cases[k].range);
+        }
+        memcpy(w, v, n * sizeof *v);
+        qsort(w, n, sizeof *w, cmp_ll);
+        int64_t *scratch = k % 2 ? malloc(n * sizeof *scratch) : NULL; /* both ways */
+        assert_true(mwu_sort_i64(v, n, scratch));
+        assert_memory_equal(v, w, n * sizeof *v);
+        free(scratch);
+        free(v);
+        free(w);
+    }
+}
+
 /* p = 0.01 0.04 0.03 0.005 (NaN not in the family), m = 4: sorted
  * 0.005 0.01 0.03 0.04 -> m p / rank = 0.02 0.02 0.04 0.04, running min
  * from the top: 0.02 0.02 0.04 0.04. */
@@ -266,7 +307,7 @@ int main(void)
         cmocka_unit_test(test_equal_samples),     cmocka_unit_test(test_empty_and_single),
         cmocka_unit_test(test_even_pairs),        cmocka_unit_test(test_random_vs_brute),
         cmocka_unit_test(test_hl_large),          cmocka_unit_test(test_bh),
-        cmocka_unit_test(test_sf_and_percentile),
+        cmocka_unit_test(test_sf_and_percentile), cmocka_unit_test(test_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
