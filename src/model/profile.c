@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "par.h"
 #include "warncap.h"
 
 const char *const summary_key_names[SUM_COUNT] = {
@@ -101,6 +102,9 @@ void profile_warn(profile *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    /* A worker task's line waits in its task's list (par.h). */
+    if (par_warn_capture(line))
+        return;
     /* At most WARN_CAP_PER_KIND of a kind, then one counting line. */
     if (!warn_cap_admit(p, line, sizeof line))
         return;
@@ -158,6 +162,7 @@ void rank_calls_free(rank_calls *c)
     if (!c)
         return;
     free(c->parent);
+    free(c->child_off);
     free(c->child);
     free(c->lane);
     free(c);

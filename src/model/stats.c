@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,10 +152,9 @@ static inline size_t log_bucket(uint64_t d);
 
 /* hist: when not NULL, the durations' log-linear histogram (percentiles_radix) is counted in
  * the same pass, so the columns are read once less. */
-static bool pass_durations(region *r, pass_acc *acc, uint32_t *hist)
+static bool pass_durations(const region *r, region_stats *st, pass_acc *acc, uint32_t *hist)
 {
     bool bad = false;
-    region_stats *st = &r->st;
     const int64_t *s = r->start_ns, *e = r->end_ns;
     int64_t mn = INT64_MAX, mx = INT64_MIN, fs = INT64_MAX, le = INT64_MIN;
     i128 sum = 0;
@@ -188,9 +188,8 @@ static bool pass_durations(region *r, pass_acc *acc, uint32_t *hist)
     return true;
 }
 
-static void pass_optional(region *r)
+static void pass_optional(const region *r, region_stats *st)
 {
-    region_stats *st = &r->st;
     if (r->gpu_ns) {
         int64_t tot = 0, cnt = 0;
         for (size_t i = 0; i < r->n; i++) {
@@ -381,7 +380,7 @@ static int resolve_ranks(const region *r, const uint32_t *h, pct_plan *pl)
     return rc;
 }
 
-static sv_err percentiles_small(region *r, const double *pcts, double *out, sv_error *err)
+static sv_err percentiles_small(const region *r, const double *pcts, double *out, sv_error *err)
 {
     int64_t *d = malloc(r->n * sizeof *d);
     if (!d)
@@ -394,7 +393,7 @@ static sv_err percentiles_small(region *r, const double *pcts, double *out, sv_e
 }
 
 /* h: the histogram counted by pass_durations (freed here). */
-static sv_err percentiles_radix(region *r, uint32_t *h, const double *pcts, double *out,
+static sv_err percentiles_radix(const region *r, uint32_t *h, const double *pcts, double *out,
                                 sv_error *err)
 {
     size_t n = r->n, ranks[6], nr = 0, lo[3];
@@ -429,7 +428,7 @@ static bool percentiles_by_radix(const region *r)
 }
 
 /* hist: pass_durations' histogram when percentiles_by_radix (freed here), else NULL. */
-static sv_err compute_percentiles(region *r, uint32_t *hist, sv_error *err)
+static sv_err compute_percentiles(const region *r, region_stats *st, uint32_t *hist, sv_error *err)
 {
     static const double pcts[3] = {50.0, 95.0, 99.0};
     double out[3];
@@ -437,15 +436,14 @@ static sv_err compute_percentiles(region *r, uint32_t *hist, sv_error *err)
         hist ? percentiles_radix(r, hist, pcts, out, err) : percentiles_small(r, pcts, out, err);
     if (e)
         return e;
-    r->st.p50_ns = out[0];
-    r->st.p95_ns = out[1];
-    r->st.p99_ns = out[2];
+    st->p50_ns = out[0];
+    st->p95_ns = out[1];
+    st->p99_ns = out[2];
     return SV_OK;
 }
 
-static void finish_moments(region *r, const pass_acc *acc)
+static void finish_moments(const region *r, region_stats *st, const pass_acc *acc)
 {
-    region_stats *st = &r->st;
     double n = (double)r->n;
     st->total_ns = acc->sum > INT64_MAX ? INT64_MAX : (int64_t)acc->sum;
     st->mean_ns = (double)acc->sum / n;
@@ -464,22 +462,19 @@ static void finish_moments(region *r, const pass_acc *acc)
     }
 }
 
-sv_err stats_compute_region(region *r, sv_error *err)
+static sv_err compute_into(const region *r, region_stats *st, sv_error *err)
 {
-    int64_t excl = r->st.exclusive_total_ns;
-    memset(&r->st, 0, sizeof r->st);
-    r->st.exclusive_total_ns = excl;
     if (!r->has_event_data)
         return SV_OK;
-    r->st.num_calls = (int64_t)r->n;
-    pass_optional(r);
+    st->num_calls = (int64_t)r->n;
+    pass_optional(r, st);
     if (r->n == 0)
         return SV_OK;
     pass_acc acc;
     uint32_t *hist = NULL;
     if (percentiles_by_radix(r) && !(hist = calloc(PCT_LOG_BUCKETS, sizeof *hist)))
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory for %zu calls", r->n);
-    if (!pass_durations(r, &acc, hist)) {
+    if (!pass_durations(r, st, &acc, hist)) {
         free(hist);
         pass_bad why = {false, 0};
         pass_find_bad(r, &why);
@@ -489,6 +484,36 @@ sv_err stats_compute_region(region *r, sv_error *err)
                 why.call, (long long)r->start_ns[why.call], (long long)r->end_ns[why.call]);
         return sv_error_set(err, SV_ERR_FORMAT, "call %zu ends before it starts", why.call);
     }
-    finish_moments(r, &acc);
-    return compute_percentiles(r, hist, err);
+    finish_moments(r, st, &acc);
+    return compute_percentiles(r, st, hist, err);
+}
+
+sv_err stats_compute_region(region *r, sv_error *err)
+{
+    /* Computed aside, then copied around exclusive_total_ns: the nesting
+     * may write that field of the same region meanwhile on another thread
+     * (finish.c), so not one byte of it is touched here. */
+    region_stats st;
+    memset(&st, 0, sizeof st);
+    sv_err e = compute_into(r, &st, err);
+    const size_t at = offsetof(region_stats, exclusive_total_ns);
+    const size_t past = at + sizeof st.exclusive_total_ns;
+    memcpy(&r->st, &st, at);
+    memcpy((char *)&r->st + past, (char *)&st + past, sizeof st - past);
+    return e;
+}
+
+bool stats_durations_valid(const region *r)
+{
+    if (!r->has_event_data)
+        return true;
+    const int64_t *s = r->start_ns, *e = r->end_ns;
+    uint64_t bad = 0;
+    /* The condition pass_durations refuses a region for, branch-free so it
+     * runs at memory speed: end - start overflows or is negative. */
+    for (size_t i = 0; i < r->n; i++) {
+        uint64_t d = (uint64_t)e[i] - (uint64_t)s[i];
+        bad |= (((uint64_t)e[i] ^ (uint64_t)s[i]) & ((uint64_t)e[i] ^ d)) | d;
+    }
+    return !(bad >> 63);
 }

@@ -13,6 +13,11 @@
  * a call ends before it starts (or its duration overflows). */
 sv_err stats_compute_region(region *r, sv_error *err);
 
+/* False when stats_compute_region() would refuse r with SV_ERR_FORMAT (a
+ * call ends before it starts, or its duration overflows).  Reads the
+ * columns only, so it may run beside stats_compute_region(). */
+bool stats_durations_valid(const region *r);
+
 /* numpy.percentile(v, pct) for pct in [0, 100], linear interpolation.
  * Reorders v (selection, no full sort).  0.0 when n == 0. */
 double stats_percentile_inplace(int64_t *v, size_t n, double pct);

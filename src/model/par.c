@@ -1,0 +1,189 @@
+/* par: a fixed set of worker threads for one batch of independent tasks
+ * (par.h).  The threads live only as long as par_run(): the loading child
+ * runs a few batches, each long enough that creating threads costs
+ * nothing measurable, and no thread outlives the step that needs it. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "par.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The warnings list of the task this thread runs, NULL outside a task.
+ * Thread-local by necessity: profile_warn() is called deep inside the
+ * nesting with only the profile at hand, and concurrent tasks share it. */
+static _Thread_local par_warns *par_sink;
+
+int par_threads(void)
+{
+    const char *s = getenv("SCOPEVIEW_THREADS");
+    if (s && *s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (*end == '\0' && v >= 1)
+            return v > PAR_MAX_THREADS ? PAR_MAX_THREADS : (int)v;
+    }
+    long n = 0;
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set);
+#endif
+    if (n < 1)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    return n > PAR_MAX_THREADS ? PAR_MAX_THREADS : (int)n;
+}
+
+bool par_warn_capture(const char *line)
+{
+    par_warns *w = par_sink;
+    if (!w)
+        return false;
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 4;
+        char **v = realloc(w->v, cap * sizeof *v);
+        if (!v)
+            return true; /* as profile_warn: no memory, no line */
+        w->v = v;
+        w->cap = cap;
+    }
+    char *copy = strdup(line);
+    if (copy)
+        w->v[w->n++] = copy;
+    return true;
+}
+
+void par_warns_free(par_warns *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        free(w->v[i]);
+    free(w->v);
+    memset(w, 0, sizeof *w);
+}
+
+void par_warns_replay(profile *p, par_warns *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        profile_warn(p, "%s", w->v[i]);
+    par_warns_free(w);
+}
+
+typedef struct par_state {
+    const par_job *job;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t next;       /* the next task to start */
+    uint64_t inflight; /* the running tasks' weights */
+} par_state;
+
+static uint64_t task_weight(const par_job *j, size_t t)
+{
+    return j->weight && j->weight_cap ? j->weight[t] : 0;
+}
+
+/* The next task this thread may start, or ntasks when none is left.  Tasks
+ * start in index order; one that would pass the weight cap waits for the
+ * running ones to finish (never when nothing runs). */
+static size_t take_task(par_state *s)
+{
+    const par_job *j = s->job;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        if (s->next >= j->ntasks) {
+            pthread_mutex_unlock(&s->mu);
+            return j->ntasks;
+        }
+        uint64_t w = task_weight(j, s->next);
+        if (s->inflight == 0 || s->inflight + w <= j->weight_cap || !j->weight_cap) {
+            s->inflight += w;
+            size_t t = s->next++;
+            pthread_mutex_unlock(&s->mu);
+            return t;
+        }
+        pthread_cond_wait(&s->cv, &s->mu);
+    }
+}
+
+static void done_task(par_state *s, size_t t)
+{
+    uint64_t w = task_weight(s->job, t);
+    if (!w)
+        return;
+    pthread_mutex_lock(&s->mu);
+    s->inflight -= w;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static void *par_worker(void *arg)
+{
+    par_state *s = arg;
+    const par_job *j = s->job;
+    size_t t;
+    while ((t = take_task(s)) < j->ntasks) {
+        par_sink = j->warns ? &j->warns[t] : NULL;
+        j->fn(j->ctx, t);
+        par_sink = NULL;
+        done_task(s, t);
+    }
+    return NULL;
+}
+
+static void run_serial(const par_job *j)
+{
+    for (size_t t = 0; t < j->ntasks; t++) {
+        par_sink = j->warns ? &j->warns[t] : NULL;
+        j->fn(j->ctx, t);
+        par_sink = NULL;
+    }
+}
+
+void par_run(const par_job *job, int nthreads)
+{
+    if (job->ntasks == 0)
+        return;
+    size_t want = nthreads < 1 ? 1 : (size_t)nthreads;
+    if (want > job->ntasks)
+        want = job->ntasks;
+    if (want > PAR_MAX_THREADS)
+        want = PAR_MAX_THREADS;
+    if (want <= 1) {
+        run_serial(job);
+        return;
+    }
+    par_state s = {.job = job, .next = 0, .inflight = 0};
+    if (pthread_mutex_init(&s.mu, NULL) != 0) {
+        run_serial(job);
+        return;
+    }
+    if (pthread_cond_init(&s.cv, NULL) != 0) {
+        pthread_mutex_destroy(&s.mu);
+        run_serial(job);
+        return;
+    }
+    pthread_t tid[PAR_MAX_THREADS];
+    size_t started = 0;
+    pthread_attr_t attr;
+    bool attr_ok = pthread_attr_init(&attr) == 0;
+    if (attr_ok)
+        pthread_attr_setstacksize(&attr, PAR_STACK_BYTES);
+    /* The caller is one of the threads: start want - 1 more. */
+    for (size_t i = 0; i + 1 < want; i++) {
+        if (pthread_create(&tid[started], attr_ok ? &attr : NULL, par_worker, &s) != 0)
+            break; /* the others take its share */
+        started++;
+    }
+    if (attr_ok)
+        pthread_attr_destroy(&attr);
+    par_worker(&s);
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_cond_destroy(&s.cv);
+    pthread_mutex_destroy(&s.mu);
+}

@@ -1,0 +1,366 @@
+/* The finishing step on threads (par.c, finish.c) gives the serial step's
+ * model byte for byte: every shared profile and the fixtures loaded with
+ * SCOPEVIEW_THREADS=1 and =4, and generated many-region, many-rank
+ * profiles (dropped regions, nesting warnings, summary-only regions, big
+ * regions on the radix percentiles) finished both ways; the model
+ * compared through its wire stream (every field, statistics bit for bit),
+ * region by region and warning by warning.  And par_run() itself: every
+ * task once, warnings in task order, the weight cap kept. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <pthread.h>
+
+#include "loader.h"
+#include "memprof.h"
+#include "par.h"
+#include "profile.h"
+#include "testutil.h"
+#include "wire.h"
+
+/* --- comparing two models ------------------------------------------ */
+
+static unsigned char *stream_of(const profile *p, size_t *len)
+{
+    int fd = memfd_create("wire", 0);
+    assert_true(fd >= 0);
+    assert_int_equal(wire_send_profile(fd, p), 0);
+    off_t end = lseek(fd, 0, SEEK_END);
+    assert_true(end > 0);
+    unsigned char *b = malloc((size_t)end);
+    assert_non_null(b);
+    assert_int_equal(pread(fd, b, (size_t)end, 0), end);
+    close(fd);
+    *len = (size_t)end;
+    return b;
+}
+
+static void check_same(const char *what, const profile *a, const profile *b)
+{
+    assert_int_equal(a->nregions, b->nregions);
+    for (size_t i = 0; i < a->nregions; i++) {
+        const region *x = a->regions[i], *y = b->regions[i];
+        assert_string_equal(x->name, y->name);
+        assert_int_equal(x->rank, y->rank);
+        assert_int_equal(x->n, y->n);
+        assert_int_equal(x->gidx0, y->gidx0);
+        if (memcmp(&x->st, &y->st, sizeof x->st) != 0)
+            fail_msg("%s: rank %d region %s: statistics differ", what, x->rank, x->name);
+    }
+    assert_int_equal(a->nranks, b->nranks);
+    for (size_t i = 0; i < a->nranks; i++) {
+        assert_int_equal(a->ranks[i].ncalls, b->ranks[i].ncalls);
+        assert_int_equal(a->ranks[i].explicit_ids, b->ranks[i].explicit_ids);
+        assert_int_equal(a->ranks[i].ninferred_lanes, b->ranks[i].ninferred_lanes);
+    }
+    if (a->nwarnings != b->nwarnings)
+        fail_msg("%s: %zu warnings serially, %zu on threads", what, a->nwarnings, b->nwarnings);
+    for (size_t i = 0; i < a->nwarnings; i++)
+        assert_string_equal(a->warnings[i], b->warnings[i]);
+    assert_int_equal(a->has_min_start, b->has_min_start);
+    assert_int_equal(a->min_start_ns, b->min_start_ns);
+    size_t la, lb;
+    unsigned char *sa = stream_of(a, &la), *sb = stream_of(b, &lb);
+    if (la != lb || memcmp(sa, sb, la) != 0)
+        fail_msg("%s: the threaded model differs from the serial one", what);
+    free(sa);
+    free(sb);
+}
+
+static void set_threads(int n)
+{
+    char v[16];
+    snprintf(v, sizeof v, "%d", n);
+    assert_int_equal(setenv("SCOPEVIEW_THREADS", v, 1), 0);
+    assert_int_equal(par_threads(), n);
+}
+
+/* --- every shared profile and fixture -------------------------------- */
+
+static void check_file(const char *path, size_t *count)
+{
+    profile *a = NULL, *b = NULL;
+    sv_error e1, e2;
+    set_threads(1);
+    sv_err r1 = profile_load(path, NULL, &a, &e1);
+    set_threads(4);
+    sv_err r2 = profile_load(path, NULL, &b, &e2);
+    unsetenv("SCOPEVIEW_THREADS");
+    assert_int_equal(r1, r2);
+    if (r1 == SV_OK)
+        check_same(path, a, b);
+    else
+        assert_string_equal(e1.msg, e2.msg);
+    profile_free(a);
+    profile_free(b);
+    (*count)++;
+}
+
+/* Every *.h5 under dir, subdirectories too. */
+static void check_tree(const char *dir, size_t *count)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0)
+            continue;
+        size_t n = strlen(de->d_name);
+        if (S_ISDIR(st.st_mode))
+            check_tree(path, count);
+        else if (n > 3 && strcmp(de->d_name + n - 3, ".h5") == 0)
+            check_file(path, count);
+    }
+    closedir(d);
+}
+
+static void test_files(void **state)
+{
+    (void)state;
+    char dir[4096];
+    size_t count = 0;
+    sv_fixture_path(dir, sizeof dir, "");
+    check_tree(dir, &count);
+    size_t fixtures = count;
+    if (sv_shared_available()) {
+        sv_shared_path(dir, sizeof dir, "data");
+        check_tree(dir, &count);
+        assert_true(count - fixtures >= 17); /* data/real, extended, upstream */
+    }
+    print_message("%zu files compared\n", count);
+    assert_true(fixtures >= 10);
+}
+
+/* --- generated profiles ---------------------------------------------- */
+
+static uint64_t rnd(uint64_t *s)
+{
+    /* splitmix64: the same profile on every run */
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Calls nested by construction: call i of a region lies inside the
+ * enclosing region's call i / fan (ids link them on explicit ranks). */
+static void gen_region(rank_data *rk, const char *name, size_t n, uint64_t *seed, bool ids,
+                       int64_t id0, size_t parents, int64_t parent_id0)
+{
+    int64_t *s = malloc((n ? n : 1) * sizeof *s), *e = malloc((n ? n : 1) * sizeof *e);
+    int64_t *ci = malloc((n ? n : 1) * sizeof *ci), *pi = malloc((n ? n : 1) * sizeof *pi);
+    assert_true(s && e && ci && pi);
+    int64_t t = 1000;
+    for (size_t i = 0; i < n; i++) {
+        t += (int64_t)(rnd(seed) % 50);
+        s[i] = t;
+        /* Durations over many octaves: exercises the radix buckets. */
+        int64_t d = (int64_t)(rnd(seed) % ((uint64_t)1 << (rnd(seed) % 24)));
+        e[i] = t + d;
+        t += d / 2;
+        ci[i] = id0 + (int64_t)i;
+        pi[i] = parents ? parent_id0 + (int64_t)(rnd(seed) % parents) : -1;
+    }
+    region *r = mp_region(rk, name, n, s, e);
+    if (ids) {
+        mp_col(&r->call_ids, ci, n);
+        mp_col(&r->parent_ids, pi, n);
+    }
+    if (n && rnd(seed) % 4 == 0) {
+        for (size_t i = 0; i < n; i++)
+            ci[i] = (int64_t)(rnd(seed) % 1000) - 100; /* < 0: no GPU time */
+        mp_col(&r->gpu_ns, ci, n);
+    }
+    free(s);
+    free(e);
+    free(ci);
+    free(pi);
+}
+
+/* Ranks in a scrambled order; per rank, regions added in an order that is
+ * not their name order.  Some ranks get a region whose call ends before it
+ * starts (dropped, with a warning), explicit ids with orphan parents
+ * (warned), a repeated id (warned), summary-only regions. */
+static profile *gen_profile(uint64_t seed, size_t nranks, size_t nregions, size_t big)
+{
+    profile *p = profile_new("generated");
+    assert_non_null(p);
+    for (size_t k = 0; k < nranks; k++) {
+        int rank = (int)((k * 7 + 3) % nranks);
+        rank_data *rk = profile_add_rank(p, rank);
+        assert_non_null(rk);
+        bool ids = rank % 3 != 0;
+        int64_t id0 = 1;
+        size_t prev_n = 0;
+        int64_t prev_id0 = 0;
+        for (size_t j = 0; j < nregions; j++) {
+            char name[64];
+            snprintf(name, sizeof name, "mod%zu/func_%03zu", (j * 37) % 11, (j * 53) % nregions);
+            size_t n = j == 1 && k < 2 ? big : (size_t)(rnd(&seed) % 300);
+            if (j % 17 == 5) {
+                region *r = rank_add_region(rk, name);
+                assert_non_null(r); /* summary-only */
+                continue;
+            }
+            gen_region(rk, name, n, &seed, ids, id0, prev_n, prev_id0);
+            region *r = rk->regions[rk->nregions - 1];
+            if (rank % 4 == 1 && j % 29 == 7 && n > 2) {
+                r->end_ns[n / 2] = r->start_ns[n / 2] - 1; /* dropped */
+            }
+            if (ids && rank % 5 == 2 && j == 3 && n > 2)
+                r->parent_ids[0] = 999999999; /* an orphan */
+            if (ids && rank == 4 && j == 8 && n > 2)
+                r->call_ids[1] = r->call_ids[0]; /* a repeated id: inferred instead */
+            prev_n = n;
+            prev_id0 = id0;
+            id0 += (int64_t)n;
+        }
+    }
+    return p;
+}
+
+static void check_generated(uint64_t seed, size_t nranks, size_t nregions, size_t big)
+{
+    profile *a = gen_profile(seed, nranks, nregions, big);
+    profile *b = gen_profile(seed, nranks, nregions, big);
+    sv_error e1, e2;
+    set_threads(1);
+    assert_int_equal(profile_finish(a, &e1), SV_OK);
+    set_threads(4);
+    assert_int_equal(profile_finish(b, &e2), SV_OK);
+    unsetenv("SCOPEVIEW_THREADS");
+    check_same("generated", a, b);
+    /* The generator did make what it means to test. */
+    assert_true(a->nwarnings >= 2);
+    bool dropped = false;
+    for (size_t i = 0; i < a->nwarnings; i++)
+        dropped |= strstr(a->warnings[i], "region dropped") != NULL;
+    assert_true(dropped);
+    profile_free(a);
+    profile_free(b);
+}
+
+static void test_many_regions(void **state)
+{
+    (void)state;
+    check_generated(1, 12, 300, 200000);
+}
+
+static void test_one_rank(void **state)
+{
+    (void)state;
+    check_generated(2, 2, 40, 300000);
+    /* One rank: the nesting runs beside the statistics. */
+    profile *a = gen_profile(3, 1, 30, 250000), *b = gen_profile(3, 1, 30, 250000);
+    sv_error err;
+    set_threads(1);
+    assert_int_equal(profile_finish(a, &err), SV_OK);
+    set_threads(3);
+    assert_int_equal(profile_finish(b, &err), SV_OK);
+    unsetenv("SCOPEVIEW_THREADS");
+    check_same("one rank", a, b);
+    profile_free(a);
+    profile_free(b);
+}
+
+/* --- par_run itself ---------------------------------------------------- */
+
+typedef struct run_ctx {
+    profile *p;
+    int *ran;
+    uint64_t *weight;
+    pthread_mutex_t mu;
+    uint64_t inflight, peak;
+} run_ctx;
+
+static void run_task(void *ctx, size_t t)
+{
+    run_ctx *c = ctx;
+    pthread_mutex_lock(&c->mu);
+    c->inflight += c->weight[t];
+    if (c->inflight > c->peak)
+        c->peak = c->inflight;
+    pthread_mutex_unlock(&c->mu);
+    c->ran[t]++;
+    for (int k = 0; k < (int)(t % 3); k++)
+        profile_warn(c->p, "task %zu: line %d", t, k);
+    usleep(t % 7 == 0 ? 200 : 0);
+    pthread_mutex_lock(&c->mu);
+    c->inflight -= c->weight[t];
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void test_run(void **state)
+{
+    (void)state;
+    enum { NT = 500 };
+    static int ran[NT];
+    static uint64_t weight[NT];
+    static par_warns warns[NT];
+    memset(ran, 0, sizeof ran);
+    for (size_t t = 0; t < NT; t++)
+        weight[t] = t % 10 == 0 ? 50 : t % 5;
+    run_ctx c = {.p = profile_new("par"), .ran = ran, .weight = weight};
+    assert_non_null(c.p);
+    pthread_mutex_init(&c.mu, NULL);
+    par_job job = {NT, run_task, &c, warns, weight, 60};
+    par_run(&job, 4);
+    pthread_mutex_destroy(&c.mu);
+    for (size_t t = 0; t < NT; t++)
+        assert_int_equal(ran[t], 1);
+    assert_true(c.peak <= 60);
+    assert_int_equal(c.p->nwarnings, 0); /* kept aside until replayed */
+    for (size_t t = 0; t < NT; t++)
+        par_warns_replay(c.p, &warns[t]);
+    /* In task order, the cap per kind applied as when warned serially. */
+    profile *q = profile_new("par");
+    assert_non_null(q);
+    for (size_t t = 0; t < NT; t++)
+        for (int j = 0; j < (int)(t % 3); j++)
+            profile_warn(q, "task %zu: line %d", t, j);
+    assert_true(q->nwarnings >= 10);
+    assert_int_equal(c.p->nwarnings, q->nwarnings);
+    for (size_t i = 0; i < q->nwarnings; i++)
+        assert_string_equal(c.p->warnings[i], q->warnings[i]);
+    profile_free(q);
+    profile_free(c.p);
+}
+
+static void test_threads_env(void **state)
+{
+    (void)state;
+    set_threads(1);
+    set_threads(7);
+    assert_int_equal(setenv("SCOPEVIEW_THREADS", "999", 1), 0);
+    assert_int_equal(par_threads(), PAR_MAX_THREADS);
+    assert_int_equal(setenv("SCOPEVIEW_THREADS", "zero", 1), 0);
+    assert_true(par_threads() >= 1); /* not a number: the machine's count */
+    unsetenv("SCOPEVIEW_THREADS");
+    assert_true(par_threads() >= 1 && par_threads() <= PAR_MAX_THREADS);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads_env),  cmocka_unit_test(test_run),
+        cmocka_unit_test(test_many_regions), cmocka_unit_test(test_one_rank),
+        cmocka_unit_test(test_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
