@@ -201,9 +201,11 @@ static int collect_profile(isolate_load *ld, const char *path, bool show_progres
     return 0;
 }
 
-static int run_viewer(const cli_options *o, profile *p, const region_filter *f)
+static int run_viewer(const cli_options *o, profile *p, const region_filter *f,
+                      isolate_tail **tail)
 {
     app_options ao = {
+        .stats_tail = *tail, /* the statistics still to come: app_run's now */
         .path = p->path,
         .headless = o->headless,
         .cols = o->cols,
@@ -214,6 +216,7 @@ static int run_viewer(const cli_options *o, profile *p, const region_filter *f)
         .config = o->config,
         .filter = f,
     };
+    *tail = NULL;
     setlocale(LC_CTYPE, "");
     return finish_stdout(app_run(p, &ao, stdout));
 }
@@ -379,6 +382,7 @@ static int run(const cli_options *o)
     }
     /* Piped without --batch: a terminal UI has nowhere to go, so print the summary. */
     bool viewer = o->mode == CLI_INTERACTIVE && (o->headless || isatty(STDOUT_FILENO));
+    isolate_tail *tail = NULL;
     if (status == 0) {
         /* Several FILEs: the C API's rank files, one profile.  --summary reads the columnar
          * index's stored statistics alone when they answer it (loader.h). */
@@ -387,6 +391,9 @@ static int run(const cli_options *o)
                                .npaths = o->nfiles,
                                .stored_statistics = o->mode == CLI_SUMMARY ||
                                                     (o->mode == CLI_INTERACTIVE && !viewer)};
+        /* The viewer's first frame comes before the statistics (isolate.h defer_stats). */
+        how.defer_stats = viewer;
+        how.tail = &tail;
 #ifdef SV_MPI
         /* mpirun: a split batch load (cli/mpi_run.h); only process 0 prints. */
         mpi_role role = mpi_run_role(o);
@@ -403,7 +410,8 @@ static int run(const cli_options *o)
     if (status == 0)
         status = check_ranks(o->ranks, p);
     if (status == 0)
-        status = viewer ? run_viewer(o, p, &f) : run_output(o, p, &f);
+        status = viewer ? run_viewer(o, p, &f, &tail) : run_output(o, p, &f);
+    isolate_tail_free(tail); /* not handed to the viewer */
     profile_free(p);
     filter_free(&f);
     return status;

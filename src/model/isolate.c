@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +23,12 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "isolate_defer.h"
 #include "loader.h"
 #include "sanity.h"
 #include "text.h"
 #include "wire.h"
+#include "wire_stats.h"
 
 /* ASan and TSan reserve terabytes of address space up front: RLIMIT_AS
  * would make every later mapping fail, so a sanitized build goes without it. */
@@ -217,7 +220,7 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
                    : profile_load(path, opt, p, err);
     opt->budget = NULL;
     budget_free(&b);
-    if (!e)
+    if (!e && !opt->defer_stats) /* deferred: checked after the statistics (isolate_defer.c) */
         profile_check_values(*p);
     if (e == SV_ERR_NOMEM && b.exceeded) {
         char epath[400]; /* a path over 200 characters stays whole */
@@ -251,7 +254,7 @@ static void iso_on_charge(void *ctx, uint64_t bytes)
 /* Runs in the child: limits, the load, the answer.  Never returns. */
 
 static void iso_child(const char *path, const isolate_options *io, const iso_limits *l, int prog_fd,
-                      int data_fd)
+                      int data_fd, int tail_fd)
 {
     /* No core file, not even through a core_pattern pipe (which ignores
      * RLIMIT_CORE); and no orphan child spinning after the parent died. */
@@ -280,12 +283,15 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
         if (null > STDERR_FILENO)
             close(null);
     }
-    load_options opt = {.progress = iso_hook_tick, .progress_ctx = &hook};
+    bool defer = tail_fd >= 0;
+    load_options opt = {.progress = iso_hook_tick, .progress_ctx = &hook, .defer_stats = defer};
     sv_error err;
     profile *p = NULL;
     iso_work work = {&hook.ticker, l->cpu_s, l->cpu_hard};
     load_budget b = {.limit = l->budget, .on_charge = iso_on_charge, .on_charge_ctx = &work};
     sv_err e = iso_load(path, io, &b, &opt, &p, &err);
+    if (defer) /* the model now, its statistics on tail_fd next */
+        _exit(isolate_defer_send(p, e, &err, data_fd, tail_fd) ? ISO_EXIT_WIRE : 0);
     if (!e && io->prepare)
         e = io->prepare(io->section ? io->section->ctx : NULL, &p, &err);
     int wr = e ? wire_send_error(data_fd, &err)
@@ -470,6 +476,7 @@ struct isolate_load {
     struct stat st;
     pid_t pid;
     int prog_fd, data_fd;
+    int tail_fd; /* defer_stats: the statistics' pipe, else -1 */
     sv_err start_rc;
     sv_error start_err;
 };
@@ -486,6 +493,16 @@ static sv_err iso_start(isolate_load *ld, sv_error *err)
         return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", ld->epath,
                             strerror(errno));
     }
+    int tail[2] = {-1, -1};
+    if (ld->opt.defer_stats && !ld->opt.prepare && !iso_pipe(tail)) {
+        int e = errno;
+        close(prog[0]);
+        close(prog[1]);
+        close(data[0]);
+        close(data[1]);
+        return sv_error_set(err, SV_ERR_IO, "%s: cannot start the loading process: %s", ld->epath,
+                            strerror(e));
+    }
     /* Columns cross in fewer, larger reads. */
     (void)fcntl(data[1], F_SETPIPE_SZ, 1 << 20);
     fflush(NULL);
@@ -493,11 +510,16 @@ static sv_err iso_start(isolate_load *ld, sv_error *err)
     if (pid == 0) {
         close(prog[0]);
         close(data[0]);
-        iso_child(ld->path, &ld->opt, &ld->l, prog[1], data[1]);
+        if (tail[0] >= 0)
+            close(tail[0]);
+        iso_child(ld->path, &ld->opt, &ld->l, prog[1], data[1], tail[1]);
     }
     int fork_errno = errno;
     close(prog[1]);
     close(data[1]);
+    if (tail[1] >= 0)
+        close(tail[1]);
+    ld->tail_fd = tail[0];
     if (pid < 0) {
         close(prog[0]);
         close(data[0]);
@@ -508,6 +530,136 @@ static sv_err iso_start(isolate_load *ld, sv_error *err)
     ld->prog_fd = prog[0];
     ld->data_fd = data[0];
     return SV_OK;
+}
+
+/* The statistics still to come from a deferred load's child (isolate.h). */
+struct isolate_tail {
+    pthread_mutex_t mu; /* guards pid: the receiver reaps, isolate_tail_kill kills */
+    pid_t pid;
+    int prog_fd, tail_fd;
+    iso_limits l;
+    size_t nregions, nranks; /* of the model they belong to */
+    char epath[400];
+};
+
+void isolate_tail_kill(isolate_tail *t)
+{
+    pthread_mutex_lock(&t->mu);
+    if (t->pid > 0) /* not reaped yet: still this child (or its zombie) */
+        kill(t->pid, SIGKILL);
+    pthread_mutex_unlock(&t->mu);
+}
+
+/* Reaps the child; its pid stays valid for isolate_tail_kill until then
+ * (waitid WNOWAIT: waits for the end without reaping). */
+static int iso_tail_reap(isolate_tail *t)
+{
+    siginfo_t si;
+    while (waitid(P_PID, (id_t)t->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    pthread_mutex_lock(&t->mu);
+    int status = iso_reap(t->pid);
+    t->pid = 0;
+    pthread_mutex_unlock(&t->mu);
+    return status;
+}
+
+void isolate_tail_free(isolate_tail *t)
+{
+    if (!t)
+        return;
+    if (t->pid > 0) {
+        kill(t->pid, SIGKILL);
+        (void)iso_reap(t->pid);
+    }
+    if (t->prog_fd >= 0)
+        close(t->prog_fd);
+    if (t->tail_fd >= 0)
+        close(t->tail_fd);
+    pthread_mutex_destroy(&t->mu);
+    free(t);
+}
+
+sv_err isolate_tail_recv(isolate_tail *t, wire_stats **out, sv_error *err)
+{
+    sv_error_clear(err);
+    *out = NULL;
+    /* No progress callback: this may run on another thread than the load's. */
+    iso_watch w = {.prog_fd = t->prog_fd,
+                   .data_fd = t->tail_fd,
+                   .stall_s = t->l.stall_s,
+                   .deadline = now_ms() + (int64_t)t->l.stall_s * 1000,
+                   .window_s = t->l.stall_s};
+    wire_src src = {iso_read, &w};
+    sv_error werr;
+    sv_error_clear(&werr);
+    wire_status ws = wire_recv_stats(&src, t->nregions, t->nranks, t->l.budget, out, &werr);
+    if (w.stalled || ws == WIRE_BUDGET)
+        kill(t->pid, SIGKILL);
+    /* Closed before the reaping: a child still writing then fails, not blocks. */
+    close(t->tail_fd);
+    if (w.prog_fd >= 0)
+        close(w.prog_fd);
+    t->tail_fd = t->prog_fd = -1;
+    int status = iso_tail_reap(t);
+    bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    sv_err e = SV_OK;
+    if (ws != WIRE_PROFILE || !exited_ok) {
+        wire_stats_free(*out);
+        *out = NULL;
+        if (ws == WIRE_ERROR || ws == WIRE_BUDGET || (ws == WIRE_BROKEN && exited_ok && !w.stalled))
+            e = sv_error_set(err, werr.code ? werr.code : SV_ERR_DAMAGED, "%s: %s", t->epath,
+                             werr.msg);
+        else
+            e = iso_verdict(t->epath, status, &w, &t->l, false, err);
+    }
+    return e;
+}
+
+/* A deferred load's model is in: the child goes on with the statistics.
+ * The tail takes over the child; without a place for it (isolate_options
+ * tail) the statistics are received and installed here and now. */
+static sv_err iso_hand_tail(isolate_load *ld, iso_watch *w, profile **out, sv_error *err)
+{
+    close(ld->data_fd);
+    ld->data_fd = -1;
+    /* Every read of the file is done: a change now is a change during the load. */
+    if (iso_file_changed(ld->path, &ld->st))
+        profile_warn(*out,
+                     "%s: the file changed while it was being read (is a job still writing "
+                     "it?): what is shown may mix its old and new contents",
+                     ld->epath);
+    isolate_tail *t = calloc(1, sizeof *t);
+    if (!t) {
+        profile_free(*out);
+        *out = NULL;
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory", ld->epath);
+    }
+    pthread_mutex_init(&t->mu, NULL);
+    t->pid = ld->pid;
+    t->prog_fd = w->prog_fd;
+    t->tail_fd = ld->tail_fd;
+    t->l = ld->l;
+    t->nregions = (*out)->nregions;
+    t->nranks = (*out)->nranks;
+    snprintf(t->epath, sizeof t->epath, "%s", ld->epath);
+    ld->pid = 0;
+    ld->prog_fd = ld->tail_fd = -1;
+    if (ld->opt.tail) {
+        *ld->opt.tail = t;
+        return SV_OK;
+    }
+    wire_stats *st = NULL;
+    sv_err e = isolate_tail_recv(t, &st, err);
+    isolate_tail_free(t);
+    if (!e && !wire_stats_install(*out, st))
+        e = sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory", ld->epath);
+    wire_stats_free(st);
+    if (e) {
+        profile_free(*out);
+        *out = NULL;
+    }
+    return e;
 }
 
 /* Receives the started child's answer.  The stall deadline starts now: a
@@ -528,6 +680,8 @@ static sv_err iso_collect(isolate_load *ld, profile **out, sv_error *err)
     sv_error werr;
     sv_error_clear(&werr);
     wire_status ws = wire_recv_section(&src, l->budget, opt->section, out, &werr);
+    if (ws == WIRE_PROFILE && ld->tail_fd >= 0) /* the statistics come next */
+        return iso_hand_tail(ld, &w, out, err);
     if (w.stalled || ws == WIRE_BUDGET)
         kill(ld->pid, SIGKILL);
     close(ld->data_fd);
@@ -563,7 +717,7 @@ isolate_load *isolate_start(const char *path, const isolate_options *opt)
     isolate_load *ld = calloc(1, sizeof *ld);
     if (!ld)
         return NULL;
-    ld->prog_fd = ld->data_fd = -1;
+    ld->prog_fd = ld->data_fd = ld->tail_fd = -1;
     sv_error_clear(&ld->start_err);
     if (opt)
         ld->opt = *opt;
@@ -606,6 +760,8 @@ sv_err isolate_collect(isolate_load *ld, profile **out, sv_error *err)
         return sv_error_set(err, ld ? SV_ERR_USAGE : SV_ERR_NOMEM,
                             ld ? "isolate_collect: nowhere to put the profile" : "out of memory");
     }
+    if (ld->opt.tail)
+        *ld->opt.tail = NULL;
     sv_err rc;
     if (ld->start_rc) {
         *err = ld->start_err;
@@ -633,6 +789,8 @@ void isolate_cancel(isolate_load *ld)
         close(ld->prog_fd);
     if (ld->data_fd >= 0)
         close(ld->data_fd);
+    if (ld->tail_fd >= 0)
+        close(ld->tail_fd);
     free(ld->path);
     free(ld);
 }

@@ -42,6 +42,15 @@ typedef struct isolate_options {
      * caller then finds nothing received and does the work itself. */
     sv_err (*prepare)(void *ctx, profile **p, sv_error *err);
     const struct wire_section *section;
+    /* The viewer's load (wire_stats.h): the child sends the model before
+     * computing any statistic, then the statistics on a pipe of their own.
+     * With tail set, *tail receives that second half, to be received later
+     * (isolate_tail_recv, on any one thread) while the model is in use; the
+     * model's statistics are zero until then.  Without tail the load waits
+     * for them (the same profile as without defer_stats).  Ignored with a
+     * prepare step and in-process (*tail is then NULL). */
+    bool defer_stats;
+    struct isolate_tail **tail;
 } isolate_options;
 
 sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,
@@ -64,6 +73,19 @@ void isolate_set_progress(isolate_load *ld, void (*progress)(void *, uint64_t, u
                           void *ctx);
 sv_err isolate_collect(isolate_load *ld, profile **out, sv_error *err);
 void isolate_cancel(isolate_load *ld);
+
+/* The statistics of a load started with defer_stats.  isolate_tail_recv
+ * blocks until the child sends them (the stall deadline and the CPU limit
+ * still watch it) and reaps the child: SV_OK with *out, or an error in err
+ * (one line, naming the file).  It touches no profile, so it may run on a
+ * worker thread (stats_job.h); isolate_tail_kill, from any thread, ends the
+ * child (the receive then fails at once).  isolate_tail_free kills a child
+ * not reaped and frees t. */
+typedef struct isolate_tail isolate_tail;
+struct wire_stats;
+sv_err isolate_tail_recv(isolate_tail *t, struct wire_stats **out, sv_error *err);
+void isolate_tail_kill(isolate_tail *t);
+void isolate_tail_free(isolate_tail *t);
 
 /* Half the machine's RAM (sysconf), at least 256 MiB. */
 uint64_t isolate_default_budget(void);

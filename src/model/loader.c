@@ -805,8 +805,9 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
             e = ld_nomem(&c, err);
     }
     if (!e && !probe)
-        e = opt && opt->part ? profile_finish_steps(c.p, true, false, err)
-                             : profile_finish(c.p, err);
+        e = opt && opt->part          ? profile_finish_steps(c.p, true, false, err)
+            : opt && opt->defer_stats ? profile_finish_steps(c.p, false, false, err)
+                                      : profile_finish(c.p, err);
     if (!e && !probe)
         stored_min_start(c.p);
     if (e || probe) {

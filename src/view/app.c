@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "calls_job.h"
+#include "isolate.h"
+#include "stats_job.h"
 #include "config.h"
 #include "headless.h"
 #include "memreport.h"
@@ -650,11 +652,56 @@ static void app_start_calls(app *a, const app_options *o)
     app_take_calls(a);
 }
 
+/* Installs the statistics once the receiver has published them (never
+ * waits); true when it did.  Warnings they bring go to stderr too in a
+ * headless run, as the load's own do (main.c). */
+static bool app_take_stats(app *a)
+{
+    ui_ctx *ctx = a->ctx;
+    if (!ctx->stats_job || !stats_job_done(ctx->stats_job))
+        return false;
+    sv_error err;
+    sv_error_clear(&err);
+    size_t nnew = 0;
+    if (stats_job_install(ctx->stats_job, ctx->prof, &nnew, &err) != SV_OK) {
+        snprintf(ctx->stats_error, sizeof ctx->stats_error, "statistics unavailable: %s",
+                 err.msg);
+        ui_set_status(ctx, "%s", ctx->stats_error);
+    }
+    ctx->stats_job = NULL;
+    for (size_t i = ctx->prof->nwarnings - nnew; ctx->opt->headless && i < ctx->prof->nwarnings;
+         i++)
+        fprintf(stderr, "scopeview: warning: %s\n", ctx->prof->warnings[i]);
+    return true;
+}
+
+/* The statistics of a deferred load (isolate.h) arrive on a worker
+ * thread.  A headless screen waits for them, as for the nesting, unless
+ * SCOPEVIEW_TEST_STATS=hold (then until the key <Ready>). */
+static void app_start_stats(app *a, const app_options *o)
+{
+    ui_ctx *ctx = a->ctx;
+    if (!o->stats_tail)
+        return;
+    const char *hook = getenv("SCOPEVIEW_TEST_STATS");
+    bool hold = hook && strcmp(hook, "hold") == 0;
+    sv_error err;
+    sv_error_clear(&err);
+    if (stats_job_start(o->stats_tail, hold, &ctx->stats_job, &err) != SV_OK) {
+        snprintf(ctx->stats_error, sizeof ctx->stats_error, "statistics unavailable: %s",
+                 err.msg);
+        return;
+    }
+    if (o->headless && !hold)
+        stats_job_wait(ctx->stats_job);
+    app_take_stats(a);
+}
+
 static int app_loop(app *a)
 {
     bool dirty = true;
     for (;;) {
-        if (app_take_calls(a))
+        if (app_take_calls(a) | app_take_stats(a))
             dirty = true;
         if (dirty) {
             app_draw(a);
@@ -667,6 +714,8 @@ static int app_loop(app *a)
         if (key == SVK_READY) { /* the nesting is (headless: wait until it is) done */
             if (a->ctx->calls_job)
                 calls_job_wait(a->ctx->calls_job);
+            if (a->ctx->stats_job)
+                stats_job_wait(a->ctx->stats_job);
             continue;
         }
         int fl = app_key(a, key);
@@ -696,6 +745,8 @@ static void app_destroy(app *a)
     ui_ctx *ctx = a->ctx;
     calls_job_cancel(ctx->calls_job); /* quitting before it is done */
     ctx->calls_job = NULL;
+    stats_job_cancel(ctx->stats_job);
+    ctx->stats_job = NULL;
     for (size_t i = 0; i < ctx->nviews; i++)
         if (ctx->views[i]->destroy)
             ctx->views[i]->destroy(ctx->view_state[i]);
@@ -776,6 +827,7 @@ int app_run(profile *p, const app_options *o, FILE *out)
     bool user_utf8 = app_set_locale(&have_utf8);
     app a = {.ctx = calloc(1, sizeof(ui_ctx))};
     if (!a.ctx) {
+        isolate_tail_free(o->stats_tail);
         fprintf(stderr, "scopeview: out of memory\n");
         return 1;
     }
@@ -791,6 +843,7 @@ int app_run(profile *p, const app_options *o, FILE *out)
     sv_config *cfg = malloc(sizeof *cfg);
     if (!cfg || !config_defaults(cfg)) {
         fprintf(stderr, "scopeview: out of memory (or the built-in key table does not parse)\n");
+        isolate_tail_free(o->stats_tail);
         free(cfg);
         free(ctx);
         return 1;
@@ -807,10 +860,12 @@ int app_run(profile *p, const app_options *o, FILE *out)
     if (!status)
         status = app_open_backend(&a, o);
     if (status) {
+        isolate_tail_free(o->stats_tail);
         free(cfg);
         free(ctx);
         return status;
     }
+    app_start_stats(&a, o);
     app_start_calls(&a, o);
     app_create_views(&a);
     if ((size_t)cfg->default_view < ctx->nviews && ui_view_shown(ctx, cfg->default_view))

@@ -26,6 +26,9 @@ typedef struct app_options {
      * otherwise.  The compare views show only then. */
     profile *compare;
     struct diff_result *diff;
+    /* The statistics still to come from the loading child (isolate.h
+     * defer_stats), or NULL; app_run owns it. */
+    struct isolate_tail *stats_tail;
 } app_options;
 
 /* Runs the interface; returns the process exit status.  out receives the

@@ -39,6 +39,7 @@ typedef struct info_doc {
     info_line *lines;
     size_t n, cap;
     bool oom;
+    bool pending; /* built before the statistics (and nesting flags) were in */
 } info_doc;
 
 typedef struct info_state {
@@ -325,8 +326,15 @@ static void build_ranks(info_doc *d, const profile *p)
                  rk->has_threads && rk->has_tasks ? ", " : "", rk->has_tasks ? "tasks" : "");
         if (!t[0] && rk->ninferred_lanes)
             snprintf(t, sizeof t, "%u lanes (inferred)", rk->ninferred_lanes);
-        const char *cells[5] = {a, b, c, rk->explicit_ids ? "call ids" : "inferred",
-                                t[0] ? t : "-"};
+        /* The nesting flags come with the statistics. */
+        const char *later = d->g->ascii ? "computing..." : "computing…";
+        const char *cells[5] = {a, b, c,
+                                d->pending        ? later
+                                : rk->explicit_ids ? "call ids"
+                                                   : "inferred",
+                                t[0]         ? t
+                                : d->pending ? later
+                                             : "-"};
         doc_row(d, ROLE_NORMAL, 5, cells);
     }
     doc_table_end(d, first, 2, 1u | 2u | 4u);
@@ -515,6 +523,7 @@ static void info_build(info_state *s, ui_ctx *ctx, int width)
     info_doc *d = &s->doc;
     d->g = &ctx->grid;
     d->width = width;
+    d->pending = ui_stats_pending(ctx);
     const profile *p = ctx->prof;
     build_file(d, p);
     build_meta(d, p);
@@ -571,7 +580,7 @@ static void info_draw(void *state, ui_ctx *ctx, rect area)
     info_state *s = state;
     if (!s || area.h < 1 || area.w < 2)
         return;
-    if (s->doc.width != area.w || !s->doc.lines)
+    if (s->doc.width != area.w || !s->doc.lines || s->doc.pending != ui_stats_pending(ctx))
         info_build(s, ctx, area.w);
     s->page = area.h;
     if (ctx->show_warnings) { /* W, or a click on the header's marker */

@@ -6,6 +6,7 @@
 
 #include "calltree.h"
 #include "merged.h"
+#include "stored_view.h"
 #include "table.h"
 #include "timefmt.h"
 #include "view.h"
@@ -71,6 +72,12 @@ typedef struct regions_state {
     char filter_text[sizeof((ui_ctx *)0)->search_text];
     const region *seen_sel;
     bool drawn; /* once: the first row is selected when nothing is */
+    /* Built while the statistics were computed (ui_stats_pending): from
+     * the file's stored summaries (view, whose regions stand for real's),
+     * or nothing to show yet (view NULL).  Rebuilt once they are in. */
+    bool pending;
+    profile *view;
+    const profile *real;
 } regions_state;
 
 /* ------------------------------------------------------------- sorting */
@@ -180,10 +187,18 @@ static void reg_flatten(regions_state *s, const ui_ctx *ctx)
 static void reg_build(regions_state *s, ui_ctx *ctx)
 {
     s->built = true;
+    s->real = ctx->prof;
+    s->pending = ui_stats_pending(ctx);
+    if (s->pending && !stored_view_useful(ctx->prof))
+        return; /* "computing…" until they are in */
+    if (s->pending && !(s->view = stored_view_new(ctx->prof))) {
+        snprintf(s->error, sizeof s->error, "out of memory (regions)");
+        return;
+    }
     sv_error err;
     sv_error_clear(&err);
     const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
-    if (merged_regions_build(ctx->prof, f, &s->m, &s->nm, &err)) {
+    if (merged_regions_build(s->view ? s->view : ctx->prof, f, &s->m, &s->nm, &err)) {
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return;
     }
@@ -207,8 +222,25 @@ static void reg_build(regions_state *s, ui_ctx *ctx)
     reg_sort(s);
 }
 
+/* Drops what was built (the rows stay: the cursor keeps its region). */
+static void reg_unbuild(regions_state *s)
+{
+    merged_regions_free(s->m, s->nm);
+    s->m = NULL;
+    s->nm = 0;
+    free(s->order);
+    s->order = NULL;
+    stored_view_free(s->view);
+    s->view = NULL;
+    s->error[0] = '\0';
+    s->built = false;
+    s->stale = true;
+}
+
 static void reg_ensure(regions_state *s, ui_ctx *ctx)
 {
+    if (s->built && s->pending && !ui_stats_pending(ctx))
+        reg_unbuild(s); /* the statistics are in */
     if (!s->built)
         reg_build(s, ctx);
 }
@@ -217,15 +249,19 @@ static void reg_ensure(regions_state *s, ui_ctx *ctx)
 
 static region *row_region(const regions_state *s, reg_row r)
 {
-    if (r.m == UINT32_MAX)
+    if (r.m == UINT32_MAX || r.m >= s->nm)
         return NULL;
     const merged_region *m = &s->m[r.m];
+    region *x = NULL;
     if (r.rank >= 0)
-        return m->ranks[r.rank];
-    for (size_t i = 0; i < m->nranks; i++)
+        x = m->ranks[r.rank];
+    for (size_t i = 0; !x && i < m->nranks; i++)
         if (m->ranks[i]->rank == m->slowest_rank)
-            return m->ranks[i];
-    return m->nranks ? m->ranks[0] : NULL;
+            x = m->ranks[i];
+    if (!x && m->nranks)
+        x = m->ranks[0];
+    /* The stored view's regions stand for the profile's own. */
+    return s->view ? stored_view_real(s->view, s->real, x) : x;
 }
 
 static void reg_select(regions_state *s, ui_ctx *ctx)
@@ -403,13 +439,17 @@ static void reg_draw(void *state, ui_ctx *ctx, rect area)
     if (!s->drawn && !s->error[0] && !ctx->sel.region)
         reg_select(s, ctx);
     s->drawn = true;
-    reg_draw_info(s, ctx, area);
     grid *g = &ctx->grid;
+    if (s->pending && !s->view && !s->error[0]) { /* nothing stored to show meanwhile */
+        grid_put_text(g, area.x + 1, area.y + 1, area.w - 2, ui_stats_text(ctx), ROLE_DIM, 0);
+        return;
+    }
+    reg_draw_info(s, ctx, area);
     if (s->error[0]) {
         grid_put_text(g, area.x + 1, area.y + 2, area.w - 2, s->error, ROLE_WARNING, 0);
         return;
     }
-    bool note = any_marked(s) && area.h > 4;
+    bool note = (any_marked(s) || s->view) && area.h > 4;
     rect body = {area.x, area.y + 1, area.w, area.h - 1 - (note ? 1 : 0)};
     table_layout(&s->tb, g, body);
     table_scroll(&s->tb);
@@ -423,7 +463,12 @@ static void reg_draw(void *state, ui_ctx *ctx, rect area)
     if (s->nrows == 0)
         grid_put_text(g, area.x + 1, body.y + 1, area.w - 2,
                       ctx->filter_on ? "No region matches the filter" : "No regions", ROLE_DIM, 0);
-    if (note)
+    if (note && s->view) { /* every row is the file's own figures for now */
+        char line[SV_MSG_MAX + 96];
+        snprintf(line, sizeof line, "* stored in the file (summary_statistics), \"-\" not stored; %s",
+                 ui_stats_text(ctx));
+        grid_put_text(g, area.x + 1, area.y + area.h - 1, area.w - 2, line, ROLE_DIM, 0);
+    } else if (note)
         grid_put_text(g, area.x + 1, area.y + area.h - 1, area.w - 2,
                       "* no event data: statistics stored in the file, \"-\" unknown", ROLE_DIM, 0);
 }
@@ -513,6 +558,7 @@ static void reg_destroy(void *state)
     merged_regions_free(s->m, s->nm);
     free(s->order);
     free(s->rows);
+    stored_view_free(s->view);
     free(s);
 }
 

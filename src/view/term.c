@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "calls_job.h"
+#include "stats_job.h"
 #include "grid.h"
 #include "keys.h"
 #include "term_signal.h"
@@ -265,7 +266,8 @@ static int term_next_key(void *state, ui_ctx *ctx)
                 return SVK_NONE;
             if (!instant)
                 t->dead_reads = 0;
-            if (ctx->calls_job && calls_job_done(ctx->calls_job))
+            if ((ctx->calls_job && calls_job_done(ctx->calls_job)) ||
+                (ctx->stats_job && stats_job_done(ctx->stats_job)))
                 return SVK_READY; /* app.c installs it and redraws */
             continue;
         }

@@ -14,11 +14,29 @@
 
 bool ui_calls_pending(const ui_ctx *ctx)
 {
-    return ctx->calls_job != NULL;
+    /* The statistics too: the views that wait for the nesting also read
+     * them (exclusive totals, first starts), and the child's statistics are
+     * usually in before the viewer's own nesting. */
+    return ctx->calls_job != NULL || ui_stats_pending(ctx);
+}
+
+bool ui_stats_pending(const ui_ctx *ctx)
+{
+    return ctx->stats_job != NULL || ctx->stats_error[0];
+}
+
+const char *ui_stats_text(const ui_ctx *ctx)
+{
+    if (ctx->stats_error[0])
+        return ctx->stats_error;
+    return ctx->ascii ? "computing... (statistics, in the background)"
+                      : "computing… (statistics, in the background)";
 }
 
 const char *ui_computing_text(const ui_ctx *ctx)
 {
+    if (!ctx->calls_job && ui_stats_pending(ctx))
+        return ui_stats_text(ctx);
     return ctx->ascii ? "computing... (call nesting, in the background)"
                       : "computing… (call nesting, in the background)";
 }

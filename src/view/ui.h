@@ -65,6 +65,11 @@ typedef struct ui_ctx {
      * rank, UI_DRILL_RANK the selected region's rank only. */
     int drill_scope;
     bool show_warnings; /* the info view opens on its loader warnings (then clears it) */
+    /* The statistics still coming from the loading child (stats_job.h);
+     * NULL once app.c has installed them.  stats_error: why they never
+     * came ("" when they did or still may). */
+    struct stats_job *stats_job;
+    char stats_error[SV_MSG_MAX + 32];
 } ui_ctx;
 
 enum { UI_DRILL_ALL = 1, UI_DRILL_RANK = 2 };
@@ -96,6 +101,11 @@ int help_on_key(ui_ctx *ctx, int key);
  * still being computed in the background: views that need it draw
  * ui_computing_text() instead, and build once it is false. */
 bool ui_calls_pending(const ui_ctx *ctx);
+/* The regions' statistics (percentiles, exclusive totals, ...) are not in
+ * the profile yet (or failed: stats_error): views that show them say so,
+ * or show the file's stored summary_statistics, marked as such. */
+bool ui_stats_pending(const ui_ctx *ctx);
+const char *ui_stats_text(const ui_ctx *ctx);
 const char *ui_computing_text(const ui_ctx *ctx);
 
 /* Helpers views use to move the user around. */
