@@ -298,10 +298,6 @@ static int64_t union_of_keys(const child_key *k, size_t n, int64_t lo, int64_t h
     return open ? covered + (cur_e - cur_s) : covered;
 }
 
-/* Children lists of every call (CSR, each ordered by start) from parent
- * links.  With totals, also the exclusive time of every call: its duration
- * less the union of its children, stored per call when excl is given, else
- * added to its region's total. */
 /* true when kids[0 .. n) are already in (start, -end, index) order. */
 static bool children_sorted(const rank_data *rk, const uint32_t *kids, size_t n, size_t *j)
 {
@@ -345,30 +341,11 @@ static bool order_only(rank_data *rk, uint32_t *off, uint32_t *child)
     return true;
 }
 
-static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, bool totals,
-                           int64_t *excl)
+/* The exclusive time of every call from its children (off: the families'
+ * offsets into child). */
+static bool excl_pass(rank_data *rk, const uint32_t *off, uint32_t *child, size_t widest,
+                      int64_t *excl)
 {
-    size_t n = rk->ncalls, widest = 0;
-    uint32_t *off = c->child_off = alloc_big((n + 1) * sizeof *off);
-    uint32_t *child = c->child = alloc_big(n * sizeof *child);
-    if (!off || !child)
-        return false;
-    memset(off, 0, (n + 1) * sizeof *off);
-    for (size_t g = 0; g < n; g++)
-        if (parent[g] >= 0)
-            off[parent[g] + 1]++;
-    for (size_t g = 0; g < n; g++) {
-        widest = off[g + 1] > widest ? off[g + 1] : widest;
-        off[g + 1] += off[g];
-    }
-    /* off[p] serves as p's fill cursor, ending at p + 1's start: shift back. */
-    for (size_t g = 0; g < n; g++)
-        if (parent[g] >= 0)
-            child[off[parent[g]]++] = (uint32_t)g;
-    memmove(off + 1, off, n * sizeof *off);
-    off[0] = 0;
-    if (!totals)
-        return order_only(rk, off, child);
     child_key *tmp = malloc((widest ? widest : 1) * sizeof *tmp);
     if (!tmp)
         return false;
@@ -389,6 +366,58 @@ static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, 
     }
     free(tmp);
     return true;
+}
+
+/* The families' offsets into child (n + 1 entries, the caller frees them)
+ * and the calls with a parent into child, grouped by parent.  *widest
+ * receives the largest family. */
+static uint32_t *family_offsets(const int32_t *parent, size_t n, uint32_t *child, size_t *widest)
+{
+    uint32_t *off = alloc_big((n + 1) * sizeof *off);
+    if (!off)
+        return NULL;
+    memset(off, 0, (n + 1) * sizeof *off);
+    for (size_t g = 0; g < n; g++)
+        if (parent[g] >= 0)
+            off[parent[g] + 1]++;
+    *widest = 0;
+    for (size_t g = 0; g < n; g++) {
+        *widest = off[g + 1] > *widest ? off[g + 1] : *widest;
+        off[g + 1] += off[g];
+    }
+    /* off[p] serves as p's fill cursor, ending at p + 1's start: shift back. */
+    for (size_t g = 0; g < n; g++)
+        if (parent[g] >= 0)
+            child[off[parent[g]]++] = (uint32_t)g;
+    memmove(off + 1, off, n * sizeof *off);
+    off[0] = 0;
+    return off;
+}
+
+static size_t count_children(const int32_t *parent, size_t n)
+{
+    size_t m = 0;
+    for (size_t g = 0; g < n; g++)
+        m += parent[g] >= 0;
+    return m;
+}
+
+/* Children lists of every call (grouped by parent, each ordered by start)
+ * from parent links into c->child.  With totals, also the exclusive time of
+ * every call: its duration less the union of its children, stored per call
+ * when excl is given, else added to its region's total.  The families'
+ * offsets are a temporary (the views find a family by binary search). */
+static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, bool totals,
+                           int64_t *excl)
+{
+    size_t n = rk->ncalls, m = count_children(parent, n), widest = 0;
+    uint32_t *child = c->child = alloc_big((m ? m : 1) * sizeof *child);
+    c->nchild = m;
+    uint32_t *off = child ? family_offsets(parent, n, child, &widest) : NULL;
+    bool ok =
+        off && (totals ? excl_pass(rk, off, child, widest, excl) : order_only(rk, off, child));
+    free(off);
+    return ok;
 }
 
 /* false (warned on the totals pass) when the parent links form a cycle.
@@ -446,10 +475,9 @@ static int explicit_rank(rank_data *rk, nest_out *out, rank_calls *keep)
     if (rc == 1 && !build_children(rk, parent, c, totals, out->excl))
         rc = -1;
     if (!keep || rc != 1) {
-        free(c->child_off);
         free(c->child);
-        c->child_off = NULL;
         c->child = NULL;
+        c->nchild = 0;
     }
     if (!out->per_call)
         free(parent);
@@ -536,7 +564,7 @@ sv_err nest_rank_calls(rank_data *rk, rank_calls **outc, sv_error *err)
     if (c)
         c->lane = out.lane;
     /* Inference leaves no children lists behind: build them from parents. */
-    if (!e && !c->child_off && !build_children(rk, c->parent, c, false, NULL))
+    if (!e && !c->child && !build_children(rk, c->parent, c, false, NULL))
         e = sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory", rk->owner->path,
                          rk->rank);
     if (e) {
@@ -585,11 +613,13 @@ int64_t rank_call_excl(const rank_data *rk, size_t g)
      * Runs of them come from one region: the last one found is tried
      * before a search (a root may have millions of children). */
     const region *cr = NULL;
-    for (uint32_t k = c->child_off[g]; k < c->child_off[g + 1]; k++) {
-        size_t cg = (size_t)c->child[k];
+    const uint32_t *kids;
+    size_t nk = rank_call_children(rk, g, &kids);
+    for (size_t k = 0; k < nk; k++) {
+        size_t cg = (size_t)kids[k];
         if (cr && cg >= cr->gidx0 && cg - cr->gidx0 < cr->n)
             ci = cg - cr->gidx0;
-        else if (!(cr = rank_call_region(rk, c->child[k], &ci)))
+        else if (!(cr = rank_call_region(rk, kids[k], &ci)))
             continue;
         int64_t cs = cr->start_ns[ci] > s ? cr->start_ns[ci] : s;
         int64_t ce = cr->end_ns[ci] < e ? cr->end_ns[ci] : e;
@@ -609,6 +639,43 @@ int64_t rank_call_excl(const rank_data *rk, size_t g)
         covered += cur_e - cur_s;
     int64_t x = (e - s) - covered;
     return x < 0 ? 0 : x;
+}
+
+size_t rank_call_children(const rank_data *rk, size_t g, const uint32_t **kids)
+{
+    const rank_calls *c = rk->calls;
+    *kids = NULL;
+    if (!c || g >= c->n || !c->child)
+        return 0;
+    const uint32_t *ch = c->child;
+    const int32_t *par = c->parent;
+    /* The first child whose parent is not below g ... */
+    size_t lo = 0, hi = c->nchild;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((size_t)par[ch[mid]] < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == c->nchild || (size_t)par[ch[lo]] != g)
+        return 0;
+    /* ... and the family's end, galloping (most families are small). */
+    size_t step = 1, a = lo + 1, b = lo + 1;
+    while (b < c->nchild && (size_t)par[ch[b]] == g) {
+        a = b + 1;
+        b = a + step < c->nchild ? a + step : c->nchild;
+        step *= 2;
+    }
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if ((size_t)par[ch[mid]] == g)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    *kids = ch + lo;
+    return a - lo;
 }
 
 uint32_t rank_call_depth(const rank_data *rk, size_t g)

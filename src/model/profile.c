@@ -162,7 +162,6 @@ void rank_calls_free(rank_calls *c)
     if (!c)
         return;
     free(c->parent);
-    free(c->child_off);
     free(c->child);
     free(c->lane);
     free(c);
