@@ -379,8 +379,9 @@ if part_on 6; then
             run_once "$TMP/fraw-$name" "$RAW" "$f"
             run_fb "$TMP/fhold-$name" env SCOPEVIEW_TEST_CALLS=hold "$SV" --batch --size 200x60 "$f"
             run_once "$TMP/ffull-$name" env SCOPEVIEW_REPORT_BYTES=1 "$SV" --batch --size 200x60 "$f"
-            sed -n 's/^scopeview: resident bytes \([0-9]*\) calls \([0-9]*\)$/\1 \2/p' "$TMP/stderr" |
-                awk '$2 > 0 { printf "%.6f %s %s\n", $1 / $2, $1, $2 }' >>"$TMP/fbytes-$name"
+            sed -n 's/^scopeview: resident bytes \([0-9]*\) calls \([0-9]*\) model \([0-9]*\)$/\1 \2 \3/p' \
+                "$TMP/stderr" | awk '$2 > 0 { printf "%.6f %s %s %.6f\n", $1 / $2, $1, $2, $3 / $2 }' \
+                >>"$TMP/fbytes-$name"
             i=$((i + 1))
         done
         st=$(cat "$TMP/fhold-$name" "$TMP/ffull-$name" >"$TMP/fall" && worst_status "$TMP/fall")
@@ -388,9 +389,10 @@ if part_on 6; then
         first=$(median "$TMP/fhold-$name" 6) hold_rss=$(median "$TMP/fhold-$name" 4)
         full=$(median "$TMP/ffull-$name" 1) full_cpu=$(cpu_median "$TMP/ffull-$name")
         full_rss=$(median "$TMP/ffull-$name" 4)
-        bpc=null resident=null
+        bpc=null resident=null model_bpc=null
         if [ -s "$TMP/fbytes-$name" ]; then
             bpc=$(median "$TMP/fbytes-$name" 1) resident=$(median "$TMP/fbytes-$name" 2)
+            model_bpc=$(median "$TMP/fbytes-$name" 4)
         fi
         f_ratio=$(ratio "$first" "$raw_s") c_ratio=$(ratio "$full" "$raw_s")
         cpu_ratio=$(ratio "$full_cpu" "$raw_cpu")
@@ -413,11 +415,14 @@ if part_on 6; then
             "$first" "$f_ratio" "$(calc "$hold_rss * 1024")" "$(tf "$f_met")" >>"$FFJSON"
         printf '      "complete_s": %s, "complete_ratio": %s, "complete_cpu_s": %s, "complete_cpu_ratio": %s, "complete_peak_rss_bytes": %s,\n' \
             "$full" "$c_ratio" "$full_cpu" "$cpu_ratio" "$(calc "$full_rss * 1024")" >>"$FFJSON"
-        printf '      "peak_rss_bytes": %s, "memory_limit_bytes": %s, "memory_met": %s, "resident_bytes": %s, "bytes_per_call": %s, "bytes_per_call_met": %s}' \
-            "$rss_bytes" "$limit" "$(tf "$m_met")" "$resident" "$bpc" "$(tf "$b_met")" >>"$FFJSON"
+        printf '      "peak_rss_bytes": %s, "memory_limit_bytes": %s, "memory_met": %s, "resident_bytes": %s, "bytes_per_call": %s, "bytes_per_call_met": %s, "model_bytes_per_call": %s}' \
+            "$rss_bytes" "$limit" "$(tf "$m_met")" "$resident" "$bpc" "$(tf "$b_met")" "$model_bpc" >>"$FFJSON"
     done
     echo "  complete: load, nesting, timeline index and first frame; CPU ratio: user+sys of it over the raw read's;"
     echo "  peak RSS: the larger of both runs (process or loading child); bytes/call: allocated at the end / calls"
+    echo "  (everything malloc handed out: model, nesting, timeline index, strings); of which the model's"
+    echo "  columns and nesting (footprint.h):$(for n in $FIRST_FILES; do [ -s "$TMP/fbytes-$n" ] &&
+        printf ' %s %.1f' "$n" "$(median "$TMP/fbytes-$n" 4)"; done)"
     {
         printf '  "first_frame": {"size": "200x60", "first_frame_target": 6, "memory": "2 * column_bytes + 32 MiB", "bytes_per_call_target": 32,\n'
         printf '    "files": {\n'

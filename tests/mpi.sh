@@ -2,9 +2,10 @@
 # The MPI batch run (./configure --with-mpi): under mpirun with 2 and 4
 # processes, --json, --csv and --summary (--json alone on 4) print exactly what the serial run
 # prints (stdout byte for byte, the same exit status and the same warnings)
-# on every shared profile and on generated ones of every layout; the rows are
-# really split (SCOPEVIEW_MPI_VERBOSE: every process read some).  A SKIP
-# when the build has no MPI.
+# on every shared profile and on generated ones of every layout; the work is
+# really split (SCOPEVIEW_MPI_VERBOSE: every process read some, process 0
+# used the others' results and redid none); results lost on the way change
+# nothing.  A SKIP when the build has no MPI.
 set -u
 . "${0%/*}/lib.sh"
 if [ "${SV_WITH_MPI:-0}" != 1 ]; then
@@ -94,14 +95,31 @@ check "--memory over the sum of the parts" same 2 --json --memory 1M "$tmp/ext.h
 check "--diff --json (not split)" same 2 --json --diff "$tmp/s2.h5" "$tmp/legacy.h5"
 check "--events (not split)" same 2 --events main --csv "$tmp/s2.h5"
 
-# The rows are split: each of 2 processes read rows and calls of the
-# 200 000-call file (the longest row to one, the next two to the other).
+# The work is split: on the one-rank 200 000-call file process 0 reads
+# every row and nests, process 1 reads rows for their statistics; process
+# 0 used what came and computed none of it again.
+redone0="(0 rows' statistics and 0 ranks' nesting done again)"
 SCOPEVIEW_MPI_VERBOSE=1 mpi 2 --json "$tmp/s3.h5" >/dev/null 2>"$tmp/err"
 check "process 0 read a share" grep -q 'MPI process 0 of 2: [1-9][0-9]* rows, [1-9][0-9]* calls' "$tmp/err"
 check "process 1 read a share" grep -q 'MPI process 1 of 2: [1-9][0-9]* rows, [1-9][0-9]* calls' "$tmp/err"
+check "one rank: process 0 used process 1's statistics" grep -qF "$redone0" "$tmp/err"
+# Several ranks: a rank nested by process 1, its results used.
+SCOPEVIEW_MPI_VERBOSE=1 mpi 2 --json "$tmp/s2.h5" >/dev/null 2>"$tmp/err"
+check "schema 2: process 1 nested a rank" grep -q 'MPI process 1: .*, [1-9][0-9]* ranks nested' "$tmp/err"
+check "schema 2: process 0 used it" grep -qF "$redone0" "$tmp/err"
 # Schema 1: the regions of the extended file spread over 4 processes.
 SCOPEVIEW_MPI_VERBOSE=1 mpi 4 --json "$tmp/ext.h5" >/dev/null 2>"$tmp/err"
 check "schema 1: 4 processes read rows" test "$(grep -c 'MPI process [0-3] of 4: [1-9]' "$tmp/err")" = 4
+check "schema 1: process 0 used the others' statistics" grep -qF "$redone0" "$tmp/err"
+# Results lost on the way (a test hook): process 0 does the work itself,
+# the output unchanged.
+SCOPEVIEW_MPI_TEST_LOSE=1
+export SCOPEVIEW_MPI_TEST_LOSE
+check "results lost: schema 3 output unchanged" same 2 --json "$tmp/s3.h5"
+check "results lost: schema 2 output unchanged" same 4 --csv "$tmp/s2.h5"
+SCOPEVIEW_MPI_VERBOSE=1 mpi 2 --json "$tmp/s2.h5" >/dev/null 2>"$tmp/err"
+check "results lost: process 0 redid them" grep -q "([1-9][0-9]* rows' statistics and [1-9][0-9]* ranks' nesting done again)" "$tmp/err"
+unset SCOPEVIEW_MPI_TEST_LOSE
 
 # Every fixture of tests/gen/FIXTURES.md (faults included: the same warnings
 # and exit status).  col3_mixed_ids.h5: outer's exclusive time stays 1000 ns

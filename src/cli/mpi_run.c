@@ -1,17 +1,14 @@
-/* mpi_run: the MPI batch run (mpi_run.h): each process loads its rows,
- * processes 1..N-1 send their partial models to process 0 as wire streams
- * in MPI messages, process 0 merges and nests (load_rows.h). */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* memfd_create */
-#endif
-#include <errno.h>
+/* mpi_run: the MPI batch run (mpi_run.h): process 0 reads every row, the
+ * others the rows of their share of the work (load_rows.h); each computes
+ * its share, processes 1..N-1 send their results (a few bytes a row) to
+ * process 0, which installs them, computes whatever did not come and
+ * prints. */
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/types.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "budget.h"
 #include "load_rows.h"
@@ -19,13 +16,8 @@
 #include "mpi_run.h"
 #include "sanity.h"
 #include "text.h"
-#include "wire.h"
 
-/* MPI counts are int: a stream goes in pieces of at most this. */
-#define MPI_CHUNK ((size_t)64 << 20)
-#define TAG_SIZE 1
-#define TAG_DATA 2
-#define TAG_BUDGET 3
+#define TAG_RESULT 1
 
 /* The launcher's rank and size (Open MPI, then PMIx / PMI), before MPI_Init:
  * the modes that are not split never initialise MPI. */
@@ -53,157 +45,123 @@ mpi_role mpi_run_role(const cli_options *o)
     return env_int(rank_vars) > 0 ? MPI_ROLE_BYSTANDER : MPI_ROLE_NONE;
 }
 
-/* SCOPEVIEW_MPI_VERBOSE=1: each process says what it read, to see the
- * balance (and, in the tests, that the rows were split at all). */
-static void say_share(const load_part *pt, const profile *p)
+/* SCOPEVIEW_MPI_VERBOSE=1: each process says what it read and how long
+ * its steps took, to see the balance (and, in the tests, that the work was
+ * split at all). */
+static bool verbose(void)
+{
+    const char *v = getenv("SCOPEVIEW_MPI_VERBOSE");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* This process's CPU seconds (every thread), for the verbose lines. */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void say_share(int me, int np, const profile *p)
 {
     size_t rows = 0, calls = 0;
     for (size_t i = 0; i < p->nregions; i++) {
         rows++;
         calls += p->regions[i]->n;
     }
-    fprintf(stderr, "scopeview: MPI process %d of %d: %zu rows, %zu calls\n", pt->index, pt->count,
-            rows, calls);
+    fprintf(stderr, "scopeview: MPI process %d of %d: %zu rows, %zu calls\n", me, np, rows, calls);
 }
 
-/* This process's part, in-process, charged to the memory budget. */
-static sv_err load_part_here(const char *path, const isolate_options *how, const load_part *pt,
-                             load_budget *bp, profile **p, sv_error *err)
+/* A load in this process, charged to the memory budget: process 0's whole
+ * (statistics deferred), another's part (statistics computed). */
+static sv_err load_here(const char *path, const isolate_options *how, const load_part *pt,
+                        profile **p, sv_error *err)
 {
     load_budget b = {.limit = how->budget ? how->budget : isolate_default_budget()};
-    load_options lo = {.stored_statistics = how->stored_statistics, .budget = &b, .part = pt};
+    load_options lo = {.stored_statistics = how->stored_statistics,
+                       .budget = &b,
+                       .part = pt,
+                       .defer_stats = pt == NULL};
     sv_err e = how->paths && how->npaths > 1
                    ? profile_load_set(how->paths, how->npaths, &lo, p, err)
                    : profile_load(path, &lo, p, err);
     budget_free(&b); /* its record of the datasets read; the figures stay */
-    if (!e)
-        profile_check_values(*p);
-    if (!e && getenv("SCOPEVIEW_MPI_VERBOSE"))
-        say_share(pt, *p);
     if (e == SV_ERR_NOMEM && b.exceeded) {
         char epath[400];
         text_escape_buf(epath, sizeof epath, path);
         budget_message(&b, epath, err->msg, sizeof err->msg);
     }
-    *bp = b;
     return e;
 }
 
-/* The serial load charges every column to one budget: the parts' charges
- * are summed on process 0, so a file over --memory fails under MPI too
- * (the biggest columns named are the largest of every part's). */
-static void budget_add(load_budget *sum, const load_budget *part)
+/* True when the load streamed (out of core, stream.h): its statistics and
+ * nesting are done already.  A streamed region keeps no column (n == 0)
+ * yet counts its calls; a deferred load computed no statistic, so no other
+ * region of process 0's counts any. */
+static bool streamed(const profile *p)
 {
-    sum->used = part->used > UINT64_MAX - sum->used ? UINT64_MAX : sum->used + part->used;
-    sum->exceeded = sum->exceeded || part->exceeded;
-    for (int i = 0; i < BUDGET_TOP && part->top[i].bytes; i++) {
-        int k = BUDGET_TOP;
-        while (k > 0 && sum->top[k - 1].bytes < part->top[i].bytes)
-            k--;
-        if (k == BUDGET_TOP)
-            continue;
-        memmove(&sum->top[k + 1], &sum->top[k], (size_t)(BUDGET_TOP - 1 - k) * sizeof sum->top[0]);
-        sum->top[k] = part->top[i];
+    for (size_t i = 0; i < p->nregions; i++) {
+        const region *r = p->regions[i];
+        if (r->has_event_data && r->n == 0 && r->st.num_calls > 0)
+            return true;
     }
+    return false;
 }
 
-/* ------------------------------------------------------------ sending */
+/* ------------------------------------------------------------ process k */
 
-/* The part (or its error) as a wire stream into an anonymous file, then to
- * process 0 in pieces. */
-static int send_part(const profile *p, const sv_error *err, const load_budget *b)
+/* Process k > 0: its rows, their statistics, its ranks' nesting; the
+ * results to process 0 (an empty message when anything failed: process 0
+ * then does that share itself). */
+static void worker(const char *path, const isolate_options *how, int me, int np)
 {
-    MPI_Send(b, (int)sizeof *b, MPI_BYTE, 0, TAG_BUDGET, MPI_COMM_WORLD);
-    int fd = memfd_create("scopeview-mpi", MFD_CLOEXEC);
-    if (fd < 0)
-        return errno;
-    int e = p ? wire_send_profile(fd, p) : wire_send_error(fd, err);
-    off_t len = e ? 0 : lseek(fd, 0, SEEK_END);
-    if (len < 0)
-        e = errno;
-    const char *m = NULL;
-    if (!e && len > 0) {
-        m = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, 0);
-        if (m == MAP_FAILED) {
-            e = errno;
-            m = NULL;
-        }
-    }
-    /* Process 0 waits for a size whatever happened: 0 says "no stream". */
-    uint64_t size = e ? 0 : (uint64_t)len;
-    MPI_Send(&size, 1, MPI_UINT64_T, 0, TAG_SIZE, MPI_COMM_WORLD);
-    for (uint64_t off = 0; off < size;) {
-        size_t n = size - off < MPI_CHUNK ? (size_t)(size - off) : MPI_CHUNK;
-        MPI_Send(m + off, (int)n, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD);
-        off += n;
-    }
-    if (m)
-        munmap((void *)m, (size_t)len);
-    close(fd);
-    return e;
+    load_nest_list nests = {0};
+    load_part pt = {me, np, &nests};
+    profile *q = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    char *buf = NULL;
+    size_t len = 0;
+    double t0 = MPI_Wtime();
+    sv_err e = path ? load_here(path, how, &pt, &q, &err) : SV_ERR_IO;
+    double t1 = MPI_Wtime();
+    if (!e && verbose())
+        say_share(me, np, q);
+    double c1 = cpu_s();
+    if (!e)
+        e = load_rows_encode(q, &nests, &buf, &len, &err);
+    /* A test hook: results lost on the way, process 0 does it all. */
+    const char *lose = getenv("SCOPEVIEW_MPI_TEST_LOSE");
+    if (e || len > INT_MAX || (lose && strcmp(lose, "1") == 0))
+        len = 0;
+    if (verbose())
+        fprintf(stderr,
+                "scopeview: MPI process %d: rows read with their statistics %.3f s (CPU %.3f s), "
+                "%zu ranks nested and results written %.3f s (CPU %.3f s)\n",
+                me, t1 - t0, c1, nests.n, MPI_Wtime() - t1, cpu_s() - c1);
+    MPI_Send(buf ? buf : "", (int)len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+    free(buf);
+    profile_free(q);
+    load_nest_list_free(&nests);
 }
 
-/* ------------------------------------------------------------ receiving */
+/* ------------------------------------------------------------ process 0 */
 
-typedef struct mpi_src {
-    int from;
-    uint64_t left; /* bytes of the stream not yet received */
-    char *buf;
-    size_t len, pos;
-} mpi_src;
-
-static ssize_t mpi_src_read(void *ctx, void *dst, size_t n)
+/* Process `from`'s results, installed into p (w NULL: only received). */
+static void receive(int from, profile *p, rows_work *w)
 {
-    mpi_src *s = ctx;
-    if (s->pos == s->len) {
-        if (s->left == 0)
-            return 0;
-        s->len = s->left < MPI_CHUNK ? (size_t)s->left : MPI_CHUNK;
-        MPI_Recv(s->buf, (int)s->len, MPI_BYTE, s->from, TAG_DATA, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-        s->left -= s->len;
-        s->pos = 0;
-    }
-    size_t k = s->len - s->pos < n ? s->len - s->pos : n;
-    memcpy(dst, s->buf + s->pos, k);
-    s->pos += k;
-    return (ssize_t)k;
-}
-
-/* Receives process `from`'s stream whole (a stream wire_recv stops short
- * of is drained, so no send is left hanging). */
-static sv_err recv_part(int from, uint64_t budget, load_budget *charged, profile **q, sv_error *err)
-{
-    *q = NULL;
-    MPI_Recv(charged, (int)sizeof *charged, MPI_BYTE, from, TAG_BUDGET, MPI_COMM_WORLD,
+    MPI_Status st;
+    MPI_Probe(from, TAG_RESULT, MPI_COMM_WORLD, &st);
+    int n = 0;
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    char *buf = malloc(n > 0 ? (size_t)n : 1);
+    char one;
+    MPI_Recv(buf ? buf : &one, buf ? n : 0, MPI_BYTE, from, TAG_RESULT, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
-    uint64_t size = 0;
-    MPI_Recv(&size, 1, MPI_UINT64_T, from, TAG_SIZE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    mpi_src s = {.from = from, .left = size, .buf = malloc(MPI_CHUNK)};
-    if (!s.buf) {
-        sv_error_set(err, SV_ERR_NOMEM, "MPI process %d: out of memory", from);
-        s.buf = NULL;
-    }
-    sv_err e = SV_OK;
-    if (size == 0) {
-        e = sv_error_set(err, SV_ERR_IO, "MPI process %d sent no result", from);
-    } else if (s.buf) {
-        wire_src src = {mpi_src_read, &s};
-        wire_status ws = wire_recv(&src, budget, q, err);
-        if (ws != WIRE_PROFILE)
-            e = err->code ? err->code : SV_ERR_IO;
-    } else {
-        e = SV_ERR_NOMEM;
-    }
-    /* Whatever is left of the stream. */
-    char sink[1];
-    while (s.buf && mpi_src_read(&s, sink, 1) > 0)
-        s.pos = s.len;
-    free(s.buf);
-    return e;
+    if (buf && w && n > 0)
+        load_rows_apply(p, w, buf, (size_t)n);
+    free(buf);
 }
-
-/* ------------------------------------------------------------ the run */
 
 static int print_failure(const sv_error *err, sv_err rc)
 {
@@ -211,44 +169,40 @@ static int print_failure(const sv_error *err, sv_err rc)
     return sv_err_exit_status(rc);
 }
 
-/* Process 0: its own part, then each other part in process order. */
-static int gather(const char *path, const isolate_options *how, const load_part *pt, profile **out)
+/* Process 0: every row, its share of the work, the others' results, then
+ * whatever is missing. */
+static int leader(const char *path, const isolate_options *how, int np, profile **out)
 {
     sv_error err;
     sv_error_clear(&err);
     profile *p = NULL;
-    load_budget sum, part;
+    rows_work *w = NULL;
     double t0 = MPI_Wtime();
-    sv_err rc = load_part_here(path, how, pt, &sum, &p, &err);
-    double t1 = MPI_Wtime();
-    for (int from = 1; from < pt->count; from++) {
-        sv_error e1;
-        sv_error_clear(&e1);
-        profile *q = NULL;
-        sv_err r1 = recv_part(from, sum.limit, &part, &q, &e1);
-        budget_add(&sum, &part);
-        if (!r1 && !rc)
-            r1 = load_rows_merge(p, q, &e1);
-        profile_free(q);
-        if (r1 && !rc) {
-            rc = r1;
-            err = e1;
-        }
+    sv_err rc = load_here(path, how, NULL, &p, &err);
+    double t1 = MPI_Wtime(), c1 = cpu_s();
+    bool done = !rc && streamed(p);
+    if (!rc) {
+        profile_check_values(p);
+        if (verbose())
+            say_share(0, np, p);
     }
-    if (!rc && sum.limit && sum.used > sum.limit) {
-        char epath[400];
-        text_escape_buf(epath, sizeof epath, path);
-        budget_message(&sum, epath, err.msg, sizeof err.msg);
-        rc = err.code = SV_ERR_NOMEM;
-    }
-    double t2 = MPI_Wtime();
-    if (!rc)
-        rc = load_rows_finish(p, &err);
-    if (getenv("SCOPEVIEW_MPI_VERBOSE"))
+    if (!rc && !done)
+        rc = load_rows_own(p, np, &w, &err);
+    double t2 = MPI_Wtime(), c2 = cpu_s();
+    for (int from = 1; from < np; from++)
+        receive(from, p, rc || done ? NULL : w);
+    double t3 = MPI_Wtime();
+    if (!rc && !done)
+        rc = load_rows_complete(p, w, &err);
+    size_t redo_stats, redo_ranks;
+    load_rows_redone(w, &redo_stats, &redo_ranks);
+    rows_work_free(w);
+    if (verbose())
         fprintf(stderr,
-                "scopeview: MPI process 0: own rows %.3f s, the others' received and merged "
-                "%.3f s, nested %.3f s\n",
-                t1 - t0, t2 - t1, MPI_Wtime() - t2);
+                "scopeview: MPI process 0: rows read %.3f s (CPU %.3f s), own share %.3f s (CPU "
+                "%.3f s), the others' results waited for %.3f s, the rest %.3f s (%zu rows' "
+                "statistics and %zu ranks' nesting done again)\n",
+                t1 - t0, c1, t2 - t1, c2 - c1, t3 - t2, MPI_Wtime() - t3, redo_stats, redo_ranks);
     if (rc) {
         profile_free(p);
         return print_failure(&err, rc);
@@ -266,32 +220,19 @@ int mpi_run_load(const cli_options *o, const isolate_options *how, profile **p)
     int me = 0, np = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    load_part pt = {me, np};
     sv_error err;
     sv_error_clear(&err);
     char *demo = o->file ? NULL : cli_find_demo(&err);
     const char *path = o->file ? o->file : demo;
     int status = 0;
-    if (me == 0) {
-        status = path ? gather(path, how, &pt, p) : print_failure(&err, err.code);
-        /* Without a path the others fail alike: their streams are drained. */
-        for (int from = 1; !path && from < np; from++) {
-            profile *q = NULL;
-            sv_error e1;
-            load_budget b1;
-            recv_part(from, 0, &b1, &q, &e1);
-            profile_free(q);
-        }
+    if (me == 0 && path) {
+        status = leader(path, how, np, p);
+    } else if (me == 0) { /* the others fail alike: their messages are drained */
+        status = print_failure(&err, err.code);
+        for (int from = 1; from < np; from++)
+            receive(from, NULL, NULL);
     } else {
-        profile *q = NULL;
-        load_budget b;
-        memset(&b, 0, sizeof b);
-        sv_err rc = path ? load_part_here(path, how, &pt, &b, &q, &err) : err.code;
-        int e = send_part(rc ? NULL : q, &err, &b);
-        profile_free(q);
-        if (e)
-            fprintf(stderr, "scopeview: MPI process %d: cannot send its rows: %s\n", me,
-                    strerror(e));
+        worker(path, how, me, np);
         status = 0; /* process 0 reports */
     }
     free(demo);

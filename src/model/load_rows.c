@@ -1,5 +1,5 @@
-/* load_rows: a load split into parts for the MPI batch run (load_rows.h):
- * who owns a row, and the merge of the parts on process 0. */
+/* load_rows: who does what in an MPI batch run (load_rows.h): the plan,
+ * and the rows a process reads. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,294 +7,289 @@
 #include "load_columnar_internal.h"
 #include "load_rows.h"
 
-bool load_part_owns(const load_part *pt, int rank, const char *name)
+/* Estimated cost of a call, in relative units, from the CPU time of each
+ * step on the 100M-call schema-3 benchmark file (bench/README.md "MPI"):
+ * reading its columns (libhdf5, decoding) about 25 ns, its row's
+ * statistics and percentiles 5 ns, its rank's nesting 14 ns.  Only the
+ * ratios matter; an empty row costs 1 so that empty rows spread too. */
+#define COST_READ 5u
+#define COST_STATS 1u
+#define COST_NEST 3u
+
+/* ------------------------------------------------------------ the plan */
+
+typedef struct plan_rank {
+    int rank;
+    uint64_t calls;
+    int owner;
+} plan_rank;
+
+static int cmp_int(const void *a, const void *b)
 {
-    if (!pt || pt->count <= 1)
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Heaviest first; equal ones by rank: every process sorts alike. */
+static int cmp_rank_load(const void *a, const void *b)
+{
+    const plan_rank *x = a, *y = b;
+    if (x->calls != y->calls)
+        return x->calls < y->calls ? 1 : -1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int cmp_rank_num(const void *a, const void *b)
+{
+    const plan_rank *x = a, *y = b;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Rows heaviest first, then by rank and name (not by their order in the
+ * file: process 0 plans over its loaded regions, the others over the
+ * file's index). */
+static int cmp_row_load(const void *a, const void *b)
+{
+    const plan_row *x = *(const plan_row *const *)a, *y = *(const plan_row *const *)b;
+    if (x->calls != y->calls)
+        return x->calls < y->calls ? 1 : -1;
+    if (x->rank != y->rank)
+        return (x->rank > y->rank) - (x->rank < y->rank);
+    return strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t cost(uint64_t calls, unsigned per_call)
+{
+    return calls > (UINT64_MAX - 1) / per_call ? UINT64_MAX : calls * per_call + 1;
+}
+
+/* The ranks of rows, each with its calls; *nr of them, sorted by number. */
+static plan_rank *plan_ranks(const plan_row *rows, size_t n, size_t *nr)
+{
+    int *nums = malloc((n ? n : 1) * sizeof *nums);
+    plan_rank *v = calloc(n ? n : 1, sizeof *v);
+    if (!nums || !v) {
+        free(nums);
+        free(v);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        nums[i] = rows[i].rank;
+    qsort(nums, n, sizeof *nums, cmp_int);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1].rank != nums[i])
+            v[k++].rank = nums[i];
+    free(nums);
+    for (size_t i = 0; i < n; i++) {
+        plan_rank key = {rows[i].rank, 0, 0};
+        plan_rank *r = bsearch(&key, v, k, sizeof *v, cmp_rank_num);
+        r->calls = sat_add(r->calls, rows[i].calls);
+    }
+    *nr = k;
+    return v;
+}
+
+/* The process whose load grows least by taking the work (lowest on ties). */
+static int lightest(const uint64_t *load, int count, uint64_t at0, uint64_t elsewhere)
+{
+    int best = 0;
+    uint64_t best_v = sat_add(load[0], at0);
+    for (int k = 1; k < count; k++) {
+        uint64_t v = sat_add(load[k], elsewhere);
+        if (v < best_v) {
+            best = k;
+            best_v = v;
+        }
+    }
+    return best;
+}
+
+bool load_plan(plan_row *rows, size_t n, int count)
+{
+    for (size_t i = 0; i < n; i++)
+        rows[i].stats = rows[i].nest = 0;
+    if (count <= 1 || n == 0)
         return true;
+    size_t nr = 0;
+    plan_rank *rk = plan_ranks(rows, n, &nr);
+    uint64_t *load = calloc((size_t)count, sizeof *load);
+    const plan_row **order = malloc(n * sizeof *order);
+    if (!rk || !load || !order) {
+        free(rk);
+        free(load);
+        free(order);
+        return false;
+    }
+    /* Process 0 reads every row whatever it computes. */
+    for (size_t i = 0; i < n; i++)
+        load[0] = sat_add(load[0], cost(rows[i].calls, COST_READ));
+    /* Ranks: nested at 0 (rows read already), or elsewhere with their
+     * statistics (the rows read there). */
+    qsort(rk, nr, sizeof *rk, cmp_rank_load);
+    for (size_t j = 0; j < nr; j++) {
+        uint64_t c = rk[j].calls;
+        int k =
+            lightest(load, count, cost(c, COST_NEST), cost(c, COST_READ + COST_STATS + COST_NEST));
+        load[k] =
+            sat_add(load[k], k ? cost(c, COST_READ + COST_STATS + COST_NEST) : cost(c, COST_NEST));
+        rk[j].owner = k;
+    }
+    qsort(rk, nr, sizeof *rk, cmp_rank_num);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        plan_rank key = {rows[i].rank, 0, 0};
+        const plan_rank *r = bsearch(&key, rk, nr, sizeof *rk, cmp_rank_num);
+        rows[i].nest = rows[i].stats = r->owner;
+        if (r->owner == 0)
+            order[m++] = &rows[i];
+    }
+    /* The rows of process 0's ranks: statistics where they finish soonest. */
+    qsort(order, m, sizeof *order, cmp_row_load);
+    for (size_t j = 0; j < m; j++) {
+        uint64_t c = order[j]->calls;
+        int k = lightest(load, count, cost(c, COST_STATS), cost(c, COST_READ + COST_STATS));
+        load[k] = sat_add(load[k], k ? cost(c, COST_READ + COST_STATS) : cost(c, COST_STATS));
+        ((plan_row *)order[j])->stats = k;
+    }
+    free(rk);
+    free(load);
+    free(order);
+    return true;
+}
+
+/* ------------------------------------------------------------ schema 1 */
+
+/* Sizes are unknown before a row is read: a hash of the rank and the name
+ * over processes 1..count-1 (process 0 nests every rank). */
+static int groups_stats_owner(int rank, const char *name, int count)
+{
+    if (count <= 1)
+        return 0;
     /* FNV-1a over the rank and the name: the same in every process. */
     uint64_t h = 1469598103934665603ull;
     for (int i = 0; i < 4; i++)
         h = (h ^ (uint8_t)((unsigned)rank >> (8 * i))) * 1099511628211ull;
     for (const unsigned char *s = (const unsigned char *)name; *s; s++)
         h = (h ^ *s) * 1099511628211ull;
-    return (int)(h % (uint64_t)pt->count) == pt->index;
+    return 1 + (int)(h % (uint64_t)(count - 1));
+}
+
+bool load_part_owns(const load_part *pt, int rank, const char *name)
+{
+    if (!pt || pt->count <= 1 || pt->index == 0)
+        return true;
+    return groups_stats_owner(rank, name, pt->count) == pt->index;
 }
 
 /* ------------------------------------------------------------ columnar */
 
-typedef struct lpt_row {
-    uint64_t cnt;
-    size_t row;
-} lpt_row;
-
-/* Longest first; equal lengths by row, so every process sorts alike. */
-static int cmp_lpt(const void *a, const void *b)
+static void nest_list_add(load_nest_list *l, int rank)
 {
-    const lpt_row *x = a, *y = b;
-    if (x->cnt != y->cnt)
-        return x->cnt < y->cnt ? 1 : -1;
-    return (x->row > y->row) - (x->row < y->row);
+    for (size_t i = 0; i < l->n; i++)
+        if (l->rank[i] == rank)
+            return;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        int *v = realloc(l->rank, cap * sizeof *v);
+        if (!v) {
+            l->oom = true;
+            return;
+        }
+        l->rank = v;
+        l->cap = cap;
+    }
+    l->rank[l->n++] = rank;
+}
+
+void load_nest_list_free(load_nest_list *l)
+{
+    if (!l)
+        return;
+    free(l->rank);
+    memset(l, 0, sizeof *l);
 }
 
 bool lc_partition(lc_file *lf, const load_part *pt)
 {
     if (!pt || pt->count <= 1 || lf->nkept == 0)
         return true;
-    size_t n = lf->nkept, np = (size_t)pt->count;
-    lpt_row *v = malloc(n * sizeof *v);
-    uint64_t *load = calloc(np, sizeof *load);
-    bool *mine = calloc(lf->ix.P ? lf->ix.P : 1, sizeof *mine);
-    if (!v || !load || !mine) {
-        free(v);
-        free(load);
-        free(mine);
+    size_t n = lf->nkept;
+    plan_row *rows = malloc(n * sizeof *rows);
+    if (!rows)
+        return false;
+    for (size_t j = 0; j < n; j++) {
+        size_t i = lf->order[j];
+        rows[j] = (plan_row){lf->ix.rank[i], row_name(lf, i), lf->cnt[i], 0, 0};
+    }
+    if (!load_plan(rows, n, pt->count)) {
+        free(rows);
         return false;
     }
-    for (size_t j = 0; j < n; j++)
-        v[j] = (lpt_row){lf->cnt[lf->order[j]], lf->order[j]};
-    qsort(v, n, sizeof *v, cmp_lpt);
-    /* Greedy longest-processing-time: each row to the lightest bin. */
-    size_t *bin = malloc(n * sizeof *bin);
-    if (!bin) {
-        free(v);
-        free(load);
-        free(mine);
-        return false;
-    }
-    for (size_t j = 0; j < n; j++) {
-        size_t best = 0;
-        for (size_t k = 1; k < np; k++)
-            if (load[k] < load[best])
-                best = k;
-        load[best] += v[j].cnt + 1; /* + 1: empty rows spread too */
-        bin[j] = best;
-    }
-    /* Part 0 takes the heaviest bin: the others' rows travel to it once
-     * they are read, so the fewer of them the sooner it can nest. */
-    size_t heavy = 0;
-    for (size_t k = 1; k < np; k++)
-        if (load[k] > load[heavy])
-            heavy = k;
-    for (size_t j = 0; j < n; j++) {
-        size_t part = bin[j] == heavy ? 0 : bin[j] == 0 ? heavy : bin[j];
-        mine[v[j].row] = part == (size_t)pt->index;
-    }
-    free(bin);
     size_t m = 0;
     for (size_t j = 0; j < n; j++) {
         size_t i = lf->order[j];
-        if (mine[i])
+        if (rows[j].nest == pt->index && pt->nests)
+            nest_list_add(pt->nests, rows[j].rank);
+        if (pt->index == 0 || rows[j].stats == pt->index || rows[j].nest == pt->index)
             lf->order[m++] = i;
         else
             lf->ix.keep[i] = false; /* not dropped: another process reads it */
     }
     lf->nkept = m;
-    free(v);
-    free(load);
-    free(mine);
+    free(rows);
     return true;
 }
 
-/* ------------------------------------------------------------ merge */
+/* ------------------------------------------------------------ process 0 */
 
-static int cmp_region_ptr(const void *a, const void *b)
-{
-    return strcmp((*(region *const *)a)->name, (*(region *const *)b)->name);
-}
-
-static rank_data *find_rank(profile *p, int rank)
+/* Process 0's plan over its loaded profile: each region's statistics
+ * owner (in p->regions order) and each rank's nesting owner (p->ranks
+ * order).  Schema 1 by the hash, columnar by load_plan over the regions
+ * (a C-API set: each file, that is each rank, planned alone, as its file's
+ * load did). */
+bool load_rows_plan_profile(const profile *p, int count, int *stats, int *nest)
 {
     for (size_t i = 0; i < p->nranks; i++)
-        if (p->ranks[i].rank == rank)
-            return &p->ranks[i];
-    return NULL;
-}
-
-/* Region `name` among the first n of rk's regions (sorted by name). */
-static bool has_region(const rank_data *rk, size_t n, const char *name)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(rk->regions[mid]->name, name);
-        if (c == 0)
-            return true;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
+        nest[i] = 0;
+    if (p->layout != LAYOUT_COLUMNAR) {
+        for (size_t i = 0; i < p->nregions; i++)
+            stats[i] = p->layout == LAYOUT_GROUPS
+                           ? groups_stats_owner(p->regions[i]->rank, p->regions[i]->name, count)
+                           : 0;
+        return true;
     }
-    return false;
-}
-
-/* The tables a part read for a rank whose rows it owns: the rank may exist
- * in p as an empty rank (upstream's num_ranks) without them. */
-static void take_tables(rank_data *to, rank_data *from)
-{
-    if (!to->has_threads && from->has_threads) {
-        to->threads = from->threads;
-        to->has_threads = true;
-        memset(&from->threads, 0, sizeof from->threads);
-        from->has_threads = false;
-    }
-    if (!to->has_tasks && from->has_tasks) {
-        to->tasks = from->tasks;
-        to->has_tasks = true;
-        memset(&from->tasks, 0, sizeof from->tasks);
-        from->has_tasks = false;
-    }
-    if (!to->nlines && from->nlines) {
-        to->lines = from->lines;
-        to->nlines = from->nlines;
-        from->lines = NULL;
-        from->nlines = 0;
-    }
-    if (!to->nperf && from->nperf) {
-        to->perf = from->perf;
-        to->nperf = from->nperf;
-        from->perf = NULL;
-        from->nperf = 0;
-    }
-}
-
-/* Moves from's regions that `to` lacks; the rest stay in from. */
-static sv_err merge_rank(rank_data *to, rank_data *from)
-{
-    take_tables(to, from);
-    if (to->nregions > 1)
-        qsort(to->regions, to->nregions, sizeof *to->regions, cmp_region_ptr);
-    size_t n0 = to->nregions, need = to->nregions + from->nregions;
-    if (need > to->regions_cap) {
-        region **v = realloc(to->regions, need * sizeof *v);
-        if (!v)
-            return SV_ERR_NOMEM;
-        to->regions = v;
-        to->regions_cap = need;
-    }
-    size_t left = 0;
-    for (size_t j = 0; j < from->nregions; j++) {
-        region *r = from->regions[j];
-        if (has_region(to, n0, r->name)) {
-            from->regions[left++] = r;
-            continue;
-        }
-        r->owner = to;
-        to->regions[to->nregions++] = r;
-    }
-    from->nregions = left;
-    return SV_OK;
-}
-
-static bool has_warning(const profile *p, const char *w)
-{
-    for (size_t i = 0; i < p->nwarnings; i++)
-        if (strcmp(p->warnings[i], w) == 0)
-            return true;
-    return false;
-}
-
-static sv_err merge_warnings(profile *p, profile *q)
-{
-    for (size_t i = 0; i < q->nwarnings; i++) {
-        if (has_warning(p, q->warnings[i]))
-            continue;
-        if (p->nwarnings == p->nwarnings_cap) {
-            size_t cap = p->nwarnings_cap ? p->nwarnings_cap * 2 : 8;
-            char **w = realloc(p->warnings, cap * sizeof *w);
-            if (!w)
-                return SV_ERR_NOMEM;
-            p->warnings = w;
-            p->nwarnings_cap = cap;
-        }
-        p->warnings[p->nwarnings++] = q->warnings[i];
-        q->warnings[i] = NULL;
-    }
-    return SV_OK;
-}
-
-sv_err load_rows_merge(profile *p, profile *q, sv_error *err)
-{
-    sv_err e = SV_OK;
-    for (size_t i = 0; !e && i < q->nranks; i++) {
-        rank_data *from = &q->ranks[i];
-        rank_data *to = find_rank(p, from->rank);
-        if (!to) {
-            /* A rank p has not seen: taken whole. */
-            if (!(to = profile_add_rank(p, from->rank)))
-                e = SV_ERR_NOMEM;
-            else {
-                *to = *from;
-                to->owner = p;
-                for (size_t j = 0; j < to->nregions; j++)
-                    to->regions[j]->owner = to;
-                memset(from, 0, sizeof *from);
-                from->rank = to->rank;
-            }
-        } else {
-            e = merge_rank(to, from);
-        }
-    }
-    if (!e)
-        e = merge_warnings(p, q);
-    p->legacy = p->legacy && q->legacy;
-    if (e)
-        return sv_error_set(err, e, "%s: out of memory merging the MPI processes' rows", p->path);
-    return SV_OK;
-}
-
-/* As the loader's own: the fast summary open reads no start, so the
- * smallest stored first start is the profile's minimum start then. */
-static void stored_min_start(profile *p)
-{
-    if (p->has_min_start)
-        return;
+    plan_row *rows = malloc((p->nregions ? p->nregions : 1) * sizeof *rows);
+    if (!rows)
+        return false;
     for (size_t i = 0; i < p->nregions; i++) {
         const region *r = p->regions[i];
-        if (r->has_event_data || !r->has_stored_summary ||
-            !(r->stored.known & (1u << SUM_FIRST_START)))
-            continue;
-        int64_t v = (int64_t)r->stored.v[SUM_FIRST_START];
-        if (!p->has_min_start || v < p->min_start_ns)
-            p->min_start_ns = v;
-        p->has_min_start = true;
+        rows[i] = (plan_row){r->rank, r->name, r->has_event_data ? r->n : 0, 0, 0};
     }
-}
-
-static bool all_minus_one(const int64_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i] != -1)
-            return false;
-    return true;
-}
-
-/* The columnar loader's rule, on every row of a rank at once (a part saw
- * some only): call ids that are -1 in every row of a rank (native data)
- * are no call graph, and go. */
-static void drop_fake_ids(profile *p)
-{
-    for (size_t i = 0; i < p->nranks; i++) {
-        rank_data *rk = &p->ranks[i];
-        bool real = false;
-        for (size_t j = 0; j < rk->nregions && !real; j++) {
-            const region *r = rk->regions[j];
-            real = r->call_ids && !all_minus_one(r->call_ids, r->n);
+    bool ok = true;
+    if (p->npaths > 1) { /* p->regions run rank by rank */
+        for (size_t i = 0; ok && i < p->nregions;) {
+            size_t j = i;
+            while (j < p->nregions && rows[j].rank == rows[i].rank)
+                j++;
+            ok = load_plan(rows + i, j - i, count);
+            i = j;
         }
-        for (size_t j = 0; j < rk->nregions && !real; j++) {
-            region *r = rk->regions[j];
-            free(r->call_ids);
-            free(r->parent_ids);
-            r->call_ids = r->parent_ids = NULL;
-        }
+    } else {
+        ok = load_plan(rows, p->nregions, count);
     }
-}
-
-sv_err load_rows_finish(profile *p, sv_error *err)
-{
-    if (p->layout == LAYOUT_COLUMNAR)
-        drop_fake_ids(p);
-    sv_err e = profile_finish_steps(p, false, true, err);
-    if (!e)
-        stored_min_start(p);
-    return e;
+    for (size_t i = 0, k = 0; ok && i < p->nregions; i++) {
+        stats[i] = rows[i].stats;
+        while (k < p->nranks && p->ranks[k].rank != rows[i].rank) /* both by rank */
+            k++;
+        if (k < p->nranks)
+            nest[k] = rows[i].nest;
+    }
+    free(rows);
+    return ok;
 }

@@ -1,49 +1,101 @@
-/* load_rows: a load split into parts, for the MPI batch run (cli/mpi_run.c).
+/* load_rows: the work of a load split over the processes of an MPI batch
+ * run (cli/mpi_run.c), and the small results they exchange.
  *
- * Every process of an MPI run loads the same file with a load_part: it
- * reads the event columns of the (rank, region) rows its part owns and no
- * other, and computes their statistics (each row's statistics depend on its
- * own calls only).  The per-call nesting (exclusive times) needs every call
- * of a rank, so a part's load stops before it.  Process 0 then takes the
- * other parts' regions into its own profile (load_rows_merge) and finishes
- * it (load_rows_finish): nesting over the merged calls, exactly as a serial
- * load.  Statistics travel bit for bit (wire.h), so the outputs are the
- * serial run's, byte for byte.
+ * Process 0 prints, so it reads every row (in-process, statistics deferred:
+ * load_options.defer_stats).  The work after reading is split:
+ * - nesting (exclusive totals) needs every call of a rank, so each rank is
+ *   nested by one process, which reads all of that rank's rows;
+ * - statistics (and percentiles) depend on a row's own calls only, so each
+ *   row's are computed by one process, which reads that row.
+ * Processes 1..N-1 read only the rows they work on (load_options.part:
+ * lc_partition in the columnar loader, load_part_owns for schema 1) and send
+ * process 0 their results only: each row's region_stats, each nested
+ * rank's exclusive totals and nesting flags, the nesting's warnings (a few
+ * bytes a row: load_rows_encode).  Process 0 computes its own share
+ * meanwhile, installs the others' (load_rows_apply) and computes whatever
+ * did not come itself, so its output is the serial run's byte for byte
+ * whatever the others did; statistics travel bit for bit.
  *
- * Who owns a row, identically in every process:
- * - columnar layouts: the rows that pass the index checks, longest first,
- *   each to the bin with the fewest calls so far (ties: lowest bin); part 0
- *   (which receives the others' rows and nests) takes the heaviest bin;
- * - schema 1 (groups): a hash of (rank, region name), so a name repeated in
- *   a rank stays in one part and is dropped there as in a serial load;
- * - the aggregate layout (summaries only, no event column): every part
- *   loads every row; the merge keeps one copy of each. */
+ * Who does what (load_plan), identically in every process:
+ * - columnar layouts: a greedy longest-first balance of the estimated cost
+ *   (reading, statistics, nesting per call) over the rows that pass the
+ *   index checks: ranks first (a rank nested by process k > 0 has its
+ *   statistics there too: that process reads all its rows anyway), then
+ *   the rows of the ranks process 0 nests, each to the process that would
+ *   finish it soonest (process 0 reads every row already).  One rank: process
+ *   0 nests, the others compute the statistics;
+ * - schema 1 (groups; sizes unknown before reading): process 0 nests every
+ *   rank, a hash of (rank, region name) gives each row's statistics to one
+ *   of processes 1..N-1;
+ * - the aggregate layout (summaries only): nothing to compute. */
 #ifndef SV_LOAD_ROWS_H
 #define SV_LOAD_ROWS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "profile.h"
 
+/* The ranks a process nests (filled by the load: lc_partition appends the
+ * ranks of each file it reads). */
+typedef struct load_nest_list {
+    int *rank;
+    size_t n, cap;
+    bool oom;
+} load_nest_list;
+
 typedef struct load_part {
-    int index, count; /* this part, of count (count >= 1) */
+    int index, count;      /* this process, of count (count >= 1) */
+    load_nest_list *nests; /* out: the ranks this process nests, or NULL */
 } load_part;
 
-/* Schema 1: true when part pt owns region `name` of rank `rank`. */
+/* One row of the plan: in, its rank, name and calls; out, the process
+ * that computes its statistics and the one that nests its rank. */
+typedef struct plan_row {
+    int rank;
+    const char *name;
+    uint64_t calls;
+    int stats, nest;
+} plan_row;
+
+/* Fills rows[].stats and .nest for count processes: the same in every
+ * process for the same rows in any order.  False on NOMEM. */
+bool load_plan(plan_row *rows, size_t n, int count);
+
+/* Schema 1: true when process pt reads region `name` of rank `rank`
+ * (process 0 every row). */
 bool load_part_owns(const load_part *pt, int rank, const char *name);
 
-/* Moves the regions of q that p lacks (by rank and name), the ranks p lacks
- * whole (with their thread, task and auxiliary tables), and the warnings p
- * has not printed, into p.  q is left for profile_free.  p->legacy stays
- * true only when both are legacy (a part that skipped a region may have
- * missed its extended items). */
-sv_err load_rows_merge(profile *p, profile *q, sv_error *err);
+/* Process 0's side.  The plan over p's regions (p loaded whole, finished
+ * without statistics or nesting): which regions' statistics, which ranks'
+ * nesting are process 0's.  load_rows_own() then computes those
+ * statistics, drops (with the serial run's warning) every region whose
+ * durations are invalid, and nests process 0's ranks; load_rows_apply()
+ * installs another process's results; load_rows_complete() computes what
+ * nobody sent and finishes the profile. */
+typedef struct rows_work rows_work;
+/* The plan's owners: stats[i] of p->regions[i], nest[k] of p->ranks[k]. */
+bool load_rows_plan_profile(const profile *p, int count, int *stats, int *nest);
+sv_err load_rows_own(profile *p, int count, rows_work **w, sv_error *err);
+/* Installs what buf (load_rows_encode's, from another process) holds;
+ * false when it is malformed (nothing of it kept past the bad record). */
+bool load_rows_apply(profile *p, rows_work *w, const void *buf, size_t len);
+sv_err load_rows_complete(profile *p, rows_work *w, sv_error *err);
+/* How many regions' statistics and ranks' nesting load_rows_complete had
+ * to compute itself (none when every process did its share). */
+void load_rows_redone(const rows_work *w, size_t *stats, size_t *ranks);
+void rows_work_free(rows_work *w);
 
-/* The rest of profile_finish on the merged profile: sort, number the calls,
- * nesting and exclusive totals, the minimum start; no statistics (every
- * region came with its own).  Before that, the columnar loader's rule that
- * a part cannot apply alone: a rank whose call ids are -1 in every row loses
- * them (tests/gen/FIXTURES.md col3_mixed_ids.h5). */
-sv_err load_rows_finish(profile *p, sv_error *err);
+/* Process k > 0's side: q was loaded with a part (statistics computed by
+ * the loader, no nesting): nests the ranks in nests (whose rows it all
+ * read), then writes into *buf every region's statistics, the nested
+ * ranks' exclusive totals and flags and the nesting's warnings (malloc'd,
+ * *len bytes).  An error becomes an empty result (process 0 does that
+ * share itself). */
+sv_err load_rows_encode(profile *q, const load_nest_list *nests, char **buf, size_t *len,
+                        sv_error *err);
+
+void load_nest_list_free(load_nest_list *l);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "footprint.h"
 #include "memreport.h"
 
 void memreport_maybe(const profile *p)
@@ -16,8 +17,14 @@ void memreport_maybe(const profile *p)
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
     /* glibc sums every arena: worker threads' allocations count too. */
     struct mallinfo2 mi = mallinfo2();
-    fprintf(stderr, "scopeview: resident bytes %zu calls %zu\n", mi.uordblks + mi.hblkhd, calls);
+    fprintf(stderr, "scopeview: resident bytes %zu calls %zu", mi.uordblks + mi.hblkhd, calls);
 #else
-    fprintf(stderr, "scopeview: resident bytes unknown calls %zu\n", calls);
+    fprintf(stderr, "scopeview: resident bytes unknown calls %zu", calls);
 #endif
+    /* The model's own arrays (footprint.h: columns and nesting; the
+     * timeline index is the view's), beside everything allocated. */
+    footprint fp = {0};
+    if (p)
+        footprint_model(p, &fp);
+    fprintf(stderr, " model %zu\n", footprint_total(&fp));
 }

@@ -10,7 +10,8 @@
 
 #include "profile.h"
 
-/* Prints "scopeview: resident bytes N calls C" when the variable is set. */
+/* Prints "scopeview: resident bytes N calls C model M" when the variable
+ * is set (M: the model's columns and nesting, footprint.h). */
 void memreport_maybe(const profile *p);
 
 #endif
