@@ -18,6 +18,7 @@
 #include "diff_remote.h"
 #include "filter.h"
 #include "isolate.h"
+#include "loader.h"
 #ifdef SV_MPI
 #include "cli/mpi_run.h"
 #endif
@@ -392,6 +393,12 @@ static int run(const cli_options *o)
                                .stored_statistics = o->mode == CLI_SUMMARY ||
                                                     (o->mode == CLI_INTERACTIVE && !viewer)};
         /* The viewer's first frame comes before the statistics (isolate.h defer_stats). */
+        /* --json, --csv, --summary stream a file whose calls exceed the budget (stream.h). */
+        bool streams = o->mode == CLI_SUMMARY || o->mode == CLI_JSON || o->mode == CLI_CSV ||
+                       (o->mode == CLI_INTERACTIVE && !viewer);
+        how.stream = !streams ? LOAD_STREAM_OFF
+                     : o->out_of_core ? LOAD_STREAM_FORCE
+                                      : LOAD_STREAM_AUTO;
         how.defer_stats = viewer;
         how.tail = &tail;
 #ifdef SV_MPI

@@ -50,6 +50,7 @@ enum {
     OPT_CSV_RAW,
     OPT_CONFIG,
     OPT_DUMP_CONFIG,
+    OPT_OUT_OF_CORE,
 };
 
 static const struct option cli_long_options[] = {
@@ -78,6 +79,7 @@ static const struct option cli_long_options[] = {
     {"csv-raw", no_argument, NULL, OPT_CSV_RAW},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"dump-config", no_argument, NULL, OPT_DUMP_CONFIG},
+    {"out-of-core", no_argument, NULL, OPT_OUT_OF_CORE},
     {NULL, 0, NULL, 0},
 };
 
@@ -232,6 +234,9 @@ static int apply_option(int c, cli_options *o, cli_wants *w, FILE *err)
                    : usage_error(err, "--memory wants a size such as 512M or 2G, not", optarg);
     case OPT_CSV_RAW:
         o->csv_raw = true;
+        return 0;
+    case OPT_OUT_OF_CORE:
+        o->out_of_core = true;
         return 0;
     case OPT_CONFIG:
         o->config = optarg;
@@ -429,6 +434,14 @@ void cli_print_usage(FILE *out)
           "\n"
           "      --memory LIMIT     what loading the file may allocate, e.g. 512M, 2G\n"
           "                         (default: half the machine's memory)\n"
+          "      --out-of-core      --json, --csv, --summary: stream the calls in chunks\n"
+          "                         instead of loading them (chosen by itself when the\n"
+          "                         columns exceed --memory); the same figures: count,\n"
+          "                         total, mean, min, max, std, first/last exact; p50, p95,\n"
+          "                         p99 exact by a second pass that keeps only the calls in\n"
+          "                         the histogram bins holding the wanted ranks; exclusive\n"
+          "                         time exact, else the file's stored totals or null\n"
+          "                         (a warning says which)\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n"
           "\n"

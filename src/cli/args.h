@@ -54,6 +54,7 @@ typedef struct cli_options {
     bool dump_config;   /* --dump-config: print the defaults and exit */
     uint64_t memory;    /* --memory LIMIT in bytes, 0 = the default budget */
     bool csv_raw;       /* --csv-raw: no formula-injection prefix */
+    bool out_of_core;   /* --out-of-core: stream the batch statistics (model/stream.h) */
     /* --diff / --check BASE NEW (out_diff.h): file is BASE, file2 NEW */
     int compare; /* 0, CLI_COMPARE_DIFF or CLI_COMPARE_CHECK */
     const char *file2;

@@ -73,7 +73,8 @@ static void compute_min_start(profile *p)
     p->has_min_start = false;
     for (size_t i = 0; i < p->nregions; i++) {
         const region *r = p->regions[i];
-        if (!r->has_event_data || r->n == 0)
+        /* a streamed region (out of core) keeps its calls' count in st */
+        if (!r->has_event_data || (r->n == 0 && !(r->streamed && r->st.num_calls > 0)))
             continue;
         if (!p->has_min_start || r->st.first_start_ns < p->min_start_ns)
             p->min_start_ns = r->st.first_start_ns;

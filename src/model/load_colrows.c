@@ -9,6 +9,7 @@
 
 #include "jsontext.h"
 #include "load_columnar_internal.h"
+#include "stream_col.h"
 
 /* ------------------------------------------------------------ per row */
 
@@ -236,12 +237,15 @@ sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank
      * on all of them (load_rows_finish). */
     if (lf->events && !(c->opt && c->opt->part))
         drop_fake_ids(lf, rows, n);
+    /* Out of core: pass 1 over the rank's rows (stream_col.h). */
+    if (!e && lf->sc)
+        e = sc_rank_begin(c, lf, rk, rows, n);
     for (size_t j = 0; !e && j < n; j++) {
         size_t i = rows[j];
         region *t = &lf->stage[i];
         bool keep = true;
         if (t->has_event_data)
-            keep = check_events(c, lf, i, rk);
+            keep = lf->sc ? sc_row_check(c, lf, i) : check_events(c, lf, i, rk);
         if (keep)
             e = row_attrs(c, lf, i);
         if (keep && !e && !t->has_event_data && !t->has_stored_summary) {
@@ -250,7 +254,11 @@ sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank
         }
         if (keep && !e)
             e = ld_stage_commit(rk, row_name(lf, i), t);
+        if (keep && !e && lf->sc)
+            sc_row_committed(lf, i, rk->regions[rk->nregions - 1]);
     }
+    if (!e && lf->sc)
+        e = sc_rank_finish(c, lf, rk, rows, n);
     c->rank = -1;
     return e;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "load_columnar_internal.h"
+#include "stream_col.h"
 #include "text.h"
 
 /* Rows shorter than this are read in batches of this many elements. */
@@ -479,6 +480,7 @@ static sv_err read_events(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
 
 static void lc_free(lc_file *lf)
 {
+    sc_free(lf);
     if (lf->stage)
         for (size_t i = 0; i < lf->ix.P; i++)
             region_clear(&lf->stage[i]);
@@ -597,6 +599,9 @@ static sv_err stage_rows(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
      * makes alike (load_rows.h). */
     if (c->opt && c->opt->part && !lc_partition(lf, c->opt->part))
         return SV_ERR_NOMEM;
+    /* Out of core: the columns are opened, the calls streamed rank by rank. */
+    if (events && sc_wanted(c, lf, el))
+        return sc_stage(c, f, el, lf);
     for (size_t j = 0; j < lf->nkept; j++) {
         region *t = &lf->stage[lf->order[j]];
         t->n = events ? (size_t)lf->cnt[lf->order[j]] : 0;
@@ -721,6 +726,9 @@ sv_err ld_load_columnar(ld_ctx *c, hid_t f, const h5u_list *root, bool aggregate
         e = load_rows(c, f, &lf, root, err);
         if (!e && !c->rd.probe && (e = commit_all(c, f, root, &lf)) == SV_ERR_NOMEM)
             e = ld_nomem(c, err);
+        else if (e == SV_ERR_FORMAT) /* stream_col.h: a read failed in a later pass */
+            e = sv_error_set(err, e, "%s: events: a read failed while streaming the calls",
+                             c->path);
     }
     lc_free(&lf);
     ld_progress(c);

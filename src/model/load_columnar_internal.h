@@ -22,6 +22,7 @@ typedef struct lc_file {
     bool events;          /* event columns read (else summaries only) */
     bool has_await;
     const char *const *tnames; /* the two timing column names */
+    struct sc_file *sc;        /* out-of-core: the streamed columns (stream_col.h), or NULL */
 } lc_file;
 
 static inline const char *row_name(const lc_file *lf, size_t i)

@@ -805,7 +805,8 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
             e = ld_nomem(&c, err);
     }
     if (!e && !probe)
-        e = opt && opt->part          ? profile_finish_steps(c.p, true, false, err)
+        /* A streamed load (stream_col.h) nested its ranks as it read them. */
+        e = (opt && opt->part) || c.streamed ? profile_finish_steps(c.p, true, false, err)
             : opt && opt->defer_stats ? profile_finish_steps(c.p, false, false, err)
                                       : profile_finish(c.p, err);
     if (!e && !probe)

@@ -25,11 +25,17 @@ typedef struct load_options {
     /* An MPI run's share of the rows (load_rows.h), or NULL for all.  With
      * a part the load stops before the nesting: load_rows_finish does it. */
     const struct load_part *part;
+    /* Out-of-core batch statistics (stream.h): LOAD_STREAM_AUTO streams a
+     * columnar file whose event columns would exceed the budget,
+     * LOAD_STREAM_FORCE always; regions are then `streamed` (no columns). */
+    int stream;
     /* The viewer's load (isolate.h defer_stats): sort and number, but no
      * statistics and no nesting yet; the caller finishes the profile with
      * profile_finish_steps(p, true, true) once the columns are sent. */
     bool defer_stats;
 } load_options;
+
+enum { LOAD_STREAM_OFF, LOAD_STREAM_AUTO, LOAD_STREAM_FORCE };
 
 sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err);
 

@@ -48,6 +48,7 @@ typedef struct ld_ctx {
     size_t set_index; /* which file of the set */
     int name_rank;    /* N of "_rank<N>.h5" in the file name, -1 none */
     bool skip_file;   /* this file's rank came already */
+    bool streamed;    /* out-of-core: regions are streamed (stream_col.h) */
 } ld_ctx;
 
 /* --- messages (loader.c) --- */

@@ -145,6 +145,7 @@ void region_clear(region *r)
     free(r->source_text);
     free_strv(r->tags, r->ntags);
     free(r->own_excl_ns);
+    free(r->stream_threads);
     memset(r, 0, sizeof *r);
 }
 

@@ -108,7 +108,24 @@ typedef struct region {
      * (`exclusive_totals`); has_stored_exclusive false for -1 or absent. */
     bool has_stored_exclusive;
     int64_t stored_exclusive_ns;
+
+    /* Out-of-core batch load (stream*.c): st comes from a streaming pass
+     * over the file and no per-call column is kept (n == 0; the calls are
+     * st.num_calls).  stream_cols says which optional columns the row had
+     * (SV_SCOL_*), stream_threads its sorted distinct thread rows. */
+    bool streamed;
+    bool stream_excl_unknown; /* exclusive total not computable exactly: null */
+    uint32_t stream_cols;
+    int64_t *stream_threads;
+    size_t stream_nthreads;
 } region;
+
+/* region.stream_cols bits. */
+#define SV_SCOL_GPU 1u
+#define SV_SCOL_AWAIT 2u
+#define SV_SCOL_THREADS 4u
+#define SV_SCOL_TASKS 8u
+#define SV_SCOL_IDS 16u
 
 /* Every column is n long, or NULL when the file lacks it. */
 typedef struct thread_table {

@@ -112,18 +112,18 @@ static bool event_stat_ns(const region *r, region_stat_id id, double *ns)
         return true;
     case RSTAT_EXCLUSIVE:
         *ns = (double)st->exclusive_total_ns;
-        return true;
+        return !r->stream_excl_unknown;
     case RSTAT_GPU_TOTAL:
         *ns = (double)st->gpu_total_ns;
-        return r->gpu_ns != NULL;
+        return region_has_gpu_timing(r);
     case RSTAT_GPU_MEAN:
-        if (!r->gpu_ns || st->gpu_count == 0)
+        if (!region_has_gpu_timing(r) || st->gpu_count == 0)
             return false;
         *ns = (double)st->gpu_total_ns / (double)st->gpu_count;
         return true;
     case RSTAT_AWAIT_TOTAL:
         *ns = (double)st->await_total_ns;
-        return r->await_ns != NULL;
+        return region_has_await_data(r);
     default:
         return false;
     }
@@ -160,24 +160,30 @@ bool region_has_timing(const region *r)
     return region_num_calls(r) > 0;
 }
 
+/* A streamed region (out-of-core) keeps no columns: stream_cols says which it had. */
+static bool streamed_col(const region *r, uint32_t bit)
+{
+    return r->streamed && (r->stream_cols & bit);
+}
+
 bool region_has_thread_data(const region *r)
 {
-    return r->thread_ids != NULL;
+    return r->thread_ids != NULL || streamed_col(r, SV_SCOL_THREADS);
 }
 
 bool region_has_task_data(const region *r)
 {
-    return r->task_ids != NULL;
+    return r->task_ids != NULL || streamed_col(r, SV_SCOL_TASKS);
 }
 
 bool region_has_await_data(const region *r)
 {
-    return r->await_ns != NULL;
+    return r->await_ns != NULL || streamed_col(r, SV_SCOL_AWAIT);
 }
 
 bool region_has_gpu_timing(const region *r)
 {
-    return r->gpu_ns != NULL;
+    return r->gpu_ns != NULL || streamed_col(r, SV_SCOL_GPU);
 }
 
 bool region_has_source(const region *r)
@@ -187,11 +193,13 @@ bool region_has_source(const region *r)
 
 bool region_has_ids(const region *r)
 {
-    return r->call_ids != NULL && r->parent_ids != NULL;
+    return (r->call_ids != NULL && r->parent_ids != NULL) || streamed_col(r, SV_SCOL_IDS);
 }
 
 int64_t region_num_calls(const region *r)
 {
+    if (r->has_event_data && r->streamed)
+        return r->st.num_calls;
     if (r->has_event_data)
         return (int64_t)r->n;
     if (r->has_stored_summary && (r->stored.known & (1u << SUM_NUM_CALLS)))
@@ -450,6 +458,14 @@ sv_err region_threads(const region *r, int64_t **rows, size_t *count, sv_error *
 {
     *rows = NULL;
     *count = 0;
+    if (r->streamed && r->stream_nthreads) { /* out-of-core: the list the stream kept */
+        *rows = malloc(r->stream_nthreads * sizeof **rows);
+        if (!*rows)
+            return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+        memcpy(*rows, r->stream_threads, r->stream_nthreads * sizeof **rows);
+        *count = r->stream_nthreads;
+        return SV_OK;
+    }
     if (!r->thread_ids || r->n == 0)
         return SV_OK;
     int64_t lo = INT64_MAX, hi = INT64_MIN;

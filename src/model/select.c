@@ -8,7 +8,9 @@
 static int cmp_first_start(const void *a, const void *b)
 {
     const region *x = *(region *const *)a, *y = *(region *const *)b;
-    bool tx = x->has_event_data && x->n > 0, ty = y->has_event_data && y->n > 0;
+    /* a streamed region (out of core) keeps its calls' count in st */
+    bool tx = x->has_event_data && (x->n > 0 || (x->streamed && x->st.num_calls > 0));
+    bool ty = y->has_event_data && (y->n > 0 || (y->streamed && y->st.num_calls > 0));
     if (tx != ty)
         return tx ? -1 : 1;
     if (tx && x->st.first_start_ns != y->st.first_start_ns)

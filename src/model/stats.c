@@ -490,6 +490,8 @@ static sv_err compute_into(const region *r, region_stats *st, sv_error *err)
 
 sv_err stats_compute_region(region *r, sv_error *err)
 {
+    if (r->streamed) /* out of core: computed by stream_col.c, no columns kept */
+        return SV_OK;
     /* Computed aside, then copied around exclusive_total_ns: the nesting
      * may write that field of the same region meanwhile on another thread
      * (finish.c), so not one byte of it is touched here. */

@@ -27,7 +27,7 @@
 /* A field added to these structs must be carried across the isolated load:
  * add it to wire_put_* and wire_get_* below, then update the size here. */
 #if defined(__x86_64__) && defined(__LP64__)
-_Static_assert(sizeof(region) == 472, "region changed: update wire.c");
+_Static_assert(sizeof(region) == 496, "region changed: update wire.c");
 _Static_assert(sizeof(rank_data) == 248, "rank_data changed: update wire.c");
 _Static_assert(sizeof(profile) == 152, "profile changed: update wire.c");
 _Static_assert(sizeof(line_profile) == 88, "line_profile changed: update wire.c");
@@ -216,6 +216,12 @@ static void ww_region(wire_w *w, const region *r)
     ww_bytes(w, &r->st, sizeof r->st);
     ww_u64(w, r->has_stored_exclusive);
     ww_i64(w, r->stored_exclusive_ns);
+    /* Out-of-core (stream.h): the flags and the thread list stand for the columns. */
+    ww_u64(w, r->streamed);
+    ww_u64(w, r->stream_excl_unknown);
+    ww_u64(w, r->stream_cols);
+    ww_u64(w, r->stream_nthreads);
+    ww_col(w, r->stream_threads, r->stream_nthreads, sizeof(int64_t));
 }
 
 static void ww_threads(wire_w *w, const thread_table *t)
@@ -658,9 +664,18 @@ static void wr_region(wire_r *r, rank_data *rk, region *g)
     wr_bytes(r, &g->st, sizeof g->st);
     g->has_stored_exclusive = wr_bool(r);
     g->stored_exclusive_ns = wr_i64(r);
+    g->streamed = wr_bool(r);
+    g->stream_excl_unknown = wr_bool(r);
+    g->stream_cols = (uint32_t)wr_u64(r);
+    g->stream_nthreads = wr_count(r, sizeof(int64_t));
+    g->stream_threads = wr_col(r, g->stream_nthreads, sizeof(int64_t));
+    if (!g->stream_threads)
+        g->stream_nthreads = 0;
     /* Whatever went wrong, the region must obey the model: n calls in
-     * start_ns and end_ns when it has event data. */
-    if (r->bad != WIRE_PROFILE || (g->has_event_data && (!g->start_ns || !g->end_ns))) {
+     * start_ns and end_ns when it has event data (a streamed region keeps
+     * none: n == 0). */
+    if (r->bad != WIRE_PROFILE ||
+        (g->has_event_data && (g->streamed ? g->n != 0 : (!g->start_ns || !g->end_ns)))) {
         wr_fail(r, WIRE_BROKEN);
         char *name = g->name;
         region_clear(g);

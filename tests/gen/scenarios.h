@@ -13,6 +13,8 @@ void scen_fixtures_col(const char *dir);
 int scen_demo_main(int argc, char **argv); /* [options] PATH */
 /* bench_col.c: a large schema-3 profile, `bench-schema3 PATH --calls N [--gzip]`. */
 int scen_bench_schema3_main(int argc, char **argv);
+/* stream_gen.c: the out-of-core tests' profiles, `stream-mix PATH --calls N [options]`. */
+int scen_stream_mix_main(int argc, char **argv);
 /* scenarios.c: large and adversarial profiles. */
 void scen_legacy(const char *path, const int64_t *nums);       /* NCALLS */
 void scen_extended(const char *path, const int64_t *nums);     /* NCALLS */

@@ -27,6 +27,12 @@ static const command commands[] = {
      "R's calls take PCT% longer"},
     {"bench-schema3", "PATH --calls N [--gzip]", 0, 0, 0, NULL,
      "schema-3 profile of N nested calls with summary_statistics (gzip: deflate 4 + shuffle)"},
+    {"stream-mix",
+     "PATH --calls N [--ranks R] [--threads] [--ids] [--unsorted] [--gzip] [--schema2] "
+     "[--chunk C]",
+     0, 0, 0, NULL,
+     "columnar profile for the out-of-core tests: recursion, ties, zero-length and partly "
+     "overlapping calls, GPU and await columns"},
     {"legacy", "PATH NCALLS", 1, 6, 1000000000, scen_legacy, "legacy layout, 5 nested regions"},
     {"extended", "PATH NCALLS", 1, 8, 1000000000, scen_extended,
      "extended layout, 2 ranks x 4 threads, every column"},
@@ -87,6 +93,8 @@ int main(int argc, char **argv)
         return scen_demo_main(argc - 2, argv + 2);
     if (strcmp(cmd->name, "bench-schema3") == 0)
         return scen_bench_schema3_main(argc - 2, argv + 2);
+    if (strcmp(cmd->name, "stream-mix") == 0)
+        return scen_stream_mix_main(argc - 2, argv + 2);
     if (argc != 3 + cmd->nnums)
         return usage_error("wrong number of arguments, expected", cmd->args);
     int64_t nums[MAX_NUMS] = {0};

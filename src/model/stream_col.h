@@ -1,0 +1,35 @@
+/* stream_col: the out-of-core load of the columnar layouts (schema 2 and
+ * 3), the loader's side of stream.h.  Instead of reading the event columns
+ * whole, the loader opens them (sc_stage) and, rank by rank, streams each
+ * row in chunks of a length set by the budget:
+ *
+ * - sc_rank_begin: pass 1 over every row of the rank (decoding the schema-3
+ *   gaps, the checks of load_colrows.c with the same warnings, statistics,
+ *   the duration histogram, the distinct threads, whether the row is in
+ *   start order);
+ * - sc_row_check / sc_row_committed: the row's verdict and its region;
+ * - sc_rank_finish: pass 2, the exclusive totals by the streaming sweep
+ *   (k-way merge of the rank's rows) and, in the same reads, the durations
+ *   of the histogram buckets holding the wanted percentile ranks.  A rank
+ *   the sweep cannot take (call ids, thread or task columns, a row out of
+ *   start order) is nested in memory by nest.c when its columns fit the
+ *   budget, else it gets the file's stored exclusive_totals or null, with a
+ *   warning.  Only the loader's files include this header. */
+#ifndef SV_STREAM_COL_H
+#define SV_STREAM_COL_H
+
+#include "load_columnar_internal.h"
+
+/* True when this load streams lf's events (load_options.stream, the
+ * budget left against the columns' bytes). */
+bool sc_wanted(const ld_ctx *c, const lc_file *lf, const h5u_list *el);
+/* Opens the event columns (the checks and warnings of read_events) and
+ * sizes the staged rows; lf->sc is set. */
+sv_err sc_stage(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf);
+sv_err sc_rank_begin(ld_ctx *c, lc_file *lf, const rank_data *rk, const size_t *rows, size_t n);
+bool sc_row_check(ld_ctx *c, lc_file *lf, size_t i);
+void sc_row_committed(lc_file *lf, size_t i, region *r);
+sv_err sc_rank_finish(ld_ctx *c, lc_file *lf, rank_data *rk, const size_t *rows, size_t n);
+void sc_free(lc_file *lf);
+
+#endif

@@ -1,0 +1,182 @@
+/* stream_nest: nest_infer.c's containment sweep fed by chunked readers
+ * (stream.h).  A rank without lane columns or call ids is ordered by
+ * (start, -end, region, index): a k-way merge of its rows, each already in
+ * (start, -end) order (the reader checked), so two heads never come from
+ * one region and the index never decides.  Calls that overlap partly open
+ * inferred lanes (first fit, at most 256), each with its stack of open
+ * calls; a call's exclusive time is its duration less the union of its
+ * direct children, added to its region's total when it is popped.  Memory:
+ * the open calls, not the calls. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "checked.h"
+#include "stream.h"
+
+#define LANES_MAX 256 /* nest_infer.c's limit */
+
+typedef struct open_call {
+    int64_t s, e, cover_end, covered;
+    uint32_t reg;
+} open_call;
+
+typedef struct lane {
+    open_call *stk;
+    size_t sp, cap;
+} lane;
+
+typedef struct sweep {
+    lane *lanes;
+    size_t nlanes, cap;
+    stream_sweep_out *out;
+} sweep;
+
+static bool contains(const open_call *p, int64_t s, int64_t e)
+{
+    return p->s <= s && e <= p->e;
+}
+
+static void pop(sweep *sw, lane *ln)
+{
+    open_call *oc = &ln->stk[--ln->sp];
+    int64_t x = (oc->e - oc->s) - oc->covered;
+    sw->out->excl[oc->reg] = ck_add(sw->out->excl[oc->reg], x < 0 ? 0 : x);
+}
+
+static bool fits(sweep *sw, lane *ln, int64_t s, int64_t e)
+{
+    while (ln->sp > 0 && ln->stk[ln->sp - 1].e <= s && !contains(&ln->stk[ln->sp - 1], s, e))
+        pop(sw, ln);
+    return ln->sp == 0 || contains(&ln->stk[ln->sp - 1], s, e);
+}
+
+static lane *choose(sweep *sw, int64_t s, int64_t e)
+{
+    for (size_t l = 0; l < sw->nlanes; l++)
+        if (fits(sw, &sw->lanes[l], s, e))
+            return &sw->lanes[l];
+    if (sw->nlanes < LANES_MAX) {
+        if (sw->nlanes == sw->cap) {
+            size_t cap = sw->cap ? 2 * sw->cap : 4;
+            lane *v = realloc(sw->lanes, cap * sizeof *v);
+            if (!v)
+                return NULL;
+            sw->lanes = v;
+            sw->cap = cap;
+        }
+        lane *ln = &sw->lanes[sw->nlanes++];
+        memset(ln, 0, sizeof *ln);
+        return ln;
+    }
+    sw->out->capped = true;
+    lane *ln = &sw->lanes[sw->nlanes - 1];
+    while (ln->sp > 0 && !contains(&ln->stk[ln->sp - 1], s, e))
+        pop(sw, ln);
+    return ln;
+}
+
+static bool push(sweep *sw, int64_t s, int64_t e, uint32_t reg)
+{
+    lane *ln = choose(sw, s, e);
+    if (!ln)
+        return false;
+    if (ln->sp > 0) { /* children come in start order: the union grows at its end */
+        open_call *p = &ln->stk[ln->sp - 1];
+        if (s >= p->cover_end) {
+            p->covered += e - s;
+            p->cover_end = e;
+        } else if (e > p->cover_end) {
+            p->covered += e - p->cover_end;
+            p->cover_end = e;
+        }
+    }
+    if (ln->sp == ln->cap) {
+        size_t cap = ln->cap ? 2 * ln->cap : 64;
+        open_call *v = realloc(ln->stk, cap * sizeof *v);
+        if (!v)
+            return false;
+        ln->stk = v;
+        ln->cap = cap;
+    }
+    ln->stk[ln->sp++] = (open_call){s, e, INT64_MIN, 0, reg};
+    return true;
+}
+
+/* 1: src has a call at pos; 0: none left; -1: error. */
+static int head(stream_src *src)
+{
+    if (src->pos < src->len)
+        return 1;
+    src->pos = 0;
+    src->len = 0;
+    return src->refill(src->ctx, src);
+}
+
+static bool less(const stream_src *a, const stream_src *b)
+{
+    int64_t as = a->s[a->pos], bs = b->s[b->pos];
+    if (as != bs)
+        return as < bs;
+    int64_t ae = a->e[a->pos], be = b->e[b->pos];
+    if (ae != be)
+        return ae > be;
+    return a->reg < b->reg;
+}
+
+static void sift(stream_src **h, size_t n, size_t i)
+{
+    stream_src *x = h[i];
+    for (;;) {
+        size_t l = 2 * i + 1, m = l;
+        if (l >= n)
+            break;
+        if (l + 1 < n && less(h[l + 1], h[l]))
+            m = l + 1;
+        if (!less(h[m], x))
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = x;
+}
+
+int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out)
+{
+    sweep sw = {NULL, 0, 0, out};
+    stream_src **h = malloc((nsrc ? nsrc : 1) * sizeof *h);
+    int rc = h ? 0 : -1;
+    size_t n = 0;
+    for (size_t i = 0; rc == 0 && i < nsrc; i++) {
+        int k = head(&srcs[i]);
+        if (k < 0)
+            rc = -1;
+        else if (k > 0)
+            h[n++] = &srcs[i];
+    }
+    for (size_t i = n / 2; rc == 0 && i-- > 0;)
+        sift(h, n, i);
+    while (rc == 0 && n > 0) {
+        stream_src *t = h[0];
+        if (!push(&sw, t->s[t->pos], t->e[t->pos], t->reg)) {
+            rc = -1;
+            break;
+        }
+        t->pos++;
+        int k = head(t);
+        if (k < 0)
+            rc = -1;
+        else if (k == 0)
+            h[0] = h[--n];
+        if (n)
+            sift(h, n, 0);
+    }
+    for (size_t l = 0; l < sw.nlanes; l++) {
+        while (rc == 0 && sw.lanes[l].sp > 0)
+            pop(&sw, &sw.lanes[l]);
+        free(sw.lanes[l].stk);
+    }
+    out->nlanes = rc == 0 && sw.nlanes > 1 ? (uint32_t)sw.nlanes : 0;
+    free(sw.lanes);
+    free(h);
+    return rc;
+}

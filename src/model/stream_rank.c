@@ -1,0 +1,307 @@
+/* stream_rank: pass 2 of the out-of-core columnar load (stream_col.h): a
+ * rank's exclusive totals and its rows' percentiles. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nest.h"
+#include "stream_col_internal.h"
+
+typedef struct rank_rows {
+    sc_row **v; /* streamed, committed rows in byte order of their names */
+    size_t n;
+    uint64_t calls;
+} rank_rows;
+
+static int cmp_row_name(const void *a, const void *b)
+{
+    const sc_row *x = *(sc_row *const *)a, *y = *(sc_row *const *)b;
+    return strcmp(x->r->name, y->r->name);
+}
+
+static bool gather(sc_file *sf, const size_t *rows, size_t n, rank_rows *rr)
+{
+    rr->v = malloc((n ? n : 1) * sizeof *rr->v);
+    rr->n = 0;
+    rr->calls = 0;
+    if (!rr->v)
+        return false;
+    for (size_t j = 0; j < n; j++) {
+        sc_row *row = sf->rows[rows[j]];
+        if (row && row->r) {
+            rr->v[rr->n++] = row;
+            rr->calls += row->n;
+        }
+    }
+    qsort(rr->v, rr->n, sizeof *rr->v, cmp_row_name);
+    return true;
+}
+
+/* ------------------------------------------------------------ the sweep */
+
+typedef struct src_ctx {
+    sc_reader rd;
+    sc_row *row;
+} src_ctx;
+
+static int src_refill(void *vctx, stream_src *src)
+{
+    src_ctx *x = vctx;
+    int k = sc_reader_next(&x->rd);
+    if (k <= 0)
+        return k;
+    src->s = x->rd.buf[SC_START];
+    src->e = x->rd.buf[SC_END];
+    src->len = x->rd.len;
+    stream_pct_feed(&x->row->pct, x->rd.dur, x->rd.len);
+    return 1;
+}
+
+/* Per-row share of the budget for pass 2's percentile buckets (values). */
+static size_t pct_cap(const sc_file *sf, size_t nrows)
+{
+    uint64_t v = sf->budget / 4 / sizeof(int64_t) / (nrows ? nrows : 1);
+    return v < 4096 ? 4096 : (size_t)v;
+}
+
+static sv_err alloc_pcts(sc_file *sf, rank_rows *rr)
+{
+    size_t cap = pct_cap(sf, rr->n);
+    for (size_t j = 0; j < rr->n; j++)
+        if (rr->v[j]->n > 0 && !stream_pct_alloc(&rr->v[j]->pct, cap))
+            return SV_ERR_NOMEM;
+    return SV_OK;
+}
+
+static sv_err sweep_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *excl)
+{
+    size_t cap = stream_chunk_len(sf->budget, rr->n, 3);
+    stream_src *srcs = calloc(rr->n ? rr->n : 1, sizeof *srcs);
+    src_ctx *ctx = calloc(rr->n ? rr->n : 1, sizeof *ctx);
+    sv_err e = srcs && ctx ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
+    for (size_t j = 0; !e && j < rr->n; j++) {
+        ctx[j].row = rr->v[j];
+        if (!sc_reader_init(&ctx[j].rd, sf, rr->v[j], 3u, cap, true))
+            e = SV_ERR_NOMEM;
+        srcs[j] = (stream_src){NULL, NULL, 0, 0, (uint32_t)j, src_refill, &ctx[j]};
+    }
+    stream_sweep_out out = {excl, 0, false};
+    if (!e && stream_sweep(srcs, rr->n, &out) != 0)
+        e = SV_ERR_FORMAT;
+    if (!e) {
+        rk->ninferred_lanes = out.nlanes;
+        if (out.capped)
+            profile_warn(rk->owner,
+                         "%s: rank %d: calls overlap partly on more than %d inferred lanes; "
+                         "the rest are drawn on the last lane",
+                         rk->owner->path, rk->rank, 256);
+    }
+    for (size_t j = 0; ctx && j < rr->n; j++)
+        sc_reader_free(&ctx[j].rd);
+    free(srcs);
+    free(ctx);
+    return e;
+}
+
+/* ------------------------------------------------------------ in memory */
+
+/* Reads the rank's kept columns whole into a scratch profile and nests it
+ * with nest.c: call ids, lane columns or rows out of start order, when the
+ * calls fit the budget. */
+static sv_err read_whole(sc_file *sf, sc_row *row, region *t)
+{
+    unsigned want = 3u | (row->cols & (1u << SC_THREAD | 1u << SC_TASK));
+    if (row->cols & (1u << SC_CALL) && row->cols & (1u << SC_PARENT))
+        want |= 1u << SC_CALL | 1u << SC_PARENT;
+    int64_t **dst[SC_NCOL] = {&t->start_ns, &t->end_ns, NULL, &t->call_ids, &t->parent_ids,
+                              &t->thread_ids, &t->task_ids, NULL};
+    size_t n = (size_t)row->n, m = n ? n : 1;
+    for (int k = 0; k < SC_NCOL; k++)
+        if (want & (1u << k) && dst[k] && !(*dst[k] = malloc(m * sizeof(int64_t))))
+            return SV_ERR_NOMEM;
+    sc_reader rd;
+    size_t cap = stream_chunk_len(sf->budget, 1, SC_NCOL);
+    if (!sc_reader_init(&rd, sf, row, want, cap, true)) {
+        sc_reader_free(&rd);
+        return SV_ERR_NOMEM;
+    }
+    size_t at = 0;
+    int k;
+    while ((k = sc_reader_next(&rd)) == 1) {
+        for (int c = 0; c < SC_NCOL; c++)
+            if (rd.want & (1u << c) && dst[c] && *dst[c])
+                memcpy(*dst[c] + at, rd.buf[c], rd.len * sizeof(int64_t));
+        stream_pct_feed(&row->pct, rd.dur, rd.len);
+        at += rd.len;
+    }
+    sc_reader_free(&rd);
+    return k < 0 ? SV_ERR_FORMAT : SV_OK;
+}
+
+static sv_err nest_in_memory(ld_ctx *c, sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *excl)
+{
+    profile *tp = profile_new(c->p->path);
+    rank_data *trk = tp ? profile_add_rank(tp, rk->rank) : NULL;
+    sv_err e = trk ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
+    for (size_t j = 0; !e && j < rr->n; j++) {
+        region *t = rank_add_region(trk, rr->v[j]->r->name);
+        if (!t) {
+            e = SV_ERR_NOMEM;
+            break;
+        }
+        t->has_event_data = true;
+        t->n = (size_t)rr->v[j]->n;
+        e = read_whole(sf, rr->v[j], t);
+    }
+    sv_error err;
+    if (!e)
+        e = profile_finish_steps(tp, false, true, &err);
+    for (size_t j = 0; !e && j < rr->n; j++) {
+        const region *t = rank_region(&tp->ranks[0], rr->v[j]->r->name);
+        excl[j] = t ? t->st.exclusive_total_ns : 0;
+    }
+    if (!e) {
+        rk->explicit_ids = tp->ranks[0].explicit_ids;
+        rk->ninferred_lanes = tp->ranks[0].ninferred_lanes;
+        for (size_t w = 0; w < tp->nwarnings; w++)
+            profile_warn(c->p, "%s", tp->warnings[w]);
+    }
+    profile_free(tp);
+    return e;
+}
+
+/* ------------------------------------------------------------ more passes */
+
+typedef struct pass_ctx {
+    sc_file *sf;
+    const sc_row *row;
+} pass_ctx;
+
+static int row_pass(void *vctx, stream_dur_fn fn, void *fctx)
+{
+    pass_ctx *x = vctx;
+    sc_reader rd;
+    int k = sc_reader_init(&rd, x->sf, x->row, 3u, stream_chunk_len(x->sf->budget, 1, 3), true)
+                ? 1
+                : -1;
+    while (k == 1 && (k = sc_reader_next(&rd)) == 1)
+        fn(fctx, rd.dur, rd.len);
+    sc_reader_free(&rd);
+    return k < 0 ? -1 : 0;
+}
+
+static void ld_sum_fn(void *l, const int64_t *d, size_t n)
+{
+    stream_ld_sum(l, d, n);
+}
+
+static void ld_ss_fn(void *l, const int64_t *d, size_t n)
+{
+    stream_ld_ss(l, d, n);
+}
+
+static void collect_fn(void *pc, const int64_t *d, size_t n)
+{
+    stream_pct_feed(pc, d, n);
+}
+
+/* Percentiles (and, on hostile data, std) of one row after pass 2. */
+static sv_err finish_row(sc_file *sf, sc_row *row, size_t nrows)
+{
+    region *r = row->r;
+    pass_ctx px = {sf, row};
+    if (row->n == 0)
+        return SV_OK;
+    if (row->pct.nb == 0 && stream_pct_need(&row->pct) > 0) {
+        /* not collected by pass 2 (no sweep): one pass for the light buckets */
+        if (!stream_pct_alloc(&row->pct, pct_cap(sf, 1)))
+            return SV_ERR_NOMEM;
+        if (row->pct.nb && row_pass(&px, collect_fn, &row->pct) != 0)
+            return SV_ERR_FORMAT;
+    }
+    stream_pct_resolve(&row->pct);
+    if (stream_pct_refine(&row->pct, pct_cap(sf, 1), row_pass, &px) != 0)
+        return SV_ERR_FORMAT;
+    stream_pct_result(&row->pct, &r->st);
+    if (!row->moments_ok) {
+        stream_ld l = {0, 0, 0, 0};
+        if (row_pass(&px, ld_sum_fn, &l) != 0)
+            return SV_ERR_FORMAT;
+        l.mean = l.sum / (long double)l.n;
+        if (row_pass(&px, ld_ss_fn, &l) != 0)
+            return SV_ERR_FORMAT;
+        r->st.std_ns = stream_ld_std(&l);
+    }
+    (void)nrows;
+    return SV_OK;
+}
+
+/* ------------------------------------------------------------ the rank */
+
+typedef enum { NEST_SWEEP, NEST_MEMORY, NEST_STORED } nest_how;
+
+static nest_how choose(const sc_file *sf, const rank_rows *rr, const char **why)
+{
+    bool ids = false, any = false, lanes = false, sorted = true;
+    uint64_t bytes = 0;
+    for (size_t j = 0; j < rr->n; j++) {
+        const sc_row *row = rr->v[j];
+        bool has_ids = (row->cols & (1u << SC_CALL)) && (row->cols & (1u << SC_PARENT));
+        if (row->n > 0) {
+            ids = any ? ids && has_ids : has_ids;
+            any = true;
+        }
+        lanes |= (row->cols & (1u << SC_THREAD | 1u << SC_TASK)) != 0;
+        sorted &= row->in_order;
+        /* columns, then nest.c's per-call arrays (sorted keys: 40 bytes) */
+        bytes += row->n * (7 * sizeof(int64_t) + 48);
+    }
+    *why = ids ? "call ids" : lanes ? "thread or task columns" : "rows out of start order";
+    if (!ids && !lanes && sorted)
+        return NEST_SWEEP;
+    return bytes <= sf->budget / 2 ? NEST_MEMORY : NEST_STORED;
+}
+
+static void use_stored(ld_ctx *c, rank_rows *rr, const rank_data *rk, const char *why)
+{
+    size_t missing = 0;
+    for (size_t j = 0; j < rr->n; j++) {
+        region *r = rr->v[j]->r;
+        if (r->has_stored_exclusive) {
+            r->st.exclusive_total_ns = r->stored_exclusive_ns;
+        } else {
+            r->stream_excl_unknown = true;
+            missing++;
+        }
+    }
+    profile_warn(c->p,
+                 "%s: rank %d: out-of-core: exclusive times need the rank's calls in memory (%s) "
+                 "and they exceed the budget: the file's exclusive_totals are shown%s",
+                 c->path, rk->rank, why, missing ? ", null where it has none" : "");
+}
+
+sv_err sc_rank_finish(ld_ctx *c, lc_file *lf, rank_data *rk, const size_t *rows, size_t n)
+{
+    sc_file *sf = lf->sc;
+    rank_rows rr;
+    if (!gather(sf, rows, n, &rr))
+        return SV_ERR_NOMEM;
+    int64_t *excl = calloc(rr.n ? rr.n : 1, sizeof *excl);
+    sv_err e = excl ? SV_OK : SV_ERR_NOMEM;
+    const char *why = "";
+    nest_how how = rr.n ? choose(sf, &rr, &why) : NEST_SWEEP;
+    if (!e && rr.n && how == NEST_SWEEP)
+        e = sweep_rank(sf, &rr, rk, excl);
+    else if (!e && rr.n && how == NEST_MEMORY)
+        e = nest_in_memory(c, sf, &rr, rk, excl);
+    else if (!e && rr.n)
+        use_stored(c, &rr, rk, why);
+    for (size_t j = 0; !e && j < rr.n; j++) {
+        if (how != NEST_STORED)
+            rr.v[j]->r->st.exclusive_total_ns = excl[j];
+        e = finish_row(sf, rr.v[j], rr.n);
+    }
+    free(excl);
+    free(rr.v);
+    return e;
+}

@@ -1,0 +1,375 @@
+/* stream_stats: pass-1 accumulators and exact percentiles with bounded
+ * memory for the out-of-core batch outputs (stream.h).  Every formula is
+ * stats.c's, in the same order, so the doubles match bit for bit. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream.h"
+
+#define PCT_W 11 /* linear splits of a heavy bucket: 2^PCT_W sub-buckets */
+
+size_t stream_log_bucket(uint64_t d)
+{
+    if (d < ((uint64_t)1 << STREAM_PCT_M))
+        return (size_t)d;
+    int e = 63 - __builtin_clzll(d);
+    return ((size_t)(e - STREAM_PCT_M) << STREAM_PCT_M) + (size_t)(d >> (e - STREAM_PCT_M));
+}
+
+/* The durations of bucket b: [lo, lo + 2^w). */
+static void bucket_range(size_t b, uint64_t *lo, int *w)
+{
+    if (b < ((size_t)2 << STREAM_PCT_M)) {
+        *lo = b;
+        *w = 0;
+        return;
+    }
+    int e = (int)(b >> STREAM_PCT_M) + STREAM_PCT_M - 1;
+    uint64_t mant = (b & (((size_t)1 << STREAM_PCT_M) - 1)) | ((uint64_t)1 << STREAM_PCT_M);
+    *w = e - STREAM_PCT_M;
+    *lo = mant << *w;
+}
+
+/* ------------------------------------------------------------ pass 1 */
+
+bool stream_acc_init(stream_acc *a)
+{
+    memset(a, 0, sizeof *a);
+    a->mn = a->fs = INT64_MAX;
+    a->mx = a->le = INT64_MIN;
+    a->hist = calloc(STREAM_HIST_BUCKETS, sizeof *a->hist);
+    return a->hist != NULL;
+}
+
+void stream_acc_free(stream_acc *a)
+{
+    free(a->hist);
+    a->hist = NULL;
+}
+
+void stream_acc_add(stream_acc *a, const int64_t *s, const int64_t *e, size_t n)
+{
+    if (n == 0)
+        return;
+    int64_t mn = a->mn, mx = a->mx, fs = a->fs, le = a->le;
+    stream_i128 sum = a->sum;
+    stream_u128 sumsq = a->sumsq;
+    uint32_t *h = a->hist;
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = e[i] - s[i];
+        mn = d < mn ? d : mn;
+        mx = d > mx ? d : mx;
+        fs = s[i] < fs ? s[i] : fs;
+        le = e[i] > le ? e[i] : le;
+        sum += d;
+        sumsq += (stream_u128)d * (stream_u128)d;
+        h[stream_log_bucket((uint64_t)d)]++;
+    }
+    if (a->n == 0)
+        a->first = e[0] - s[0];
+    a->last = e[n - 1] - s[n - 1];
+    a->n += n;
+    a->mn = mn;
+    a->mx = mx;
+    a->fs = fs;
+    a->le = le;
+    a->sum = sum;
+    a->sumsq = sumsq;
+}
+
+bool stream_acc_finish(const stream_acc *a, region_stats *st)
+{
+    st->num_calls = (int64_t)a->n;
+    if (a->n == 0)
+        return true;
+    st->min_ns = a->mn;
+    st->max_ns = a->mx;
+    st->first_start_ns = a->fs;
+    st->last_end_ns = a->le;
+    st->first_ns = a->first;
+    st->last_ns = a->last;
+    double n = (double)a->n;
+    st->total_ns = a->sum > INT64_MAX ? INT64_MAX : (int64_t)a->sum;
+    st->mean_ns = (double)a->sum / n;
+    /* stats.c's test: the exact form fits when n * max < 2^62. */
+    if ((stream_u128)a->n * (stream_u128)a->mx >= ((stream_u128)1 << 62))
+        return false;
+    stream_i128 num = (stream_i128)((stream_u128)a->n * a->sumsq) - a->sum * a->sum;
+    st->std_ns = sqrt((double)num) / n;
+    return true;
+}
+
+void stream_ld_sum(stream_ld *l, const int64_t *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        l->sum += d[i];
+    l->n += n;
+}
+
+void stream_ld_ss(stream_ld *l, const int64_t *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        long double x = d[i] - l->mean;
+        l->ss += x * x;
+    }
+}
+
+double stream_ld_std(const stream_ld *l)
+{
+    return (double)sqrtl(l->ss / (long double)l->n);
+}
+
+/* ------------------------------------------------------------ percentiles */
+
+void stream_pct_plan(stream_pct *pc, const uint32_t *h, uint64_t n)
+{
+    static const double pcts[3] = {50.0, 95.0, 99.0};
+    memset(pc, 0, sizeof *pc);
+    pc->n = n;
+    pc->nr = 6;
+    for (size_t c = 0; c < 3; c++) {
+        /* The index arithmetic of stats_percentiles_inplace. */
+        double idx = pcts[c] / 100.0 * (double)(n - 1);
+        size_t lo = (size_t)floor(idx);
+        if (lo >= n)
+            lo = (size_t)n - 1;
+        pc->lo[c] = lo;
+        pc->frac[c] = idx - (double)lo;
+        pc->rank[2 * c] = lo;
+        pc->rank[2 * c + 1] = lo + 1 < n ? lo + 1 : lo;
+    }
+    for (size_t j = 0; j < pc->nr; j++) {
+        size_t b = 0, k = pc->rank[j];
+        while (k >= h[b])
+            k -= h[b++];
+        pc->bucket[j] = b;
+        pc->within[j] = k;
+        pc->cnt[j] = h[b];
+        uint64_t lo;
+        int w;
+        bucket_range(b, &lo, &w);
+        if (w == 0) { /* a bucket of one value */
+            pc->value[j] = (int64_t)lo;
+            pc->known[j] = true;
+        }
+    }
+}
+
+/* The distinct unknown buckets and their counts. */
+static void pct_buckets(stream_pct *pc)
+{
+    pc->nb = 0;
+    for (size_t j = 0; j < pc->nr; j++) {
+        if (pc->known[j])
+            continue;
+        size_t s = 0;
+        while (s < pc->nb && pc->bkt[s] != pc->bucket[j])
+            s++;
+        if (s == pc->nb) {
+            pc->bkt[pc->nb] = pc->bucket[j];
+            pc->bcnt[pc->nb++] = pc->cnt[j];
+        }
+    }
+}
+
+size_t stream_pct_need(const stream_pct *pc)
+{
+    stream_pct t = *pc;
+    pct_buckets(&t);
+    size_t need = 0;
+    for (size_t s = 0; s < t.nb; s++)
+        need += t.bcnt[s];
+    return need;
+}
+
+bool stream_pct_alloc(stream_pct *pc, size_t cap)
+{
+    pct_buckets(pc);
+    size_t keep = 0, used = 0;
+    pc->bmin = SIZE_MAX;
+    pc->bmax = 0;
+    for (size_t s = 0; s < pc->nb; s++) {
+        if (used + pc->bcnt[s] > cap)
+            continue; /* left to stream_pct_refine */
+        pc->bkt[keep] = pc->bkt[s];
+        pc->bcnt[keep] = pc->bcnt[s];
+        pc->fill[keep] = 0;
+        pc->v[keep] = malloc((pc->bcnt[s] ? pc->bcnt[s] : 1) * sizeof *pc->v[keep]);
+        if (!pc->v[keep])
+            return false;
+        used += pc->bcnt[s];
+        pc->bmin = pc->bkt[s] < pc->bmin ? pc->bkt[s] : pc->bmin;
+        pc->bmax = pc->bkt[s] > pc->bmax ? pc->bkt[s] : pc->bmax;
+        keep++;
+    }
+    pc->nb = keep;
+    return true;
+}
+
+void stream_pct_feed(stream_pct *pc, const int64_t *d, size_t n)
+{
+    if (pc->nb == 0)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        size_t b = stream_log_bucket((uint64_t)d[i]);
+        if (b < pc->bmin || b > pc->bmax)
+            continue;
+        for (size_t s = 0; s < pc->nb; s++)
+            if (pc->bkt[s] == b && pc->fill[s] < pc->bcnt[s]) {
+                pc->v[s][pc->fill[s]++] = d[i];
+                break;
+            }
+    }
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+void stream_pct_resolve(stream_pct *pc)
+{
+    for (size_t s = 0; s < pc->nb; s++) {
+        qsort(pc->v[s], pc->fill[s], sizeof *pc->v[s], cmp_i64);
+        for (size_t j = 0; j < pc->nr; j++)
+            if (!pc->known[j] && pc->bucket[j] == pc->bkt[s] && pc->within[j] < pc->fill[s]) {
+                pc->value[j] = pc->v[s][pc->within[j]];
+                pc->known[j] = true;
+            }
+    }
+    stream_pct_free(pc);
+}
+
+void stream_pct_free(stream_pct *pc)
+{
+    for (size_t s = 0; s < 6; s++) {
+        free(pc->v[s]);
+        pc->v[s] = NULL;
+    }
+    pc->nb = 0;
+}
+
+/* One refinement step's state: the range [lo, lo + 2^w). */
+typedef struct refine_ctx {
+    uint64_t lo, hi;
+    int sw;
+    uint32_t *h;  /* sub-histogram, or NULL when collecting */
+    int64_t *v;   /* collected values */
+    size_t fill, cap;
+} refine_ctx;
+
+static void refine_feed(void *vctx, const int64_t *d, size_t n)
+{
+    refine_ctx *r = vctx;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = (uint64_t)d[i];
+        if (x < r->lo || x > r->hi)
+            continue;
+        if (r->h)
+            r->h[(x - r->lo) >> r->sw]++;
+        else if (r->fill < r->cap)
+            r->v[r->fill++] = d[i];
+    }
+}
+
+/* stats.c's rank_in_range, each scan of the calls a pass over the row. */
+static int refine_one(stream_pct *pc, size_t j, size_t cap, stream_pass_fn pass, void *ctx)
+{
+    uint64_t lo;
+    int w;
+    bucket_range(pc->bucket[j], &lo, &w);
+    size_t cnt = pc->cnt[j], rank = pc->within[j];
+    for (;;) {
+        if (w == 0) {
+            pc->value[j] = (int64_t)lo;
+            pc->known[j] = true;
+            return 0;
+        }
+        refine_ctx r = {lo, lo + (((uint64_t)1 << w) - 1), 0, NULL, NULL, 0, cnt};
+        if (cnt <= cap) {
+            r.v = malloc((cnt ? cnt : 1) * sizeof *r.v);
+            int rc = r.v ? pass(ctx, refine_feed, &r) : -1;
+            if (rc == 0 && r.fill == cnt) {
+                qsort(r.v, r.fill, sizeof *r.v, cmp_i64);
+                pc->value[j] = r.v[rank];
+                pc->known[j] = true;
+            } else if (rc == 0) {
+                rc = -1; /* the row changed between passes */
+            }
+            free(r.v);
+            return rc;
+        }
+        r.sw = w > PCT_W ? w - PCT_W : 0;
+        size_t nb = (size_t)1 << (w - r.sw);
+        r.h = calloc(nb, sizeof *r.h);
+        int rc = r.h ? pass(ctx, refine_feed, &r) : -1;
+        size_t b = 0;
+        while (rc == 0 && b < nb && rank >= r.h[b])
+            rank -= r.h[b++];
+        if (rc == 0 && b == nb)
+            rc = -1;
+        if (rc == 0) {
+            cnt = r.h[b];
+            lo += (uint64_t)b << r.sw;
+            w = r.sw;
+        }
+        free(r.h);
+        if (rc)
+            return rc;
+    }
+}
+
+int stream_pct_refine(stream_pct *pc, size_t cap, stream_pass_fn pass, void *ctx)
+{
+    for (size_t j = 0; j < pc->nr; j++) {
+        if (pc->known[j])
+            continue;
+        int rc = refine_one(pc, j, cap ? cap : 1, pass, ctx);
+        if (rc)
+            return rc;
+        /* Another rank of the same range found with the same value? Only
+         * when it is the same rank. */
+        for (size_t k = j + 1; k < pc->nr; k++)
+            if (!pc->known[k] && pc->rank[k] == pc->rank[j]) {
+                pc->value[k] = pc->value[j];
+                pc->known[k] = true;
+            }
+    }
+    return 0;
+}
+
+void stream_pct_result(const stream_pct *pc, region_stats *st)
+{
+    double out[3];
+    for (size_t c = 0; c < 3; c++) {
+        double x = (double)pc->value[2 * c], y = (double)pc->value[2 * c + 1];
+        double f = pc->frac[c];
+        /* numpy's _lerp, as stats.c */
+        out[c] = f < 0.5 ? x + (y - x) * f : y - (y - x) * (1.0 - f);
+    }
+    st->p50_ns = out[0];
+    st->p95_ns = out[1];
+    st->p99_ns = out[2];
+}
+
+size_t stream_chunk_len(uint64_t budget, size_t nreaders, size_t ncols)
+{
+    const char *env = getenv("SCOPEVIEW_STREAM_CHUNK");
+    if (env && *env) {
+        long v = strtol(env, NULL, 10);
+        if (v >= 1)
+            return (size_t)v;
+    }
+    size_t per = (nreaders ? nreaders : 1) * (ncols ? ncols : 1) * sizeof(int64_t);
+    /* A quarter of the budget for the chunk buffers: the rest holds the
+     * model, the percentile buckets and libhdf5. */
+    uint64_t b = budget ? budget / 4 : ((uint64_t)256 << 20);
+    uint64_t len = b / per;
+    if (len > ((uint64_t)1 << 20))
+        len = (uint64_t)1 << 20;
+    if (len < 1024)
+        len = 1024;
+    return (size_t)len;
+}
