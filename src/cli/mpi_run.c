@@ -73,15 +73,16 @@ static void say_share(int me, int np, const profile *p)
 }
 
 /* A load in this process, charged to the memory budget: process 0's whole
- * (statistics deferred), another's part (statistics computed). */
+ * (statistics deferred when others share the work: defer), another's part
+ * (statistics computed). */
 static sv_err load_here(const char *path, const isolate_options *how, const load_part *pt,
-                        profile **p, sv_error *err)
+                        bool defer, profile **p, sv_error *err)
 {
     load_budget b = {.limit = how->budget ? how->budget : isolate_default_budget()};
     load_options lo = {.stored_statistics = how->stored_statistics,
                        .budget = &b,
                        .part = pt,
-                       .defer_stats = pt == NULL};
+                       .defer_stats = defer};
     sv_err e = how->paths && how->npaths > 1
                    ? profile_load_set(how->paths, how->npaths, &lo, p, err)
                    : profile_load(path, &lo, p, err);
@@ -123,7 +124,7 @@ static void worker(const char *path, const isolate_options *how, int me, int np)
     char *buf = NULL;
     size_t len = 0;
     double t0 = MPI_Wtime();
-    sv_err e = path ? load_here(path, how, &pt, &q, &err) : SV_ERR_IO;
+    sv_err e = path ? load_here(path, how, &pt, false, &q, &err) : SV_ERR_IO;
     double t1 = MPI_Wtime();
     if (!e && verbose())
         say_share(me, np, q);
@@ -147,11 +148,20 @@ static void worker(const char *path, const isolate_options *how, int me, int np)
 
 /* ------------------------------------------------------------ process 0 */
 
-/* Process `from`'s results, installed into p (w NULL: only received). */
+/* Process `from`'s results, installed into p (w NULL: only received).
+ * Waits by polling with a pause, not in MPI_Probe, which spins on a core
+ * the other processes may need (two cores, or more processes than cores). */
 static void receive(int from, profile *p, rows_work *w)
 {
     MPI_Status st;
-    MPI_Probe(from, TAG_RESULT, MPI_COMM_WORLD, &st);
+    int ready = 0;
+    for (;;) {
+        MPI_Iprobe(from, TAG_RESULT, MPI_COMM_WORLD, &ready, &st);
+        if (ready)
+            break;
+        struct timespec pause = {0, 1000000}; /* 1 ms */
+        nanosleep(&pause, NULL);
+    }
     int n = 0;
     MPI_Get_count(&st, MPI_BYTE, &n);
     char *buf = malloc(n > 0 ? (size_t)n : 1);
@@ -178,9 +188,10 @@ static int leader(const char *path, const isolate_options *how, int np, profile 
     profile *p = NULL;
     rows_work *w = NULL;
     double t0 = MPI_Wtime();
-    sv_err rc = load_here(path, how, NULL, &p, &err);
+    /* One process: the serial load, statistics beside the nesting (par.h). */
+    sv_err rc = load_here(path, how, NULL, np > 1, &p, &err);
     double t1 = MPI_Wtime(), c1 = cpu_s();
-    bool done = !rc && streamed(p);
+    bool done = !rc && (np == 1 || streamed(p));
     if (!rc) {
         profile_check_values(p);
         if (verbose())

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jsontext.h"
+#include "par.h"
 #include "load_columnar_internal.h"
 #include "stream_col.h"
 
@@ -50,19 +51,71 @@ static bool any_at_least(const int64_t *v, size_t n, int64_t x)
     return false;
 }
 
-/* Checks of one row's calls; false when the row must go. */
-static bool check_events(ld_ctx *c, lc_file *lf, size_t i, const rank_data *rk)
+/* A row's decoding and its first end before start: pure work on the row's
+ * own columns (check_rows dropped overlapping rows), done for all rows of a
+ * rank at once on par.c's threads; check_events warns in row order. */
+typedef struct lc_pre {
+    bool ok;    /* decoded (or nothing to decode) */
+    size_t bad; /* else: where the start time overflows */
+    size_t ebs; /* the first end before start (n: none) */
+} lc_pre;
+
+typedef struct lc_pre_job {
+    lc_file *lf;
+    const size_t *rows;
+    lc_pre *pre;
+    int schema;
+} lc_pre_job;
+
+static void decode_check(region *t, int schema, lc_pre *o)
+{
+    o->ok = schema < 3 || decode_row(t, &o->bad);
+    o->ebs = o->ok ? ld_first_end_before_start(t->start_ns, t->end_ns, t->n) : t->n;
+}
+
+static void pre_task(void *ctx, size_t j)
+{
+    lc_pre_job *pj = ctx;
+    region *t = &pj->lf->stage[pj->rows[j]];
+    if (t->has_event_data)
+        decode_check(t, pj->schema, &pj->pre[j]);
+}
+
+/* The rank's rows decoded and checked on threads; NULL (check_events does
+ * it row by row) on one thread or without memory. */
+static lc_pre *pre_rows(ld_ctx *c, lc_file *lf, const size_t *rows, size_t n)
+{
+    int nt = par_threads();
+    if (nt < 2 || n < 2)
+        return NULL;
+    lc_pre *pre = calloc(n, sizeof *pre);
+    if (!pre)
+        return NULL;
+    lc_pre_job pj = {lf, rows, pre, c->schema};
+    par_job job = {n, pre_task, &pj, NULL, NULL, 0};
+    par_run(&job, nt);
+    return pre;
+}
+
+/* Checks of one row's calls; false when the row must go.  pre: the row's
+ * decoding done beforehand, or NULL. */
+static bool check_events(ld_ctx *c, lc_file *lf, size_t i, const rank_data *rk, const lc_pre *pre)
 {
     region *t = &lf->stage[i];
     const char *name = row_name(lf, i);
     char item[64];
     size_t b;
-    if (c->schema >= 3 && !decode_row(t, &b)) {
+    lc_pre here;
+    if (!pre) {
+        decode_check(t, c->schema, &here);
+        pre = &here;
+    }
+    if (!pre->ok) {
         ld_warn(c, name, "dataset", ev_path(item, sizeof item, lf->tnames[0]),
-                "start time overflows at call %zu; region dropped", b);
+                "start time overflows at call %zu; region dropped", pre->bad);
         return false;
     }
-    if ((b = ld_first_end_before_start(t->start_ns, t->end_ns, t->n)) < t->n) {
+    if ((b = pre->ebs) < t->n) {
         ld_warn(c, name, "dataset", ev_path(item, sizeof item, lf->tnames[1]),
                 "end < start at call %zu (start %lld, end %lld); region dropped", b,
                 (long long)t->start_ns[b], (long long)t->end_ns[b]);
@@ -240,12 +293,14 @@ sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank
     /* Out of core: pass 1 over the rank's rows (stream_col.h). */
     if (!e && lf->sc)
         e = sc_rank_begin(c, lf, rk, rows, n);
+    lc_pre *pre = !e && !lf->sc ? pre_rows(c, lf, rows, n) : NULL;
     for (size_t j = 0; !e && j < n; j++) {
         size_t i = rows[j];
         region *t = &lf->stage[i];
         bool keep = true;
         if (t->has_event_data)
-            keep = lf->sc ? sc_row_check(c, lf, i) : check_events(c, lf, i, rk);
+            keep =
+                lf->sc ? sc_row_check(c, lf, i) : check_events(c, lf, i, rk, pre ? &pre[j] : NULL);
         if (keep)
             e = row_attrs(c, lf, i);
         if (keep && !e && !t->has_event_data && !t->has_stored_summary) {
@@ -257,6 +312,7 @@ sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank
         if (keep && !e && lf->sc)
             sc_row_committed(lf, i, rk->regions[rk->nregions - 1]);
     }
+    free(pre);
     if (!e && lf->sc)
         e = sc_rank_finish(c, lf, rk, rows, n);
     c->rank = -1;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <hdf5.h>
 #include <pthread.h>
 
 #include "loader.h"
@@ -279,6 +280,101 @@ static void test_one_rank(void **state)
     profile_free(b);
 }
 
+/* --- a schema-3 file: rows decoded on threads, warned in row order ---- */
+
+static void put_col(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *v, hsize_t n)
+{
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t d = H5Dcreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(d >= 0);
+    assert_true(H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    H5Dclose(d);
+    H5Sclose(sp);
+}
+
+/* Two ranks of five rows (a..e), three calls each; on each rank row b's
+ * start times overflow and row d ends before it starts (both dropped). */
+static void write_schema3(const char *path)
+{
+    enum { ROWS = 10, CALLS = 3 };
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(f >= 0);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    int64_t three = 3;
+    hid_t a = H5Acreate2(f, "scope_profiler_schema", H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT64, &three);
+    H5Aclose(a);
+    H5Sclose(sp);
+    hid_t g = H5Gcreate2(f, "region_table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, H5T_VARIABLE);
+    H5Tset_cset(st, H5T_CSET_UTF8);
+    const char *names[5] = {"a", "b", "c", "d", "e"};
+    put_col(g, "names", st, st, names, 5);
+    H5Tclose(st);
+    H5Gclose(g);
+    uint64_t rid[ROWS], rank[ROWS], off[ROWS], cnt[ROWS];
+    int64_t delta[ROWS * CALLS], dur[ROWS * CALLS];
+    for (size_t i = 0; i < ROWS; i++) {
+        rid[i] = i % 5;
+        rank[i] = i / 5;
+        off[i] = i * CALLS;
+        cnt[i] = CALLS;
+        for (size_t k = 0; k < CALLS; k++) {
+            delta[i * CALLS + k] = k == 0 ? (int64_t)(100 + i) : (int64_t)(10 + k);
+            dur[i * CALLS + k] = (int64_t)(1 + k + i);
+        }
+    }
+    delta[1 * CALLS + 2] = delta[6 * CALLS + 1] = INT64_MAX; /* row b: the sum overflows */
+    dur[3 * CALLS + 1] = dur[8 * CALLS + 2] = -40;           /* row d: end < start */
+    g = H5Gcreate2(f, "rank_region_index", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    put_col(g, "region_ids", H5T_STD_U64LE, H5T_NATIVE_UINT64, rid, ROWS);
+    put_col(g, "ranks", H5T_STD_U64LE, H5T_NATIVE_UINT64, rank, ROWS);
+    put_col(g, "event_offsets", H5T_STD_U64LE, H5T_NATIVE_UINT64, off, ROWS);
+    put_col(g, "event_counts", H5T_STD_U64LE, H5T_NATIVE_UINT64, cnt, ROWS);
+    H5Gclose(g);
+    g = H5Gcreate2(f, "events", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    put_col(g, "start_deltas", H5T_STD_I64LE, H5T_NATIVE_INT64, delta, ROWS * CALLS);
+    put_col(g, "durations", H5T_STD_I64LE, H5T_NATIVE_INT64, dur, ROWS * CALLS);
+    H5Gclose(g);
+    H5Fclose(f);
+}
+
+static void test_schema3_decode(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/sv-par-%ld.h5", (long)getpid());
+    write_schema3(path);
+    size_t count = 0;
+    check_file(path, &count); /* 1 and 4 threads: the same model and warnings */
+    profile *p;
+    sv_error err;
+    set_threads(4);
+    assert_int_equal(profile_load(path, NULL, &p, &err), SV_OK);
+    unsetenv("SCOPEVIEW_THREADS");
+    unlink(path);
+    assert_int_equal(p->nregions, 6); /* a, c, e on both ranks */
+    /* In row order: rank 0's b then d, rank 1's b then d. */
+    const char *want[4][2] = {{"region b", "start time overflows at call 2"},
+                              {"region d", "end < start at call 1"},
+                              {"region b", "start time overflows at call 1"},
+                              {"region d", "end < start at call 2"}};
+    assert_int_equal(p->nwarnings, 4);
+    for (size_t i = 0; i < 4; i++)
+        if (!strstr(p->warnings[i], want[i][0]) || !strstr(p->warnings[i], want[i][1]))
+            fail_msg("warning %zu: want %s ... %s, got %s", i, want[i][0], want[i][1],
+                     p->warnings[i]);
+    /* Row e of rank 1 decoded: starts are running sums of the deltas. */
+    const region *e = rank_region(profile_rank(p, 1), "e");
+    assert_non_null(e);
+    assert_int_equal(e->start_ns[0], 109);
+    assert_int_equal(e->start_ns[1], 120);
+    assert_int_equal(e->start_ns[2], 132);
+    assert_int_equal(e->end_ns[2], 132 + 3 + 9);
+    profile_free(p);
+}
+
 /* --- par_run itself ---------------------------------------------------- */
 
 typedef struct run_ctx {
@@ -358,9 +454,9 @@ static void test_threads_env(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_threads_env),  cmocka_unit_test(test_run),
-        cmocka_unit_test(test_many_regions), cmocka_unit_test(test_one_rank),
-        cmocka_unit_test(test_files),
+        cmocka_unit_test(test_threads_env),    cmocka_unit_test(test_run),
+        cmocka_unit_test(test_many_regions),   cmocka_unit_test(test_one_rank),
+        cmocka_unit_test(test_schema3_decode), cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
