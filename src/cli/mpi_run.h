@@ -1,12 +1,13 @@
 /* mpi_run: the MPI batch run (./configure --with-mpi).
  *
- * `mpirun -np N scopeview --json|--csv|--summary FILE`: every process loads
- * its share of the (rank, region) rows in its own process (load_rows.h) and
- * computes their statistics; processes 1..N-1 send their partial models
- * (wire.h, through MPI) to process 0, which merges them, nests every rank's
- * calls and prints the output the serial run prints, byte for byte.  Each
- * process opens the file on its own and reads its rows with independent
- * (serial-driver) HDF5 reads.
+ * `mpirun -np N scopeview --json|--csv|--summary FILE`: process 0 reads
+ * every row (statistics deferred); the others read the rows of their share
+ * of the work (load_rows.h: each rank nested by one process, each row's
+ * statistics computed by one), compute it and send process 0 their results
+ * in one MPI message (a few bytes a row); process 0 computes its own share,
+ * installs theirs, computes whatever did not come and prints the output the
+ * serial run prints, byte for byte.  Each process opens the file on its own
+ * and reads its rows with independent (serial-driver) HDF5 reads.
  *
  * The load runs in the MPI process itself, not in the isolating child of
  * isolate.h: forking a process that has initialised Open MPI is unsafe, and
