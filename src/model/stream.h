@@ -69,12 +69,12 @@ typedef struct stream_pct {
     uint64_t n;
     size_t lo[3];
     double frac[3];
-    size_t nr;         /* 6: ranks lo and lo + 1 of each percentile */
-    size_t rank[6];    /* overall rank */
-    size_t bucket[6];  /* log-linear bucket holding it */
-    size_t within[6];  /* its rank inside that bucket */
-    uint32_t cnt[6];   /* calls in that bucket */
-    int64_t value[6];  /* the order statistic, once known */
+    size_t nr;        /* 6: ranks lo and lo + 1 of each percentile */
+    size_t rank[6];   /* overall rank */
+    size_t bucket[6]; /* log-linear bucket holding it */
+    size_t within[6]; /* its rank inside that bucket */
+    uint32_t cnt[6];  /* calls in that bucket */
+    int64_t value[6]; /* the order statistic, once known */
     bool known[6];
     /* Pass 2's collection: the buckets to keep, each with its values. */
     size_t nb, bkt[6], bcnt[6], fill[6];
@@ -118,9 +118,9 @@ typedef struct stream_src {
 } stream_src;
 
 typedef struct stream_sweep_out {
-    int64_t *excl;     /* per reg: exclusive total (added to, saturating) */
-    uint32_t nlanes;   /* inferred lanes (> 1), else 0: rank_data.ninferred_lanes */
-    bool capped;       /* more than 256 lanes were wanted */
+    int64_t *excl;   /* per reg: exclusive total (added to, saturating) */
+    uint32_t nlanes; /* inferred lanes (> 1), else 0: rank_data.ninferred_lanes */
+    bool capped;     /* more than 256 lanes were wanted */
 } stream_sweep_out;
 
 /* nest_infer.c's sweep for a rank without lane columns or call ids whose

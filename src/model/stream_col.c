@@ -10,9 +10,8 @@
 #include "budget.h"
 #include "stream_col_internal.h"
 
-static const char *const sc_names[SC_NCOL] = {NULL,       NULL,         "gpu_durations",
-                                              "call_ids", "parent_ids", "thread_ids",
-                                              "task_ids", "await_ns"};
+static const char *const sc_names[SC_NCOL] = {
+    NULL, NULL, "gpu_durations", "call_ids", "parent_ids", "thread_ids", "task_ids", "await_ns"};
 
 static const char *col_name(const lc_file *lf, int k)
 {

@@ -35,7 +35,7 @@ typedef struct sc_file {
     h5u_col col[SC_NCOL];
     unsigned open; /* 1 << SC_* */
     int schema;
-    uint64_t budget; /* bytes the stream may use (the budget left at the start) */
+    uint64_t budget;    /* bytes the stream may use (the budget left at the start) */
     int64_t tmax, kmax; /* the current rank's thread / task table bounds */
     sc_row **rows;      /* per index row, NULL when not streamed */
     size_t P;

@@ -113,8 +113,8 @@ static sv_err read_whole(sc_file *sf, sc_row *row, region *t)
     unsigned want = 3u | (row->cols & (1u << SC_THREAD | 1u << SC_TASK));
     if (row->cols & (1u << SC_CALL) && row->cols & (1u << SC_PARENT))
         want |= 1u << SC_CALL | 1u << SC_PARENT;
-    int64_t **dst[SC_NCOL] = {&t->start_ns, &t->end_ns, NULL, &t->call_ids, &t->parent_ids,
-                              &t->thread_ids, &t->task_ids, NULL};
+    int64_t **dst[SC_NCOL] = {&t->start_ns,   &t->end_ns,     NULL,         &t->call_ids,
+                              &t->parent_ids, &t->thread_ids, &t->task_ids, NULL};
     size_t n = (size_t)row->n, m = n ? n : 1;
     for (int k = 0; k < SC_NCOL; k++)
         if (want & (1u << k) && dst[k] && !(*dst[k] = malloc(m * sizeof(int64_t))))

@@ -255,8 +255,8 @@ void stream_pct_free(stream_pct *pc)
 typedef struct refine_ctx {
     uint64_t lo, hi;
     int sw;
-    uint32_t *h;  /* sub-histogram, or NULL when collecting */
-    int64_t *v;   /* collected values */
+    uint32_t *h; /* sub-histogram, or NULL when collecting */
+    int64_t *v;  /* collected values */
     size_t fill, cap;
 } refine_ctx;
 

@@ -132,8 +132,12 @@ static void s_write(const char *path, const s_opts *o)
                 c[5][i] = x->thread;
                 c[6][i] = (x->e - x->s) / 3; /* await within [0, duration] */
             }
-            rows[k] = (gc_row){.region = s_names[r], .rank = rk, .n = reg->n,
-                               .start = c[0], .end = c[1], .source_file = "mix.py",
+            rows[k] = (gc_row){.region = s_names[r],
+                               .rank = rk,
+                               .n = reg->n,
+                               .start = c[0],
+                               .end = c[1],
+                               .source_file = "mix.py",
                                .source_line = 10 + r};
             rows[k].opt[GC_GPU] = c[2];
             rows[k].opt[GC_AWAIT] = c[6];
@@ -148,8 +152,8 @@ static void s_write(const char *path, const s_opts *o)
     const gen_kv meta[] = {{"hostname", GEN_STR, "mix-01", 0, 0},
                            {"mpi_size", GEN_INT, NULL, o->ranks, 0},
                            {"svgen_scenario", GEN_STR, "stream-mix", 0, 0}};
-    gc_profile p = {.rows = rows, .nrows = nrows, .meta = meta, .nmeta = 3,
-                    .threads = th, .nthreads = nth};
+    gc_profile p = {
+        .rows = rows, .nrows = nrows, .meta = meta, .nmeta = 3, .threads = th, .nthreads = nth};
     gc_opts go = {.timing = o->schema2 ? 2 : 3,
                   .chunked = true,
                   .chunk = o->chunk,

@@ -32,10 +32,18 @@ static void fill_calls(int64_t *s, int64_t *e, size_t n, int shape)
     for (size_t i = 0; i < n; i++) {
         int64_t d;
         switch (shape) {
-        case 0: d = (int64_t)(rnd() % 100000); break;
-        case 1: d = 4096 + (int64_t)(rnd() % 3); break;          /* one heavy bucket */
-        case 2: d = i % 97 == 0 ? (int64_t)1 << 50 : (int64_t)(rnd() % 5000); break;
-        default: d = (int64_t)(rnd() % 300); break;               /* exact buckets */
+        case 0:
+            d = (int64_t)(rnd() % 100000);
+            break;
+        case 1:
+            d = 4096 + (int64_t)(rnd() % 3);
+            break; /* one heavy bucket */
+        case 2:
+            d = i % 97 == 0 ? (int64_t)1 << 50 : (int64_t)(rnd() % 5000);
+            break;
+        default:
+            d = (int64_t)(rnd() % 300);
+            break; /* exact buckets */
         }
         t += (int64_t)(rnd() % 1000);
         s[i] = t;
@@ -217,8 +225,8 @@ static void make_rank(profile *p, size_t nreg, size_t per)
             r->start_ns[i] = t;
             r->end_ns[i] = t + (int64_t)(rnd() % (j == 0 ? 400 : 60));
             /* equal starts: the longer first, the order the sweep needs */
-            for (size_t k = i; k > 0 && r->start_ns[k - 1] == r->start_ns[k] &&
-                               r->end_ns[k - 1] < r->end_ns[k];
+            for (size_t k = i;
+                 k > 0 && r->start_ns[k - 1] == r->start_ns[k] && r->end_ns[k - 1] < r->end_ns[k];
                  k--) {
                 int64_t x = r->end_ns[k];
                 r->end_ns[k] = r->end_ns[k - 1];
@@ -300,10 +308,8 @@ static void test_chunk_len(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_same_as_stats),
-        cmocka_unit_test(test_by_hand),
-        cmocka_unit_test(test_sweep_same_as_nest),
-        cmocka_unit_test(test_sweep_by_hand),
+        cmocka_unit_test(test_same_as_stats),      cmocka_unit_test(test_by_hand),
+        cmocka_unit_test(test_sweep_same_as_nest), cmocka_unit_test(test_sweep_by_hand),
         cmocka_unit_test(test_chunk_len),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
