@@ -164,13 +164,66 @@ static void test_optional_column(void **state)
     profile_free(p);
 }
 
+/* rank_call_children (a binary search over the children grouped by parent,
+ * which replaced the offsets array) gives every call's children, in
+ * (start, -end, index) order, as a scan of all the parents does: families
+ * of one, of a few and of thousands (the gallop's steps), and leaves. */
+static bool before(const rank_data *rk, uint32_t a, uint32_t b)
+{
+    int64_t as, ae, bs, be;
+    size_t i;
+    const region *r = rank_call_region(rk, a, &i);
+    as = r->start_ns[i];
+    ae = r->end_ns[i];
+    r = rank_call_region(rk, b, &i);
+    bs = r->start_ns[i];
+    be = r->end_ns[i];
+    return as < bs || (as == bs && (ae > be || (ae == be && a < b)));
+}
+
+static void test_children_scan(void **state)
+{
+    (void)state;
+    profile *p = profile_new("gen-kids");
+    legacy_rank(p, 0, 3000);
+    mp_finish(p);
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    const rank_data *rk = &p->ranks[0];
+    const rank_calls *c = rk->calls;
+    size_t n = c->n, total = 0;
+    uint32_t *want = malloc(n * sizeof *want);
+    assert_non_null(want);
+    for (size_t g = 0; g < n; g++) {
+        size_t m = 0;
+        for (size_t k = 0; k < n; k++)
+            if (c->parent[k] == (int32_t)g)
+                want[m++] = (uint32_t)k;
+        const uint32_t *kids;
+        size_t got = rank_call_children(rk, g, &kids);
+        assert_int_equal(got, m);
+        assert_true(m > 0 || kids == NULL);
+        for (size_t k = 0; k < m; k++) {
+            bool found = false;
+            for (size_t j = 0; j < m && !found; j++)
+                found = kids[k] == want[j];
+            assert_true(found);
+            if (k > 0)
+                assert_true(before(rk, kids[k - 1], kids[k]));
+        }
+        total += m;
+    }
+    assert_int_equal(total, c->nchild);
+    assert_int_equal(rank_call_children(rk, n, &(const uint32_t *){NULL}), 0);
+    free(want);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_legacy),
-        cmocka_unit_test(test_ranks),
-        cmocka_unit_test(test_flat),
-        cmocka_unit_test(test_optional_column),
+        cmocka_unit_test(test_legacy),        cmocka_unit_test(test_ranks),
+        cmocka_unit_test(test_flat),          cmocka_unit_test(test_optional_column),
+        cmocka_unit_test(test_children_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
