@@ -84,13 +84,14 @@ for h5 in "$tmp/s3.h5" "$tmp/s3z.h5" "$tmp/s2.h5" "$tmp/legacy.h5" "$tmp/agg.h5"
 done
 every "$tmp/capi_rank00000.h5" "$tmp/capi_rank00001.h5"
 # Filters, and the errors: a missing file, a file that is not HDF5, a rank
-# the file lacks, a memory budget the parts pass one by one but not summed.
+# the file lacks, a memory budget the file exceeds (streamed, as serially).
 check "--json --ranks 1 --exclude" same 2 --json --ranks 1 --exclude 'mpi_*' "$tmp/s2.h5"
 check "missing file" same 2 --json "$tmp/none.h5"
 echo "not HDF5" >"$tmp/text.h5"
 check "not HDF5" same 4 --summary "$tmp/text.h5"
 check "--ranks 9" same 2 --csv --ranks 9 "$tmp/ext.h5"
-check "--memory over the sum of the parts" same 2 --json --memory 1M "$tmp/ext.h5"
+check "--memory 1M: out of core on process 0, as the serial run" same 2 --json --memory 1M "$tmp/ext.h5"
+check "--memory 64K: schema 2 out of core, its warnings" same 2 --json --memory 64K "$tmp/s2.h5"
 # Modes that are not split run on process 0 alone: printed once.
 check "--diff --json (not split)" same 2 --json --diff "$tmp/s2.h5" "$tmp/legacy.h5"
 check "--events (not split)" same 2 --events main --csv "$tmp/s2.h5"

@@ -72,40 +72,61 @@ static void say_share(int me, int np, const profile *p)
     fprintf(stderr, "scopeview: MPI process %d of %d: %zu rows, %zu calls\n", me, np, rows, calls);
 }
 
+static sv_err load_once(const char *path, const isolate_options *how, load_options *lo,
+                        load_budget *b, profile **p, sv_error *err)
+{
+    *b = (load_budget){.limit = how->budget ? how->budget : isolate_default_budget()};
+    lo->budget = b;
+    sv_err e = how->paths && how->npaths > 1 ? profile_load_set(how->paths, how->npaths, lo, p, err)
+                                             : profile_load(path, lo, p, err);
+    lo->budget = NULL;
+    return e;
+}
+
 /* A load in this process, charged to the memory budget: process 0's whole
- * (statistics deferred when others share the work: defer), another's part
- * (statistics computed). */
+ * (statistics deferred when others share the work: defer), as the serial
+ * load does it (isolate.c iso_load: out of core when the batch output's
+ * columns exceed the budget, the same message when even that fails);
+ * another's part (statistics computed, never streamed). */
 static sv_err load_here(const char *path, const isolate_options *how, const load_part *pt,
                         bool defer, profile **p, sv_error *err)
 {
-    load_budget b = {.limit = how->budget ? how->budget : isolate_default_budget()};
+    load_budget b;
     load_options lo = {.stored_statistics = how->stored_statistics,
-                       .budget = &b,
                        .part = pt,
+                       .stream = pt ? LOAD_STREAM_OFF : how->stream,
                        .defer_stats = defer};
-    sv_err e = how->paths && how->npaths > 1
-                   ? profile_load_set(how->paths, how->npaths, &lo, p, err)
-                   : profile_load(path, &lo, p, err);
+    sv_err e = load_once(path, how, &lo, &b, p, err);
+    /* Schema 1 meets its columns one region at a time: only a failed load
+     * tells that they exceed the budget; loaded again, streamed. */
+    if (e == SV_ERR_NOMEM && b.exceeded && lo.stream == LOAD_STREAM_AUTO) {
+        budget_free(&b);
+        lo.stream = LOAD_STREAM_FORCE;
+        sv_error_clear(err);
+        e = load_once(path, how, &lo, &b, p, err);
+    }
     budget_free(&b); /* its record of the datasets read; the figures stay */
     if (e == SV_ERR_NOMEM && b.exceeded) {
         char epath[400];
         text_escape_buf(epath, sizeof epath, path);
         budget_message(&b, epath, err->msg, sizeof err->msg);
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, "%s",
+                 lo.stream == LOAD_STREAM_OFF
+                     ? "; the viewer has no out-of-core mode yet (--json, --csv and --summary "
+                       "stream such a file)"
+                     : "; even streamed (out of core) the load needs more");
     }
     return e;
 }
 
 /* True when the load streamed (out of core, stream.h): its statistics and
- * nesting are done already.  A streamed region keeps no column (n == 0)
- * yet counts its calls; a deferred load computed no statistic, so no other
- * region of process 0's counts any. */
+ * nesting are done already. */
 static bool streamed(const profile *p)
 {
-    for (size_t i = 0; i < p->nregions; i++) {
-        const region *r = p->regions[i];
-        if (r->has_event_data && r->n == 0 && r->st.num_calls > 0)
+    for (size_t i = 0; i < p->nregions; i++)
+        if (p->regions[i]->streamed)
             return true;
-    }
     return false;
 }
 
