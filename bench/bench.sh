@@ -402,10 +402,12 @@ if part_on 6; then
         [ "$st" = 0 ] && [ "$f_ratio" != null ] && f_met=$(calc "$f_ratio <= 6")
         [ "$st" = 0 ] && m_met=$(calc "$rss_bytes <= $limit")
         [ "$bpc" != null ] && b_met=$(calc "$bpc <= 32")
+        bpc_show=n/a
+        [ "$bpc" = null ] || bpc_show=$(fmt '%.1f' "$bpc")
         printf '%-14s %7.3f s %7.3f s %6s %-5s %7.3f s %6s %9s %5.0f MiB %5.0f MiB %9s %s%s\n' \
             "$name" "$raw_s" "$first" "$(show "$f_ratio")" "$(yes_no "$f_met")" "$full" \
             "$(show "$c_ratio")" "$(show "$cpu_ratio")" "$(calc "$rss_bytes / $MIB")" \
-            "$(calc "$limit / $MIB")" "$([ "$bpc" = null ] && echo n/a || fmt '%.1f' "$bpc")" \
+            "$(calc "$limit / $MIB")" "$bpc_show" \
             "$(yes_no "$b_met")$([ "$m_met" = 1 ] || echo " MISSED(memory)")" \
             "$([ "$st" = 0 ] || echo " FAILED (exit $st: $(head -c 120 "$TMP/stderr" | tr '\n' ' '))")"
         [ -s "$FFJSON" ] && printf ',\n' >>"$FFJSON"
@@ -486,7 +488,7 @@ if part_on 7; then
         [ "$ms_st" = 0 ] && [ "$ms_ratio" != null ] && ms_met=$(calc "$ms_ratio <= 4 && $ms_rss * 1024 <= 1073741824")
         [ "$ff_st" = 0 ] && ff_met=$(calc "$ff <= 3")
         refusal=""
-        [ "$ms_st" = 0 ] || refusal=$(tr -d '"\\' <"$TMP/bmem-msg" | head -c 300)
+        [ "$ms_st" = 0 ] || refusal=$(tr -d '"\134' <"$TMP/bmem-msg" | head -c 300)
         echo "  $kind ($(fmt '%.0f' "$(calc "$colbytes / $MIB")") MiB of columns, $bf): raw read $(fmt '%.3f' "$raw_s") s"
         printf '    --summary %.3f s (%s)%s\n' "$sum_s" "$(yes_no "$sum_met")" \
             "$([ "$sum_st" = 0 ] || echo " FAILED (exit $sum_st)")"
