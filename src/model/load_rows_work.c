@@ -53,10 +53,13 @@ void rows_work_free(rows_work *w)
 /* ------------------------------------------------------------ helpers */
 
 /* The regions of the ranks whose keep[k] is false, held out of the profile
- * while a finish step nests the others. */
+ * while a finish step nests the others, and their nesting flags (which the
+ * step resets on every rank it meets). */
 typedef struct held {
     region **regions;
     size_t n, cap;
+    bool held, explicit_ids;
+    uint32_t lanes;
 } held;
 
 static held *hold_ranks(profile *p, const bool *keep)
@@ -68,7 +71,8 @@ static held *hold_ranks(profile *p, const bool *keep)
         rank_data *rk = &p->ranks[k];
         if (keep[k])
             continue;
-        h[k] = (held){rk->regions, rk->nregions, rk->regions_cap};
+        h[k] = (held){rk->regions, rk->nregions,     rk->regions_cap,
+                      true,        rk->explicit_ids, rk->ninferred_lanes};
         rk->regions = NULL;
         rk->nregions = rk->regions_cap = 0;
     }
@@ -80,12 +84,14 @@ static void release_ranks(profile *p, held *h)
 {
     for (size_t k = 0; k < p->nranks; k++) {
         rank_data *rk = &p->ranks[k];
-        if (!h[k].regions)
+        if (!h[k].held)
             continue;
         free(rk->regions);
         rk->regions = h[k].regions;
         rk->nregions = h[k].n;
         rk->regions_cap = h[k].cap;
+        rk->explicit_ids = h[k].explicit_ids;
+        rk->ninferred_lanes = h[k].lanes;
     }
     free(h);
 }
