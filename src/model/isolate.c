@@ -24,6 +24,7 @@
 
 #include "budget.h"
 #include "isolate_defer.h"
+#include "stats_local.h"
 #include "loader.h"
 #include "sanity.h"
 #include "text.h"
@@ -292,7 +293,7 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
         if (null > STDERR_FILENO)
             close(null);
     }
-    bool defer = tail_fd >= 0;
+    bool defer = io->defer_stats && !io->prepare;
     load_options opt = {.progress = iso_hook_tick, .progress_ctx = &hook, .defer_stats = defer};
     sv_error err;
     profile *p = NULL;
@@ -503,7 +504,7 @@ static sv_err iso_start(isolate_load *ld, sv_error *err)
                             strerror(errno));
     }
     int tail[2] = {-1, -1};
-    if (ld->opt.defer_stats && !ld->opt.prepare && !iso_pipe(tail)) {
+    if (ld->opt.defer_stats && ld->opt.stats_in_child && !ld->opt.prepare && !iso_pipe(tail)) {
         int e = errno;
         close(prog[0]);
         close(prog[1]);
@@ -543,6 +544,7 @@ static sv_err iso_start(isolate_load *ld, sv_error *err)
 
 /* The statistics still to come from a deferred load's child (isolate.h). */
 struct isolate_tail {
+    bool local; /* no child: computed here (stats_local.h) */
     pthread_mutex_t mu; /* guards pid: the receiver reaps, isolate_tail_kill kills */
     pid_t pid;
     int prog_fd, tail_fd;
@@ -550,6 +552,11 @@ struct isolate_tail {
     size_t nregions, nranks; /* of the model they belong to */
     char epath[400];
 };
+
+bool isolate_tail_local(const isolate_tail *t)
+{
+    return t && t->local;
+}
 
 void isolate_tail_kill(isolate_tail *t)
 {
@@ -593,6 +600,8 @@ sv_err isolate_tail_recv(isolate_tail *t, wire_stats **out, sv_error *err)
 {
     sv_error_clear(err);
     *out = NULL;
+    if (t->local)
+        return sv_error_set(err, SV_ERR_USAGE, "%s: no statistics to receive", t->epath);
     /* No progress callback: this may run on another thread than the load's. */
     iso_watch w = {.prog_fd = t->prog_fd,
                    .data_fd = t->tail_fd,
@@ -671,6 +680,39 @@ static sv_err iso_hand_tail(isolate_load *ld, iso_watch *w, profile **out, sv_er
     return e;
 }
 
+/* A deferred load's model came without statistics, to be computed here:
+ * handed over as a local tail, or computed and installed now. */
+static sv_err iso_local_tail(isolate_load *ld, profile **out, sv_error *err)
+{
+    sv_err e = SV_ERR_NOMEM;
+    if (ld->opt.tail) {
+        isolate_tail *t = calloc(1, sizeof *t);
+        if (t) {
+            t->local = true;
+            pthread_mutex_init(&t->mu, NULL);
+            t->prog_fd = t->tail_fd = -1;
+            snprintf(t->epath, sizeof t->epath, "%s", ld->epath);
+            *ld->opt.tail = t;
+            return SV_OK;
+        }
+    } else {
+        stats_local *c = stats_local_new(*out);
+        wire_stats *st = NULL;
+        e = c ? stats_local_run(c, &st, err) : SV_ERR_NOMEM;
+        bool ok = !e && wire_stats_install(*out, st);
+        wire_stats_free(st);
+        if (ok)
+            return SV_OK;
+        if (!e)
+            e = SV_ERR_NOMEM;
+    }
+    if (e == SV_ERR_NOMEM)
+        sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory", ld->epath);
+    profile_free(*out);
+    *out = NULL;
+    return e;
+}
+
 /* Receives the started child's answer.  The stall deadline starts now: a
  * child that finished while another load was collected waits on a full
  * pipe, without using CPU. */
@@ -706,7 +748,7 @@ static sv_err iso_collect(isolate_load *ld, profile **out, sv_error *err)
                          "%s: the file changed while it was being read (is a job still writing "
                          "it?): what is shown may mix its old and new contents",
                          epath);
-        return SV_OK;
+        return opt->defer_stats && !opt->prepare ? iso_local_tail(ld, out, err) : SV_OK;
     }
     profile_free(*out);
     *out = NULL;

@@ -52,6 +52,12 @@ typedef struct isolate_options {
      * prepare step and in-process (*tail is then NULL). */
     bool defer_stats;
     struct isolate_tail **tail;
+    /* With defer_stats: the child computes the statistics after sending
+     * the model and sends them on (wire_stats.h); without, the child sends
+     * its columns released as they go (warm pages for the viewer's,
+     * wire.h) and the statistics are computed in this process from the
+     * tail (stats_local.h, stats_job.h), which is then "local". */
+    bool stats_in_child;
 } isolate_options;
 
 sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,
@@ -86,6 +92,8 @@ typedef struct isolate_tail isolate_tail;
 struct wire_stats;
 sv_err isolate_tail_recv(isolate_tail *t, struct wire_stats **out, sv_error *err);
 void isolate_tail_kill(isolate_tail *t);
+/* A tail whose statistics are computed here (no child): stats_local.h. */
+bool isolate_tail_local(const isolate_tail *t);
 void isolate_tail_free(isolate_tail *t);
 
 /* Half the machine's RAM (sysconf), at least 256 MiB. */

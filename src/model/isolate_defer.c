@@ -120,6 +120,8 @@ int isolate_defer_send(profile *p, sv_err e, sv_error *err, int data_fd, int tai
     if (e)
         return wire_send_error(data_fd, err);
     defer_min_start(p);
+    if (tail_fd < 0) /* the viewer computes them (stats_local.h): columns released as they go */
+        return wire_send_profile_final(data_fd, p);
     size_t nsent = p->nregions, warn_from = p->nwarnings;
     region **sent = malloc((nsent ? nsent : 1) * sizeof *sent);
     if (!sent)

@@ -12,10 +12,12 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "stats_local.h"
 #include "wire_stats.h"
 
 struct stats_job {
     isolate_tail *tail; /* received by the worker; killed (only) by cancel */
+    stats_local *local; /* or computed by the worker from this copy (a local tail) */
     wire_stats *st;     /* the worker's result */
     sv_err rc;          /* ... and its status */
     sv_error err;
@@ -30,7 +32,12 @@ struct stats_job {
 
 static void stats_job_run(stats_job *j)
 {
-    j->rc = isolate_tail_recv(j->tail, &j->st, &j->err);
+    if (j->local) {
+        j->rc = stats_local_run(j->local, &j->st, &j->err);
+        j->local = NULL; /* freed by stats_local_run */
+    } else {
+        j->rc = isolate_tail_recv(j->tail, &j->st, &j->err);
+    }
 }
 
 static void *stats_job_main(void *arg)
@@ -46,14 +53,18 @@ static void *stats_job_main(void *arg)
     return NULL;
 }
 
-sv_err stats_job_start(isolate_tail *t, bool hold, stats_job **out, sv_error *err)
+sv_err stats_job_start(isolate_tail *t, const profile *p, bool hold, stats_job **out, sv_error *err)
 {
     *out = NULL;
     stats_job *j = calloc(1, sizeof *j);
-    if (!j) {
+    /* A local tail: the copy is made here, by p's thread. */
+    stats_local *c = j && isolate_tail_local(t) ? stats_local_new(p) : NULL;
+    if (!j || (isolate_tail_local(t) && !c)) {
+        free(j);
         isolate_tail_free(t);
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     }
+    j->local = c;
     j->tail = t;
     sv_error_clear(&j->err);
     atomic_init(&j->cancel, false);
@@ -95,6 +106,7 @@ void stats_job_wait(stats_job *j)
 static void stats_job_free(stats_job *j)
 {
     wire_stats_free(j->st);
+    stats_local_free(j->local);
     isolate_tail_free(j->tail);
     pthread_mutex_destroy(&j->mu);
     pthread_cond_destroy(&j->cv);

@@ -3,8 +3,9 @@
  * the columns while the loading child still computes them.
  *
  * Ownership, as calls_job.h: the worker only reads the child's pipe
- * (isolate_tail_recv) into a wire_stats of its own and never touches the
- * profile; it publishes the result whole by an atomic flag.  Only the
+ * (isolate_tail_recv), or computes on a copy of the profile's structs whose
+ * columns it only reads (stats_local.h), into a wire_stats of its own; it
+ * publishes the result whole by an atomic flag.  Only the
  * thread that started the job installs it into the profile
  * (stats_job_install), so the viewer never waits unless it asks to
  * (stats_job_wait: deterministic headless screens). */
@@ -18,10 +19,13 @@
 
 typedef struct stats_job stats_job;
 
-/* Starts receiving t (the job owns it from now on, whatever the outcome).
- * Test hook: hold, the worker receives but does not publish until
- * stats_job_release().  Without a thread, receives here and now. */
-sv_err stats_job_start(isolate_tail *t, bool hold, stats_job **out, sv_error *err);
+/* Starts receiving t (the job owns it from now on, whatever the outcome),
+ * or, for a local tail (isolate_tail_local), computing p's statistics
+ * from a copy made here (stats_local.h; p's columns stay read-only).
+ * Test hook: hold, the worker finishes but does not publish until
+ * stats_job_release().  Without a thread, does the work here and now. */
+sv_err stats_job_start(isolate_tail *t, const profile *p, bool hold, stats_job **out,
+                       sv_error *err);
 
 /* true once the result is published (never blocks). */
 bool stats_job_done(const stats_job *j);

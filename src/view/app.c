@@ -687,7 +687,7 @@ static void app_start_stats(app *a, const app_options *o)
     bool hold = hook && strcmp(hook, "hold") == 0;
     sv_error err;
     sv_error_clear(&err);
-    if (stats_job_start(o->stats_tail, hold, &ctx->stats_job, &err) != SV_OK) {
+    if (stats_job_start(o->stats_tail, ctx->prof, hold, &ctx->stats_job, &err) != SV_OK) {
         snprintf(ctx->stats_error, sizeof ctx->stats_error, "statistics unavailable: %s",
                  err.msg);
         return;

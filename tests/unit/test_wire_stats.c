@@ -1,7 +1,8 @@
 /* The viewer's deferred load (isolate.h defer_stats): the model first, its
- * statistics after (wire_stats.c, isolate_defer.c), received on a worker
- * thread (stats_job.c); and the stored statistics shown meanwhile
- * (stored_view.c).
+ * statistics after, computed in the viewer from a copy (stats_local.c, the
+ * default) or in the child and sent as a trailer (wire_stats.c,
+ * isolate_defer.c; stats_in_child), on a worker thread (stats_job.c); and
+ * the stored statistics shown meanwhile (stored_view.c).
  *
  * Identity: a deferred load, its statistics installed, is the in-process
  * model byte for byte (the wire's own bytes, which carry every field),
@@ -28,6 +29,7 @@
 #include "region.h"
 #include "sanity.h"
 #include "stats_job.h"
+#include "stats_local.h"
 #include "stored_view.h"
 #include "testutil.h"
 #include "wire.h"
@@ -94,37 +96,50 @@ static void assert_not_computed(const profile *p)
     }
 }
 
+/* The statistics of a deferred load's tail: computed here or received. */
+static sv_err tail_stats(isolate_tail *tail, const profile *b, wire_stats **st, sv_error *err)
+{
+    if (!isolate_tail_local(tail))
+        return isolate_tail_recv(tail, st, err);
+    stats_local *c = stats_local_new(b);
+    assert_non_null(c);
+    return stats_local_run(c, st, err);
+}
+
 static void check_deferred(const char *path)
 {
     sv_err r1, r2;
     sv_error e1, e2;
     profile *a = load_in_process(path, &r1, &e1);
-    /* Without a tail: the load waits for the statistics. */
-    profile *b = NULL;
-    isolate_options io = {.defer_stats = true};
-    r2 = profile_load_isolated(path, &io, &b, &e2);
-    assert_int_equal(r1, r2);
-    if (r1 != SV_OK) {
-        assert_string_equal(e1.msg, e2.msg);
-        return;
+    for (int in_child = 0; in_child < 2; in_child++) {
+        /* Without a tail: the load waits for the statistics. */
+        profile *b = NULL;
+        isolate_options io = {.defer_stats = true, .stats_in_child = in_child};
+        r2 = profile_load_isolated(path, &io, &b, &e2);
+        assert_int_equal(r1, r2);
+        if (r1 != SV_OK) {
+            assert_string_equal(e1.msg, e2.msg);
+            return;
+        }
+        assert_same_model(a, b, path);
+        profile_free(b);
+        /* With a tail: the model now, the statistics when asked for. */
+        isolate_tail *tail = NULL;
+        io.tail = &tail;
+        assert_int_equal(profile_load_isolated(path, &io, &b, &e2), SV_OK);
+        assert_non_null(tail);
+        assert_int_equal(isolate_tail_local(tail), !in_child);
+        assert_not_computed(b);
+        wire_stats *st = NULL;
+        if (tail_stats(tail, b, &st, &e2) != SV_OK)
+            fail_msg("%s: %s", path, e2.msg);
+        isolate_tail_free(tail);
+        assert_true(wire_stats_install(b, st));
+        wire_stats_free(st);
+        assert_same_model(a, b, path);
+        profile_free(b);
     }
-    assert_same_model(a, b, path);
-    profile_free(b);
-    /* With a tail: the model now, the statistics when asked for. */
-    isolate_tail *tail = NULL;
-    io.tail = &tail;
-    assert_int_equal(profile_load_isolated(path, &io, &b, &e2), SV_OK);
-    assert_non_null(tail);
-    assert_not_computed(b);
-    wire_stats *st = NULL;
-    if (isolate_tail_recv(tail, &st, &e2) != SV_OK)
-        fail_msg("%s: %s", path, e2.msg);
-    isolate_tail_free(tail);
-    assert_true(wire_stats_install(b, st));
-    wire_stats_free(st);
-    assert_same_model(a, b, path);
     profile_free(a);
-    profile_free(b);
 }
 
 static void check_dir(const char *dir, size_t *count)
@@ -336,9 +351,8 @@ static const char *demo_path(char *buf, size_t len)
 
 /* The worker: held until released, then installed by this thread; the
  * model equals the in-process one. */
-static void test_job_hold(void **state)
+static void check_job_hold(bool in_child)
 {
-    (void)state;
     char path[4096];
     demo_path(path, sizeof path);
     sv_err rc;
@@ -346,10 +360,10 @@ static void test_job_hold(void **state)
     profile *a = load_in_process(path, &rc, &err), *b = NULL;
     assert_int_equal(rc, SV_OK);
     isolate_tail *tail = NULL;
-    isolate_options io = {.defer_stats = true, .tail = &tail};
+    isolate_options io = {.defer_stats = true, .tail = &tail, .stats_in_child = in_child};
     assert_int_equal(profile_load_isolated(path, &io, &b, &err), SV_OK);
     stats_job *j = NULL;
-    assert_int_equal(stats_job_start(tail, true, &j, &err), SV_OK);
+    assert_int_equal(stats_job_start(tail, b, true, &j, &err), SV_OK);
     usleep(200 * 1000); /* time enough to receive: still not published */
     assert_false(stats_job_done(j));
     assert_not_computed(b);
@@ -364,6 +378,13 @@ static void test_job_hold(void **state)
     profile_free(b);
 }
 
+static void test_job_hold(void **state)
+{
+    (void)state;
+    check_job_hold(false);
+    check_job_hold(true);
+}
+
 /* Quitting before the statistics are in: the child is killed, the worker
  * joined, nothing leaks (ASan) and nothing hangs. */
 static void test_job_cancel(void **state)
@@ -371,15 +392,15 @@ static void test_job_cancel(void **state)
     (void)state;
     char path[4096];
     demo_path(path, sizeof path);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 6; k++) {
         profile *b = NULL;
         isolate_tail *tail = NULL;
         sv_error err;
-        isolate_options io = {.defer_stats = true, .tail = &tail};
+        isolate_options io = {.defer_stats = true, .tail = &tail, .stats_in_child = k >= 3};
         assert_int_equal(profile_load_isolated(path, &io, &b, &err), SV_OK);
         stats_job *j = NULL;
-        assert_int_equal(stats_job_start(tail, k == 1, &j, &err), SV_OK);
-        if (k == 2)
+        assert_int_equal(stats_job_start(tail, b, k % 3 == 1, &j, &err), SV_OK);
+        if (k % 3 == 2)
             usleep(50 * 1000);
         stats_job_cancel(j);
         profile_free(b);
@@ -388,7 +409,7 @@ static void test_job_cancel(void **state)
     profile *b = NULL;
     isolate_tail *tail = NULL;
     sv_error err;
-    isolate_options io = {.defer_stats = true, .tail = &tail};
+    isolate_options io = {.defer_stats = true, .tail = &tail, .stats_in_child = true};
     assert_int_equal(profile_load_isolated(path, &io, &b, &err), SV_OK);
     isolate_tail_free(tail);
     profile_free(b);
