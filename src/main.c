@@ -305,6 +305,7 @@ static int run_compare(const cli_options *o, const region_filter *f)
         if (!viewer) {
             hs.prepare = diff_remote_prepare;
             hs.section = &side[s].section;
+            hs.prepare_nests = side[s].nests;
         }
         ld[s] = isolate_start(files[s], &hs);
     }

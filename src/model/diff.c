@@ -36,7 +36,7 @@ void diff_options_init(diff_options *o)
 #define BIG_MIN ((size_t)4 << 20)
 #define BIG_ALIGN ((size_t)2 << 20)
 
-static void *alloc_big(size_t bytes)
+void *diff_alloc_big(size_t bytes)
 {
     if (bytes < BIG_MIN)
         return malloc(bytes ? bytes : 1);
@@ -517,7 +517,7 @@ static sv_err walk_rank_nested(diff_result *d, int side, rank_walk *w, int64_t *
 {
     rank_data *rk = (rank_data *)w->rk;
     size_t m = rk->ncalls ? rk->ncalls : 1;
-    w->eff = alloc_big(m * sizeof *w->eff);
+    w->eff = diff_alloc_big(m * sizeof *w->eff);
     w->excl = excl;
     sv_err rc = SV_OK;
     if (!w->eff) {
@@ -535,10 +535,22 @@ static sv_err walk_rank_nested(diff_result *d, int side, rank_walk *w, int64_t *
     return rc;
 }
 
-static sv_err add_paths(diff_result *d, int side, profile *p, sv_error *err)
+/* Walks one rank whose parents and exclusive times were computed
+ * beforehand (diff_add_nested); parent becomes w's. */
+static sv_err walk_rank_pre(diff_result *d, int side, rank_walk *w, int32_t *parent, int64_t *excl,
+                            sv_error *err)
+{
+    w->eff = (uint32_t *)parent;
+    w->excl = excl;
+    bool ok = walk_rank(d, side, w);
+    w->excl = NULL;
+    return ok ? SV_OK : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+}
+
+static sv_err add_paths(diff_result *d, int side, profile *p, diff_nesting *pre, sv_error *err)
 {
     /* The viewer needs the full nesting anyway; a batch run does not. */
-    sv_err rc = d->opt.release_calls ? SV_OK : profile_ensure_calls(p, err);
+    sv_err rc = d->opt.release_calls || pre ? SV_OK : profile_ensure_calls(p, err);
     if (rc != SV_OK)
         return rc;
     const region_filter *f = build_filter(d);
@@ -549,16 +561,25 @@ static sv_err add_paths(diff_result *d, int side, profile *p, sv_error *err)
         if (filter_match_rank(f, p->ranks[k].rank))
             cap += p->ranks[k].ncalls;
     rank_walk *w = calloc(p->nranks ? p->nranks : 1, sizeof *w);
-    int64_t *buf = alloc_big((cap ? cap : 1) * sizeof *buf);
+    int64_t *buf = pre ? pre->excl : diff_alloc_big((cap ? cap : 1) * sizeof *buf);
+    if (pre)
+        pre->excl = NULL;
     if (!w || !buf) {
         free(w);
         free(buf);
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
     }
-    for (size_t k = 0; rc == SV_OK && k < p->nranks; k++) {
+    for (size_t k = 0, off = 0; rc == SV_OK && k < p->nranks; k++) {
         w[k].rk = &p->ranks[k];
-        if (filter_match_rank(f, p->ranks[k].rank))
+        if (!filter_match_rank(f, p->ranks[k].rank))
+            continue;
+        if (pre) { /* each rank's exclusive times after the previous one's */
+            rc = walk_rank_pre(d, side, &w[k], pre->parent[k], buf + off, err);
+            pre->parent[k] = NULL;
+            off += p->ranks[k].ncalls;
+        } else {
             rc = walk_rank_nested(d, side, &w[k], buf, err);
+        }
     }
     if (rc == SV_OK)
         rc = layout_side(d, side, buf, cap, err);
@@ -586,7 +607,33 @@ sv_err diff_add(diff_result *d, int side, profile *p, sv_error *err)
     if (!d->label[side])
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     sv_err rc = add_regions(d, side, p, err);
-    return rc == SV_OK ? add_paths(d, side, p, err) : rc;
+    return rc == SV_OK ? add_paths(d, side, p, NULL, err) : rc;
+}
+
+sv_err diff_add_nested(diff_result *d, int side, profile *p, diff_nesting *nest, sv_error *err)
+{
+    sv_err rc = SV_OK;
+    if (d->opt.rank >= 0 && !profile_rank(p, d->opt.rank))
+        rc = sv_error_set(err, SV_ERR_NOT_FOUND, "%s has no rank %d", p->path ? p->path : "",
+                          d->opt.rank);
+    if (rc == SV_OK) {
+        free(d->label[side]);
+        d->label[side] = strdup(p->path ? p->path : "");
+        if (!d->label[side])
+            rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
+    if (rc == SV_OK)
+        rc = add_regions(d, side, p, err);
+    if (rc == SV_OK)
+        rc = add_paths(d, side, p, nest, err);
+    /* whatever add_paths did not take */
+    for (size_t k = 0; nest->parent && k < p->nranks; k++)
+        free(nest->parent[k]);
+    free(nest->parent);
+    free(nest->excl);
+    nest->parent = NULL;
+    nest->excl = NULL;
+    return rc;
 }
 
 /* A one-sided comparison built elsewhere (side 0 of part: diff_remote.c)

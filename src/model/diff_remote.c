@@ -12,17 +12,19 @@
 #include <string.h>
 
 #include "diff_internal.h"
+#include "nest.h"
+#include "sanity.h"
 
 void diff_remote_init(diff_remote *r, const diff_options *o, const region_filter *f)
 {
-    *r = (diff_remote){.opt = *o, .filter = f};
+    *r = (diff_remote){.opt = *o, .filter = f, .nests = true};
     r->opt.release_calls = true; /* the child never needs rank_calls */
     r->section = (wire_section){diff_remote_put, diff_remote_get, r};
 }
 
 bool diff_remote_ready(const diff_remote *r)
 {
-    return r && r->part;
+    return r && (r->part || r->rc != SV_OK);
 }
 
 void diff_remote_free(diff_remote *r)
@@ -30,6 +32,7 @@ void diff_remote_free(diff_remote *r)
     if (r) {
         diff_free(r->part);
         r->part = NULL;
+        r->rc = SV_OK;
     }
 }
 
@@ -52,24 +55,80 @@ static profile *stub_of(profile *p)
     return s;
 }
 
+/* What profile_finish's nesting and the loading child's checks would have
+ * done to a profile loaded without them (isolate_options.prepare_nests),
+ * in the same order (the same warnings), with the parents and exclusive
+ * times of the ranks in scope kept for the walk: one sweep, not two. */
+static sv_err nest_side(const diff_result *d, profile *p, diff_nesting *nest, sv_error *err)
+{
+    const region_filter *f = diff_scope_filter(d);
+    size_t cap = 0;
+    for (size_t k = 0; k < p->nranks; k++)
+        if (filter_match_rank(f, p->ranks[k].rank))
+            cap += p->ranks[k].ncalls;
+    nest->parent = calloc(p->nranks ? p->nranks : 1, sizeof *nest->parent);
+    nest->excl = diff_alloc_big((cap ? cap : 1) * sizeof *nest->excl);
+    if (!nest->parent || !nest->excl)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+    sv_err rc = SV_OK;
+    for (size_t k = 0, off = 0; rc == SV_OK && k < p->nranks; k++) {
+        rank_data *rk = &p->ranks[k];
+        if (!filter_match_rank(f, rk->rank)) {
+            rc = nest_rank_totals(rk, err);
+            continue;
+        }
+        nest->parent[k] = diff_alloc_big((rk->ncalls ? rk->ncalls : 1) * sizeof **nest->parent);
+        rc = nest->parent[k] ? nest_rank_totals_parents(rk, nest->parent[k], nest->excl + off, err)
+                             : sv_error_set(err, SV_ERR_NOMEM, "out of memory (diff)");
+        off += rk->ncalls;
+    }
+    if (rc == SV_OK)
+        profile_check_values(p);
+    return rc;
+}
+
+static void nesting_free(diff_nesting *nest, size_t nranks)
+{
+    for (size_t k = 0; nest->parent && k < nranks; k++)
+        free(nest->parent[k]);
+    free(nest->parent);
+    free(nest->excl);
+}
+
+/* A failure of the nesting is the load's (as in profile_finish); one of
+ * the comparison's own step (a rank missing) crosses in the section, after
+ * the stub and its warnings, as diff_add's does after an in-process load. */
 sv_err diff_remote_prepare(void *ctx, profile **p, sv_error *err)
 {
     diff_remote *r = ctx;
     diff_remote_free(r);
     diff_result *d = NULL;
+    diff_nesting nest = {0};
     sv_err rc = diff_begin(&r->opt, r->filter, &d, err);
+    if (rc == SV_OK && r->nests)
+        rc = nest_side(d, *p, &nest, err);
+    sv_error derr;
+    sv_error_clear(&derr);
+    sv_err drc = SV_OK;
     if (rc == SV_OK)
-        rc = diff_add(d, DIFF_BASE, *p, err);
+        drc = r->nests ? diff_add_nested(d, DIFF_BASE, *p, &nest, &derr)
+                       : diff_add(d, DIFF_BASE, *p, &derr);
+    nesting_free(&nest, (*p)->nranks);
     profile *s = rc == SV_OK ? stub_of(*p) : NULL;
     if (rc == SV_OK && !s)
         rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory");
-    if (rc != SV_OK) {
+    if (rc != SV_OK || drc != SV_OK)
         diff_free(d);
+    if (rc != SV_OK)
         return rc;
-    }
     profile_free(*p);
     *p = s;
-    r->part = d;
+    if (drc != SV_OK) {
+        r->rc = drc;
+        r->err = derr;
+    } else {
+        r->part = d;
+    }
     return SV_OK;
 }
 
@@ -89,7 +148,13 @@ static void put_side(wire_w *w, const diff_side *s)
 
 void diff_remote_put(wire_w *w, void *ctx)
 {
-    const diff_result *d = ((diff_remote *)ctx)->part;
+    const diff_remote *r = ctx;
+    wire_put_u64(w, (uint64_t)r->rc);
+    if (r->rc != SV_OK) {
+        wire_put_str(w, r->err.msg);
+        return;
+    }
+    const diff_result *d = r->part;
     wire_put_u64(w, d->nnames);
     for (size_t i = 0; i < d->nnames; i++) {
         wire_put_str(w, d->names[i]);
@@ -172,10 +237,28 @@ static bool get_paths(wire_r *r, diff_result *d)
     return true;
 }
 
+/* The child's failure instead of a side: its code and message. */
+static bool get_failure(wire_r *r, diff_remote *x, uint64_t code)
+{
+    char *msg = wire_get_str(r);
+    bool ok = msg && code <= SV_ERR_USAGE;
+    if (ok) {
+        sv_error_set(&x->err, (sv_err)code, "%s", msg);
+        x->rc = (sv_err)code;
+    }
+    free(msg);
+    return ok;
+}
+
 bool diff_remote_get(wire_r *r, void *ctx)
 {
     diff_remote *x = ctx;
     diff_remote_free(x);
+    uint64_t code = wire_get_u64(r);
+    if (!wire_get_ok(r))
+        return false;
+    if (code != SV_OK)
+        return get_failure(r, x, code);
     diff_result *d = calloc(1, sizeof *d);
     if (!d)
         return false;
@@ -201,6 +284,11 @@ sv_err diff_add_remote(diff_result *d, int side, const char *label, diff_remote 
 {
     if (!diff_remote_ready(r))
         return sv_error_set(err, SV_ERR_USAGE, "diff_add_remote: nothing received");
+    if (r->rc != SV_OK) {
+        sv_err rc = sv_error_set(err, r->rc, "%s", r->err.msg);
+        diff_remote_free(r);
+        return rc;
+    }
     sv_err rc = diff_add_built(d, side, label, r->part, err);
     diff_remote_free(r);
     return rc;

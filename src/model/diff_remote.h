@@ -24,20 +24,31 @@ typedef struct diff_remote {
     const region_filter *filter; /* the user's (the child has a copy of it) */
     diff_result *part;           /* the one-sided comparison: built / received */
     wire_section section;        /* its wire section (ctx = this) */
+    /* The load skips the nesting and prepare does it, one sweep for the
+     * totals and the walk (isolate_options.prepare_nests: set it from
+     * this).  True from diff_remote_init. */
+    bool nests;
+    /* Or the child's comparison failed after its load (no part): why. */
+    sv_err rc;
+    sv_error err;
 } diff_remote;
 
 /* Sets up r for one side (section.ctx points at r: do not copy it after). */
 void diff_remote_init(diff_remote *r, const diff_options *o, const region_filter *f);
-/* isolate_options.prepare: builds r->part from *p, then replaces *p by a
- * stub holding its path, file facts and warnings (the profile is freed). */
+/* isolate_options.prepare: builds r->part from *p (first nesting it and
+ * checking its stored values when r->nests: the load did neither), then
+ * replaces *p by a stub holding its path, file facts and warnings (the
+ * profile is freed). */
 sv_err diff_remote_prepare(void *ctx, profile **p, sv_error *err);
 /* The section's writer and reader (r->section.put / get). */
 void diff_remote_put(wire_w *w, void *ctx);
 bool diff_remote_get(wire_r *r, void *ctx);
-/* Whether a part was received (false after an in-process load). */
+/* Whether a part or a failure was received (false after an in-process
+ * load). */
 bool diff_remote_ready(const diff_remote *r);
 /* Adds the received side to d (its samples move into d): what
- * diff_add(d, side, whole profile) would have added.  label: the file. */
+ * diff_add(d, side, whole profile) would have added, or its error.
+ * label: the file. */
 sv_err diff_add_remote(diff_result *d, int side, const char *label, diff_remote *r, sv_error *err);
 void diff_remote_free(diff_remote *r);
 

@@ -222,7 +222,8 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
                    : profile_load(path, opt, p, err);
     opt->budget = NULL;
     budget_free(&b);
-    if (!e && !opt->defer_stats) /* deferred: checked after the statistics (isolate_defer.c) */
+    /* deferred: checked after the statistics (isolate_defer.c) or the nesting (prepare) */
+    if (!e && !opt->defer_stats && !opt->skip_nest)
         profile_check_values(*p);
     if (e == SV_ERR_NOMEM && b.exceeded) {
         char epath[400]; /* a path over 200 characters stays whole */
@@ -294,7 +295,10 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
             close(null);
     }
     bool defer = io->defer_stats && !io->prepare;
-    load_options opt = {.progress = iso_hook_tick, .progress_ctx = &hook, .defer_stats = defer};
+    load_options opt = {.progress = iso_hook_tick,
+                        .progress_ctx = &hook,
+                        .defer_stats = defer,
+                        .skip_nest = io->prepare && io->prepare_nests};
     sv_error err;
     profile *p = NULL;
     iso_work work = {&hook.ticker, l->cpu_s, l->cpu_hard};

@@ -43,6 +43,11 @@ typedef struct isolate_options {
      * caller then finds nothing received and does the work itself. */
     sv_err (*prepare)(void *ctx, profile **p, sv_error *err);
     const struct wire_section *section;
+    /* With prepare: the child's load stops before the nesting and its
+     * checks of stored values (load_options.skip_nest); prepare does them
+     * (--diff: one sweep for the totals and the comparison's parents).  An
+     * in-process load ignores it. */
+    bool prepare_nests;
     /* The viewer's load (wire_stats.h): the child sends the model before
      * computing any statistic, then the statistics on a pipe of their own.
      * With tail set, *tail receives that second half, to be received later

@@ -806,7 +806,8 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
     }
     if (!e && !probe)
         /* A streamed load (stream_col.h) nested its ranks as it read them. */
-        e = (opt && opt->part) || c.streamed ? profile_finish_steps(c.p, true, false, err)
+        e = (opt && (opt->part || opt->skip_nest)) || c.streamed
+                ? profile_finish_steps(c.p, true, false, err)
             : opt && opt->defer_stats ? profile_finish_steps(c.p, false, false, err)
                                       : profile_finish(c.p, err);
     if (!e && !probe)

@@ -33,6 +33,9 @@ typedef struct load_options {
      * statistics and no nesting yet; the caller finishes the profile with
      * profile_finish_steps(p, true, true) once the columns are sent. */
     bool defer_stats;
+    /* Statistics but no nesting: the caller nests (nest_rank_totals_parents,
+     * a comparison's loading child: diff_remote.c). */
+    bool skip_nest;
 } load_options;
 
 enum { LOAD_STREAM_OFF, LOAD_STREAM_AUTO, LOAD_STREAM_FORCE };

@@ -589,6 +589,25 @@ sv_err nest_rank_parents(rank_data *rk, int32_t *parent, int64_t *excl, sv_error
     return e;
 }
 
+/* One sweep for the totals pass and the per-call arrays of an inferred
+ * rank: the totals pass with parent and excl given (nest_infer.c fills them
+ * as the per-call pass does).  A rank with ids takes the two passes. */
+sv_err nest_rank_totals_parents(rank_data *rk, int32_t *parent, int64_t *excl, sv_error *err)
+{
+    sv_err e = check_size(rk, err);
+    if (e)
+        return e;
+    if (rank_uses_ids(rk)) {
+        e = nest_rank_totals(rk, err);
+        return e ? e : nest_rank_parents(rk, parent, excl, err);
+    }
+    reset_totals(rk);
+    rk->explicit_ids = false;
+    rk->ninferred_lanes = 0;
+    nest_out out = {false, parent, NULL, excl, NULL};
+    return nest_infer_rank(rk, &out, err);
+}
+
 sv_err nest_build_calls(profile *p, sv_error *err)
 {
     for (size_t i = 0; i < p->nranks; i++) {

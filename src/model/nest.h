@@ -38,6 +38,12 @@ sv_err nest_build_calls(profile *p, sv_error *err);
  * parent and excl hold rk->ncalls entries.  Leaves rk->calls alone. */
 sv_err nest_rank_parents(rank_data *rk, int32_t *parent, int64_t *excl, sv_error *err);
 
+/* nest_rank_totals and nest_rank_parents in one (what a comparison's
+ * loading child needs after a load without nesting, diff_remote.c): the
+ * same totals, flags and warnings, the same parent and excl arrays; one
+ * sweep instead of two when the nesting is inferred. */
+sv_err nest_rank_totals_parents(rank_data *rk, int32_t *parent, int64_t *excl, sv_error *err);
+
 /* Length of the union of intervals [s[i], e[i]] clipped to [lo, hi];
  * the intervals must be sorted by start. */
 int64_t nest_union_clipped(const int64_t *s, const int64_t *e, size_t n, int64_t lo, int64_t hi);

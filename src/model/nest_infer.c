@@ -301,8 +301,11 @@ static void sweep_pop(sweep *sw, lane_stack *ln)
     if (sw->out->per_call) { /* the totals pass set the region's total */
         if (sw->out->excl)
             sw->out->excl[gidx_of(sw->rk, &oc->k)] = excl;
-    } else
+    } else {
         r->st.exclusive_total_ns = ck_add(r->st.exclusive_total_ns, excl);
+        if (sw->out->excl) /* a totals pass that also gives the calls' (nest_rank_totals_parents) */
+            sw->out->excl[gidx_of(sw->rk, &oc->k)] = excl;
+    }
 }
 
 /* Children reach their parent in start order, so the union grows at its
@@ -376,7 +379,7 @@ static bool sweep_push(sweep *sw, const call_key *c)
     lane_stack *ln = choose_lane(sw, c);
     if (!ln)
         return false;
-    if (sw->out->per_call) {
+    if (sw->out->per_call || sw->out->parent) {
         uint32_t g = gidx_of(sw->rk, c);
         sw->out->parent[g] = ln->sp ? (int32_t)gidx_of(sw->rk, &ln->stk[ln->sp - 1].k) : -1;
         if (sw->out->depth)

@@ -90,8 +90,23 @@ static void same_diff(const diff_result *a, const diff_result *b, const char *wh
 
 /* The comparison as run_compare's batch path builds it: both children
  * started at once, each sending its side. */
+/* Every warning of both sides, one a line (the loads' and the nesting's). */
+typedef struct warn_log {
+    char text[1 << 16];
+    size_t len;
+} warn_log;
+
+static void log_warnings(warn_log *w, const profile *p)
+{
+    for (size_t i = 0; i < p->nwarnings; i++) {
+        int k = snprintf(w->text + w->len, sizeof w->text - w->len, "%s\n", p->warnings[i]);
+        if (k > 0 && (size_t)k < sizeof w->text - w->len)
+            w->len += (size_t)k;
+    }
+}
+
 static sv_err diff_isolated(const char *const path[2], const diff_options *o,
-                            const region_filter *f, diff_result **out, sv_error *err)
+                            const region_filter *f, diff_result **out, warn_log *wl, sv_error *err)
 {
     diff_result *d = NULL;
     sv_err rc = diff_begin(o, f, &d, err);
@@ -101,7 +116,9 @@ static sv_err diff_isolated(const char *const path[2], const diff_options *o,
     isolate_load *ld[2];
     for (int s = 0; s < 2; s++) {
         diff_remote_init(&side[s], o, f);
-        isolate_options io = {.prepare = diff_remote_prepare, .section = &side[s].section};
+        isolate_options io = {.prepare = diff_remote_prepare,
+                              .section = &side[s].section,
+                              .prepare_nests = side[s].nests};
         ld[s] = isolate_start(path[s], &io);
     }
     for (int s = 0; s < 2; s++) {
@@ -113,6 +130,7 @@ static sv_err diff_isolated(const char *const path[2], const diff_options *o,
         if (rc == SV_OK) {
             assert_true(diff_remote_ready(&side[s]));
             assert_int_equal(p->nranks, 0); /* the stub: no columns crossed */
+            log_warnings(wl, p);
             rc = diff_add_remote(d, s, p->path, &side[s], err);
         }
         profile_free(p);
@@ -129,14 +147,23 @@ static sv_err diff_isolated(const char *const path[2], const diff_options *o,
 }
 
 static sv_err diff_in_process(const char *const path[2], const diff_options *o,
-                              const region_filter *f, diff_result **out, sv_error *err)
+                              const region_filter *f, diff_result **out, warn_log *wl,
+                              sv_error *err)
 {
     profile *p[2] = {NULL, NULL};
     sv_err rc = SV_OK;
     for (int s = 0; s < 2 && rc == SV_OK; s++) {
         rc = profile_load(path[s], NULL, &p[s], err);
-        if (rc == SV_OK)
+        if (rc == SV_OK) {
             profile_check_values(p[s]); /* as the loading child does */
+            log_warnings(wl, p[s]);
+        }
+    }
+    /* run_compare adds one side, then loads the other: BASE's failure
+     * leaves NEW unloaded, unwarned */
+    if (rc == SV_OK && o->rank >= 0 && !profile_rank(p[0], o->rank)) {
+        wl->len = 0;
+        log_warnings(wl, p[0]);
     }
     if (rc == SV_OK)
         rc = diff_profiles(p[0], p[1], o, f, out, err);
@@ -152,8 +179,13 @@ static void check_pair(const char *a, const char *b, const diff_options *o, cons
     snprintf(what, sizeof what, "%s vs %s (rank %d)", a, b, o->rank);
     diff_result *x = NULL, *y = NULL;
     sv_error e1, e2;
-    sv_err r1 = diff_in_process(path, o, f, &x, &e1);
-    sv_err r2 = diff_isolated(path, o, f, &y, &e2);
+    static warn_log w1, w2;
+    w1.len = w2.len = 0;
+    sv_err r1 = diff_in_process(path, o, f, &x, &w1, &e1);
+    sv_err r2 = diff_isolated(path, o, f, &y, &w2, &e2);
+    if (w1.len != w2.len || memcmp(w1.text, w2.text, w1.len) != 0)
+        fail_msg("%s: warnings differ:\n%.*s---\n%.*s", what, (int)w1.len, w1.text, (int)w2.len,
+                 w2.text);
     if (r1 != r2)
         fail_msg("%s: in-process %d (%s), isolated %d (%s)", what, r1, r1 ? e1.msg : "", r2,
                  r2 ? e2.msg : "");
@@ -228,6 +260,19 @@ static void test_fixtures(void **state)
     check_pair(demo, small, &o, NULL);
     check_pair(demo, demo, &o, NULL);
     check_pair(small, "/nonexistent/z.h5", &o, NULL);
+    /* files whose load or nesting warns (cycles, orphans, overlaps, drops):
+     * the same warnings, in the same order, before the same comparison */
+    static const char *const warned[] = {"fault_cycle.h5",    "fault_bad_parent_only.h5",
+                                         "col3_overlap.h5",   "fault_end_before_start.h5",
+                                         "col3_badthread.h5", "col3_truncated.h5"};
+    for (size_t i = 0; i < sizeof warned / sizeof *warned; i++) {
+        char a[4096];
+        sv_fixture_path(a, sizeof a, warned[i]);
+        o.rank = -1;
+        check_pair(a, small, &o, NULL);
+        o.rank = 7; /* no such rank: the warnings, then the error */
+        check_pair(a, a, &o, NULL);
+    }
 }
 
 /* ------------------------------------------------------------ the wire */
@@ -266,7 +311,8 @@ static unsigned char *side_stream(diff_remote *r, size_t *len, size_t *sec_at)
              getenv("SV_TOP_SRCDIR") ? getenv("SV_TOP_SRCDIR") : SV_TOP_SRCDIR);
     profile *p = NULL;
     sv_error err;
-    if (profile_load(demo, NULL, &p, &err) != SV_OK)
+    load_options lo = {.skip_nest = true}; /* as the loading child: prepare nests */
+    if (profile_load(demo, &lo, &p, &err) != SV_OK)
         fail_msg("%s", err.msg);
     diff_options o;
     diff_options_init(&o);
@@ -383,7 +429,11 @@ static void test_section_rejected(void **state)
     memcpy(t + at, "END!", 4);
     expect_broken(t, at + 4, true);
     /* walk to the paths: names (string + side each), then the path count */
-    size_t pos = at + 4;
+    assert_int_equal(get_u64(s + at + 4), SV_OK); /* the child's status */
+    memcpy(t, s, len);
+    put_u64(t + at + 4, SV_ERR_USAGE + 1); /* no such error */
+    expect_broken(t, len, true);
+    size_t pos = at + 4 + 8;
     uint64_t nnames = get_u64(s + pos);
     pos += 8;
     for (uint64_t i = 0; i < nnames; i++)
