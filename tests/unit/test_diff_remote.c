@@ -30,6 +30,7 @@
 #include "filter.h"
 #include "isolate.h"
 #include "loader.h"
+#include "nest.h"
 #include "sanity.h"
 #include "testutil.h"
 #include "wire.h"
@@ -275,6 +276,83 @@ static void test_fixtures(void **state)
     }
 }
 
+/* ------------------------------------------------------------ one sweep */
+
+/* nest_rank_totals_parents (the child's one sweep) against profile_finish's
+ * totals pass then nest_rank_parents, on the same file loaded twice without
+ * nesting: the same parents and exclusive times per call, the same totals,
+ * flags and warnings. */
+static void check_one_sweep(const char *path)
+{
+    load_options lo = {.skip_nest = true};
+    profile *a = NULL, *b = NULL;
+    sv_error err;
+    if (profile_load(path, &lo, &a, &err) != SV_OK) {
+        assert_int_not_equal(profile_load(path, &lo, &b, &err), SV_OK);
+        return;
+    }
+    assert_int_equal(profile_load(path, &lo, &b, &err), SV_OK);
+    assert_int_equal(nest_compute_totals(a, &err), SV_OK);
+    assert_int_equal(a->nranks, b->nranks);
+    for (size_t k = 0; k < a->nranks; k++) {
+        rank_data *x = &a->ranks[k], *y = &b->ranks[k];
+        size_t n = x->ncalls ? x->ncalls : 1;
+        int32_t *pa = malloc(n * sizeof *pa), *pb = malloc(n * sizeof *pb);
+        int64_t *ea = malloc(n * sizeof *ea), *eb = malloc(n * sizeof *eb);
+        assert_int_equal(nest_rank_parents(x, pa, ea, &err), SV_OK);
+        assert_int_equal(nest_rank_totals_parents(y, pb, eb, &err), SV_OK);
+        if (memcmp(pa, pb, x->ncalls * sizeof *pa) || memcmp(ea, eb, x->ncalls * sizeof *ea))
+            fail_msg("%s: rank %d: the one sweep's parents or exclusive times differ", path,
+                     x->rank);
+        assert_int_equal(x->explicit_ids, y->explicit_ids);
+        assert_int_equal(x->ninferred_lanes, y->ninferred_lanes);
+        for (size_t j = 0; j < x->nregions; j++)
+            assert_int_equal(x->regions[j]->st.exclusive_total_ns,
+                             y->regions[j]->st.exclusive_total_ns);
+        free(pa), free(pb), free(ea), free(eb);
+    }
+    assert_int_equal(a->nwarnings, b->nwarnings);
+    for (size_t i = 0; i < a->nwarnings; i++)
+        assert_string_equal(a->warnings[i], b->warnings[i]);
+    profile_free(a);
+    profile_free(b);
+}
+
+static void test_one_sweep(void **state)
+{
+    (void)state;
+    static const char *const fixtures[] = {
+        "small.h5",          "fault_cycle.h5",         "fault_bad_parent_only.h5",
+        "col3_overlap.h5",   "col3_badthread.h5",      "fault_end_before_start.h5",
+        "col3_mixed_ids.h5", "fault_orphan_parent.h5", "legacy_threads2.h5",
+        "legacy_small.h5",   "nested_names.h5",        "col3_full.h5",
+        "col2_full.h5",      "col3_truncated.h5",      "legacy_empty_region.h5"};
+    for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; i++) {
+        char a[4096];
+        sv_fixture_path(a, sizeof a, fixtures[i]);
+        if (sv_file_exists(a))
+            check_one_sweep(a);
+    }
+    char demo[4096];
+    snprintf(demo, sizeof demo, "%s/data/demo.h5",
+             getenv("SV_TOP_SRCDIR") ? getenv("SV_TOP_SRCDIR") : SV_TOP_SRCDIR);
+    check_one_sweep(demo);
+    static const char *const shared_files[] = {"data/real/solver.h5",
+                                               "data/real/solver_mpi4.h5",
+                                               "data/real/solver_threads_small.h5",
+                                               "data/real/recursive.h5",
+                                               "data/extended/async_server.h5",
+                                               "data/extended/recursion.h5",
+                                               "data/upstream/sp3-threads-async.h5",
+                                               "data/upstream/hdf5-schema-1.h5"};
+    for (size_t i = 0; sv_shared_available() && i < sizeof shared_files / sizeof *shared_files;
+         i++) {
+        char a[4096];
+        shared(a, sizeof a, shared_files[i]);
+        check_one_sweep(a);
+    }
+}
+
 /* ------------------------------------------------------------ the wire */
 
 typedef struct mem_src {
@@ -486,9 +564,8 @@ static void test_section_rejected(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixtures),
-        cmocka_unit_test(test_section_round_trip),
-        cmocka_unit_test(test_section_rejected),
+        cmocka_unit_test(test_fixtures),           cmocka_unit_test(test_one_sweep),
+        cmocka_unit_test(test_section_round_trip), cmocka_unit_test(test_section_rejected),
         cmocka_unit_test(test_same_as_in_process),
     };
     return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
