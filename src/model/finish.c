@@ -135,6 +135,7 @@ static sv_err compute_rank_stats(profile *p, rank_data *rk, sv_error *err)
  * arrays or the inferred sweep's order keys), and what threads may add to
  * the serial run's peak: 64 MiB, or 4 bytes a call of the whole profile. */
 #define FIN_NEST_BYTES_PER_CALL 16
+#define FIN_LANES_BYTES_PER_CALL 48 /* the sweep's sort keys of a rank with lanes */
 #define FIN_EXTRA_MIN ((uint64_t)64 << 20)
 #define FIN_EXTRA_PER_CALL 4
 
@@ -283,6 +284,14 @@ static bool fin_alloc(fin_par *f, profile *p, bool stats, bool nest)
            f->nest_e && f->nest_msg && f->redo && f->warns && f->weight;
 }
 
+static uint64_t nest_bytes_per_call(const rank_data *rk)
+{
+    for (size_t j = 0; j < rk->nregions; j++)
+        if (rk->regions[j]->thread_ids || rk->regions[j]->task_ids)
+            return FIN_LANES_BYTES_PER_CALL;
+    return FIN_NEST_BYTES_PER_CALL;
+}
+
 /* Each task's scratch memory (bytes, roughly from above), and the cap on
  * the running tasks' sum: the largest task plus the extra allowed. */
 static uint64_t fin_weights(fin_par *f)
@@ -293,7 +302,7 @@ static uint64_t fin_weights(fin_par *f)
     for (size_t i = 0; i < p->nranks; i++)
         calls += p->ranks[i].ncalls;
     for (size_t i = 0; i < nn; i++)
-        f->weight[i] = (uint64_t)p->ranks[i].ncalls * FIN_NEST_BYTES_PER_CALL;
+        f->weight[i] = (uint64_t)p->ranks[i].ncalls * nest_bytes_per_call(&p->ranks[i]);
     for (size_t c = 0; c < f->nchunks; c++) {
         /* Percentiles copy at most an eighth of a region's durations. */
         uint64_t w = 0;

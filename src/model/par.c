@@ -79,9 +79,16 @@ typedef struct par_state {
     const par_job *job;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    atomic_size_t next; /* the next task to start */
+    atomic_size_t next; /* the first task not started */
     uint64_t inflight;  /* the running tasks' weights */
+    /* Weighted jobs: the tasks started ahead of next, or NULL (then tasks
+     * start strictly in order). */
+    uint8_t *taken;
 } par_state;
+
+/* How far past a task that must wait for memory another may start: a
+ * rank's big nesting waits, its regions' statistics go on meanwhile. */
+#define PAR_LOOKAHEAD 64
 
 static uint64_t task_weight(const par_job *j, size_t t)
 {
@@ -89,8 +96,9 @@ static uint64_t task_weight(const par_job *j, size_t t)
 }
 
 /* The next task this thread may start, or ntasks when none is left.  Tasks
- * start in index order; one that would pass the weight cap waits for the
- * running ones to finish (never when nothing runs). */
+ * start in index order, except that one which would pass the weight cap
+ * lets the next few that fit go first; when none fits, the thread waits
+ * for running ones to finish (a task always fits when nothing runs). */
 static size_t take_task(par_state *s)
 {
     const par_job *j = s->job;
@@ -102,16 +110,28 @@ static size_t take_task(par_state *s)
     }
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        if (s->next >= j->ntasks) {
+        size_t t = s->next;
+        while (s->taken && t < j->ntasks && s->taken[t])
+            t++;
+        s->next = t;
+        if (t >= j->ntasks) {
             pthread_mutex_unlock(&s->mu);
             return j->ntasks;
         }
-        uint64_t w = task_weight(j, s->next);
-        if (s->inflight == 0 || s->inflight + w <= j->weight_cap || !j->weight_cap) {
-            s->inflight += w;
-            size_t t = s->next++;
-            pthread_mutex_unlock(&s->mu);
-            return t;
+        size_t end = s->taken ? t + PAR_LOOKAHEAD : t + 1;
+        for (; t < end && t < j->ntasks; t++) {
+            if (s->taken && s->taken[t])
+                continue;
+            uint64_t w = task_weight(j, t);
+            if (s->inflight == 0 || s->inflight + w <= j->weight_cap) {
+                s->inflight += w;
+                if (s->taken)
+                    s->taken[t] = 1;
+                else
+                    s->next = t + 1;
+                pthread_mutex_unlock(&s->mu);
+                return t;
+            }
         }
         pthread_cond_wait(&s->cv, &s->mu);
     }
@@ -164,13 +184,17 @@ void par_run(const par_job *job, int nthreads)
         run_serial(job);
         return;
     }
-    par_state s = {.job = job, .next = 0, .inflight = 0};
+    par_state s = {.job = job, .next = 0, .inflight = 0, .taken = NULL};
+    if (job->weight && job->weight_cap)
+        s.taken = calloc(job->ntasks, 1); /* NULL: in order, never wrong */
     if (pthread_mutex_init(&s.mu, NULL) != 0) {
+        free(s.taken);
         run_serial(job);
         return;
     }
     if (pthread_cond_init(&s.cv, NULL) != 0) {
         pthread_mutex_destroy(&s.mu);
+        free(s.taken);
         run_serial(job);
         return;
     }
@@ -193,4 +217,5 @@ void par_run(const par_job *job, int nthreads)
         pthread_join(tid[i], NULL);
     pthread_cond_destroy(&s.cv);
     pthread_mutex_destroy(&s.mu);
+    free(s.taken);
 }

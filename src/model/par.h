@@ -38,7 +38,8 @@ typedef struct par_job {
     /* Optional: the scratch memory a task needs (any unit).  A task starts
      * only while the running ones' weights plus its own stay within
      * weight_cap, or when nothing else runs, so the threads add at most
-     * weight_cap to the serial run's peak.  0: no cap. */
+     * weight_cap to the serial run's peak; meanwhile up to 64 later tasks
+     * that fit may start before it.  0: no cap. */
     const uint64_t *weight;
     uint64_t weight_cap;
 } par_job;
@@ -47,8 +48,8 @@ typedef struct par_job {
  * the CPUs this process may run on, at most PAR_MAX_THREADS. */
 int par_threads(void);
 
-/* Runs every task of job on up to nthreads threads, in index order of
- * starting.  Never fails: a thread that cannot be created leaves its share
+/* Runs every task of job on up to nthreads threads, started in index order
+ * (but for weight_cap above).  Never fails: a thread that cannot be created leaves its share
  * to the others (the caller's thread runs tasks too). */
 void par_run(const par_job *job, int nthreads);
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -438,6 +439,55 @@ static void test_run(void **state)
     profile_free(c.p);
 }
 
+/* A task that must wait for memory lets a later one that fits go first:
+ * task 0 holds most of the cap until task 2 has started; task 1 cannot start
+ * beside it, so the other thread must skip to task 2 (else this times
+ * out). */
+typedef struct ahead_ctx {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool started2, timed_out;
+    int order[3], n;
+} ahead_ctx;
+
+static void ahead_task(void *ctx, size_t t)
+{
+    ahead_ctx *c = ctx;
+    pthread_mutex_lock(&c->mu);
+    c->order[c->n++] = (int)t;
+    if (t == 2) {
+        c->started2 = true;
+        pthread_cond_broadcast(&c->cv);
+    }
+    if (t == 0) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 20;
+        while (!c->started2 && !c->timed_out)
+            c->timed_out = pthread_cond_timedwait(&c->cv, &c->mu, &until) != 0;
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void test_run_ahead(void **state)
+{
+    (void)state;
+    ahead_ctx c = {.n = 0};
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    uint64_t weight[3] = {9, 10, 1};
+    par_warns warns[3] = {{0}};
+    par_job job = {3, ahead_task, &c, warns, weight, 10};
+    par_run(&job, 2);
+    assert_false(c.timed_out);
+    assert_int_equal(c.n, 3);
+    assert_int_equal(c.order[0], 0);
+    assert_int_equal(c.order[1], 2);
+    assert_int_equal(c.order[2], 1);
+    pthread_cond_destroy(&c.cv);
+    pthread_mutex_destroy(&c.mu);
+}
+
 static void test_threads_env(void **state)
 {
     (void)state;
@@ -454,9 +504,10 @@ static void test_threads_env(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_threads_env),    cmocka_unit_test(test_run),
-        cmocka_unit_test(test_many_regions),   cmocka_unit_test(test_one_rank),
-        cmocka_unit_test(test_schema3_decode), cmocka_unit_test(test_files),
+        cmocka_unit_test(test_threads_env), cmocka_unit_test(test_run),
+        cmocka_unit_test(test_run_ahead),   cmocka_unit_test(test_many_regions),
+        cmocka_unit_test(test_one_rank),    cmocka_unit_test(test_schema3_decode),
+        cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
