@@ -373,6 +373,16 @@ static bool walk_resolve(diff_result *d, rank_walk *w, uint32_t c)
     return true;
 }
 
+static void path_sums(diff_result *d, int side, uint32_t path, int64_t calls, double tot, double ex)
+{
+    if (path == DIFF_NONE)
+        return;
+    diff_side *sd = &d->paths[path].s[side];
+    sd->calls = calls;
+    sd->v[DV_TOTAL] = tot;
+    sd->v[DV_EXCL] = ex;
+}
+
 /* Resolves every call of the rank (w->eff holds the parents) and adds it
  * to its path's side.  Keeps eff and rid (the scatter pass needs them). */
 static bool walk_rank(diff_result *d, int side, rank_walk *w)
@@ -396,6 +406,11 @@ static bool walk_rank(diff_result *d, int side, rank_walk *w)
     for (size_t j = 0; ok && j < rk->nregions; j++) {
         const region *r = rk->regions[j];
         uint32_t name = w->rid[j], last_base = DIFF_NONE, last_path = DIFF_NONE;
+        /* the current path's sums, held here while its calls come in a row
+         * (the same additions in the same order as into the row itself) */
+        uint32_t cur = DIFF_NONE;
+        int64_t calls = 0;
+        double tot = 0, ex = 0;
         for (size_t i = 0; ok && i < r->n; i++) {
             size_t c = r->gidx0 + i;
             if (!walk_done(w, c)) {
@@ -416,12 +431,20 @@ static bool walk_rank(diff_result *d, int side, rank_walk *w)
             }
             if (name == DIFF_NONE || !ok)
                 continue;
-            diff_side *sd = &d->paths[w->eff[c]].s[side];
-            sd->present = sd->events = sd->has_calls = true;
-            sd->calls++;
-            sd->v[DV_TOTAL] += (double)(r->end_ns[i] - r->start_ns[i]);
-            sd->v[DV_EXCL] += (double)w->excl[c];
+            if (w->eff[c] != cur) {
+                path_sums(d, side, cur, calls, tot, ex);
+                cur = w->eff[c];
+                diff_side *sd = &d->paths[cur].s[side];
+                sd->present = sd->events = sd->has_calls = true;
+                calls = sd->calls;
+                tot = sd->v[DV_TOTAL];
+                ex = sd->v[DV_EXCL];
+            }
+            calls++;
+            tot += (double)(r->end_ns[i] - r->start_ns[i]);
+            ex += (double)w->excl[c];
         }
+        path_sums(d, side, cur, calls, tot, ex);
     }
     free(w->stack);
     w->stack = NULL;
