@@ -19,7 +19,8 @@
 #      CPU and peak RSS as ratios to --json on one (targets 2.5x and 2x);
 #   6. the viewer's first frame (issue 12) on legacy-10M and schema3-10M:
 #      time to the first byte of the headless screen with the background
-#      nesting held back (SCOPEVIEW_TEST_CALLS=hold), and the complete run,
+#      statistics and nesting held back (SCOPEVIEW_TEST_STATS=hold,
+#      SCOPEVIEW_TEST_CALLS=hold), and the complete run,
 #      as ratios to the raw read (target 6x); peak RSS against 2 x columns +
 #      32 MiB; bytes per call the process holds at the end
 #      (SCOPEVIEW_REPORT_BYTES, target 32);
@@ -349,17 +350,18 @@ fi
 
 # ------------------------------------------------------------ part 6
 # The viewer's first frame (issue 12).  The headless screen is printed when
-# the run ends, so with the background nesting held back
-# (SCOPEVIEW_TEST_CALLS=hold) its first byte is the frame a terminal shows
-# first: the load, the title bar, the timeline's "computing..." line.  The
-# complete run waits for the nesting and the timeline index, and says how
+# the run ends, so with the background statistics and nesting held back
+# (SCOPEVIEW_TEST_STATS=hold, SCOPEVIEW_TEST_CALLS=hold) its first byte is
+# the frame a terminal shows first: the load, the title bar, the timeline's
+# "computing..." line.  The complete run waits for them and the timeline
+# index, and says how
 # many bytes it holds then (SCOPEVIEW_REPORT_BYTES: what malloc handed out,
 # model and indexes).  Raw read, first frame and complete run interleaved.
 # first_files: one JSON object per file into $TMP/ffjson.
 FIRST_FILES=${BENCH_FIRST_FILES:-legacy-10M schema3-10M}
 if part_on 6; then
     echo
-    echo "the viewer's first frame (headless 200x60; first byte with the nesting held back):"
+    echo "the viewer's first frame (headless 200x60; first byte with the statistics and nesting held back):"
     printf '%-14s %9s %9s %12s %9s %6s %9s %9s %9s %s\n' \
         file "raw read" "1st frame" "ratio (<=6x)" complete ratio "CPU ratio" "peak RSS" limit "bytes/call (<=32)"
     FFJSON="$TMP/ffjson"
@@ -377,7 +379,7 @@ if part_on 6; then
         i=0
         while [ "$i" -lt "$R" ]; do
             run_once "$TMP/fraw-$name" "$RAW" "$f"
-            run_fb "$TMP/fhold-$name" env SCOPEVIEW_TEST_CALLS=hold "$SV" --batch --size 200x60 "$f"
+            run_fb "$TMP/fhold-$name" env SCOPEVIEW_TEST_CALLS=hold SCOPEVIEW_TEST_STATS=hold "$SV" --batch --size 200x60 "$f"
             run_once "$TMP/ffull-$name" env SCOPEVIEW_REPORT_BYTES=1 "$SV" --batch --size 200x60 "$f"
             sed -n 's/^scopeview: resident bytes \([0-9]*\) calls \([0-9]*\) model \([0-9]*\)$/\1 \2 \3/p' \
                 "$TMP/stderr" | awk '$2 > 0 { printf "%.6f %s %s %.6f\n", $1 / $2, $1, $2, $3 / $2 }' \
@@ -470,7 +472,7 @@ if part_on 7; then
             run_once "$TMP/bjson-$kind" "$SV" --json "$bf"
             run_once "$TMP/bmem-$kind" "$SV" --json --memory 1G "$bf"
             head -n 1 "$TMP/stderr" >"$TMP/bmem-msg"
-            run_fb "$TMP/bfirst-$kind" env SCOPEVIEW_TEST_CALLS=hold "$SV" --batch --size 200x60 "$bf"
+            run_fb "$TMP/bfirst-$kind" env SCOPEVIEW_TEST_CALLS=hold SCOPEVIEW_TEST_STATS=hold "$SV" --batch --size 200x60 "$bf"
             i=$((i + 1))
         done
         raw_s=$(median "$TMP/braw-$kind" 1)
