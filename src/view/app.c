@@ -675,9 +675,11 @@ static bool app_take_stats(app *a)
     return true;
 }
 
-/* The statistics of a deferred load (isolate.h) arrive on a worker
- * thread.  A headless screen waits for them, as for the nesting, unless
- * SCOPEVIEW_TEST_STATS=hold (then until the key <Ready>). */
+/* The statistics of a deferred load (isolate.h) are computed on a worker
+ * thread, beside the nesting's (app_start_calls, started next).  A
+ * headless screen waits for them, as for the nesting, unless
+ * SCOPEVIEW_TEST_STATS=hold (then until the key <Ready>): app_wait_stats,
+ * once both run. */
 static void app_start_stats(app *a, const app_options *o)
 {
     ui_ctx *ctx = a->ctx;
@@ -692,8 +694,14 @@ static void app_start_stats(app *a, const app_options *o)
                  err.msg);
         return;
     }
-    if (o->headless && !hold)
-        stats_job_wait(ctx->stats_job);
+    app_take_stats(a); /* done already without a thread */
+}
+
+static void app_wait_stats(app *a, const app_options *o)
+{
+    const char *hook = getenv("SCOPEVIEW_TEST_STATS");
+    if (a->ctx->stats_job && o->headless && !(hook && strcmp(hook, "hold") == 0))
+        stats_job_wait(a->ctx->stats_job);
     app_take_stats(a);
 }
 
@@ -867,6 +875,7 @@ int app_run(profile *p, const app_options *o, FILE *out)
     }
     app_start_stats(&a, o);
     app_start_calls(&a, o);
+    app_wait_stats(&a, o);
     app_create_views(&a);
     if ((size_t)cfg->default_view < ctx->nviews && ui_view_shown(ctx, cfg->default_view))
         ctx->current = (size_t)cfg->default_view;
