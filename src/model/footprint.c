@@ -53,7 +53,7 @@ void footprint_index(const lanes_index *ix, footprint *fp)
         for (uint32_t d = 0; d < ln->ndepth; d++) {
             const lane_row *row = &ln->rows[d];
             size_t nb = (row->n + LANES_BLOCK - 1) / LANES_BLOCK;
-            b += row->n * sizeof *row->idx + 2 * nb * sizeof *row->bstart;
+            b += (row->idx ? row->n * sizeof *row->idx : 0) + 2 * nb * sizeof *row->bstart;
         }
     }
     fp->index += b;

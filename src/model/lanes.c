@@ -55,14 +55,14 @@ void lanes_call_span(const rank_data *rk, uint32_t g, int64_t *start, int64_t *e
 static int64_t entry_start(const lane *ln, const lane_row *row, size_t k)
 {
     int64_t s, e;
-    lanes_call_span(ln->rk, row->idx[k], &s, &e);
+    lanes_call_span(ln->rk, lane_row_call(row, k), &s, &e);
     return s;
 }
 
 static int64_t entry_vend(const lane *ln, const lane_row *row, size_t k)
 {
     int64_t s, e;
-    lanes_call_span(ln->rk, row->idx[k], &s, &e);
+    lanes_call_span(ln->rk, lane_row_call(row, k), &s, &e);
     return lanes_visible_end(s, e);
 }
 
@@ -265,7 +265,11 @@ bool lanes_locate(const lanes_index *ix, int rank, int64_t call, size_t *lane_ou
         return false;
     const lane_row *row = &ln->rows[d];
     size_t k = lane_row_lower_start(ln, row, r->start_ns[i]);
-    while (k < row->n && row->idx[k] != (uint32_t)call)
+    if (!row->idx) /* consecutive calls */
+        k = (uint32_t)call >= row->first && (uint32_t)call - row->first < row->n
+                ? (uint32_t)call - row->first
+                : row->n;
+    while (k < row->n && lane_row_call(row, k) != (uint32_t)call)
         k++;
     if (k == row->n)
         return false;

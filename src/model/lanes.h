@@ -30,12 +30,23 @@
 typedef enum lane_kind { LANE_RANK, LANE_THREAD, LANE_TASK, LANE_INFERRED } lane_kind;
 
 typedef struct lane_row {
-    uint32_t *idx; /* n rank call indices, by (start, index) */
+    /* n rank call indices, by (start, index); NULL when they are the
+     * consecutive calls first, first + 1, ... (one region's calls at one
+     * depth, the usual row of a nested profile: no 4 bytes a call).  Read
+     * entries through lane_row_call(). */
+    uint32_t *idx;
+    uint32_t first;
     size_t n;
     int64_t *bstart;  /* start of entry b * LANES_BLOCK */
     int64_t *bmaxend; /* max visible end over entries [0, (b + 1) * LANES_BLOCK) */
     bool disjoint;    /* each entry ends before the next starts (the usual case) */
 } lane_row;
+
+/* Entry k of a row: a rank call index. */
+static inline uint32_t lane_row_call(const lane_row *row, size_t k)
+{
+    return row->idx ? row->idx[k] : row->first + (uint32_t)k;
+}
 
 typedef struct lane {
     rank_data *rk;

@@ -256,8 +256,14 @@ static bool depths(rank_build *b)
 
 /* --------------------------------------------------------------- rows */
 
+/* A row of consecutive calls (first != LANES_NOT_CONSECUTIVE) keeps no
+ * indices. */
 static bool alloc_row(lane_row *row)
 {
+    if (row->first != LANES_NOT_CONSECUTIVE) {
+        row->idx = NULL;
+        return true;
+    }
     row->idx = malloc((row->n ? row->n : 1) * sizeof *row->idx);
     return row->idx != NULL;
 }
@@ -273,6 +279,37 @@ static bool alloc_blocks(lane_row *row)
 }
 
 /* Creates the rank's lanes with their rows sized and allocated. */
+/* Counts call g (met in ascending order) into its row, noting whether the
+ * row's calls so far are consecutive. */
+static void count_entry(lane_row *row, size_t g)
+{
+    if (row->n == 0)
+        row->first = (uint32_t)g;
+    else if (row->first != LANES_NOT_CONSECUTIVE && g != row->first + row->n)
+        row->first = LANES_NOT_CONSECUTIVE;
+    row->n++;
+}
+
+/* Whether the consecutive calls of row are in (start, index) order, so that
+ * they need no index: a region's calls are (in recorded order), and one
+ * that spans two regions must start no earlier than the other ends. */
+static bool starts_sorted(const rank_data *rk, const lane_row *row)
+{
+    size_t i, g = row->first, end = g + row->n;
+    const region *r = rank_call_region(rk, (int64_t)g, &i);
+    int64_t prev = INT64_MIN;
+    while (r && g < end) {
+        for (; i < r->n && g < end; i++, g++) {
+            if (r->start_ns[i] < prev)
+                return false;
+            prev = r->start_ns[i];
+        }
+        if (g < end)
+            r = rank_call_region(rk, (int64_t)g, &i);
+    }
+    return g == end;
+}
+
 static bool make_lanes(rank_build *b, size_t first)
 {
     lanes_index *ix = b->ix;
@@ -303,12 +340,15 @@ static bool make_lanes(rank_build *b, size_t first)
     }
     for (size_t g = 0; g < n; g++)
         if (lane_at(b, g) != LANES_NO_LANE)
-            ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)].n++;
+            count_entry(&ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)], g);
     for (size_t k = 0; k < b->nkeys; k++) {
         lane *ln = &ix->lanes[first + k];
-        for (uint32_t d = 0; d < ln->ndepth; d++)
+        for (uint32_t d = 0; d < ln->ndepth; d++) {
+            if (ln->rows[d].first != LANES_NOT_CONSECUTIVE && !starts_sorted(b->rk, &ln->rows[d]))
+                ln->rows[d].first = LANES_NOT_CONSECUTIVE;
             if (!alloc_row(&ln->rows[d]))
                 return false;
+        }
     }
     return true;
 }
@@ -324,7 +364,9 @@ static void fill_rows(rank_build *b, size_t first)
     for (size_t g = 0; g < n; g++)
         if (lane_at(b, g) != LANES_NO_LANE) {
             lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)];
-            row->idx[row->n++] = (uint32_t)g;
+            if (row->idx)
+                row->idx[row->n] = (uint32_t)g;
+            row->n++;
         }
 }
 
@@ -384,7 +426,9 @@ static bool fill_rows_merged(rank_build *b, size_t first)
         size_t g = h[0].g;
         if (lane_at(b, g) != LANES_NO_LANE) {
             lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)];
-            row->idx[row->n++] = (uint32_t)g;
+            if (row->idx)
+                row->idx[row->n] = (uint32_t)g;
+            row->n++;
         }
         if (++h[0].g == h[0].end)
             h[0] = h[--nh];
@@ -578,7 +622,7 @@ static void sort_row_flat(const rank_data *rk, lane_row *row, uint32_t *tmp, con
     fin_init(&f, row);
     for (size_t k = 0; k < row->n; k++) {
         int64_t s, e;
-        lanes_call_span(rk, row->idx[k], &s, &e);
+        lanes_call_span(rk, lane_row_call(row, k), &s, &e);
         fin_push(&f, s, e);
     }
 }
@@ -610,7 +654,7 @@ static void fin_sorted(const rank_data *rk, lane_row *row)
     fin_init(&f, row);
     for (size_t k = 0; k < row->n; k++) {
         int64_t s, e;
-        lanes_call_span(rk, row->idx[k], &s, &e);
+        lanes_call_span(rk, lane_row_call(row, k), &s, &e);
         fin_push(&f, s, e);
     }
 }
@@ -629,7 +673,7 @@ static bool finish_rows(rank_build *b, size_t first)
             lane_row *row = &ix->lanes[l].rows[d];
             if (!(ok = alloc_blocks(row)))
                 break;
-            if (b->presorted)
+            if (b->presorted || !row->idx)
                 fin_sorted(b->rk, row);
             else if (flat)
                 sort_row_flat(b->rk, row, sc.p, flat);

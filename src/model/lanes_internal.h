@@ -6,6 +6,8 @@
 #include "lanes.h"
 
 #define LANES_NO_LANE UINT32_MAX
+/* lane_row.first while building: the row's calls are not consecutive. */
+#define LANES_NOT_CONSECUTIVE UINT32_MAX
 
 /* Which lane a call goes to within its rank. */
 typedef struct lane_key {

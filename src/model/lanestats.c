@@ -47,7 +47,7 @@ static bool row_is_union(const lane *ln, const lane_row *row)
     int64_t prev_e = INT64_MIN;
     for (size_t k = 0; k < row->n; k++) {
         int64_t s, e;
-        span_read(&sr, row->idx[k], &s, &e);
+        span_read(&sr, lane_row_call(row, k), &s, &e);
         if (e <= s || (k > 0 && s <= prev_e))
             return false;
         prev_e = e;
@@ -70,7 +70,7 @@ static sv_err build_direct(const lane *ln, const lane_row *row, lane_busy *out, 
         if (k % LANES_BLOCK == 0)
             out->bcum[k / LANES_BLOCK] = sum;
         int64_t s, e;
-        span_read(&sr, row->idx[k], &s, &e);
+        span_read(&sr, lane_row_call(row, k), &s, &e);
         sum += e - s;
     }
     out->bcum[nb] = sum;
@@ -97,7 +97,7 @@ sv_err lane_busy_build(const lane *ln, const lane_row *row, lane_busy *out, sv_e
     size_t n = 0;
     for (size_t k = 0; k < row->n; k++) {
         int64_t s, e;
-        span_read(&sr, row->idx[k], &s, &e);
+        span_read(&sr, lane_row_call(row, k), &s, &e);
         if (e <= s)
             continue;
         if (n > 0 && s <= out->e[n - 1]) {
@@ -134,7 +134,7 @@ int64_t lane_busy_all(const lane_busy *b)
 static void busy_span(const lane_busy *b, span_reader *sr, size_t k, int64_t *s, int64_t *e)
 {
     if (b->bcum) {
-        span_read(sr, b->row->idx[k], s, e);
+        span_read(sr, lane_row_call(b->row, k), s, e);
     } else {
         *s = b->s[k];
         *e = b->e[k];
@@ -149,7 +149,7 @@ static int64_t busy_cum(const lane_busy *b, span_reader *sr, size_t k)
     int64_t v = b->bcum[k / LANES_BLOCK];
     for (size_t j = k - k % LANES_BLOCK; j < k; j++) {
         int64_t s, e;
-        span_read(sr, b->row->idx[j], &s, &e);
+        span_read(sr, lane_row_call(b->row, j), &s, &e);
         v += e - s;
     }
     return v;
@@ -189,7 +189,7 @@ static size_t lower_start(const lane_row *row, span_reader *sr, int64_t t, size_
     while (a < z) {
         size_t mid = a + (z - a) / 2;
         int64_t s, e;
-        span_read(sr, row->idx[mid], &s, &e);
+        span_read(sr, lane_row_call(row, mid), &s, &e);
         if (s >= t)
             z = mid;
         else
@@ -208,7 +208,7 @@ static size_t first_ending_after(const lane_busy *b, span_reader *sr, int64_t t,
         size_t m = lower_start(b->row, sr, t, hint);
         if (m > 0) {
             int64_t s, e;
-            span_read(sr, b->row->idx[m - 1], &s, &e);
+            span_read(sr, lane_row_call(b->row, m - 1), &s, &e);
             if (e > t)
                 return m - 1;
         }
@@ -296,7 +296,7 @@ static void lane_scan(const lane *ln, lane_stat *st, int64_t *excl)
     for (uint32_t d = 0; d < ln->ndepth; d++) {
         const lane_row *row = &ln->rows[d];
         for (size_t k = 0; k < row->n; k++) {
-            uint32_t g = row->idx[k];
+            uint32_t g = lane_row_call(row, k);
             int64_t s, e;
             lanes_call_span(rk, g, &s, &e);
             st->first = s < st->first ? s : st->first;
@@ -326,7 +326,7 @@ static int64_t top_awaited(const lane *ln)
     int64_t sum = 0;
     for (size_t k = 0; k < row->n; k++) {
         size_t i = 0;
-        const region *r = rank_call_region(ln->rk, row->idx[k], &i);
+        const region *r = rank_call_region(ln->rk, lane_row_call(row, k), &i);
         if (r && r->await_ns && r->await_ns[i] > 0)
             sum += r->await_ns[i];
     }

@@ -141,7 +141,7 @@ static void draw_row(cmp_state *s, ui_ctx *ctx, int side, const lane *ln, uint32
             t1 = t0 + 1;
         size_t first;
         size_t c = lane_row_count(ln, row, t0, t1, 2, &first);
-        cells[x] = c == 0 ? TL_EMPTY : c == 1 ? row->idx[first] : TL_DENSE;
+        cells[x] = c == 0 ? TL_EMPTY : c == 1 ? lane_row_call(row, first) : TL_DENSE;
     }
     grid *g = &ctx->grid;
     for (int x = 0; x < w;) {

@@ -398,14 +398,14 @@ static int lv_enter(lanes_state *s, ui_ctx *ctx)
     const lane *ln = &s->ix->lanes[l];
     if (ln->ndepth == 0 || ln->rows[0].n == 0)
         return VF_HANDLED;
-    uint32_t best = ln->rows[0].idx[0];
+    uint32_t best = lane_row_call(&ln->rows[0], 0);
     int64_t bd = -1;
     for (size_t k = 0; k < ln->rows[0].n; k++) {
         int64_t st, e;
-        lanes_call_span(ln->rk, ln->rows[0].idx[k], &st, &e);
+        lanes_call_span(ln->rk, lane_row_call(&ln->rows[0], k), &st, &e);
         if (e - st > bd) {
             bd = e - st;
-            best = ln->rows[0].idx[k];
+            best = lane_row_call(&ln->rows[0], k);
         }
     }
     ui_select_call(ctx, ln->rk->rank, best);

@@ -168,14 +168,14 @@ static bool call_under_cursor(const tl_state *s, size_t *lane_out, uint32_t *cal
     int64_t best_cov = -1;
     for (size_t k = first; k < row->n && k < first + 64; k++) {
         int64_t st, e;
-        lanes_call_span(ln->rk, row->idx[k], &st, &e);
+        lanes_call_span(ln->rk, lane_row_call(row, k), &st, &e);
         int64_t ve = lanes_visible_end(st, e);
         if (st >= tc1)
             break;
         int64_t cov = (ve < tc1 ? ve : tc1) - (st > tc0 ? st : tc0);
         if (ve > tc0 && cov > best_cov) {
             best_cov = cov;
-            *call_out = row->idx[k];
+            *call_out = lane_row_call(row, k);
         }
     }
     *lane_out = l;
@@ -231,8 +231,8 @@ static int step_call(tl_state *s, ui_ctx *ctx, int dir)
         ui_set_status(ctx, dir > 0 ? "No later call in this row" : "No earlier call in this row");
         return VF_HANDLED | VF_REDRAW;
     }
-    tl_select(s, ctx, ln->rk->rank, row->idx[k]);
-    tl_reveal(s, ln->rk->rank, row->idx[k], true);
+    tl_select(s, ctx, ln->rk->rank, lane_row_call(row, k));
+    tl_reveal(s, ln->rk->rank, lane_row_call(row, k), true);
     return VF_HANDLED | VF_REDRAW;
 }
 

@@ -250,7 +250,7 @@ typedef struct row_ctx {
 static void span_of(const row_ctx *c, size_t k, int64_t *s, int64_t *ve)
 {
     int64_t e;
-    lanes_call_span(c->ln->rk, c->row->idx[k], s, &e);
+    lanes_call_span(c->ln->rk, lane_row_call(c->row, k), s, &e);
     *ve = lanes_visible_end(*s, e);
 }
 
@@ -335,15 +335,15 @@ static int64_t place(row_ctx *c, int64_t x, size_t cnt, size_t first, size_t nex
     int64_t tc0 = tl_col_time(c->v, x), tc1 = tl_col_time(c->v, x + 1);
     int64_t win = cnt == 1 ? (int64_t)first : cnt == 2 ? majority(c, first, tc0, tc1) : -1;
     if (win < 0) {
-        emit(c, x, x + 1, TL_DENSE, c->row->idx[first], cnt);
+        emit(c, x, x + 1, TL_DENSE, lane_row_call(c->row, first), cnt);
         return x + 1;
     }
     if (cnt == 2) {
-        emit(c, x, x + 1, TL_BAR, c->row->idx[win], 1);
+        emit(c, x, x + 1, TL_BAR, lane_row_call(c->row, win), 1);
         return x + 1;
     }
     int64_t stop = bar_stop(c, first, x, next_start);
-    emit(c, x, stop, TL_BAR, c->row->idx[first], 1);
+    emit(c, x, stop, TL_BAR, lane_row_call(c->row, first), 1);
     return stop;
 }
 
@@ -364,7 +364,7 @@ static void layout_disjoint(row_ctx *c)
         size_t a1, e1;
         lane_row_bracket(row, m_lo, tc1, &a1, &e1);
         if (a1 >= m_hi + TL_DENSE_MIN) { /* lo <= m <= m_hi and hi >= a1 */
-            emit(c, x, x + 1, TL_DENSE, row->idx[m_lo], a1 - m_hi);
+            emit(c, x, x + 1, TL_DENSE, lane_row_call(row, m_lo), a1 - m_hi);
             m_lo = a1;
             m_hi = e1;
             x++;

@@ -30,10 +30,11 @@ static bool collect_row(tl_state *s, size_t l, uint32_t d, int64_t t0, int64_t t
     const lane_row *row = &ln->rows[d];
     for (size_t k = lane_row_first_visible(ln, row, t0); k < row->n; k++) {
         int64_t st, e;
-        lanes_call_span(ln->rk, row->idx[k], &st, &e);
+        lanes_call_span(ln->rk, lane_row_call(row, k), &st, &e);
         if (st >= t1)
             break;
-        if (lanes_visible_end(st, e) > t0 && s->ovl_n < TL_OVL_MAX && !ovl_push(s, l, row->idx[k]))
+        if (lanes_visible_end(st, e) > t0 && s->ovl_n < TL_OVL_MAX &&
+            !ovl_push(s, l, lane_row_call(row, k)))
             return false;
         if (s->ovl_n >= TL_OVL_MAX)
             return true;

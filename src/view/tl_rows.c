@@ -22,7 +22,7 @@ static int64_t task_thread(const lane *ln)
     if (ln->ndepth == 0 || ln->rows[0].n == 0)
         return -1;
     size_t i = 0;
-    const region *r = rank_call_region(ln->rk, ln->rows[0].idx[0], &i);
+    const region *r = rank_call_region(ln->rk, lane_row_call(&ln->rows[0], 0), &i);
     return r && r->thread_ids ? r->thread_ids[i] : -1;
 }
 
@@ -112,7 +112,7 @@ static bool lane_in_view(const tl_state *s, size_t l)
     if (k >= ln->rows[0].n)
         return false;
     int64_t st, e;
-    lanes_call_span(ln->rk, ln->rows[0].idx[k], &st, &e);
+    lanes_call_span(ln->rk, lane_row_call(&ln->rows[0], k), &st, &e);
     return st < t1;
 }
 

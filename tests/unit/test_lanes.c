@@ -58,7 +58,7 @@ static void where(const lanes_index *ix, profile *p, const char *name, size_t i,
     size_t pos;
     if (!lanes_locate(ix, 0, gidx(p, 0, name, i), lane_out, depth, &pos))
         fail_msg("%s[%zu] is not in the index", name, i);
-    assert_int_equal(ix->lanes[*lane_out].rows[*depth].idx[pos], gidx(p, 0, name, i));
+    assert_int_equal(lane_row_call(&ix->lanes[*lane_out].rows[*depth], pos), gidx(p, 0, name, i));
 }
 
 static void set_ids(region *r, const int64_t *ids, const int64_t *par, const int64_t *thr,
@@ -215,20 +215,20 @@ static void test_legacy_small(void **state)
     assert_int_equal(ln->ndepth, 3);
     /* depth 0: a0; depth 1: b0 a1 b1 (by start); depth 2: b2 */
     assert_int_equal(ln->rows[0].n, 1);
-    assert_int_equal(ln->rows[0].idx[0], gidx(p, 0, "a", 0));
+    assert_int_equal(lane_row_call(&ln->rows[0], 0), gidx(p, 0, "a", 0));
     assert_int_equal(ln->rows[1].n, 3);
-    assert_int_equal(ln->rows[1].idx[0], gidx(p, 0, "b", 0));
-    assert_int_equal(ln->rows[1].idx[1], gidx(p, 0, "a", 1));
-    assert_int_equal(ln->rows[1].idx[2], gidx(p, 0, "b", 1));
+    assert_int_equal(lane_row_call(&ln->rows[1], 0), gidx(p, 0, "b", 0));
+    assert_int_equal(lane_row_call(&ln->rows[1], 1), gidx(p, 0, "a", 1));
+    assert_int_equal(lane_row_call(&ln->rows[1], 2), gidx(p, 0, "b", 1));
     assert_int_equal(ln->rows[2].n, 1);
-    assert_int_equal(ln->rows[2].idx[0], gidx(p, 0, "b", 2));
+    assert_int_equal(lane_row_call(&ln->rows[2], 0), gidx(p, 0, "b", 2));
     for (uint32_t d = 0; d < 3; d++)
         assert_true(ln->rows[d].disjoint); /* a valid nesting per lane */
     const lane *l1 = &ix->lanes[1];
     assert_int_equal(l1->ndepth, 1);
     assert_int_equal(l1->rows[0].n, 2);
-    assert_int_equal(l1->rows[0].idx[0], gidx(p, 0, "c", 0));
-    assert_int_equal(l1->rows[0].idx[1], gidx(p, 0, "c", 1));
+    assert_int_equal(lane_row_call(&l1->rows[0], 0), gidx(p, 0, "c", 0));
+    assert_int_equal(lane_row_call(&l1->rows[0], 1), gidx(p, 0, "c", 1));
     assert_true(l1->rows[0].disjoint);
     /* a0 [0,1000] and c1 [900,1200] are on different lanes now. */
     size_t first;
@@ -283,7 +283,7 @@ static void test_small(void **state)
     size_t first;
     assert_int_equal(lane_row_count(ln, &ln->rows[1], 2550, 2560, 8, &first), 2);
     assert_int_equal(lane_row_count(ln, &ln->rows[1], 2700, 2710, 8, &first), 1);
-    assert_int_equal(ln->rows[1].idx[first], gidx(p, 0, "inner", 2));
+    assert_int_equal(lane_row_call(&ln->rows[1], first), gidx(p, 0, "inner", 2));
     /* The zero-length io/write call at 1300 occupies [1300, 1301). */
     const lane *w = &ix->lanes[1];
     assert_int_equal(lane_row_count(w, &w->rows[0], 1300, 1301, 8, &first), 1);
@@ -427,7 +427,7 @@ static void check_structure(const lanes_index *ix, const rank_data *rk)
             const lane_row *row = &ln->rows[d];
             assert_true(row->n > 0 || d > 0);
             for (size_t k = 0; k < row->n; k++) {
-                int64_t g = row->idx[k], s, e, ps, pe;
+                int64_t g = lane_row_call(row, k), s, e, ps, pe;
                 assert_false(seen[g]);
                 seen[g] = 1;
                 call_lane cl = lane_of_call(rk, g);
@@ -436,7 +436,7 @@ static void check_structure(const lanes_index *ix, const rank_data *rk)
                 assert_int_equal(brute_depth(rk, g), d);
                 lanes_call_span(rk, (uint32_t)g, &s, &e);
                 if (k > 0) {
-                    lanes_call_span(rk, row->idx[k - 1], &ps, &pe);
+                    lanes_call_span(rk, lane_row_call(row, k - 1), &ps, &pe);
                     assert_true(ps <= s);
                 }
                 size_t ll, pos;
@@ -461,7 +461,7 @@ static size_t brute_count(const lane *ln, const lane_row *row, int64_t t0, int64
     *first = row->n;
     for (size_t k = 0; k < row->n; k++) {
         int64_t s, e;
-        lanes_call_span(ln->rk, row->idx[k], &s, &e);
+        lanes_call_span(ln->rk, lane_row_call(row, k), &s, &e);
         if (s < t1 && lanes_visible_end(s, e) > t0) {
             if (c++ == 0)
                 *first = k;
@@ -490,7 +490,7 @@ static void check_queries(const lanes_index *ix)
         size_t ls = lane_row_lower_start(ln, row, t0), k = 0;
         for (; k < row->n; k++) {
             int64_t s, e;
-            lanes_call_span(ln->rk, row->idx[k], &s, &e);
+            lanes_call_span(ln->rk, lane_row_call(row, k), &s, &e);
             if (s >= t0)
                 break;
         }
@@ -672,7 +672,7 @@ static void test_deep_chain(void **state)
         assert_int_equal(ln->ndepth, depth);
         for (int d = 0; d < depth; d++) {
             assert_int_equal(ln->rows[d].n, 1);
-            assert_int_equal(ln->rows[d].idx[0], d);
+            assert_int_equal(lane_row_call(&ln->rows[d], 0), d);
         }
         lanes_free(ix);
         profile_free(p);
