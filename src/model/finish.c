@@ -422,8 +422,9 @@ static bool finish_threaded(profile *p, bool stats, bool nest, int nthreads, sv_
     return true;
 }
 
-/* The one-thread order, kept for when the threaded step's own tables
- * cannot be allocated. */
+/* The step on one thread (SCOPEVIEW_THREADS=1, one processor, or no
+ * memory for the threaded step's own tables): the reference test_par
+ * compares the threaded step with. */
 static sv_err finish_serial(profile *p, bool stats, bool nest, sv_error *err)
 {
     for (size_t i = 0; stats && i < p->nranks; i++) {
