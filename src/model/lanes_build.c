@@ -222,6 +222,49 @@ static int lane_depths(rank_build *b)
     return !ok ? -1 : fits ? 1 : 0;
 }
 
+/* One lane (lane_of NULL): a call's lane depth is its nesting depth, its
+ * parent's plus one, found by walking up to the nearest call whose depth
+ * is known.  Each call is written once: O(calls), and no children offsets
+ * (4 bytes a call) beside the depths.  Same return values as lane_depths. */
+static int walk_depths(rank_build *b)
+{
+    const int32_t *parent = b->rk->calls->parent;
+    size_t n = b->rk->calls->n, cap = 64, len = 0;
+    uint32_t unknown = b->ld8 ? UINT8_MAX : UINT32_MAX;
+    uint32_t *path = malloc(cap * sizeof *path);
+    if (!path)
+        return -1;
+    if (b->ld8)
+        memset(b->ld8, 0xff, n);
+    else
+        memset(b->ldepth, 0xff, n * sizeof *b->ldepth);
+    for (size_t g = 0; g < n; g++) {
+        int32_t x = (int32_t)g;
+        len = 0;
+        while (x >= 0 && ld_get(b, (size_t)x) == unknown) {
+            if (len == cap || len > n) { /* len > n: a cycle, which nest rules out */
+                uint32_t *np = len > n ? NULL : realloc(path, cap * 2 * sizeof *path);
+                if (!np) {
+                    free(path);
+                    return -1;
+                }
+                path = np;
+                cap *= 2;
+            }
+            path[len++] = (uint32_t)x;
+            x = parent[x];
+        }
+        uint32_t d = x < 0 ? 0 : ld_get(b, (size_t)x) + 1;
+        while (len > 0)
+            if (!ld_set(b, path[--len], d++)) {
+                free(path);
+                return 0;
+            }
+    }
+    free(path);
+    return 1;
+}
+
 /* A rank whose calls all share one lane (legacy files, one thread) needs
  * no lane per call: its lane depths are the nesting depths. */
 static bool single_lane(const rank_build *b)
@@ -243,13 +286,14 @@ static bool depths(rank_build *b)
             return false;
         assign_lanes(b);
     }
+    int (*walk)(rank_build *) = b->lane_of ? lane_depths : walk_depths;
     b->ld8 = malloc(n ? n : 1);
-    int rc = b->ld8 ? lane_depths(b) : -1;
+    int rc = b->ld8 ? walk(b) : -1;
     if (rc == 0) { /* 255 deep or more: four bytes a call */
         free(b->ld8);
         b->ld8 = NULL;
         b->ldepth = malloc((n ? n : 1) * sizeof *b->ldepth);
-        rc = b->ldepth ? lane_depths(b) : -1;
+        rc = b->ldepth ? walk(b) : -1;
     }
     return rc == 1;
 }
