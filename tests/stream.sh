@@ -4,7 +4,7 @@
 # and stderr: on every shared profile, every fixture and generated profiles (svgen stream-mix:
 # recursion, ties, zero-length calls, partial overlaps, GPU and await columns; with thread
 # columns, call ids, rows out of start order, gzip, schema 2), with chunks of 1, 3 and 7 calls
-# (SCOPEVIEW_STREAM_CHUNK) so that every chunk edge is crossed.  A file whose columns exceed
+# (SCOPEVIEW_STREAM_CHUNK) so that every chunk edge is crossed; schema-1 files from svgen too.  A file whose columns exceed
 # --memory streams by itself; the viewer says it cannot; exclusive times that cannot be
 # computed within the budget come from the file with a warning, never a wrong number.
 . "${0%/*}/lib.sh"
@@ -54,6 +54,12 @@ fi
 "$svgen" stream-mix "$g/unsorted.h5" --calls 6000 --unsorted --schema2
 "$svgen" stream-mix "$g/all.h5" --calls 6000 --ranks 3 --threads --ids --unsorted --gzip --chunk 100
 "$svgen" stream-mix "$g/gzip.h5" --calls 20000 --ranks 2 --gzip --chunk 333
+# schema 1: legacy (recursion, partial overlaps), extended (2 ranks x 4 threads, every column),
+# ids nested 300 deep, many regions
+"$svgen" legacy "$g/legacy.h5" 6000
+"$svgen" extended "$g/extended.h5" 4000
+"$svgen" deep "$g/deep.h5" 300
+"$svgen" many-regions "$g/many.h5" 200 5
 for ch in 1 3 7 4096; do
     check "generated streamed = in memory (chunk $ch)" all_same $ch "$g"/*.h5
 done
@@ -77,6 +83,13 @@ check "4M budget: output = in memory" cmp -s "$scr" "$tmp/inmem"
 run --memory 4M --csv "$g/big.h5"
 "$sv" --csv "$g/big.h5" >"$tmp/inmem_csv" 2>/dev/null
 check "4M budget: csv = in memory" cmp -s "$scr" "$tmp/inmem_csv"
+# schema 1: the columns are known only as they are read: the load fails over the budget and
+# runs again, streamed (6.4 MB of start and end times against 4 MiB)
+"$svgen" legacy "$g/big1.h5" 400000
+"$sv" --json "$g/big1.h5" >"$tmp/inmem1" 2>/dev/null
+run --memory 4M --json "$g/big1.h5"
+check "schema 1, 4M budget: the load streams (exit 0)" [ "$rc" = 0 ]
+check "schema 1, 4M budget: output = in memory" cmp -s "$scr" "$tmp/inmem1"
 # the viewer still loads columns: it refuses, and says what streams
 run --memory 4M --batch --size 80x24 "$g/big.h5"
 check "viewer over budget fails" [ "$rc" != 0 ]

@@ -220,6 +220,17 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
     sv_err e = io && io->paths && io->npaths > 1
                    ? profile_load_set(io->paths, io->npaths, opt, p, err)
                    : profile_load(path, opt, p, err);
+    /* Out of core (stream_col.h): a schema-1 file's columns are met one region at a time, so
+     * only a failed load tells that they exceed the budget: the batch outputs load it again,
+     * streamed. */
+    if (e == SV_ERR_NOMEM && b.exceeded && opt->stream == LOAD_STREAM_AUTO) {
+        budget_free(&b);
+        b = *bp;
+        opt->stream = LOAD_STREAM_FORCE;
+        sv_error_clear(err);
+        e = io && io->paths && io->npaths > 1 ? profile_load_set(io->paths, io->npaths, opt, p, err)
+                                              : profile_load(path, opt, p, err);
+    }
     opt->budget = NULL;
     budget_free(&b);
     /* deferred: checked after the statistics (isolate_defer.c) or the nesting (prepare) */
@@ -235,8 +246,7 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
                  opt->stream == LOAD_STREAM_OFF
                      ? "; the viewer has no out-of-core mode yet (--json, --csv and --summary "
                        "stream such a file)"
-                     : "; out of core, --json, --csv and --summary stream only the calls of "
-                       "columnar (schema 2 and 3) files");
+                     : "; even streamed (out of core) the load needs more");
     }
     return e;
 }

@@ -8,6 +8,7 @@
 
 #include "load_rows.h"
 #include "loader_internal.h"
+#include "stream_col.h"
 #include "text.h"
 
 /* ------------------------------------------------------------ columns */
@@ -352,13 +353,18 @@ static sv_err load_region(ld_ctx *c, rank_data *rk, hid_t g, const char *name, h
     sv_err e = SV_OK;
     if (c->opt && c->opt->part && !load_part_owns(c->opt->part, rk->rank, name))
         return SV_OK; /* another MPI process's row (load_rows.h) */
-    bool keep = !has_start || load_columns(c, rk, g, name, l, &t, &e);
+    /* Out of core (stream_col.h): the plain region streams, any other loads here. */
+    int streamed = has_start && c->sg ? sg_load_columns(c, rk, g, name, l, &t, &e) : -1;
+    bool keep =
+        !has_start || (streamed >= 0 ? streamed == 1 : load_columns(c, rk, g, name, l, &t, &e));
     if (!e && keep && sum)
         e = load_summary(c, g, name, sum, &t);
     if (!e && keep)
         e = load_region_attrs(c, g, name, &t);
     if (!e && keep && !c->rd.probe)
         e = ld_stage_commit(rk, name, &t);
+    if (!e && keep && c->sg)
+        e = sg_committed(c, rk->regions[rk->nregions - 1]);
     region_clear(&t);
     ld_progress(c);
     return e;
@@ -508,8 +514,13 @@ sv_err ld_load_rank_group(ld_ctx *c, hid_t f, const char *gname, int rank)
         e = ld_load_threads(c, rk, rg);
     if (!e && ki >= 0 && h5u_entry_kind(rg, &l.v[ki]) == H5U_GROUP)
         e = ld_load_tasks(c, rk, rg);
+    bool stream = c->opt && c->opt->stream == LOAD_STREAM_FORCE && !c->opt->part && !c->rd.probe;
+    if (!e && stream && !c->sg && !(c->sg = sg_new(c)))
+        e = SV_ERR_NOMEM;
     if (!e)
         e = load_regions(c, rk, rg, &l);
+    if (!e && c->sg) /* pass 2 of the out-of-core load: the rank's nesting, percentiles */
+        e = sg_rank_finish(c, rk);
     c->rank = -1;
     h5u_list_free(&l);
     H5Gclose(rg);

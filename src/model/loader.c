@@ -24,6 +24,7 @@
 #include "text.h"
 
 #include "loader_internal.h"
+#include "stream_col.h"
 
 /* ------------------------------------------------------------ messages */
 
@@ -795,6 +796,7 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
         return ld_nomem(&c, err);
     }
     sv_err e = load_files(&c, paths, n, err);
+    sg_free(&c); /* out of core, schema 1 (stream_col.h) */
     free(c.seen.v);
     free(c.rank_groups.v);
     /* Whatever the walk made of it: an allocation refused under the probe's

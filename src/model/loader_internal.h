@@ -49,6 +49,7 @@ typedef struct ld_ctx {
     int name_rank;    /* N of "_rank<N>.h5" in the file name, -1 none */
     bool skip_file;   /* this file's rank came already */
     bool streamed;    /* out-of-core: regions are streamed (stream_col.h) */
+    struct sc_file *sg; /* out-of-core schema 1: the stream's state (stream_grp.c), or NULL */
 } ld_ctx;
 
 /* --- messages (loader.c) --- */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "budget.h"
 #include "stream_col_internal.h"
@@ -26,20 +27,43 @@ static uint64_t budget_left(const ld_ctx *c)
     return b->limit > b->used ? b->limit - b->used : 0;
 }
 
+/* Bytes the profile's files really store (allocated blocks, not the apparent size). */
+static uint64_t stored_bytes(const profile *p)
+{
+    uint64_t sum = 0;
+    struct stat sb;
+    for (size_t i = 0; i < (p->npaths ? p->npaths : 1); i++) {
+        const char *path = p->npaths ? p->paths[i] : p->path;
+        if (path && stat(path, &sb) == 0)
+            sum += (uint64_t)sb.st_blocks * 512;
+    }
+    return sum;
+}
+
+bool sc_plausible(const ld_ctx *c, uint64_t bytes)
+{
+    /* gzip stores timings in about a fifth of their bytes; a sparse file that declares
+     * gigabytes would only stream fill values: left to the budget, which refuses it */
+    return bytes / 64 <= stored_bytes(c->p);
+}
+
 bool sc_wanted(const ld_ctx *c, const lc_file *lf, const h5u_list *el)
 {
     if (!c->opt || c->opt->part || c->rd.probe || c->opt->stream == LOAD_STREAM_OFF)
         return false;
-    if (c->opt->stream == LOAD_STREAM_FORCE)
-        return true;
     uint64_t calls = 0;
     for (size_t j = 0; j < lf->nkept; j++)
         calls += lf->cnt[lf->order[j]];
     unsigned ncols = 0;
     for (int k = 0; k < SC_NCOL; k++)
         ncols += h5u_list_find(el, col_name(lf, k)) >= 0;
+    uint64_t bytes = calls * ncols * sizeof(int64_t);
+    if (!sc_plausible(c, bytes))
+        return false;
+    if (c->opt->stream == LOAD_STREAM_FORCE)
+        return true;
     const load_budget *b = c->rd.budget;
-    return b && b->limit && calls * ncols * sizeof(int64_t) > budget_left(c);
+    return b && b->limit && bytes > budget_left(c);
 }
 
 /* ------------------------------------------------------------ columns */
@@ -124,6 +148,7 @@ sv_err sc_stage(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
             return SV_ERR_NOMEM;
         row->off = lf->off[i];
         row->n = lf->cnt[i];
+        row->open = sf->open;
         sf->rows[i] = row;
     }
     c->streamed = timing;
@@ -138,8 +163,10 @@ bool sc_reader_init(sc_reader *rd, sc_file *sf, const sc_row *row, unsigned want
     memset(rd, 0, sizeof *rd);
     rd->sf = sf;
     rd->row = row;
-    rd->want = (want | 3u) & sf->open;
-    rd->cap = cap ? cap : 1;
+    rd->want = (want | 3u) & row->open;
+    /* no bigger than the row: thousands of short rows merge at once */
+    rd->cap = cap < row->n ? cap : (size_t)row->n;
+    rd->cap = rd->cap ? rd->cap : 1;
     for (int k = 0; k < SC_NCOL; k++)
         if (rd->want & (1u << k))
             if (!(rd->buf[k] = malloc(rd->cap * sizeof(int64_t))))
@@ -188,8 +215,13 @@ int sc_reader_next(sc_reader *rd)
     for (int k = 0; k < SC_NCOL; k++) {
         if (!(rd->want & (1u << k)))
             continue;
-        h5u_status st = h5u_col_read(&rd->sf->col[k], rd->row->off + rd->pos, len, rd->buf[k],
-                                     false, why, sizeof why);
+        if (rd->row->held && rd->row->held[k]) { /* a short row read once (stream_grp.c) */
+            memcpy(rd->buf[k], rd->row->held[k] + rd->row->off + rd->pos, len * sizeof(int64_t));
+            continue;
+        }
+        h5u_col *col = rd->row->cols ? &rd->row->cols[k] : &rd->sf->col[k];
+        h5u_status st =
+            h5u_col_read(col, rd->row->off + rd->pos, len, rd->buf[k], false, why, sizeof why);
         if (st != H5U_OK)
             return -1;
     }
@@ -243,7 +275,7 @@ static bool check_lanes(sc_row *row, const sc_reader *rd, size_t len, const sc_f
     size_t base = (size_t)rd->pos - len;
     const int64_t *th = rd->buf[SC_THREAD], *tk = rd->buf[SC_TASK];
     for (size_t i = 0; th && !row->thr_bad && i < len; i++) {
-        if (th[i] < -1 || th[i] > sf->tmax) {
+        if (th[i] < sf->tlo || th[i] > sf->tmax) {
             row->thr_bad = true;
             row->thr_at = base + i;
             row->thr_v = th[i];
@@ -293,6 +325,7 @@ static void check_chunk(sc_row *row, const sc_reader *rd, size_t len, int64_t *p
             row->aw_bad = true;
             row->aw_at = base + i;
             row->aw_v = a[i];
+            row->aw_dur = (int64_t)((uint64_t)e[i] - (uint64_t)s[i]);
         }
         row->aw_tot = ck_add(row->aw_tot, a[i]);
     }
@@ -300,16 +333,16 @@ static void check_chunk(sc_row *row, const sc_reader *rd, size_t len, int64_t *p
         row->ids_all_m1 = rd->buf[SC_CALL][i] == -1;
 }
 
-static sv_err pass1_row(sc_file *sf, sc_row *row)
+sv_err sc_pass1_row(sc_file *sf, sc_row *row)
 {
     size_t cap = stream_chunk_len(sf->budget, 1, SC_NCOL + 1);
     sc_reader rd;
     stream_acc acc;
-    bool ok = sc_reader_init(&rd, sf, row, sf->open, cap, false);
+    bool ok = sc_reader_init(&rd, sf, row, row->open, cap, false);
     bool accok = stream_acc_init(&acc);
     row->in_order = true;
     row->ids_all_m1 = true;
-    row->cols = sf->open;
+    row->keep = row->open;
     int64_t ps = 0, pe = 0;
     int rc = ok && accok ? 1 : -2;
     while (rc == 1 && (rc = sc_reader_next(&rd)) == 1) {
@@ -337,6 +370,7 @@ static sv_err pass1_row(sc_file *sf, sc_row *row)
 sv_err sc_rank_begin(ld_ctx *c, lc_file *lf, const rank_data *rk, const size_t *rows, size_t n)
 {
     sc_file *sf = lf->sc;
+    sf->tlo = -1;
     sf->tmax = rk->has_threads ? (int64_t)rk->threads.n - 1 : INT64_MAX;
     sf->kmax = rk->has_tasks ? (int64_t)rk->tasks.n - 1 : INT64_MAX;
     bool real_ids = false, any_ids = false;
@@ -344,7 +378,7 @@ sv_err sc_rank_begin(ld_ctx *c, lc_file *lf, const rank_data *rk, const size_t *
         sc_row *row = sf->rows[rows[j]];
         if (!row)
             continue;
-        sv_err e = pass1_row(sf, row);
+        sv_err e = sc_pass1_row(sf, row);
         if (e == SV_ERR_FORMAT) {
             char path[64];
             ld_warn(c, row_name(lf, rows[j]), "dataset", ev_path(path, sizeof path, lf->tnames[0]),
@@ -355,13 +389,13 @@ sv_err sc_rank_begin(ld_ctx *c, lc_file *lf, const rank_data *rk, const size_t *
         }
         if (e)
             return e;
-        any_ids |= (row->cols & (1u << SC_CALL)) != 0;
-        real_ids |= (row->cols & (1u << SC_CALL)) && !row->ids_all_m1;
+        any_ids |= (row->keep & (1u << SC_CALL)) != 0;
+        real_ids |= (row->keep & (1u << SC_CALL)) && !row->ids_all_m1;
     }
     /* load_colrows.c's drop_fake_ids: call ids -1 in every row are none. */
     for (size_t j = 0; any_ids && !real_ids && j < n; j++)
         if (sf->rows[rows[j]])
-            sf->rows[rows[j]]->cols &= ~(1u << SC_CALL | 1u << SC_PARENT);
+            sf->rows[rows[j]]->keep &= ~(1u << SC_CALL | 1u << SC_PARENT);
     return SV_OK;
 }
 
@@ -403,49 +437,49 @@ bool sc_row_check(ld_ctx *c, lc_file *lf, size_t i)
         return false;
     }
     if (!row->gpu_any)
-        row->cols &= ~(1u << SC_GPU); /* -1 everywhere: no GPU timing */
-    if (!(row->cols & (1u << SC_CALL)))
-        row->cols &= ~(1u << SC_PARENT);
-    if ((row->cols & (1u << SC_THREAD)) && row->thr_bad) {
+        row->keep &= ~(1u << SC_GPU); /* -1 everywhere: no GPU timing */
+    if (!(row->keep & (1u << SC_CALL)))
+        row->keep &= ~(1u << SC_PARENT);
+    if ((row->keep & (1u << SC_THREAD)) && row->thr_bad) {
         rank_data *rk = ld_rank(c, lf->ix.rank[i]);
         ld_warn(c, name, "dataset", "events/thread_ids",
                 "thread %lld at call %zu is outside the thread table of rank %d (%zu rows); "
                 "column dropped",
                 (long long)row->thr_v, row->thr_at, rk->rank, rk->has_threads ? rk->threads.n : 0);
-        row->cols &= ~(1u << SC_THREAD);
+        row->keep &= ~(1u << SC_THREAD);
     }
-    if ((row->cols & (1u << SC_TASK)) && row->task_bad) {
+    if ((row->keep & (1u << SC_TASK)) && row->task_bad) {
         rank_data *rk = ld_rank(c, lf->ix.rank[i]);
         ld_warn(c, name, "dataset", "events/task_ids",
                 "task %lld at call %zu is outside the task table of rank %d (%zu rows); "
                 "column dropped",
                 (long long)row->task_v, row->task_at, rk->rank, rk->has_tasks ? rk->tasks.n : 0);
-        row->cols &= ~(1u << SC_TASK);
+        row->keep &= ~(1u << SC_TASK);
     }
-    if ((row->cols & (1u << SC_AWAIT)) && row->aw_bad) {
+    if ((row->keep & (1u << SC_AWAIT)) && row->aw_bad) {
         ld_warn(c, name, "dataset", "events/await_ns",
                 "%lld at call %zu is outside [0, duration]; column dropped", (long long)row->aw_v,
                 row->aw_at);
-        row->cols &= ~(1u << SC_AWAIT);
+        row->keep &= ~(1u << SC_AWAIT);
     }
     t->streamed = true;
     t->n = 0;
     t->st = row->st;
     t->stream_cols = 0;
-    if (row->cols & (1u << SC_GPU)) {
+    if (row->keep & (1u << SC_GPU)) {
         t->stream_cols |= SV_SCOL_GPU;
         t->st.gpu_total_ns = row->gpu_tot;
         t->st.gpu_count = row->gpu_cnt;
     }
-    if (row->cols & (1u << SC_AWAIT)) {
+    if (row->keep & (1u << SC_AWAIT)) {
         t->stream_cols |= SV_SCOL_AWAIT;
         t->st.await_total_ns = row->aw_tot;
     }
-    if (row->cols & (1u << SC_TASK))
+    if (row->keep & (1u << SC_TASK))
         t->stream_cols |= SV_SCOL_TASKS;
-    if ((row->cols & (1u << SC_CALL)) && (row->cols & (1u << SC_PARENT)))
+    if ((row->keep & (1u << SC_CALL)) && (row->keep & (1u << SC_PARENT)))
         t->stream_cols |= SV_SCOL_IDS;
-    if (row->cols & (1u << SC_THREAD)) {
+    if (row->keep & (1u << SC_THREAD)) {
         t->stream_cols |= SV_SCOL_THREADS;
         thr_list(row);
         t->stream_threads = row->thr;

@@ -23,6 +23,9 @@
 /* True when this load streams lf's events (load_options.stream, the
  * budget left against the columns' bytes). */
 bool sc_wanted(const ld_ctx *c, const lc_file *lf, const h5u_list *el);
+/* False when the file stores too few bytes for columns of `bytes` (a sparse
+ * file declaring gigabytes): such columns are not streamed. */
+bool sc_plausible(const ld_ctx *c, uint64_t bytes);
 /* Opens the event columns (the checks and warnings of read_events) and
  * sizes the staged rows; lf->sc is set. */
 sv_err sc_stage(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf);
@@ -31,5 +34,17 @@ bool sc_row_check(ld_ctx *c, lc_file *lf, size_t i);
 void sc_row_committed(lc_file *lf, size_t i, region *r);
 sv_err sc_rank_finish(ld_ctx *c, lc_file *lf, rank_data *rk, const size_t *rows, size_t n);
 void sc_free(lc_file *lf);
+
+/* Schema 1 (stream_grp.c), with c->sg set (load_options.stream forced):
+ * sg_load_columns streams a region's columns into t (1), drops it with a
+ * warning (0; *e set on NOMEM) or leaves it to the in-memory load (-1);
+ * sg_committed follows every committed region of the rank, sg_rank_finish
+ * the rank's walk. */
+int sg_load_columns(ld_ctx *c, const rank_data *rk, hid_t g, const char *name, h5u_list *l,
+                    region *t, sv_err *e);
+sv_err sg_committed(ld_ctx *c, region *r);
+sv_err sg_rank_finish(ld_ctx *c, rank_data *rk);
+struct sc_file *sg_new(ld_ctx *c);
+void sg_free(ld_ctx *c);
 
 #endif

@@ -12,13 +12,18 @@ enum { SC_START, SC_END, SC_GPU, SC_CALL, SC_PARENT, SC_THREAD, SC_TASK, SC_AWAI
 typedef struct sc_row {
     region *r; /* the committed region, once committed */
     uint64_t off, n;
+    unsigned open;  /* columns the file has for the row (1 << SC_*) */
+    h5u_col *cols;  /* schema 1: the row's own datasets (SC_NCOL), else NULL: the file's */
+    bool mem;       /* schema 1: loaded in memory (r's columns), statistics by stats.c */
+    char *gpath;    /* schema 1: the region's group, its datasets closed between the passes */
+    int64_t **held; /* schema 1, a short row in pass 2: its columns in memory (SC_NCOL), or NULL */
     /* First faults, reported in load_colrows.c's order at the verdict. */
     bool ovf, bad_end, thr_bad, task_bad, aw_bad;
     size_t ovf_at, end_at, thr_at, task_at, aw_at;
-    int64_t end_s, end_e, thr_v, task_v, aw_v;
+    int64_t end_s, end_e, thr_v, task_v, aw_v, aw_dur;
     bool gpu_any, ids_all_m1, in_order;
     int64_t gpu_tot, gpu_cnt, aw_tot;
-    unsigned cols; /* columns the row keeps (1 << SC_*) */
+    unsigned keep; /* columns the row keeps (1 << SC_*) */
     bool moments_ok;
     region_stats st;
     stream_pct pct;
@@ -32,13 +37,17 @@ typedef struct sc_file {
      * otherwise be inflated once per slice (or per call, with tiny ones). */
     h5u_reader rd;
     hid_t dapl;
+    hid_t file; /* schema 1: the file, where pass 2 opens the rows' datasets again */
     h5u_col col[SC_NCOL];
     unsigned open; /* 1 << SC_* */
     int schema;
     uint64_t budget;    /* bytes the stream may use (the budget left at the start) */
     int64_t tmax, kmax; /* the current rank's thread / task table bounds */
-    sc_row **rows;      /* per index row, NULL when not streamed */
-    size_t P;
+    int64_t tlo;        /* the lowest thread row allowed: -1 (columnar), 0 (schema 1) */
+    sc_row **rows;      /* per index row, NULL when not streamed; schema 1: the rank's rows */
+    size_t P, cap;
+    sc_row *pending;   /* schema 1: the row of the region being committed */
+    uint64_t declared; /* schema 1: the column bytes the streamed regions declare */
     ld_ctx *c;
 } sc_file;
 
@@ -55,6 +64,15 @@ typedef struct sc_reader {
     bool ovf;     /* schema 3 decoding overflowed at call ovf_at */
     size_t ovf_at;
 } sc_reader;
+
+/* Pass 1 over one row (stream_col.c). */
+sv_err sc_pass1_row(sc_file *sf, sc_row *row);
+/* Pass 2 over a rank's rows (stream_rank.c); v: every row of the rank with
+ * its region committed. */
+sv_err sc_finish_rows(ld_ctx *c, sc_file *sf, rank_data *rk, sc_row **v, size_t n);
+/* The file's stream state for a schema-1 load (stream_grp.c), NULL on NOMEM. */
+sc_file *sc_file_new(ld_ctx *c);
+void sc_file_free(sc_file *sf);
 
 bool sc_reader_init(sc_reader *rd, sc_file *sf, const sc_row *row, unsigned want, size_t cap,
                     bool dur);

@@ -19,7 +19,7 @@ static int cmp_row_name(const void *a, const void *b)
     return strcmp(x->r->name, y->r->name);
 }
 
-static bool gather(sc_file *sf, const size_t *rows, size_t n, rank_rows *rr)
+static bool gather(sc_row **v, size_t n, rank_rows *rr)
 {
     rr->v = malloc((n ? n : 1) * sizeof *rr->v);
     rr->n = 0;
@@ -27,7 +27,7 @@ static bool gather(sc_file *sf, const size_t *rows, size_t n, rank_rows *rr)
     if (!rr->v)
         return false;
     for (size_t j = 0; j < n; j++) {
-        sc_row *row = sf->rows[rows[j]];
+        sc_row *row = v[j];
         if (row && row->r) {
             rr->v[rr->n++] = row;
             rr->calls += row->n;
@@ -47,6 +47,15 @@ typedef struct src_ctx {
 static int src_refill(void *vctx, stream_src *src)
 {
     src_ctx *x = vctx;
+    if (x->row->mem) { /* schema 1 in memory: the whole row at once */
+        if (x->rd.pos)
+            return 0;
+        x->rd.pos = x->row->n;
+        src->s = x->row->r->start_ns;
+        src->e = x->row->r->end_ns;
+        src->len = x->row->r->n;
+        return src->len > 0;
+    }
     int k = sc_reader_next(&x->rd);
     if (k <= 0)
         return k;
@@ -68,7 +77,7 @@ static sv_err alloc_pcts(sc_file *sf, rank_rows *rr)
 {
     size_t cap = pct_cap(sf, rr->n);
     for (size_t j = 0; j < rr->n; j++)
-        if (rr->v[j]->n > 0 && !stream_pct_alloc(&rr->v[j]->pct, cap))
+        if (rr->v[j]->n > 0 && !rr->v[j]->mem && !stream_pct_alloc(&rr->v[j]->pct, cap))
             return SV_ERR_NOMEM;
     return SV_OK;
 }
@@ -81,7 +90,7 @@ static sv_err sweep_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *exc
     sv_err e = srcs && ctx ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
     for (size_t j = 0; !e && j < rr->n; j++) {
         ctx[j].row = rr->v[j];
-        if (!sc_reader_init(&ctx[j].rd, sf, rr->v[j], 3u, cap, true))
+        if (!rr->v[j]->mem && !sc_reader_init(&ctx[j].rd, sf, rr->v[j], 3u, cap, true))
             e = SV_ERR_NOMEM;
         srcs[j] = (stream_src){NULL, NULL, 0, 0, (uint32_t)j, src_refill, &ctx[j]};
     }
@@ -110,8 +119,8 @@ static sv_err sweep_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *exc
  * calls fit the budget. */
 static sv_err read_whole(sc_file *sf, sc_row *row, region *t)
 {
-    unsigned want = 3u | (row->cols & (1u << SC_THREAD | 1u << SC_TASK));
-    if (row->cols & (1u << SC_CALL) && row->cols & (1u << SC_PARENT))
+    unsigned want = 3u | (row->keep & (1u << SC_THREAD | 1u << SC_TASK));
+    if (row->keep & (1u << SC_CALL) && row->keep & (1u << SC_PARENT))
         want |= 1u << SC_CALL | 1u << SC_PARENT;
     int64_t **dst[SC_NCOL] = {&t->start_ns,   &t->end_ns,     NULL,         &t->call_ids,
                               &t->parent_ids, &t->thread_ids, &t->task_ids, NULL};
@@ -119,6 +128,15 @@ static sv_err read_whole(sc_file *sf, sc_row *row, region *t)
     for (int k = 0; k < SC_NCOL; k++)
         if (want & (1u << k) && dst[k] && !(*dst[k] = malloc(m * sizeof(int64_t))))
             return SV_ERR_NOMEM;
+    if (row->mem) { /* schema 1 in memory: a copy of its columns */
+        const int64_t *src[SC_NCOL] = {
+            row->r->start_ns,   row->r->end_ns,   NULL, row->r->call_ids, row->r->parent_ids,
+            row->r->thread_ids, row->r->task_ids, NULL};
+        for (int k = 0; k < SC_NCOL; k++)
+            if (want & (1u << k) && dst[k] && *dst[k] && src[k] && n)
+                memcpy(*dst[k], src[k], n * sizeof(int64_t));
+        return SV_OK;
+    }
     sc_reader rd;
     size_t cap = stream_chunk_len(sf->budget, 1, SC_NCOL);
     if (!sc_reader_init(&rd, sf, row, want, cap, true)) {
@@ -210,7 +228,7 @@ static sv_err finish_row(sc_file *sf, sc_row *row, size_t nrows)
 {
     region *r = row->r;
     pass_ctx px = {sf, row};
-    if (row->n == 0)
+    if (row->n == 0 || row->mem) /* in memory: stats.c computes them */
         return SV_OK;
     if (row->pct.nb == 0 && stream_pct_need(&row->pct) > 0) {
         /* not collected by pass 2 (no sweep): one pass for the light buckets */
@@ -246,12 +264,12 @@ static nest_how choose(const sc_file *sf, const rank_rows *rr, const char **why)
     uint64_t bytes = 0;
     for (size_t j = 0; j < rr->n; j++) {
         const sc_row *row = rr->v[j];
-        bool has_ids = (row->cols & (1u << SC_CALL)) && (row->cols & (1u << SC_PARENT));
+        bool has_ids = (row->keep & (1u << SC_CALL)) && (row->keep & (1u << SC_PARENT));
         if (row->n > 0) {
             ids = any ? ids && has_ids : has_ids;
             any = true;
         }
-        lanes |= (row->cols & (1u << SC_THREAD | 1u << SC_TASK)) != 0;
+        lanes |= (row->keep & (1u << SC_THREAD | 1u << SC_TASK)) != 0;
         sorted &= row->in_order;
         /* columns, then nest.c's per-call arrays (sorted keys: 40 bytes) */
         bytes += row->n * (7 * sizeof(int64_t) + 48);
@@ -283,8 +301,20 @@ static void use_stored(ld_ctx *c, rank_rows *rr, const rank_data *rk, const char
 sv_err sc_rank_finish(ld_ctx *c, lc_file *lf, rank_data *rk, const size_t *rows, size_t n)
 {
     sc_file *sf = lf->sc;
+    sc_row **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return SV_ERR_NOMEM;
+    for (size_t j = 0; j < n; j++)
+        v[j] = sf->rows[rows[j]];
+    sv_err e = sc_finish_rows(c, sf, rk, v, n);
+    free(v);
+    return e;
+}
+
+sv_err sc_finish_rows(ld_ctx *c, sc_file *sf, rank_data *rk, sc_row **v, size_t n)
+{
     rank_rows rr;
-    if (!gather(sf, rows, n, &rr))
+    if (!gather(v, n, &rr))
         return SV_ERR_NOMEM;
     int64_t *excl = calloc(rr.n ? rr.n : 1, sizeof *excl);
     sv_err e = excl ? SV_OK : SV_ERR_NOMEM;
