@@ -20,8 +20,7 @@ uint32_t diff_name_find(const diff_result *d, const char *s);
 /* Side 0 of part (built by diff_add on one profile, diff_remote.c) as side
  * `side` of d; part's samples move into d.  part's paths must name only
  * earlier paths as parents and only its own names. */
-/* malloc for a per-call array: 2 MiB-aligned with a huge-page hint when
- * large; free() releases it. */
+/* malloc for a per-call array (diff.c says why no huge pages). */
 void *diff_alloc_big(size_t bytes);
 
 /* A side's nesting computed beforehand (diff_remote.c: by the loading
