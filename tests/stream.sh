@@ -64,6 +64,10 @@ for ch in 1 3 7 4096; do
     check "generated streamed = in memory (chunk $ch)" all_same $ch "$g"/*.h5
 done
 check "--ranks and --include stream too" same "$g/plain.h5" --json 5 --ranks 1 --include 'rec*'
+# --lines reads the line profiles, not the calls: streamed, the same tables (solve has two)
+"$svgen" demo "$tmp/demo.h5"
+check "--lines solve streamed = in memory" same "$tmp/demo.h5" --lines 3 solve
+check "--lines json streamed = in memory" same "$tmp/demo.h5" --lines 3 solve --json
 
 # The sweep (no ids, no lanes, rows in start order) on a known answer: the streamed exclusive
 # totals of plain.h5 add up, per rank, to the wall time its calls cover (sum of exclusive =
