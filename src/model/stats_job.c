@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "stats_local.h"
 #include "wire_stats.h"
@@ -26,6 +27,8 @@ struct stats_job {
     pthread_mutex_t mu; /* guards held */
     pthread_cond_t cv;
     bool held;
+    unsigned delay_ms; /* test hook: publish this late ... */
+    bool held_delay;   /* ... unless released (waited for) first */
     bool threaded;
     pthread_t thread;
 };
@@ -45,6 +48,19 @@ static void *stats_job_main(void *arg)
     stats_job *j = arg;
     stats_job_run(j);
     pthread_mutex_lock(&j->mu);
+    if (j->delay_ms) {
+        struct timespec dl;
+        clock_gettime(CLOCK_REALTIME, &dl);
+        dl.tv_sec += (time_t)(j->delay_ms / 1000);
+        dl.tv_nsec += (long)(j->delay_ms % 1000) * 1000000L;
+        if (dl.tv_nsec >= 1000000000L) {
+            dl.tv_sec++;
+            dl.tv_nsec -= 1000000000L;
+        }
+        while (!atomic_load(&j->cancel) && j->held_delay &&
+               pthread_cond_timedwait(&j->cv, &j->mu, &dl) == 0)
+            ;
+    }
     while (j->held && !atomic_load(&j->cancel))
         pthread_cond_wait(&j->cv, &j->mu);
     atomic_store_explicit(&j->done, true, memory_order_release);
@@ -53,7 +69,8 @@ static void *stats_job_main(void *arg)
     return NULL;
 }
 
-sv_err stats_job_start(isolate_tail *t, const profile *p, bool hold, stats_job **out, sv_error *err)
+sv_err stats_job_start(isolate_tail *t, const profile *p, bool hold, unsigned delay_ms,
+                       stats_job **out, sv_error *err)
 {
     *out = NULL;
     stats_job *j = calloc(1, sizeof *j);
@@ -72,6 +89,8 @@ sv_err stats_job_start(isolate_tail *t, const profile *p, bool hold, stats_job *
     pthread_mutex_init(&j->mu, NULL);
     pthread_cond_init(&j->cv, NULL);
     j->held = hold;
+    j->delay_ms = delay_ms;
+    j->held_delay = delay_ms > 0;
     j->threaded = pthread_create(&j->thread, NULL, stats_job_main, j) == 0;
     if (!j->threaded) { /* no thread: the same work, here and now */
         stats_job_run(j);
@@ -90,6 +109,7 @@ void stats_job_release(stats_job *j)
 {
     pthread_mutex_lock(&j->mu);
     j->held = false;
+    j->held_delay = false;
     pthread_cond_broadcast(&j->cv);
     pthread_mutex_unlock(&j->mu);
 }

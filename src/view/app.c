@@ -679,7 +679,8 @@ static bool app_take_stats(app *a)
  * thread, beside the nesting's (app_start_calls, started next).  A
  * headless screen waits for them, as for the nesting, unless
  * SCOPEVIEW_TEST_STATS=hold (then until the key <Ready>): app_wait_stats,
- * once both run. */
+ * once both run.  SCOPEVIEW_TEST_STATS=delay:MS (the terminal's tests)
+ * publishes them MS milliseconds late. */
 static void app_start_stats(app *a, const app_options *o)
 {
     ui_ctx *ctx = a->ctx;
@@ -687,9 +688,12 @@ static void app_start_stats(app *a, const app_options *o)
         return;
     const char *hook = getenv("SCOPEVIEW_TEST_STATS");
     bool hold = hook && strcmp(hook, "hold") == 0;
+    unsigned delay = 0;
+    if (hook && strncmp(hook, "delay:", 6) == 0)
+        delay = (unsigned)strtoul(hook + 6, NULL, 10) % 600000u;
     sv_error err;
     sv_error_clear(&err);
-    if (stats_job_start(o->stats_tail, ctx->prof, hold, &ctx->stats_job, &err) != SV_OK) {
+    if (stats_job_start(o->stats_tail, ctx->prof, hold, delay, &ctx->stats_job, &err) != SV_OK) {
         snprintf(ctx->stats_error, sizeof ctx->stats_error, "statistics unavailable: %s",
                  err.msg);
         return;
@@ -719,10 +723,12 @@ static int app_loop(app *a)
         int key = a->be.next_key(a->be.state, a->ctx);
         if (key == SVK_NONE)
             return 0;
-        if (key == SVK_READY) { /* the nesting is (headless: wait until it is) done */
-            if (a->ctx->calls_job)
+        if (key == SVK_READY) {
+            /* A terminal: a worker is done (taken above); headless, the key <Ready>: wait
+             * until both are.  A terminal never waits for the other one. */
+            if (a->ctx->opt->headless && a->ctx->calls_job)
                 calls_job_wait(a->ctx->calls_job);
-            if (a->ctx->stats_job)
+            if (a->ctx->opt->headless && a->ctx->stats_job)
                 stats_job_wait(a->ctx->stats_job);
             continue;
         }

@@ -602,8 +602,10 @@ static void index_build(tl_state *s, ui_ctx *ctx)
 void tl_sync_filter(tl_state *s, ui_ctx *ctx)
 {
     if (s->awaiting_calls) { /* built on the first frame after the nesting arrives */
-        if (ui_calls_pending(ctx))
+        if (ui_calls_pending(ctx)) { /* what is still coming: nesting, statistics */
+            snprintf(s->error, sizeof s->error, "%s", ui_computing_text(ctx));
             return;
+        }
         s->awaiting_calls = false;
         index_build(s, ctx);
         s->placed = false; /* fit the view to the data, as at the start */

@@ -363,7 +363,7 @@ static void check_job_hold(bool in_child)
     isolate_options io = {.defer_stats = true, .tail = &tail, .stats_in_child = in_child};
     assert_int_equal(profile_load_isolated(path, &io, &b, &err), SV_OK);
     stats_job *j = NULL;
-    assert_int_equal(stats_job_start(tail, b, true, &j, &err), SV_OK);
+    assert_int_equal(stats_job_start(tail, b, true, 0, &j, &err), SV_OK);
     usleep(200 * 1000); /* time enough to receive: still not published */
     assert_false(stats_job_done(j));
     assert_not_computed(b);
@@ -399,7 +399,8 @@ static void test_job_cancel(void **state)
         isolate_options io = {.defer_stats = true, .tail = &tail, .stats_in_child = k >= 3};
         assert_int_equal(profile_load_isolated(path, &io, &b, &err), SV_OK);
         stats_job *j = NULL;
-        assert_int_equal(stats_job_start(tail, b, k % 3 == 1, &j, &err), SV_OK);
+        assert_int_equal(stats_job_start(tail, b, k % 3 == 1, k % 3 == 2 ? 60000 : 0, &j, &err),
+                         SV_OK);
         if (k % 3 == 2)
             usleep(50 * 1000);
         stats_job_cancel(j);
