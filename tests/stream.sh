@@ -64,6 +64,15 @@ for ch in 1 3 7 4096; do
     check "generated streamed = in memory (chunk $ch)" all_same $ch "$g"/*.h5
 done
 check "--ranks and --include stream too" same "$g/plain.h5" --json 5 --ranks 1 --include 'rec*'
+# a C-API rank set (several files, one profile)
+set3() {
+    "$sv" --json "$fx/capi_rank00000.h5" "$fx/capi_rank00001.h5" "$fx/capi_rank00003.h5" \
+        >"$tmp/a" 2>&1
+    SCOPEVIEW_STREAM_CHUNK=2 "$sv" --out-of-core --json "$fx/capi_rank00000.h5" \
+        "$fx/capi_rank00001.h5" "$fx/capi_rank00003.h5" >"$tmp/b" 2>&1
+    cmp -s "$tmp/a" "$tmp/b"
+}
+check "C-API rank set streamed = in memory" set3
 # --lines reads the line profiles, not the calls: streamed, the same tables (solve has two)
 "$svgen" demo "$tmp/demo.h5"
 check "--lines solve streamed = in memory" same "$tmp/demo.h5" --lines 3 solve
