@@ -45,10 +45,10 @@ typedef struct ld_ctx {
     int64_t mpi_rank;  /* metadata mpi_rank, -1 when absent */
     /* A file set (profile_load_set): */
     bool in_set;
-    size_t set_index; /* which file of the set */
-    int name_rank;    /* N of "_rank<N>.h5" in the file name, -1 none */
-    bool skip_file;   /* this file's rank came already */
-    bool streamed;    /* out-of-core: regions are streamed (stream_col.h) */
+    size_t set_index;   /* which file of the set */
+    int name_rank;      /* N of "_rank<N>.h5" in the file name, -1 none */
+    bool skip_file;     /* this file's rank came already */
+    bool streamed;      /* out-of-core: regions are streamed (stream_col.h) */
     struct sc_file *sg; /* out-of-core schema 1: the stream's state (stream_grp.c), or NULL */
 } ld_ctx;
 
