@@ -64,6 +64,13 @@ for ch in 1 3 7 4096; do
     check "generated streamed = in memory (chunk $ch)" all_same $ch "$g"/*.h5
 done
 check "--ranks and --include stream too" same "$g/plain.h5" --json 5 --ranks 1 --include 'rec*'
+# the streamed model crosses the wire whole (threads lists, flags): in-process = isolated
+inproc() {
+    "$sv" --out-of-core --json "$1" >"$tmp/a" 2>&1
+    SCOPEVIEW_IN_PROCESS=1 "$sv" --out-of-core --json "$1" >"$tmp/b" 2>&1
+    cmp -s "$tmp/a" "$tmp/b" && grep -q '"threads": \[0, 1\]' "$tmp/a"
+}
+check "streamed, in process = isolated (threads)" inproc "$g/threads.h5"
 # a C-API rank set (several files, one profile)
 set3() {
     "$sv" --json "$fx/capi_rank00000.h5" "$fx/capi_rank00001.h5" "$fx/capi_rank00003.h5" \
