@@ -115,6 +115,12 @@ run --memory 4M --batch --size 80x24 "$g/big.h5"
 check "viewer over budget fails" [ "$rc" != 0 ]
 check "viewer over budget says what streams" hasf "the viewer has no out-of-core mode yet" "$tmp/err"
 
+# --- thread columns under a budget too small to nest in memory: one merge per thread, exact
+run --memory 64K --out-of-core --json "$g/threads.h5"
+"$sv" --json "$g/threads.h5" >"$tmp/inmem_t" 2>/dev/null
+check "threads over budget: exact (one pass per thread)" cmp -s "$scr" "$tmp/inmem_t"
+check "threads over budget: no warning" [ ! -s "$tmp/err" ]
+
 # --- exclusive times the budget cannot hold (call ids need the rank in memory): the file's
 # exclusive_totals, said in a warning; every other value exact.
 run --memory 64K --out-of-core --json "$g/ids.h5"

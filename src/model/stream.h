@@ -115,16 +115,20 @@ typedef struct stream_src {
     uint32_t reg; /* the region's index in its rank (byte order of names) */
     int (*refill)(void *ctx, struct stream_src *src);
     void *ctx;
+    int64_t ps, pe; /* the last call taken: the order is checked as the calls come */
+    bool started;
 } stream_src;
 
 typedef struct stream_sweep_out {
     int64_t *excl;   /* per reg: exclusive total (added to, saturating) */
     uint32_t nlanes; /* inferred lanes (> 1), else 0: rank_data.ninferred_lanes */
     bool capped;     /* more than 256 lanes were wanted */
+    bool lanes;      /* in: the calls of one real lane (thread): one stack, nothing inferred */
 } stream_sweep_out;
 
-/* nest_infer.c's sweep for a rank without lane columns or call ids whose
- * rows are each in (start, -end) order.  0 ok, -1 NOMEM or read error. */
+/* nest_infer.c's sweep for a rank without lane columns or call ids (or the
+ * calls of one thread, out->lanes) whose rows are each in (start, -end)
+ * order.  0 ok, -1 NOMEM or read error, -2 a row out of that order. */
 int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out);
 
 /* Chunk length (calls) for nreaders readers of ncols columns each within

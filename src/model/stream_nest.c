@@ -52,6 +52,12 @@ static bool fits(sweep *sw, lane *ln, int64_t s, int64_t e)
 
 static lane *choose(sweep *sw, int64_t s, int64_t e)
 {
+    if (sw->out->lanes && sw->nlanes == 1) { /* one real lane: pop what does not contain c */
+        lane *ln = &sw->lanes[0];
+        while (ln->sp > 0 && !contains(&ln->stk[ln->sp - 1], s, e))
+            pop(sw, ln);
+        return ln;
+    }
     for (size_t l = 0; l < sw->nlanes; l++)
         if (fits(sw, &sw->lanes[l], s, e))
             return &sw->lanes[l];
@@ -157,7 +163,15 @@ int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out)
         sift(h, n, i);
     while (rc == 0 && n > 0) {
         stream_src *t = h[0];
-        if (!push(&sw, t->s[t->pos], t->e[t->pos], t->reg)) {
+        int64_t s = t->s[t->pos], e = t->e[t->pos];
+        if (t->started && (s < t->ps || (s == t->ps && e > t->pe))) {
+            rc = -2; /* the row is not in (start, -end) order */
+            break;
+        }
+        t->started = true;
+        t->ps = s;
+        t->pe = e;
+        if (!push(&sw, s, e, t->reg)) {
             rc = -1;
             break;
         }

@@ -92,9 +92,9 @@ static sv_err sweep_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *exc
         ctx[j].row = rr->v[j];
         if (!rr->v[j]->mem && !sc_reader_init(&ctx[j].rd, sf, rr->v[j], 3u, cap, true))
             e = SV_ERR_NOMEM;
-        srcs[j] = (stream_src){NULL, NULL, 0, 0, (uint32_t)j, src_refill, &ctx[j]};
+        srcs[j] = (stream_src){.reg = (uint32_t)j, .refill = src_refill, .ctx = &ctx[j]};
     }
-    stream_sweep_out out = {excl, 0, false};
+    stream_sweep_out out = {excl, 0, false, false};
     if (!e && stream_sweep(srcs, rr->n, &out) != 0)
         e = SV_ERR_FORMAT;
     if (!e) {
@@ -256,11 +256,124 @@ static sv_err finish_row(sc_file *sf, sc_row *row, size_t nrows)
 
 /* ------------------------------------------------------------ the rank */
 
-typedef enum { NEST_SWEEP, NEST_MEMORY, NEST_STORED } nest_how;
+/* ------------------------------------------------------------ one thread at a time */
+
+/* A rank with a thread column (and no task column, no call ids): nest_infer.c sorts its calls
+ * by (thread, start, -end, region, index) and sweeps them with one stack, so each thread nests
+ * alone: one merge of the rank's rows per thread, each row filtered to that thread's calls (in
+ * start order within a thread even when the per-thread buffers were concatenated). */
+#define LANE_PASSES_MAX 64
+
+typedef struct lane_ctx {
+    sc_reader rd;
+    sc_row *row;
+    int64_t thread;
+    bool feed; /* the first pass feeds the percentile buckets */
+    int64_t *fs, *fe;
+} lane_ctx;
+
+static int lane_refill(void *vctx, stream_src *src)
+{
+    lane_ctx *x = vctx;
+    bool has = (x->row->keep & (1u << SC_THREAD)) != 0;
+    for (;;) {
+        int k = sc_reader_next(&x->rd);
+        if (k <= 0)
+            return k;
+        if (x->feed)
+            stream_pct_feed(&x->row->pct, x->rd.dur, x->rd.len);
+        size_t m = 0;
+        for (size_t i = 0; i < x->rd.len; i++) {
+            int64_t t = has ? x->rd.buf[SC_THREAD][i] : -1;
+            if (t == x->thread) {
+                x->fs[m] = x->rd.buf[SC_START][i];
+                x->fe[m++] = x->rd.buf[SC_END][i];
+            }
+        }
+        if (m) {
+            src->s = x->fs;
+            src->e = x->fe;
+            src->len = m;
+            return 1;
+        }
+    }
+}
+
+/* The threads of the rank's calls (-1 for rows without the column), sorted; 0 when more than
+ * LANE_PASSES_MAX. */
+static size_t rank_threads(const rank_rows *rr, int64_t *out)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < rr->n; j++) {
+        const region *r = rr->v[j]->r;
+        bool has = (rr->v[j]->keep & (1u << SC_THREAD)) != 0;
+        size_t cnt = has ? r->stream_nthreads : rr->v[j]->n > 0;
+        for (size_t i = 0; i < cnt; i++) {
+            int64_t t = has ? r->stream_threads[i] : -1;
+            size_t k = 0;
+            while (k < n && out[k] != t)
+                k++;
+            if (k < n)
+                continue;
+            if (n == LANE_PASSES_MAX)
+                return 0;
+            out[n++] = t;
+        }
+    }
+    return n;
+}
+
+/* 0 ok; SV_ERR_RANGE: a row is not in start order within a thread (the caller nests another
+ * way; the percentile buckets are reset). */
+static sv_err lanes_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *excl,
+                         const int64_t *threads, size_t nt)
+{
+    size_t cap = stream_chunk_len(sf->budget, rr->n, 6);
+    stream_src *srcs = calloc(rr->n ? rr->n : 1, sizeof *srcs);
+    lane_ctx *ctx = calloc(rr->n ? rr->n : 1, sizeof *ctx);
+    sv_err e = srcs && ctx ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
+    for (size_t ti = 0; !e && ti < nt; ti++) {
+        for (size_t j = 0; !e && j < rr->n; j++) {
+            lane_ctx *x = &ctx[j];
+            *x = (lane_ctx){.row = rr->v[j], .thread = threads[ti], .feed = ti == 0};
+            size_t c = cap < rr->v[j]->n ? cap : (size_t)rr->v[j]->n;
+            x->fs = malloc((c ? c : 1) * sizeof *x->fs);
+            x->fe = malloc((c ? c : 1) * sizeof *x->fe);
+            if (!x->fs || !x->fe ||
+                !sc_reader_init(&x->rd, sf, rr->v[j], 3u | 1u << SC_THREAD, cap, true))
+                e = SV_ERR_NOMEM;
+            srcs[j] = (stream_src){.reg = (uint32_t)j, .refill = lane_refill, .ctx = x};
+        }
+        stream_sweep_out out = {excl, 0, false, true};
+        int rc = e ? 0 : stream_sweep(srcs, rr->n, &out);
+        if (rc == -2)
+            e = SV_ERR_RANGE;
+        else if (rc)
+            e = SV_ERR_FORMAT;
+        for (size_t j = 0; j < rr->n; j++) {
+            sc_reader_free(&ctx[j].rd);
+            free(ctx[j].fs);
+            free(ctx[j].fe);
+            ctx[j].fs = ctx[j].fe = NULL;
+        }
+    }
+    if (e == SV_ERR_RANGE)
+        for (size_t j = 0; j < rr->n; j++) {
+            stream_pct_free(&rr->v[j]->pct);
+            excl[j] = 0;
+        }
+    if (!e)
+        rk->ninferred_lanes = 0;
+    free(srcs);
+    free(ctx);
+    return e;
+}
+
+typedef enum { NEST_SWEEP, NEST_LANES, NEST_MEMORY, NEST_STORED } nest_how;
 
 static nest_how choose(const sc_file *sf, const rank_rows *rr, const char **why)
 {
-    bool ids = false, any = false, lanes = false, sorted = true;
+    bool ids = false, any = false, lanes = false, sorted = true, tasks = false, mem = false;
     uint64_t bytes = 0;
     for (size_t j = 0; j < rr->n; j++) {
         const sc_row *row = rr->v[j];
@@ -270,6 +383,8 @@ static nest_how choose(const sc_file *sf, const rank_rows *rr, const char **why)
             any = true;
         }
         lanes |= (row->keep & (1u << SC_THREAD | 1u << SC_TASK)) != 0;
+        tasks |= (row->keep & (1u << SC_TASK)) != 0;
+        mem |= row->mem;
         sorted &= row->in_order;
         /* columns, then nest.c's per-call arrays (sorted keys: 40 bytes) */
         bytes += row->n * (7 * sizeof(int64_t) + 48);
@@ -277,6 +392,8 @@ static nest_how choose(const sc_file *sf, const rank_rows *rr, const char **why)
     *why = ids ? "call ids" : lanes ? "thread or task columns" : "rows out of start order";
     if (!ids && !lanes && sorted)
         return NEST_SWEEP;
+    if (!ids && lanes && !tasks && !mem)
+        return NEST_LANES; /* falls back below when a row is out of order within a thread */
     return bytes <= sf->budget / 2 ? NEST_MEMORY : NEST_STORED;
 }
 
@@ -320,11 +437,21 @@ sv_err sc_finish_rows(ld_ctx *c, sc_file *sf, rank_data *rk, sc_row **v, size_t 
     sv_err e = excl ? SV_OK : SV_ERR_NOMEM;
     const char *why = "";
     nest_how how = rr.n ? choose(sf, &rr, &why) : NEST_SWEEP;
+    if (!e && rr.n && how == NEST_LANES) {
+        int64_t threads[LANE_PASSES_MAX];
+        size_t nt = rank_threads(&rr, threads);
+        e = nt ? lanes_rank(sf, &rr, rk, excl, threads, nt) : SV_ERR_RANGE;
+        if (e == SV_ERR_RANGE) { /* not the common case after all: as any other */
+            e = SV_OK;
+            how =
+                rr.calls * (7 * sizeof(int64_t) + 48) <= sf->budget / 2 ? NEST_MEMORY : NEST_STORED;
+        }
+    }
     if (!e && rr.n && how == NEST_SWEEP)
         e = sweep_rank(sf, &rr, rk, excl);
     else if (!e && rr.n && how == NEST_MEMORY)
         e = nest_in_memory(c, sf, &rr, rk, excl);
-    else if (!e && rr.n)
+    else if (!e && rr.n && how == NEST_STORED)
         use_stored(c, &rr, rk, why);
     for (size_t j = 0; !e && j < rr.n; j++) {
         if (how != NEST_STORED)

@@ -248,9 +248,9 @@ static void check_sweep(size_t nreg, size_t per, size_t len)
     int64_t *excl = calloc(nreg, sizeof *excl);
     for (size_t j = 0; j < nreg; j++) {
         cs[j] = (chunk_src){rk->regions[j], 0, len};
-        srcs[j] = (stream_src){NULL, NULL, 0, 0, (uint32_t)j, chunk_refill, &cs[j]};
+        srcs[j] = (stream_src){.reg = (uint32_t)j, .refill = chunk_refill, .ctx = &cs[j]};
     }
-    stream_sweep_out out = {excl, 0, false};
+    stream_sweep_out out = {excl, 0, false, false};
     assert_int_equal(stream_sweep(srcs, nreg, &out), 0);
     for (size_t j = 0; j < nreg; j++)
         assert_int_equal(excl[j], rk->regions[j]->st.exclusive_total_ns);
@@ -281,14 +281,45 @@ static void test_sweep_by_hand(void **state)
     chunk_src c[3] = {{&ra, 0, 1}, {&rb, 0, 1}, {&rc, 0, 1}};
     stream_src s[3];
     for (uint32_t j = 0; j < 3; j++)
-        s[j] = (stream_src){NULL, NULL, 0, 0, j, chunk_refill, &c[j]};
+        s[j] = (stream_src){.reg = j, .refill = chunk_refill, .ctx = &c[j]};
     int64_t excl[3] = {0};
-    stream_sweep_out out = {excl, 0, false};
+    stream_sweep_out out = {excl, 0, false, false};
     assert_int_equal(stream_sweep(s, 3, &out), 0);
     assert_int_equal(excl[0], 7);
     assert_int_equal(excl[1], 3);
     assert_int_equal(excl[2], 4);
     assert_int_equal(out.nlanes, 2);
+}
+
+/* A row out of (start, -end) order is refused (-2), never swept into wrong totals; with
+ * out.lanes (one thread's calls) a partial overlap opens no lane: B [2,5) in A [0,10); C [4,8)
+ * pops B (which does not contain it) and nests in A: A's children cover [2,8), excl A =
+ * 10 - 6 = 4, B = 3, C = 4. */
+static void test_sweep_order_and_lanes(void **state)
+{
+    (void)state;
+    int64_t s1[] = {5, 1}, e1[] = {6, 2};
+    region r = {.n = 2, .start_ns = s1, .end_ns = e1};
+    chunk_src c = {&r, 0, 1};
+    stream_src src = {.reg = 0, .refill = chunk_refill, .ctx = &c};
+    int64_t excl[3] = {0};
+    stream_sweep_out out = {excl, 0, false, false};
+    assert_int_equal(stream_sweep(&src, 1, &out), -2);
+
+    int64_t as[] = {0}, ae[] = {10}, bs[] = {2}, be[] = {5}, cs[] = {4}, ce[] = {8};
+    region ra = {.n = 1, .start_ns = as, .end_ns = ae}, rb = {.n = 1, .start_ns = bs, .end_ns = be},
+           rc = {.n = 1, .start_ns = cs, .end_ns = ce};
+    chunk_src ch[3] = {{&ra, 0, 1}, {&rb, 0, 1}, {&rc, 0, 1}};
+    stream_src s[3];
+    for (uint32_t j = 0; j < 3; j++)
+        s[j] = (stream_src){.reg = j, .refill = chunk_refill, .ctx = &ch[j]};
+    memset(excl, 0, sizeof excl);
+    stream_sweep_out lanes = {excl, 0, false, true};
+    assert_int_equal(stream_sweep(s, 3, &lanes), 0);
+    assert_int_equal(excl[0], 4);
+    assert_int_equal(excl[1], 3);
+    assert_int_equal(excl[2], 4);
+    assert_int_equal(lanes.nlanes, 0);
 }
 
 static void test_chunk_len(void **state)
@@ -308,9 +339,9 @@ static void test_chunk_len(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_same_as_stats),      cmocka_unit_test(test_by_hand),
-        cmocka_unit_test(test_sweep_same_as_nest), cmocka_unit_test(test_sweep_by_hand),
-        cmocka_unit_test(test_chunk_len),
+        cmocka_unit_test(test_same_as_stats),         cmocka_unit_test(test_by_hand),
+        cmocka_unit_test(test_sweep_same_as_nest),    cmocka_unit_test(test_sweep_by_hand),
+        cmocka_unit_test(test_sweep_order_and_lanes), cmocka_unit_test(test_chunk_len),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
