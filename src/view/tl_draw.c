@@ -52,6 +52,8 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
     if (nl)
         n = snprintf(line, sizeof line, " %s .. %s  (%s/col)  %zu lane%s%s", a, b, res, nl,
                      nl == 1 ? "" : "s", s->hide_idle ? ", idle ones hidden" : "");
+    else if (!s->ix && ui_calls_pending(ctx)) /* not "no lanes": they are not counted yet */
+        n = snprintf(line, sizeof line, " lanes: %s", ctx->ascii ? "computing..." : "computing…");
     else
         n = snprintf(line, sizeof line, " no lanes");
     /* A filtered timeline holds only the matching calls: say so first. */

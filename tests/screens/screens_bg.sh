@@ -21,6 +21,8 @@ check "held timeline: exits 0" [ "$rc" = 0 ]
 check "held timeline: the tab bar" rowhas 1 "\[1 timeline\]"
 check "held timeline: says computing" has "computing… (call nesting, in the background)"
 check "held timeline: no lane drawn yet" hasnt "MainThread"
+check "held timeline: lanes not counted yet, not 'no lanes'" rowhas 2 "lanes: computing…"
+check "held timeline: never says there are no lanes" hasnt "no lanes"
 held 80x24 "" "$f" --ascii
 check "held timeline, ascii: computing..." has "computing\.\.\. (call nesting"
 check "held timeline, ascii: only ASCII" ascii_only
