@@ -240,7 +240,7 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
         char epath[400]; /* a path over 200 characters stays whole */
         text_escape_buf(epath, sizeof epath, path);
         budget_message(&b, epath, err->msg, sizeof err->msg);
-        /* Out of core (stream_col.h): batch outputs of columnar files only. */
+        /* Out of core (stream_col.h): the batch outputs only. */
         size_t len = strlen(err->msg);
         snprintf(err->msg + len, sizeof err->msg - len, "%s",
                  opt->stream == LOAD_STREAM_OFF
