@@ -393,13 +393,13 @@ static int run(const cli_options *o)
                                .npaths = o->nfiles,
                                .stored_statistics = o->mode == CLI_SUMMARY ||
                                                     (o->mode == CLI_INTERACTIVE && !viewer)};
-        /* The viewer's first frame comes before the statistics (isolate.h defer_stats). */
         /* --json, --csv, --summary stream a file whose calls exceed the budget (stream.h). */
         bool streams = o->mode == CLI_SUMMARY || o->mode == CLI_JSON || o->mode == CLI_CSV ||
                        o->mode == CLI_LINES || (o->mode == CLI_INTERACTIVE && !viewer);
         how.stream = !streams         ? LOAD_STREAM_OFF
                      : o->out_of_core ? LOAD_STREAM_FORCE
                                       : LOAD_STREAM_AUTO;
+        /* The viewer's first frame comes before the statistics (isolate.h defer_stats). */
         how.defer_stats = viewer;
         how.tail = &tail;
 #ifdef SV_MPI
