@@ -1,0 +1,18 @@
+/* wire_internal: what the writer (wire.c) and the reader (wire_recv.c) of the
+ * byte stream share: its markers and limits. */
+#ifndef SV_WIRE_INTERNAL_H
+#define SV_WIRE_INTERNAL_H
+
+#include "wire.h"
+
+#define WIRE_MAGIC "SVW1"
+#define WIRE_END "END!"
+#define WIRE_NULL UINT64_MAX
+#define WIRE_BUF (1u << 16)
+/* No string the loader keeps is longer (SV_STRING_MAX plus escaping of a
+ * warning or a name): a longer one is a malformed stream. */
+#define WIRE_STR_MAX (8 * SV_STRING_MAX)
+/* An optional section between the model and "END!" (wire.h). */
+#define WIRE_SECTION "SEC1"
+
+#endif
