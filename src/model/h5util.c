@@ -50,26 +50,6 @@ void h5u_setup(void)
     H5PLset_loading_state(0);
 }
 
-static herr_t nomem_walk_cb(unsigned n, const H5E_error2_t *e, void *data)
-{
-    (void)n;
-    if (e->min_num == H5E_CANTALLOC || e->min_num == H5E_NOSPACE)
-        *(bool *)data = true;
-    return 0;
-}
-
-/* Called by libhdf5 as a failing API call returns, stack intact. */
-static herr_t nomem_auto_cb(hid_t stack, void *data)
-{
-    H5Ewalk2(stack, H5E_WALK_UPWARD, nomem_walk_cb, data);
-    return 0;
-}
-
-void h5u_watch_nomem(bool *flag)
-{
-    H5Eset_auto2(H5E_DEFAULT, nomem_auto_cb, flag);
-}
-
 typedef struct walk_ctx {
     char *buf;
     size_t cap;
@@ -492,55 +472,6 @@ static int64_t *alloc_i64(size_t n)
     return p;
 }
 
-/* Selects elements 0, step, 2 step, ... and the last of a 1-D space of cnt
- * elements; the number selected in *k. */
-static herr_t select_samples(hid_t space, uint64_t cnt, uint64_t step, hsize_t *k)
-{
-    hsize_t start = 0, stride = step, count = (cnt + step - 1) / step, one = 1, last = cnt - 1;
-    if (H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, &stride, &count, NULL) < 0)
-        return -1;
-    *k = count;
-    if (last % step == 0)
-        return 0;
-    *k += 1;
-    return H5Sselect_hyperslab(space, H5S_SELECT_OR, &last, NULL, &one, NULL);
-}
-
-/* The probe's stand-in for the read: one element of every chunk (so
- * libhdf5 walks the whole chunk index) and the last one.  A filtered chunk
- * is decompressed whole, so there only the first and last are read. */
-static h5u_status sample_i64(hid_t ds, bool filtered, uint64_t cnt, char *why, size_t whylen)
-{
-    if (cnt == 0)
-        return H5U_OK;
-    hsize_t chunk = 0;
-    hid_t dcpl = H5Dget_create_plist(ds);
-    if (dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, 1, &chunk) != 1)
-        chunk = 0;
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    uint64_t step = chunk > 0 && !filtered ? chunk : cnt;
-    hid_t fs = H5Dget_space(ds);
-    hsize_t k = 0;
-    if (fs < 0 || select_samples(fs, cnt, step, &k) < 0) {
-        if (fs >= 0)
-            H5Sclose(fs);
-        return h5u_fail(why, whylen, "bad dataspace");
-    }
-    h5u_status st = H5U_NOMEM;
-    int64_t *buf = malloc(k * sizeof *buf);
-    hid_t ms = H5Screate_simple(1, &k, NULL);
-    if (buf && ms >= 0)
-        st = H5Dread(ds, H5T_NATIVE_INT64, ms, fs, H5P_DEFAULT, buf) < 0
-                 ? h5u_fail(why, whylen, "read failed")
-                 : H5U_OK;
-    if (ms >= 0)
-        H5Sclose(ms);
-    H5Sclose(fs);
-    free(buf);
-    return st;
-}
-
 /* The checks and the read itself, on an open dataset. */
 static h5u_status read_i64_open(h5u_reader *rd, hid_t ds, bool filtered, int64_t **out, size_t *n,
                                 char *why, size_t whylen)
@@ -568,10 +499,6 @@ static h5u_status read_i64_open(h5u_reader *rd, hid_t ds, bool filtered, int64_t
         h5u_set_why(why, whylen, "claims %llu elements, more than the file can hold",
                     (unsigned long long)cnt);
         return H5U_BAD;
-    }
-    if (rd->probe) {
-        *n = (size_t)cnt;
-        return sample_i64(ds, filtered, cnt, why, whylen);
     }
     if (h5u_read_before(rd, ds)) {
         h5u_set_why(why, whylen,

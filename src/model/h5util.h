@@ -1,6 +1,6 @@
 /* h5util: the careful libhdf5 layer under the loader.
  *
- * Only loader.c, probe.c and h5util.c include hdf5.h.  Every reader here treats the
+ * Only the loader's files and h5util*.c include hdf5.h.  Every reader here treats the
  * file as untrusted: element counts are capped against the file size before
  * anything is allocated, datasets with external storage or a virtual layout
  * are refused (they would make libhdf5 open other files), strings are cut at
@@ -36,9 +36,6 @@ typedef struct h5u_reader {
     hid_t dxpl;
     uint64_t file_size;
     uint64_t bytes_done; /* storage bytes of the datasets read so far */
-    /* The crash probe's walk: integer columns are checked and sampled (one
-     * element per chunk, and the last) but not read; see h5u_read_i64. */
-    bool probe;
     /* The load's memory budget (budget.h), or NULL: every column is charged
      * at its element count times its element size before it is allocated. */
     struct load_budget *budget;
@@ -46,12 +43,6 @@ typedef struct h5u_reader {
 
 /* Silences the error stack for this thread and forbids filter plugins. */
 void h5u_setup(void);
-
-/* For the crash probe's walk, until the next h5u_setup(): every libhdf5
- * call that fails for want of memory sets *flag.  The walk runs under
- * RLIMIT_AS, where a corrupt length asking for gigabytes fails at once;
- * in-process it would take minutes (a 4 GiB conversion buffer, zeroed). */
-void h5u_watch_nomem(bool *flag);
 
 /* The innermost description of the current error stack (escaped, at most
  * cap bytes), then clears the stack.  "unknown HDF5 error" when empty. */
@@ -116,14 +107,12 @@ hsize_t h5u_num_attrs(hid_t loc, const char *name);
 /* --- columns --- */
 
 /* Reads 1-D integer dataset `name` below loc as n int64 values with one
- * H5Dread.  *out is malloc'ed (never NULL on success, even for n == 0),
- * except with rd->probe: then only *n is set and *out stays NULL. */
+ * H5Dread.  *out is malloc'ed (never NULL on success, even for n == 0). */
 h5u_status h5u_read_i64(h5u_reader *rd, hid_t loc, const char *name, int64_t **out, size_t *n,
                         char *why, size_t whylen);
 
 /* (h5util_f64.c) Reads 1-D integer or float dataset `name` as n doubles
- * (libhdf5 converts; integers beyond 2^53 round).  *out as for h5u_read_i64;
- * with rd->probe nothing is read and *out stays NULL. */
+ * (libhdf5 converts; integers beyond 2^53 round).  *out as for h5u_read_i64. */
 h5u_status h5u_read_f64(h5u_reader *rd, hid_t loc, const char *name, double **out, size_t *n,
                         char *why, size_t whylen);
 /* The same for a 2-D dataset, row-major, rows x cols (a 0-row or empty

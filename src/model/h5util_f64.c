@@ -35,36 +35,6 @@ static h5u_status f64_shape(hid_t ds, int maxnd, hsize_t dims[2], char *why, siz
     return st;
 }
 
-/* The probe's stand-in for the read: the first and the last element. */
-static h5u_status f64_sample(hid_t ds, uint64_t cnt, char *why, size_t whylen)
-{
-    if (cnt == 0)
-        return H5U_OK;
-    hid_t fs = H5Dget_space(ds);
-    if (fs < 0)
-        return h5u_fail(why, whylen, "bad dataspace");
-    hsize_t npts = cnt > 1 ? 2 : 1;
-    int nd = H5Sget_simple_extent_ndims(fs);
-    hsize_t dims[2] = {1, 1}, pts[4] = {0, 0, 0, 0};
-    h5u_status st = H5U_OK;
-    if (nd < 0 || nd > 2 || (nd > 0 && H5Sget_simple_extent_dims(fs, dims, NULL) < 0))
-        st = h5u_fail(why, whylen, "bad dataspace");
-    if (!st && nd > 0) {
-        for (int d = 0; d < nd; d++)
-            pts[nd + d] = dims[d] - 1;
-        if (H5Sselect_elements(fs, H5S_SELECT_SET, npts, pts) < 0)
-            st = h5u_fail(why, whylen, "bad dataspace");
-    }
-    double buf[2];
-    hid_t ms = st ? -1 : H5Screate_simple(1, &npts, NULL);
-    if (!st && (ms < 0 || H5Dread(ds, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, buf) < 0))
-        st = h5u_fail(why, whylen, "read failed");
-    if (ms >= 0)
-        H5Sclose(ms);
-    H5Sclose(fs);
-    return st;
-}
-
 static h5u_status f64_read_open(h5u_reader *rd, hid_t ds, bool filtered, int maxnd, double **out,
                                 hsize_t dims[2], char *why, size_t whylen)
 {
@@ -90,8 +60,6 @@ static h5u_status f64_read_open(h5u_reader *rd, hid_t ds, bool filtered, int max
     }
     if (cnt == 0)
         dims[0] = dims[1] = 0;
-    if (rd->probe)
-        return f64_sample(ds, cnt, why, whylen);
     if (!h5u_charge(rd, ds, cnt * sizeof(double)))
         return H5U_NOMEM;
     double *buf = malloc((cnt ? cnt : 1) * sizeof *buf);

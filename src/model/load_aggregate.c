@@ -55,7 +55,7 @@ sv_err ld_load_aggregate(ld_ctx *c, hid_t f, ld_index *ix)
     if (!e && !v[AG_COUNT])
         ld_warn(c, NULL, "dataset", "rank_region_index/aggregate_counts",
                 "unusable; regions dropped");
-    for (size_t i = 0; !e && v[AG_COUNT] && i < ix->P && !c->rd.probe; i++) {
+    for (size_t i = 0; !e && v[AG_COUNT] && i < ix->P; i++) {
         if (!ix->keep[i])
             continue;
         if (v[AG_COUNT][i] < 0) {

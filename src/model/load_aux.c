@@ -165,8 +165,6 @@ static h5u_status lp_columns(aux_ctx *c, hid_t g, line_profile *lp, const char *
         return H5U_BAD;
     }
     lp->n = n[0];
-    if (c->rd->probe)
-        return H5U_OK;
     for (size_t i = 0; i < lp->n; i++) {
         if (lp->hits[i] < 0) {
             *bad = "hits";
@@ -223,7 +221,7 @@ static sv_err lp_load_one(aux_ctx *c, hid_t parent, const char *name)
     } else if (st != H5U_OK) {
         aux_warn(c, rec, NULL, "%s %s: %s; record dropped", attr ? "attribute" : "dataset", bad,
                  why);
-    } else if (!c->rd->probe) {
+    } else {
         e = lp_append(c, &lp);
     }
     line_profile_clear(&lp);
@@ -280,7 +278,7 @@ static sv_err perf_finish(aux_ctx *c, perf_record *pr, h5u_status st, const char
         e = SV_ERR_NOMEM;
     else if (st != H5U_OK)
         aux_warn(c, rec, bad, "%s; record dropped", why);
-    else if (!c->rd->probe)
+    else
         e = perf_append(c, pr);
     perf_record_clear(pr);
     return e;
@@ -404,7 +402,7 @@ static h5u_status lk_read(aux_ctx *c, hid_t g, perf_record *pr, const char **bad
         st = h5u_read_i64(c->rd, g, "call_counts", &cc, &ncc, why, whylen);
     }
     H5Eclear2(H5E_DEFAULT);
-    if (st == H5U_OK && !c->rd->probe) {
+    if (st == H5U_OK) {
         pr->values = calloc(nn ? nn : 1, sizeof *pr->values);
         if (!pr->values)
             st = H5U_NOMEM;

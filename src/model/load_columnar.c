@@ -423,13 +423,6 @@ static sv_err read_event_column(ld_ctx *c, hid_t f, lc_file *lf, int k, const ch
         st = H5U_BAD;
         h5u_col_close(&col);
     }
-    if (st == H5U_OK && c->rd.probe) {
-        int64_t one;
-        if (col.n)
-            st = h5u_col_read(&col, col.n - 1, 1, &one, false, why, whylen);
-        h5u_col_close(&col);
-        return st == H5U_NOMEM ? SV_ERR_NOMEM : SV_OK;
-    }
     if (st == H5U_OK) {
         st = alloc_rows(c, lf, &col, k) ? fill_column(lf, &col, k, batch, why, whylen) : H5U_NOMEM;
         h5u_col_close(&col);
@@ -724,7 +717,7 @@ sv_err ld_load_columnar(ld_ctx *c, hid_t f, const h5u_list *root, bool aggregate
             e = ld_nomem(c, err);
     } else if (!e) {
         e = load_rows(c, f, &lf, root, err);
-        if (!e && !c->rd.probe && (e = commit_all(c, f, root, &lf)) == SV_ERR_NOMEM)
+        if (!e && (e = commit_all(c, f, root, &lf)) == SV_ERR_NOMEM)
             e = ld_nomem(c, err);
         else if (e == SV_ERR_FORMAT) /* stream_col.h: a read failed in a later pass */
             e = sv_error_set(err, e, "%s: events: a read failed while streaming the calls",

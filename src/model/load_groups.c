@@ -175,9 +175,7 @@ static bool load_columns(ld_ctx *c, const rank_data *rk, hid_t g, const char *na
                 "%zu elements, start_times has %zu; region dropped", ne, t->n);
         return false;
     }
-    /* The probe's walk reads no values (columns stay NULL): nothing to check,
-     * and check_columns() skips absent columns. */
-    size_t i = c->rd.probe ? t->n : ld_first_end_before_start(t->start_ns, t->end_ns, t->n);
+    size_t i = ld_first_end_before_start(t->start_ns, t->end_ns, t->n);
     if (i < t->n) {
         ld_warn(c, name, "dataset", "end_times",
                 "end < start at call %zu (start %lld, end %lld); region dropped", i,
@@ -361,7 +359,7 @@ static sv_err load_region(ld_ctx *c, rank_data *rk, hid_t g, const char *name, h
         e = load_summary(c, g, name, sum, &t);
     if (!e && keep)
         e = load_region_attrs(c, g, name, &t);
-    if (!e && keep && !c->rd.probe)
+    if (!e && keep)
         e = ld_stage_commit(rk, name, &t);
     if (!e && keep && c->sg)
         e = sg_committed(c, rk->regions[rk->nregions - 1]);
@@ -514,7 +512,7 @@ sv_err ld_load_rank_group(ld_ctx *c, hid_t f, const char *gname, int rank)
         e = ld_load_threads(c, rk, rg);
     if (!e && ki >= 0 && h5u_entry_kind(rg, &l.v[ki]) == H5U_GROUP)
         e = ld_load_tasks(c, rk, rg);
-    bool stream = c->opt && c->opt->stream == LOAD_STREAM_FORCE && !c->opt->part && !c->rd.probe;
+    bool stream = c->opt && c->opt->stream == LOAD_STREAM_FORCE && !c->opt->part;
     if (!e && stream && !c->sg && !(c->sg = sg_new(c)))
         e = SV_ERR_NOMEM;
     if (!e)

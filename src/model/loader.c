@@ -429,8 +429,6 @@ static sv_err load_aux_group(ld_ctx *c, hid_t f, const char *gname, int rank, sv
     for (size_t i = 0; i < c->p->nranks; i++)
         if (c->p->ranks[i].rank == rank)
             rk = &c->p->ranks[i];
-    if (!rk && c->rd.probe)
-        rk = ld_rank(c, rank);
     if (!rk) {
         ld_warn(c, NULL, "group", gname, "records of a rank without regions; ignored");
         return SV_OK;
@@ -773,9 +771,8 @@ static sv_err load_files(ld_ctx *c, const char *const *paths, size_t n, sv_error
     return e;
 }
 
-/* The load, or with probe only its walk (no profile is kept). */
-static sv_err load_main(const char *const *paths, size_t n, const load_options *opt, bool probe,
-                        profile **out, sv_error *err)
+static sv_err load_main(const char *const *paths, size_t n, const load_options *opt, profile **out,
+                        sv_error *err)
 {
     ld_ctx c;
     memset(&c, 0, sizeof c);
@@ -783,13 +780,9 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
     c.rank = -1;
     c.rank_override = -1;
     c.rd.dapl = -1;
-    c.rd.probe = probe;
     c.rd.budget = opt ? opt->budget : NULL;
     text_escape_buf(c.path, sizeof c.path, paths[0]);
     h5u_setup();
-    bool nomem = false;
-    if (probe)
-        h5u_watch_nomem(&nomem);
     c.p = profile_new(paths[0]);
     if (!c.p || (n > 1 && !set_paths(c.p, paths, n))) {
         profile_free(c.p);
@@ -799,22 +792,15 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
     sg_free(&c); /* out of core, schema 1 (stream_col.h) */
     free(c.seen.v);
     free(c.rank_groups.v);
-    /* Whatever the walk made of it: an allocation refused under the probe's
-     * limit would be a huge one, and slow, in-process. */
-    if (probe) {
-        h5u_setup();
-        if (nomem)
-            e = ld_nomem(&c, err);
-    }
-    if (!e && !probe)
+    if (!e)
         /* A streamed load (stream_col.h) nested its ranks as it read them. */
         e = (opt && (opt->part || opt->skip_nest)) || c.streamed
                 ? profile_finish_steps(c.p, true, false, err)
             : opt && opt->defer_stats ? profile_finish_steps(c.p, false, false, err)
                                       : profile_finish(c.p, err);
-    if (!e && !probe)
+    if (!e)
         stored_min_start(c.p);
-    if (e || probe) {
+    if (e) {
         profile_free(c.p);
         return e;
     }
@@ -831,7 +817,7 @@ sv_err profile_load(const char *path, const load_options *opt, profile **out, sv
         *out = NULL;
     if (!path || !out)
         return sv_error_set(err, SV_ERR_USAGE, "profile_load: no path");
-    return load_main(&path, 1, opt, false, out, err);
+    return load_main(&path, 1, opt, out, err);
 }
 
 sv_err profile_load_set(const char *const *paths, size_t n, const load_options *opt, profile **out,
@@ -845,14 +831,5 @@ sv_err profile_load_set(const char *const *paths, size_t n, const load_options *
     for (size_t i = 0; i < n; i++)
         if (!paths[i])
             return sv_error_set(err, SV_ERR_USAGE, "profile_load_set: no path");
-    return load_main(paths, n, opt, false, out, err);
-}
-
-sv_err loader_probe_walk(const char *path, const load_options *opt, sv_error *err)
-{
-    profile *p = NULL;
-    sv_error_clear(err);
-    if (!path)
-        return sv_error_set(err, SV_ERR_USAGE, "loader_probe_walk: no path");
-    return load_main(&path, 1, opt, true, &p, err);
+    return load_main(paths, n, opt, out, err);
 }

@@ -50,11 +50,6 @@ sv_err profile_load(const char *path, const load_options *opt, profile **out, sv
 sv_err profile_load_set(const char *const *paths, size_t n, const load_options *opt, profile **out,
                         sv_error *err);
 
-/* The load runs in a child process (isolate.h: profile_load_isolated), which
- * replaced the crash probe's separate walk of the file. */
-
-/* The walk the probe's child runs: profile_load without reading numeric
- * columns and without keeping a profile (opt: progress only). */
-sv_err loader_probe_walk(const char *path, const load_options *opt, sv_error *err);
+/* The load runs in a child process (isolate.h: profile_load_isolated). */
 
 #endif

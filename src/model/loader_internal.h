@@ -2,7 +2,7 @@
  * detection, dispatch, messages, staging; load_groups.c: schema 1;
  * load_tables.c: thread and task tables; load_columnar.c: schema 2 and 3;
  * load_aggregate.c: the aggregate layout; load_aux.c: auxiliary records).
- * Only these files, h5util and probe include hdf5.h. */
+ * Only these files and h5util*.c include hdf5.h. */
 #ifndef SV_LOADER_INTERNAL_H
 #define SV_LOADER_INTERNAL_H
 
@@ -130,7 +130,7 @@ sv_err ld_load_aggregate(ld_ctx *c, hid_t f, ld_index *ix);
  * the next call (the rank array grows). */
 rank_data *ld_rank(ld_ctx *c, int rank);
 /* Reads whole 1-D integer dataset `path` below f as int64 (any integer
- * type; also under the probe); a warning and NULL when bad or not n long
+ * type); a warning and NULL when bad or not n long
  * (n == SIZE_MAX: any length, returned in *len). */
 sv_err ld_read_i64_col(ld_ctx *c, hid_t f, const char *path, size_t n, int64_t **out, size_t *len);
 

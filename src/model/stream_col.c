@@ -49,7 +49,7 @@ bool sc_plausible(const ld_ctx *c, uint64_t bytes)
 
 bool sc_wanted(const ld_ctx *c, const lc_file *lf, const h5u_list *el)
 {
-    if (!c->opt || c->opt->part || c->rd.probe || c->opt->stream == LOAD_STREAM_OFF)
+    if (!c->opt || c->opt->part || c->opt->stream == LOAD_STREAM_OFF)
         return false;
     uint64_t calls = 0;
     for (size_t j = 0; j < lf->nkept; j++)

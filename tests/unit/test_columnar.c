@@ -633,23 +633,6 @@ static void test_schema_attribute(void **s)
     assert_null(p);
 }
 
-/* The walk without values (loader.h) goes through every columnar layout. */
-static void test_probe_walk(void **s)
-{
-    (void)s;
-    static const char *const ok[] = {"col3_full.h5",      "col2_full.h5",    "col3_fixedstr.h5",
-                                     "col3_aggregate.h5", "col3_lzf.h5",     "col3_truncated.h5",
-                                     "col3_overlap.h5",   "col3_pastend.h5", "col3_badthread.h5",
-                                     "capi_rank00003.h5"};
-    char path[1024];
-    sv_error err;
-    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-        if (loader_probe_walk(fx(path, sizeof path, ok[i]), NULL, &err) != SV_OK)
-            fail_msg("walk %s: %s", ok[i], err.msg);
-    assert_int_equal(loader_probe_walk(fx(path, sizeof path, "col3_schema4.h5"), NULL, &err),
-                     SV_ERR_FORMAT);
-}
-
 /* ------------------------------------------------------------ JSON text */
 
 static void test_json_text(void **s)
@@ -703,7 +686,6 @@ int main(void)
         cmocka_unit_test(test_repeated_pair),
         cmocka_unit_test(test_event_beyond_int64),
         cmocka_unit_test(test_json_text),
-        cmocka_unit_test(test_probe_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,7 +37,7 @@ typedef struct aux_load {
 } aux_load;
 
 /* Opens path with h5util and reads the records of group `rank0`. */
-static aux_load aux_open_as(const char *path, bool probe)
+static aux_load aux_open(const char *path)
 {
     aux_load r = {NULL, NULL, SV_OK};
     struct stat st;
@@ -53,7 +53,6 @@ static aux_load aux_open_as(const char *path, bool probe)
     h5u_reader rd;
     memset(&rd, 0, sizeof rd); /* fields h5u_reader_init leaves to the loader: none set */
     assert_int_equal(h5u_reader_init(&rd, (uint64_t)st.st_size), H5U_OK);
-    rd.probe = probe;
     r.p = profile_new(path);
     assert_non_null(r.p);
     r.rk = profile_add_rank(r.p, 0);
@@ -68,11 +67,6 @@ static aux_load aux_open_as(const char *path, bool probe)
     for (size_t i = 0; i < r.p->nwarnings; i++)
         print_message("warning: %s\n", r.p->warnings[i]);
     return r;
-}
-
-static aux_load aux_open(const char *path)
-{
-    return aux_open_as(path, false);
 }
 
 static void test_line_profile_sp3_basic(void **state)
@@ -340,24 +334,6 @@ static void test_hostile_records(void **state)
     profile_free(r.p);
 }
 
-/* The crash probe's walk reads the same items (sampled) but keeps nothing. */
-static void test_probe_walk(void **state)
-{
-    (void)state;
-    char path[] = "/tmp/aux_hostile_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    write_hostile(path);
-    aux_load r = aux_open_as(path, true);
-    unlink(path);
-    assert_int_equal(r.e, SV_OK);
-    assert_int_equal(r.rk->nlines, 0);
-    assert_int_equal(r.rk->nperf, 0);
-    assert_int_equal(r.p->nwarnings, 7);
-    profile_free(r.p);
-}
-
 /* ------------------------------------------------------------ lineprof */
 
 static void test_lineprof_match(void **state)
@@ -492,8 +468,8 @@ int main(int argc, char **argv)
         return write_hostile_profile(argv[2]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_line_profile_sp3_basic), cmocka_unit_test(test_perf_events_sp3_gpu),
-        cmocka_unit_test(test_hostile_records),        cmocka_unit_test(test_probe_walk),
-        cmocka_unit_test(test_lineprof_match),         cmocka_unit_test(test_lineprof_figures),
+        cmocka_unit_test(test_hostile_records),        cmocka_unit_test(test_lineprof_match),
+        cmocka_unit_test(test_lineprof_figures),
     };
     return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }
