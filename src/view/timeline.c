@@ -53,11 +53,15 @@ static tl_geo geometry(rect a)
  * calls show where they happened. */
 static int64_t data_min(const tl_state *s)
 {
+    if (!s->ix && s->ov.ncalls) /* the overview's, while the lanes are computed */
+        return s->ov.t_min;
     return s->has_span ? s->span_lo : s->ix && s->ix->ncalls ? s->ix->t_min : 0;
 }
 
 static int64_t data_max(const tl_state *s)
 {
+    if (!s->ix && s->ov.ncalls)
+        return s->ov.t_max;
     return s->has_span ? s->span_hi : s->ix && s->ix->ncalls ? s->ix->t_max : 1;
 }
 
@@ -601,12 +605,19 @@ static void index_build(tl_state *s, ui_ctx *ctx)
 
 void tl_sync_filter(tl_state *s, ui_ctx *ctx)
 {
-    if (s->awaiting_calls) { /* built on the first frame after the nesting arrives */
+    if (s->awaiting_calls) {         /* built on the first frame after the nesting arrives */
         if (ui_calls_pending(ctx)) { /* what is still coming: nesting, statistics */
             snprintf(s->error, sizeof s->error, "%s", ui_computing_text(ctx));
+            if (!s->ov_built) { /* meanwhile, calls per column (tl_overview.c) */
+                s->ov_built = true;
+                if (tl_overview_build(ctx->prof, ctx->opt ? ctx->opt->filter : NULL, TL_OV_BINS,
+                                      &s->ov))
+                    s->placed = false; /* fit the view to the overview's span */
+            }
             return;
         }
         s->awaiting_calls = false;
+        tl_overview_free(&s->ov);
         index_build(s, ctx);
         s->placed = false; /* fit the view to the data, as at the start */
         return;
@@ -661,6 +672,7 @@ static void timeline_destroy(void *state)
     if (!s)
         return;
     index_free(s);
+    tl_overview_free(&s->ov);
     free(s->segs);
     free(s->ovl);
     free(s);

@@ -49,7 +49,10 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
     timefmt_ns(res, sizeof res, (double)s->v.npc);
     size_t nl = s->ix ? s->ix->nlanes : 0;
     int n = 0;
-    if (nl)
+    if (!s->ix && s->ov.nrows) /* the overview's time axis; the lanes are not counted yet */
+        n = snprintf(line, sizeof line, " %s .. %s  (%s/col)  lanes: %s", a, b, res,
+                     ctx->ascii ? "computing..." : "computing…");
+    else if (nl)
         n = snprintf(line, sizeof line, " %s .. %s  (%s/col)  %zu lane%s%s", a, b, res, nl,
                      nl == 1 ? "" : "s", s->hide_idle ? ", idle ones hidden" : "");
     else if (!s->ix && ui_calls_pending(ctx)) /* not "no lanes": they are not counted yet */
@@ -528,6 +531,19 @@ void tl_draw(void *state, ui_ctx *ctx, rect area)
     if (s->hide_idle && s->ix) /* which lanes have calls in view changes with the view */
         tl_rows_rebuild(s);
     grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
+    if (!s->ix && s->ov.nrows) {
+        /* A bin counts in the column holding its start: at 8 bins a column
+         * or more, a call is drawn at most an eighth of a column early. */
+        int64_t bw = (int64_t)8 << s->ov.shift;
+        if (s->v.npc < bw) {
+            s->v.npc = bw;
+            tl_clamp(&s->v, s->ov.t_min, s->ov.t_max);
+        }
+        draw_header(s, ctx);
+        draw_ruler(s, ctx);
+        tl_overview_draw(s, ctx);
+        return;
+    }
     if (!s->ix || s->ix->nlanes == 0) {
         const char *msg = s->error[0]   ? s->error
                           : s->filtered ? "No call matches the filter (f shows every call)"

@@ -10,6 +10,7 @@
 #include "lanes.h"
 #include "lanestats.h"
 #include "tl_layout.h"
+#include "tl_overview.h"
 #include "view.h"
 
 /* Depth rows a lane shows until e expands it. */
@@ -105,6 +106,10 @@ typedef struct tl_state {
     tl_ovl *ovl;
     size_t ovl_n, ovl_cap, ovl_cur, ovl_top;
     int64_t ovl_t0, ovl_t1; /* the selection's span */
+    /* While the lanes wait for the nesting: calls per time bin and row
+     * (tl_overview.c), built on the first frame that needs it. */
+    tl_overview ov;
+    bool ov_built;
 } tl_state;
 
 /* Opens the overlap list for the selected call; false (status set) when

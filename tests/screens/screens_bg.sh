@@ -20,12 +20,48 @@ held 80x24 "" "$f"
 check "held timeline: exits 0" [ "$rc" = 0 ]
 check "held timeline: the tab bar" rowhas 1 "\[1 timeline\]"
 check "held timeline: says computing" has "computing… (call nesting, in the background)"
-check "held timeline: no lane drawn yet" hasnt "MainThread"
+check "held timeline: no lane drawn yet (no call bars)" hasnt "outer"
 check "held timeline: lanes not counted yet, not 'no lanes'" rowhas 2 "lanes: computing…"
 check "held timeline: never says there are no lanes" hasnt "no lanes"
 held 80x24 "" "$f" --ascii
 check "held timeline, ascii: computing..." has "computing\.\.\. (call nesting"
 check "held timeline, ascii: only ASCII" ascii_only
+
+# Meanwhile an overview (src/view/tl_overview.c): one row per recorded thread, the calls
+# starting in each column.  small.h5: MainThread starts 1000 1100 2000 2100 2500, Worker-1
+# 1300; the span [1000, 3000] fitted to 64 columns at 80x24 is 32 ns a column (the header's
+# 2.048 us), so MainThread's calls start in columns (s - 1000) / 32 = 0 3 31 34 46 and
+# Worker-1's in 9, one call each: the lowest level (1+).
+held 80x24 "" "$f"
+check "overview 80x24: the time axis of the lanes" rowhas 2 "0\.000 us \.\. 2\.048 us  (32 ns/col)"
+check "overview 80x24: the ruler" rowhas 3 "┬0\.0 us"
+check "overview 80x24: MainThread, starts in columns 0 3 31 34 46" \
+    rowhas 4 "^ r0 MainThread │∶  ∶ \{27\}∶  ∶ \{11\}∶$"
+check "overview 80x24: Worker-1, a start in column 9" rowhas 5 "^ r0 Worker-1   │ \{9\}∶$"
+check "overview 80x24: the legend says what the strips count" \
+    rowhas 6 "overview: calls starting per column ∶ 1+ ∷ 2+ ▓ 10+"
+check "overview 80x24: computing below the rows" rowhas 7 "computing… (call nesting"
+held 80x24 "" "$f" --ascii
+check "overview ascii: MainThread" rowhas 4 "^ r0 MainThread |:  : \{27\}:  : \{11\}:$"
+check "overview ascii: the legend" rowhas 6 "calls starting per column : 1+ % 2+ @ 10+"
+check "overview ascii: only ASCII" ascii_only
+# 200x60: 172 columns of 12 ns (2000 / 172 rounded up; header 2.064 us): columns 0 8 83 91
+# 125, and 25 for Worker-1.
+held 200x60 "" "$f"
+check "overview 200x60: 12 ns a column" rowhas 2 "0\.000 us \.\. 2\.064 us  (12 ns/col)"
+check "overview 200x60: MainThread, starts in columns 0 8 83 91 125" \
+    rowhas 4 "^ r0 MainThread \{13\}│∶ \{7\}∶ \{74\}∶ \{7\}∶ \{33\}∶$"
+check "overview 200x60: Worker-1, column 25" rowhas 5 "^ r0 Worker-1 \{15\}│ \{25\}∶$"
+check "overview 200x60: legend, then computing" rowhas 7 "computing… (call nesting"
+# Rows that do not fit say how many more: demo.h5's 8 rows (2 ranks, 4 threads each) in
+# 10 lines keep 3 rows, "+5 more rows", the legend and the computing line.
+if [ -f "$top_src/data/demo.h5" ]; then
+    held 80x10 "" "$top_src/data/demo.h5"
+    check "overview 80x10: the first rank's first row" rowhas 4 "^ r0 MainThread │"
+    check "overview 80x10: +5 more rows" rowhas 7 "^ +5 more rows$"
+    check "overview 80x10: the legend" rowhas 8 "overview: calls starting per column"
+    check "overview 80x10: computing" rowhas 9 "computing…"
+fi
 
 # Then the values: the same screen as the run that waited.
 screen 80x24 "" "$f"
