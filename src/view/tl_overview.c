@@ -85,7 +85,7 @@ static size_t row_find(tl_overview *ov, size_t first, size_t ri, int64_t thread)
     for (size_t k = first; k < ov->nrows; k++)
         if (ov->rows[k].thread == thread)
             return k;
-    if (thread >= 0 && ov->nrows - first > TL_OV_THREADS) /* the rank row + that many threads */
+    if (thread >= 0 && ov->nrows - first >= TL_OV_THREADS) /* the rest: the "other" row */
         return row_find(ov, first, ri, -1);
     return row_add(ov, ri, thread);
 }
@@ -196,6 +196,10 @@ bool tl_overview_build(const profile *p, const region_filter *f, size_t max_bins
      * start twice (100M calls: 0.8 GB); a start before it is caught while
      * counting, and the count is done again from the columns alone. */
     memset(out, 0, sizeof *out);
+    if (p->nranks > TL_OV_FULL_RANKS) { /* the bins of many ranks stay within a few MiB */
+        max_bins = max_bins / (p->nranks / TL_OV_FULL_RANKS + 1);
+        max_bins = max_bins < 64 ? 64 : max_bins;
+    }
     bool hint = !f && p->has_min_start;
     out->t_min = p->min_start_ns;
     bool ok = build_with(p, f, max_bins, hint, out);

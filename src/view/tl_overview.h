@@ -18,10 +18,12 @@
 #include "profile.h"
 #include "tl_layout.h"
 
-/* Bins per row at most (fewer when the profile has many ranks). */
+/* Bins per row at most; with more than TL_OV_FULL_RANKS ranks, a share
+ * of them (at least 64): 4096 * 4 bytes a row stays near 4 MiB in all. */
 #define TL_OV_BINS 4096
-/* Thread rows per rank at most: further threads' calls join the rank's
- * "other" row. */
+#define TL_OV_FULL_RANKS 256
+/* Rows per rank at most before the rest of its threads' calls join the
+ * rank's "other" row (calls without a thread id). */
 #define TL_OV_THREADS 64
 
 typedef struct tl_ov_row {
@@ -42,7 +44,7 @@ typedef struct tl_overview {
 } tl_overview;
 
 /* Counts every call with event data passing f (NULL: all) into at most
- * max_bins bins (a power of two).  False when out of memory (nothing kept). */
+ * max_bins bins (fewer with many ranks, see above).  False when out of memory (nothing kept). */
 bool tl_overview_build(const profile *p, const region_filter *f, size_t max_bins, tl_overview *out);
 void tl_overview_free(tl_overview *ov);
 

@@ -179,12 +179,66 @@ static void test_empty(void **state)
     profile_free(p);
 }
 
+/* 600 ranks, one call each at 0 .. 5990 (rank k at 10 k, ending 1 ns
+ * later): 600 > 256 ranks, so at most 4096 / (600 / 256 + 1) = 4096 / 3
+ * = 1365 bins; span 5991 ns: 5991 >> 3 = 748 < 1365, so shift 3, 749
+ * bins; rank 599's call at 5990 -> bin 748. */
+static void test_many_ranks(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    for (int k = 0; k < 600; k++) {
+        int64_t s = 10 * k, e = s + 1;
+        mp_region(profile_add_rank(p, k), "A", 1, &s, &e);
+    }
+    mp_finish(p);
+    tl_overview ov;
+    assert_true(tl_overview_build(p, NULL, TL_OV_BINS, &ov));
+    assert_int_equal(ov.shift, 3);
+    assert_int_equal(ov.nbins, 749);
+    assert_int_equal(ov.nrows, 600);
+    assert_int_equal(ov.rows[599].bins[748], 1);
+    assert_int_equal(ov.rows[0].bins[0], 1);
+    tl_overview_free(&ov);
+    profile_free(p);
+}
+
+/* 66 threads (ids 0 .. 65, one call each at t = id): threads 0 .. 63 get
+ * the 64 rows a rank has before the rest join its "other" row, which sorts
+ * first (thread -1) and holds the calls of threads 64 and 65. */
+static void test_thread_cap(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    int64_t s[66], e[66], t[66];
+    for (int k = 0; k < 66; k++) {
+        s[k] = k;
+        e[k] = k;
+        t[k] = k;
+    }
+    region *r = mp_region(profile_add_rank(p, 0), "A", 66, s, e);
+    mp_col(&r->thread_ids, t, 66);
+    mp_finish(p);
+    tl_overview ov;
+    assert_true(tl_overview_build(p, NULL, TL_OV_BINS, &ov));
+    assert_int_equal(ov.nrows, 65);
+    assert_int_equal(ov.rows[0].thread, -1);
+    assert_int_equal(ov.rows[0].ncalls, 2);
+    assert_int_equal(ov.rows[1].thread, 0);
+    assert_int_equal(ov.rows[64].thread, 63);
+    assert_int_equal(ov.rows[64].ncalls, 1);
+    assert_int_equal(ov.ncalls, 66);
+    tl_overview_free(&ov);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bins_one_rank), cmocka_unit_test(test_wrong_hint),
         cmocka_unit_test(test_bins_threads),  cmocka_unit_test(test_columns),
         cmocka_unit_test(test_levels),        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_many_ranks),    cmocka_unit_test(test_thread_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
