@@ -23,7 +23,9 @@ check "3 while computing: their rows" has "Total"
 t send-keys -t bg 1
 check "1: back to the timeline" wait_for bg "\[1 timeline\]" 20
 # No key from here on: the nesting arrives (4 s after it was done) and the screen redraws.
-check "the timeline fills in by itself" wait_for bg "MainThread" 100
+# (MainThread is on the overview already: the lanes' count and a call bar are not.)
+check "the timeline fills in by itself" wait_for bg "(32 ns/col)  2 lanes" 100
+check "with the calls' bars" has "\[outer"
 check "and says computing no more" hasnt "computing…"
 t send-keys -t bg q
 
