@@ -314,8 +314,8 @@ static void draw_legend(ui_ctx *ctx, const tl_geo *g, int y, uint64_t t1, uint64
     char c[3][5];
     for (int k = 0; k < 3; k++)
         c[k][utf8_encode(gl->dense[k], c[k])] = '\0';
-    snprintf(line, sizeof line, "overview: calls starting per column %s 1+ %s %s+ %s %s+", c[0],
-             c[1], a, c[2], b);
+    snprintf(line, sizeof line, "overview: calls starting per column (approx.) %s 1+ %s %s+ %s %s+",
+             c[0], c[1], a, c[2], b);
     grid_put_text(&ctx->grid, g->x + 1, y, g->w - 2, line, ROLE_DIM, 0);
 }
 

@@ -39,11 +39,11 @@ check "overview 80x24: MainThread, starts in columns 0 3 31 34 46" \
     rowhas 4 "^ r0 MainThread │∶  ∶ \{27\}∶  ∶ \{11\}∶$"
 check "overview 80x24: Worker-1, a start in column 9" rowhas 5 "^ r0 Worker-1   │ \{9\}∶$"
 check "overview 80x24: the legend says what the strips count" \
-    rowhas 6 "overview: calls starting per column ∶ 1+ ∷ 2+ ▓ 10+"
+    rowhas 6 "overview: calls starting per column (approx.) ∶ 1+ ∷ 2+ ▓ 10+"
 check "overview 80x24: computing below the rows" rowhas 7 "computing… (call nesting"
 held 80x24 "" "$f" --ascii
 check "overview ascii: MainThread" rowhas 4 "^ r0 MainThread |:  : \{27\}:  : \{11\}:$"
-check "overview ascii: the legend" rowhas 6 "calls starting per column : 1+ % 2+ @ 10+"
+check "overview ascii: the legend" rowhas 6 "calls starting per column (approx.) : 1+ % 2+ @ 10+"
 check "overview ascii: only ASCII" ascii_only
 # 200x60: 172 columns of 12 ns (2000 / 172 rounded up; header 2.064 us): columns 0 8 83 91
 # 125, and 25 for Worker-1.
