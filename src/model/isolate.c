@@ -558,7 +558,7 @@ static sv_err iso_start(isolate_load *ld, sv_error *err)
 
 /* The statistics still to come from a deferred load's child (isolate.h). */
 struct isolate_tail {
-    bool local; /* no child: computed here (stats_local.h) */
+    bool local;         /* no child: computed here (stats_local.h) */
     pthread_mutex_t mu; /* guards pid: the receiver reaps, isolate_tail_kill kills */
     pid_t pid;
     int prog_fd, tail_fd;

@@ -664,8 +664,7 @@ static bool app_take_stats(app *a)
     sv_error_clear(&err);
     size_t nnew = 0;
     if (stats_job_install(ctx->stats_job, ctx->prof, &nnew, &err) != SV_OK) {
-        snprintf(ctx->stats_error, sizeof ctx->stats_error, "statistics unavailable: %s",
-                 err.msg);
+        snprintf(ctx->stats_error, sizeof ctx->stats_error, "statistics unavailable: %s", err.msg);
         ui_set_status(ctx, "%s", ctx->stats_error);
     }
     ctx->stats_job = NULL;
@@ -694,8 +693,7 @@ static void app_start_stats(app *a, const app_options *o)
     sv_error err;
     sv_error_clear(&err);
     if (stats_job_start(o->stats_tail, ctx->prof, hold, delay, &ctx->stats_job, &err) != SV_OK) {
-        snprintf(ctx->stats_error, sizeof ctx->stats_error, "statistics unavailable: %s",
-                 err.msg);
+        snprintf(ctx->stats_error, sizeof ctx->stats_error, "statistics unavailable: %s", err.msg);
         return;
     }
     app_take_stats(a); /* done already without a thread */

@@ -329,7 +329,7 @@ static void build_ranks(info_doc *d, const profile *p)
         /* The nesting flags come with the statistics. */
         const char *later = d->g->ascii ? "computing..." : "computing…";
         const char *cells[5] = {a, b, c,
-                                d->pending        ? later
+                                d->pending         ? later
                                 : rk->explicit_ids ? "call ids"
                                                    : "inferred",
                                 t[0]         ? t

@@ -465,7 +465,8 @@ static void reg_draw(void *state, ui_ctx *ctx, rect area)
                       ctx->filter_on ? "No region matches the filter" : "No regions", ROLE_DIM, 0);
     if (note && s->view) { /* every row is the file's own figures for now */
         char line[SV_MSG_MAX + 96];
-        snprintf(line, sizeof line, "* stored in the file (summary_statistics), \"-\" not stored; %s",
+        snprintf(line, sizeof line,
+                 "* stored in the file (summary_statistics), \"-\" not stored; %s",
                  ui_stats_text(ctx));
         grid_put_text(g, area.x + 1, area.y + area.h - 1, area.w - 2, line, ROLE_DIM, 0);
     } else if (note)
