@@ -80,6 +80,7 @@ typedef struct stream_pct {
     size_t nb, bkt[6], bcnt[6], fill[6];
     int64_t *v[6];
     size_t bmin, bmax; /* bucket range of the collected ones */
+    uint64_t vlo, vhi; /* the durations of that range (buckets grow with the duration) */
 } stream_pct;
 
 /* The plan from pass 1's histogram (n calls, n > 0). */

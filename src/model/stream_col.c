@@ -68,6 +68,22 @@ bool sc_wanted(const ld_ctx *c, const lc_file *lf, const h5u_list *el)
 
 /* ------------------------------------------------------------ columns */
 
+/* Whether the dataset has filters (true when it cannot be told: the cached
+ * plist, as before). */
+static bool col_filtered(hid_t f, const char *path)
+{
+    hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
+    hid_t dcpl = ds >= 0 ? H5Dget_create_plist(ds) : -1;
+    int nf = dcpl >= 0 ? H5Pget_nfilters(dcpl) : -1;
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (nf < 0)
+        H5Eclear2(H5E_DEFAULT);
+    return nf != 0;
+}
+
 /* read_event_column's checks, without the read. */
 static sv_err open_col(ld_ctx *c, hid_t f, lc_file *lf, sc_file *sf, int k, bool *ok)
 {
@@ -75,7 +91,14 @@ static sv_err open_col(ld_ctx *c, hid_t f, lc_file *lf, sc_file *sf, int k, bool
     *ok = false;
     ev_path(path, sizeof path, col_name(lf, k));
     h5u_col *col = &sf->col[k];
+    /* An unfiltered column opens with the load's plist (no chunk cache): libhdf5 then reads
+     * each slice's chunks straight into the buffer instead of through the cache, a copy less.
+     * The plist is only read at the open; the column keeps &sf->rd. */
+    hid_t cached = sf->rd.dapl;
+    if (!col_filtered(f, path))
+        sf->rd.dapl = c->rd.dapl;
     h5u_status st = h5u_col_open(&sf->rd, f, path, col, why, sizeof why);
+    sf->rd.dapl = cached;
     if (st == H5U_OK && (k >= 2 ? col->n != lf->nfull : col->n < lf->nev)) {
         snprintf(why, sizeof why, "%llu elements, %s has %llu", (unsigned long long)col->n,
                  lf->tnames[0], (unsigned long long)lf->nfull);

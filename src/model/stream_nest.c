@@ -118,27 +118,37 @@ static int head(stream_src *src)
     return src->refill(src->ctx, src);
 }
 
-static bool less(const stream_src *a, const stream_src *b)
+/* A heap entry: the head call of its source, copied so that comparing needs no indirection. */
+typedef struct hkey {
+    int64_t s, e;
+    uint32_t reg;
+    stream_src *src;
+} hkey;
+
+static bool less(const hkey *a, const hkey *b)
 {
-    int64_t as = a->s[a->pos], bs = b->s[b->pos];
-    if (as != bs)
-        return as < bs;
-    int64_t ae = a->e[a->pos], be = b->e[b->pos];
-    if (ae != be)
-        return ae > be;
+    if (a->s != b->s)
+        return a->s < b->s;
+    if (a->e != b->e)
+        return a->e > b->e;
     return a->reg < b->reg;
 }
 
-static void sift(stream_src **h, size_t n, size_t i)
+static hkey key_of(stream_src *t)
 {
-    stream_src *x = h[i];
+    return (hkey){t->s[t->pos], t->e[t->pos], t->reg, t};
+}
+
+static void sift(hkey *h, size_t n, size_t i)
+{
+    hkey x = h[i];
     for (;;) {
         size_t l = 2 * i + 1, m = l;
         if (l >= n)
             break;
-        if (l + 1 < n && less(h[l + 1], h[l]))
+        if (l + 1 < n && less(&h[l + 1], &h[l]))
             m = l + 1;
-        if (!less(h[m], x))
+        if (!less(&h[m], &x))
             break;
         h[i] = h[m];
         i = m;
@@ -149,7 +159,7 @@ static void sift(stream_src **h, size_t n, size_t i)
 int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out)
 {
     sweep sw = {NULL, 0, 0, out};
-    stream_src **h = malloc((nsrc ? nsrc : 1) * sizeof *h);
+    hkey *h = malloc((nsrc ? nsrc : 1) * sizeof *h);
     int rc = h ? 0 : -1;
     size_t n = 0;
     for (size_t i = 0; rc == 0 && i < nsrc; i++) {
@@ -157,13 +167,13 @@ int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out)
         if (k < 0)
             rc = -1;
         else if (k > 0)
-            h[n++] = &srcs[i];
+            h[n++] = key_of(&srcs[i]);
     }
     for (size_t i = n / 2; rc == 0 && i-- > 0;)
         sift(h, n, i);
     while (rc == 0 && n > 0) {
-        stream_src *t = h[0];
-        int64_t s = t->s[t->pos], e = t->e[t->pos];
+        stream_src *t = h[0].src;
+        int64_t s = h[0].s, e = h[0].e;
         if (t->started && (s < t->ps || (s == t->ps && e > t->pe))) {
             rc = -2; /* the row is not in (start, -end) order */
             break;
@@ -177,10 +187,16 @@ int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out)
         }
         t->pos++;
         int k = head(t);
-        if (k < 0)
+        if (k < 0) {
             rc = -1;
-        else if (k == 0)
+        } else if (k == 0) {
             h[0] = h[--n];
+        } else {
+            h[0] = key_of(t);
+            /* still the least of the heads (calls of one row in a run): no sift */
+            if (n == 1 || ((n == 2 || less(&h[0], &h[2])) && less(&h[0], &h[1])))
+                continue;
+        }
         if (n)
             sift(h, n, 0);
     }

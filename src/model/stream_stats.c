@@ -204,6 +204,13 @@ bool stream_pct_alloc(stream_pct *pc, size_t cap)
         keep++;
     }
     pc->nb = keep;
+    if (keep) {
+        int w;
+        uint64_t hi;
+        bucket_range(pc->bmin, &pc->vlo, &w);
+        bucket_range(pc->bmax, &hi, &w);
+        pc->vhi = hi + (((uint64_t)1 << w) - 1);
+    }
     return true;
 }
 
@@ -211,16 +218,37 @@ void stream_pct_feed(stream_pct *pc, const int64_t *d, size_t n)
 {
     if (pc->nb == 0)
         return;
-    for (size_t i = 0; i < n; i++) {
-        size_t b = stream_log_bucket((uint64_t)d[i]);
-        if (b < pc->bmin || b > pc->bmax)
-            continue;
-        for (size_t s = 0; s < pc->nb; s++)
-            if (pc->bkt[s] == b && pc->fill[s] < pc->bcnt[s]) {
-                pc->v[s][pc->fill[s]++] = d[i];
-                break;
-            }
+    /* Branch-free: about half the calls fall in [vlo, vhi] at random, so a value goes through
+     * a table of the range's buckets to its slot, or to the last slot (junk, limit 0), which
+     * also takes what a full slot cannot (a row that changed between passes). */
+    static const size_t none = 6;
+    uint8_t tab[STREAM_HIST_BUCKETS + 1];
+    size_t span_b = pc->bmax - pc->bmin;
+    memset(tab, (int)none, span_b + 2);
+    int64_t junk = 0, *base[7];
+    size_t lim[7], fill[7];
+    for (size_t s = 0; s < pc->nb; s++) {
+        tab[pc->bkt[s] - pc->bmin + 1] = (uint8_t)s;
+        base[s] = pc->v[s];
+        lim[s] = pc->bcnt[s];
+        fill[s] = pc->fill[s];
     }
+    base[none] = &junk;
+    lim[none] = 0;
+    fill[none] = 0;
+    uint64_t lo = pc->vlo, span = pc->vhi - pc->vlo;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = (uint64_t)d[i];
+        size_t b = stream_log_bucket(x) - pc->bmin + 1;
+        size_t t = x - lo <= span ? b : 0;
+        size_t s = tab[t], k = fill[s];
+        bool room = k < lim[s];
+        int64_t *dst = room ? &base[s][k] : &junk;
+        *dst = d[i];
+        fill[s] = k + room;
+    }
+    for (size_t s = 0; s < pc->nb; s++)
+        pc->fill[s] = fill[s];
 }
 
 static int cmp_i64(const void *a, const void *b)
