@@ -424,15 +424,30 @@ static void details_names(flow *f, const region *r, size_t i, const rank_data *r
 
 /* The selected call's exclusive time, remembered for the last few
  * selections (moving back and forth between a root and its children). */
-static int64_t selection_excl(tl_state *s, const rank_data *rk, int64_t g)
+int64_t tl_selection_excl(tl_state *s, const rank_data *rk, int64_t g)
 {
     for (unsigned k = 0; k < TL_EXCL_CACHE; k++)
         if (s->excl[k].calls == rk->calls && s->excl[k].call == g)
             return s->excl[k].ns;
-    unsigned k = s->excl_next++ % TL_EXCL_CACHE;
+    /* The entry replaced is the cheapest to work out again (fewest
+     * children), the oldest of those: moving between a root's millions of
+     * children never evicts the root, so a key costs the same whatever the
+     * number of calls under the roots. */
+    const uint32_t *kids;
+    size_t nkids = rank_call_children(rk, (size_t)g, &kids);
+    unsigned k = s->excl_next % TL_EXCL_CACHE;
+    for (unsigned j = 1; j < TL_EXCL_CACHE; j++) {
+        unsigned c = (s->excl_next + j) % TL_EXCL_CACHE;
+        if (!s->excl[k].calls)
+            break;
+        if (!s->excl[c].calls || s->excl[c].nkids < s->excl[k].nkids)
+            k = c;
+    }
+    s->excl_next = k + 1;
     s->excl[k].ns = rank_call_excl(rk, (size_t)g);
     s->excl[k].calls = rk->calls;
     s->excl[k].call = g;
+    s->excl[k].nkids = nkids;
     return s->excl[k].ns;
 }
 
@@ -446,7 +461,7 @@ static void details_times(flow *f, tl_state *s, const ui_ctx *ctx, const region 
     fmt_ns(buf, sizeof buf, dur);
     flow_item(f, "dur", buf, ROLE_NORMAL);
     if (rk->calls) {
-        fmt_ns(buf, sizeof buf, selection_excl(s, rk, g));
+        fmt_ns(buf, sizeof buf, tl_selection_excl(s, rk, g));
         flow_item(f, "excl", buf, ROLE_NORMAL);
     }
     int64_t aw = r->await_ns ? r->await_ns[i] : 0;

@@ -99,6 +99,7 @@ typedef struct tl_state {
     struct {
         const rank_calls *calls; /* the nesting it came from, NULL: unused */
         int64_t call, ns;
+        size_t nkids; /* its children: the costliest to work out stay longest */
     } excl[TL_EXCL_CACHE];
     unsigned excl_next; /* the entry replaced next */
     /* o: the calls on other lanes overlapping the selection (tl_overlap.c) */
@@ -153,5 +154,8 @@ void tl_select(tl_state *s, ui_ctx *ctx, int rank, int64_t call);
 
 /* Draws the view (tl_draw.c). */
 void tl_draw(void *state, ui_ctx *ctx, rect area);
+/* The details' exclusive time of rank call g, from s->excl when there;
+ * the entry replaced is the one with the fewest children (tl_draw.c). */
+int64_t tl_selection_excl(tl_state *s, const rank_data *rk, int64_t g);
 
 #endif
