@@ -209,7 +209,7 @@ void sc_reader_free(sc_reader *rd)
  * (load_colrows.c's decode_row across chunk edges). */
 static void decode3(sc_reader *rd, size_t len)
 {
-    int64_t *s = rd->buf[SC_START], *e = rd->buf[SC_END];
+    int64_t *s = rd->buf[SC_START], *e = rd->buf[SC_END], *d = rd->dur;
     int64_t run = rd->run;
     for (size_t i = 0; i < len && !rd->ovf; i++) {
         if (rd->pos + i == 0)
@@ -217,6 +217,8 @@ static void decode3(sc_reader *rd, size_t len)
         else if (__builtin_add_overflow(run, s[i], &run))
             goto bad;
         s[i] = run;
+        if (d) /* end - start, once decoded without overflow */
+            d[i] = e[i];
         if (__builtin_add_overflow(run, e[i], &e[i]))
             goto bad;
         continue;
@@ -250,7 +252,7 @@ int sc_reader_next(sc_reader *rd)
     }
     if (rd->sf->schema >= 3)
         decode3(rd, len);
-    if (rd->dur)
+    if (rd->dur && (rd->sf->schema < 3 || rd->ovf))
         for (size_t i = 0; i < len; i++)
             rd->dur[i] = rd->buf[SC_END][i] - rd->buf[SC_START][i];
     rd->pos += len;
