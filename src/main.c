@@ -202,8 +202,7 @@ static int collect_profile(isolate_load *ld, const char *path, bool show_progres
     return 0;
 }
 
-static int run_viewer(const cli_options *o, profile *p, const region_filter *f,
-                      isolate_tail **tail)
+static int run_viewer(const cli_options *o, profile *p, const region_filter *f, isolate_tail **tail)
 {
     app_options ao = {
         .stats_tail = *tail, /* the statistics still to come: app_run's now */
