@@ -11,7 +11,10 @@ typedef struct call_key {
     int64_t thread, task; /* the lane; -1 when the column is absent */
     int64_t s, e;
     uint32_t reg; /* region index in the rank (byte order of names) */
-    uint32_t idx; /* recorded index */
+    /* The call's index in the rank (gidx0 + recorded index): within a
+     * region it orders as the recorded index (ranks hold at most
+     * SV_RANK_CALLS_MAX calls, so it never wraps). */
+    uint32_t g;
 } call_key;
 
 static call_key key_of(const rank_data *rk, uint32_t reg, uint32_t idx)
@@ -22,7 +25,7 @@ static call_key key_of(const rank_data *rk, uint32_t reg, uint32_t idx)
                   r->start_ns[idx],
                   r->end_ns[idx],
                   reg,
-                  idx};
+                  (uint32_t)(r->gidx0 + idx)};
     return k;
 }
 
@@ -38,7 +41,7 @@ static int key_cmp(const call_key *a, const call_key *b)
         return a->e > b->e ? -1 : 1;
     if (a->reg != b->reg)
         return a->reg < b->reg ? -1 : 1;
-    return (a->idx > b->idx) - (a->idx < b->idx);
+    return (a->g > b->g) - (a->g < b->g);
 }
 
 static int key_qcmp(const void *a, const void *b)
@@ -54,7 +57,21 @@ static int key_qcmp(const void *a, const void *b)
 /* Up to this many regions, merge by scanning the heads, not by a heap. */
 #define SCAN_MAX 8
 
+__extension__ typedef unsigned __int128 merge_key;
+
+/* (start, -end) as one unsigned number, so that a head's order is one
+ * 128-bit comparison: the sign bit flipped keeps the order of signed
+ * values, and the end's bits are inverted so that the longer call comes
+ * first. */
+static inline merge_key merge_key_of(int64_t s, int64_t e)
+{
+    uint64_t hi = (uint64_t)s ^ (UINT64_C(1) << 63);
+    uint64_t lo = ~((uint64_t)e ^ (UINT64_C(1) << 63));
+    return ((merge_key)hi << 64) | lo;
+}
+
 typedef struct heap_item {
+    merge_key key; /* of the head: (start, -end) */
     int64_t s, e;
     /* Where the region's next call comes from, kept here so that
      * advancing touches nothing but this item. */
@@ -63,6 +80,7 @@ typedef struct heap_item {
     uint32_t reg;
     uint32_t pos; /* position in the region's order */
     uint32_t n;
+    uint32_t g0; /* the region's first index in the rank */
 } heap_item;
 
 typedef struct call_iter {
@@ -70,6 +88,9 @@ typedef struct call_iter {
     /* merge mode */
     heap_item *heap;
     size_t nheap;
+    /* Scanning (nheap <= SCAN_MAX): the items stay in region order, so
+     * that of equal keys the first is the smallest region. */
+    bool scan;
     uint32_t **perm; /* per region: sorted order, or NULL when already sorted */
     /* sorted mode */
     call_key *keys;
@@ -111,10 +132,8 @@ static uint32_t *region_perm(const region *r)
 
 static inline bool heap_less(const heap_item *a, const heap_item *b)
 {
-    if (a->s != b->s)
-        return a->s < b->s;
-    if (a->e != b->e)
-        return a->e > b->e;
+    if (a->key != b->key)
+        return a->key < b->key;
     return a->reg < b->reg;
 }
 
@@ -140,15 +159,33 @@ static inline uint32_t item_idx(const heap_item *h)
     return h->perm ? h->perm[h->pos] : h->pos;
 }
 
+static inline void item_load(heap_item *h)
+{
+    uint32_t i = item_idx(h);
+    h->s = h->sp[i];
+    h->e = h->ep[i];
+    h->key = merge_key_of(h->s, h->e);
+}
+
 /* Moves h to its region's next call; false when there is none. */
 static inline bool item_advance(heap_item *h)
 {
     if (++h->pos >= h->n)
         return false;
-    uint32_t i = item_idx(h);
-    h->s = h->sp[i];
-    h->e = h->ep[i];
+    item_load(h);
     return true;
+}
+
+/* Back to region order (the heap has shrunk to scanning size). */
+static void items_by_region(heap_item *h, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        heap_item x = h[i];
+        size_t j = i;
+        for (; j > 0 && h[j - 1].reg > x.reg; j--)
+            h[j] = h[j - 1];
+        h[j] = x;
+    }
 }
 
 static bool merge_init(call_iter *it)
@@ -165,13 +202,14 @@ static bool merge_init(call_iter *it)
         if (!region_in_order(r) && !(it->perm[j] = region_perm(r)))
             return false;
         heap_item *h = &it->heap[it->nheap++];
-        *h = (heap_item){0, 0, r->start_ns, r->end_ns, it->perm[j], j, 0, (uint32_t)r->n};
-        uint32_t i = item_idx(h);
-        h->s = r->start_ns[i];
-        h->e = r->end_ns[i];
+        *h = (heap_item){0,           0, 0, r->start_ns,    r->end_ns,
+                         it->perm[j], j, 0, (uint32_t)r->n, (uint32_t)r->gidx0};
+        item_load(h);
     }
-    for (size_t i = it->nheap / 2; i-- > 0;)
-        heap_sift_down(it->heap, it->nheap, i);
+    it->scan = it->nheap <= SCAN_MAX;
+    if (!it->scan)
+        for (size_t i = it->nheap / 2; i-- > 0;)
+            heap_sift_down(it->heap, it->nheap, i);
     return true;
 }
 
@@ -189,19 +227,18 @@ static bool sorted_init(call_iter *it)
 }
 
 /* Few regions: the smallest head by a branch-free scan (a heap's
- * unpredictable branches cost more than the extra comparisons). */
-static size_t scan_min(const heap_item *h, size_t n)
+ * unpredictable branches cost more than the extra comparisons); the first
+ * of equal keys wins, the smallest region. */
+static inline size_t scan_min(const heap_item *h, size_t n)
 {
     size_t m = 0;
-    int64_t ms = h[0].s, me = h[0].e;
-    uint32_t mr = h[0].reg;
+    merge_key mk = h[0].key;
     for (size_t j = 1; j < n; j++) {
-        int lt =
-            (h[j].s < ms) | ((h[j].s == ms) & ((h[j].e > me) | ((h[j].e == me) & (h[j].reg < mr))));
-        m = lt ? j : m;
-        ms = lt ? h[j].s : ms;
-        me = lt ? h[j].e : me;
-        mr = lt ? h[j].reg : mr;
+        if (h[j].key < mk) {
+            __asm__ volatile("");
+            m = j;
+            mk = h[j].key;
+        }
     }
     return m;
 }
@@ -216,22 +253,26 @@ static inline bool iter_next(call_iter *it, call_key *out)
     }
     if (it->nheap == 0)
         return false;
-    if (it->nheap <= SCAN_MAX) {
-        heap_item *h = &it->heap[scan_min(it->heap, it->nheap)];
-        uint32_t reg = h->reg;
-        call_key k = {-1, -1, h->s, h->e, reg, item_idx(h)};
+    if (it->scan) {
+        size_t m = scan_min(it->heap, it->nheap);
+        heap_item *h = &it->heap[m];
+        call_key k = {-1, -1, h->s, h->e, h->reg, h->g0 + item_idx(h)};
         *out = k;
-        if (!item_advance(h))
-            *h = it->heap[--it->nheap];
+        if (!item_advance(h)) {
+            memmove(h, h + 1, (--it->nheap - m) * sizeof *h);
+        }
         return true;
     }
     heap_item *top = &it->heap[0];
-    uint32_t reg = top->reg;
-    call_key k = {-1, -1, top->s, top->e, reg, item_idx(top)};
+    call_key k = {-1, -1, top->s, top->e, top->reg, top->g0 + item_idx(top)};
     *out = k;
     if (!item_advance(top))
         it->heap[0] = it->heap[--it->nheap];
     heap_sift_down(it->heap, it->nheap, 0);
+    if (it->nheap <= SCAN_MAX) {
+        items_by_region(it->heap, it->nheap);
+        it->scan = true;
+    }
     return true;
 }
 
@@ -279,6 +320,10 @@ typedef struct sweep {
     size_t nlanes, lanes_cap;
     bool infer; /* split partial overlaps into inferred lanes */
     bool capped;
+    /* Totals pass: the regions' exclusive totals, summed here (the same
+     * saturating adds in the same order) and stored back at the end, so a
+     * pop touches no region. */
+    int64_t *excl_tot;
 } sweep;
 
 static bool contains(const open_call *p, const call_key *c)
@@ -286,26 +331,18 @@ static bool contains(const open_call *p, const call_key *c)
     return p->k.thread == c->thread && p->k.task == c->task && p->k.s <= c->s && c->e <= p->k.e;
 }
 
-static uint32_t gidx_of(const rank_data *rk, const call_key *k)
-{
-    return (uint32_t)(rk->regions[k->reg]->gidx0 + k->idx);
-}
-
-static void sweep_pop(sweep *sw, lane_stack *ln)
+static inline void sweep_pop(sweep *sw, lane_stack *ln)
 {
     open_call *oc = &ln->stk[--ln->sp];
     int64_t excl = (oc->k.e - oc->k.s) - oc->covered;
     if (excl < 0)
         excl = 0;
-    region *r = sw->rk->regions[oc->k.reg];
-    if (sw->out->per_call) { /* the totals pass set the region's total */
-        if (sw->out->excl)
-            sw->out->excl[gidx_of(sw->rk, &oc->k)] = excl;
-    } else {
-        r->st.exclusive_total_ns = ck_add(r->st.exclusive_total_ns, excl);
-        if (sw->out->excl) /* a totals pass that also gives the calls' (nest_rank_totals_parents) */
-            sw->out->excl[gidx_of(sw->rk, &oc->k)] = excl;
-    }
+    /* Per call, the totals pass set the region's total; a totals pass with
+     * excl also gives the calls' (nest_rank_totals_parents). */
+    if (sw->excl_tot)
+        sw->excl_tot[oc->k.reg] = ck_add(sw->excl_tot[oc->k.reg], excl);
+    if (sw->out->excl)
+        sw->out->excl[oc->k.g] = excl;
 }
 
 /* Children reach their parent in start order, so the union grows at its
@@ -380,8 +417,8 @@ static bool sweep_push(sweep *sw, const call_key *c)
     if (!ln)
         return false;
     if (sw->out->per_call || sw->out->parent) {
-        uint32_t g = gidx_of(sw->rk, c);
-        sw->out->parent[g] = ln->sp ? (int32_t)gidx_of(sw->rk, &ln->stk[ln->sp - 1].k) : -1;
+        uint32_t g = c->g;
+        sw->out->parent[g] = ln->sp ? (int32_t)ln->stk[ln->sp - 1].k.g : -1;
         if (sw->out->depth)
             sw->out->depth[g] = (uint32_t)ln->sp;
         if (sw->out->lane)
@@ -410,6 +447,10 @@ static void sweep_finish(sweep *sw, bool ok)
         free(sw->lanes[l].stk);
     }
     free(sw->lanes);
+    if (sw->excl_tot)
+        for (size_t j = 0; j < sw->rk->nregions; j++)
+            sw->rk->regions[j]->st.exclusive_total_ns = sw->excl_tot[j];
+    free(sw->excl_tot);
 }
 
 sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)
@@ -419,7 +460,12 @@ sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)
     it.rk = rk;
     bool lanes = rank_has_lanes(rk);
     bool ok = lanes ? sorted_init(&it) : merge_init(&it);
-    sweep sw = {rk, out, NULL, 0, 0, !lanes, false};
+    sweep sw = {rk, out, NULL, 0, 0, !lanes, false, NULL};
+    if (ok && !out->per_call) {
+        ok = (sw.excl_tot = malloc((rk->nregions ? rk->nregions : 1) * sizeof *sw.excl_tot));
+        for (size_t j = 0; ok && j < rk->nregions; j++)
+            sw.excl_tot[j] = rk->regions[j]->st.exclusive_total_ns;
+    }
     call_key c;
     while (ok && iter_next(&it, &c))
         ok = sweep_push(&sw, &c);
