@@ -7,6 +7,9 @@
  * waits while a test holds it, then publishes with a release store that
  * calls_job_done()'s acquire load pairs with. */
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +37,24 @@ struct calls_job {
     pthread_t coord;
 };
 
+void calls_job_background(void)
+{
+#ifdef __linux__
+    /* Linux's nice is per thread (the tid as a pid): the UI thread's first
+     * frame (the overview's binning) is not slowed by the workers on a
+     * two-core machine.  Best effort: an unprivileged thread only goes up. */
+    id_t tid = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, tid);
+    if (errno == 0 && now < CALLS_JOB_NICE)
+        (void)setpriority(PRIO_PROCESS, tid, CALLS_JOB_NICE);
+#endif
+}
+
 static void *calls_job_helper(void *arg)
 {
     calls_job *j = arg;
+    calls_job_background();
     for (;;) {
         size_t k = atomic_fetch_add(&j->next, 1);
         if (k >= j->p->nranks || atomic_load(&j->cancel))

@@ -24,6 +24,14 @@ typedef struct calls_job calls_job;
  * are ready at once). */
 sv_err calls_job_start(profile *p, bool hold, unsigned delay_ms, calls_job **out, sv_error *err);
 
+/* The worker threads' niceness (calls_job_background). */
+#define CALLS_JOB_NICE 5
+
+/* Lowers the calling thread's priority to CALLS_JOB_NICE (Linux; never
+ * raises it): the nesting and statistics workers call it, so the viewer's
+ * UI thread draws its first frame at full speed beside them. */
+void calls_job_background(void);
+
 /* true once the results are published (never blocks). */
 bool calls_job_done(const calls_job *j);
 

@@ -31,13 +31,20 @@ static int64_t col_min(const int64_t *v, size_t n)
     return m;
 }
 
+typedef struct defer_min {
+    bool has;
+    int64_t v;
+} defer_min;
+
 /* minimum_start_time as profile_finish and the loader set it: the
- * smallest start of a call, else the smallest stored first start of a
- * summary-only region. */
-static void defer_min_start(profile *p)
+ * smallest start of a call (`calls`: the kept regions' smallest, from
+ * defer_drop_overflows' pass; NULL: computed here), else the smallest
+ * stored first start of a summary-only region. */
+static void defer_min_start(profile *p, const defer_min *calls)
 {
-    p->has_min_start = false;
-    for (size_t i = 0; i < p->nregions; i++) {
+    p->has_min_start = calls && calls->has;
+    p->min_start_ns = calls && calls->has ? calls->v : p->min_start_ns;
+    for (size_t i = 0; !calls && i < p->nregions; i++) {
         const region *r = p->regions[i];
         if (!r->has_event_data || r->n == 0)
             continue;
@@ -63,9 +70,10 @@ static void defer_min_start(profile *p)
 /* The loader keeps end >= start, so only a call starting before 0 can
  * last past 2^63 ns: those regions get their statistics now, and are
  * dropped as compute_rank_stats (finish.c) would, with its warning. */
-static sv_err defer_drop_overflows(profile *p, sv_error *err)
+static sv_err defer_drop_overflows(profile *p, defer_min *min_start, sv_error *err)
 {
     bool dropped = false;
+    *min_start = (defer_min){false, 0}; /* the kept calls' smallest start, for defer_min_start */
     for (size_t i = 0; i < p->nranks; i++) {
         rank_data *rk = &p->ranks[i];
         size_t keep = 0;
@@ -73,7 +81,9 @@ static sv_err defer_drop_overflows(profile *p, sv_error *err)
             region *r = rk->regions[j];
             sv_error e1;
             sv_err e = SV_OK;
-            if (r->has_event_data && r->n && col_min(r->start_ns, r->n) < 0)
+            bool calls = r->has_event_data && r->n;
+            int64_t m = calls ? col_min(r->start_ns, r->n) : 0;
+            if (calls && m < 0)
                 e = stats_compute_region(r, &e1);
             if (e == SV_ERR_NOMEM)
                 return sv_error_set(err, e, "%s: %s", p->path, e1.msg);
@@ -87,6 +97,8 @@ static sv_err defer_drop_overflows(profile *p, sv_error *err)
                 continue;
             }
             rk->regions[keep++] = r;
+            if (calls && (!min_start->has || m < min_start->v))
+                *min_start = (defer_min){true, m};
         }
         rk->nregions = keep;
     }
@@ -108,18 +120,19 @@ static sv_err defer_finish(profile *p, region **sent, size_t nsent, sv_error *er
                             "%s: a region was dropped after the profile was shown; reopen it",
                             p->path);
     if (!p->has_min_start)
-        defer_min_start(p); /* a summary-only profile: the stored first starts */
+        defer_min_start(p, NULL); /* a summary-only profile: the stored first starts */
     profile_check_values(p);
     return SV_OK;
 }
 
 int isolate_defer_send(profile *p, sv_err e, sv_error *err, int data_fd, int tail_fd)
 {
+    defer_min min_start = {false, 0};
     if (!e)
-        e = defer_drop_overflows(p, err);
+        e = defer_drop_overflows(p, &min_start, err);
     if (e)
         return wire_send_error(data_fd, err);
-    defer_min_start(p);
+    defer_min_start(p, &min_start);
     if (tail_fd < 0) /* the viewer computes them (stats_local.h): columns released as they go */
         return wire_send_profile_final(data_fd, p);
     size_t nsent = p->nregions, warn_from = p->nwarnings;

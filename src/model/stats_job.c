@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "calls_job.h"
 #include "stats_local.h"
 #include "wire_stats.h"
 
@@ -46,6 +47,7 @@ static void stats_job_run(stats_job *j)
 static void *stats_job_main(void *arg)
 {
     stats_job *j = arg;
+    calls_job_background(); /* behind the UI thread's first frame */
     stats_job_run(j);
     pthread_mutex_lock(&j->mu);
     if (j->delay_ms) {

@@ -3,12 +3,17 @@
  * the serial profile_ensure_calls() on every rank; a held job publishes
  * nothing until released; cancelling leaves the profile as it was.  Built
  * with --enable-tsan, this also runs the threads under ThreadSanitizer. */
+#include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -187,6 +192,47 @@ static void test_install_keeps_existing(void **state)
     profile_free(p);
 }
 
+#ifdef __linux__
+/* The nice of the calling thread (Linux: per thread, the tid as a pid). */
+static int thread_nice(void)
+{
+    errno = 0;
+    int n = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    assert_int_equal(errno, 0);
+    return n;
+}
+
+static void *background_thread(void *arg)
+{
+    int *out = arg;
+    out[0] = thread_nice();
+    calls_job_background();
+    out[1] = thread_nice();
+    calls_job_background(); /* twice: never lower than it was */
+    out[2] = thread_nice();
+    return NULL;
+}
+#endif
+
+/* A worker thread runs behind the UI thread's first frame: its own nice
+ * goes up to CALLS_JOB_NICE (not the process's: the caller's is kept). */
+static void test_background_nice(void **state)
+{
+    (void)state;
+#ifdef __linux__
+    int before = thread_nice(), seen[3] = {0, 0, 0};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, background_thread, seen), 0);
+    pthread_join(t, NULL);
+    assert_int_equal(seen[0], before);
+    assert_int_equal(seen[1], before > CALLS_JOB_NICE ? before : CALLS_JOB_NICE);
+    assert_int_equal(seen[2], seen[1]);
+    assert_int_equal(thread_nice(), before); /* the calling thread untouched */
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_hold_release),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_install_keeps_existing),
+        cmocka_unit_test(test_background_nice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
