@@ -163,7 +163,9 @@ typedef struct fin_par {
 static char *msg_dup(const char *m)
 {
     char *d = strdup(m);
-    return d ? d : strdup("out of memory");
+    if (!d)
+        d = strdup("out of memory");
+    return d;
 }
 
 static bool rank_durations_valid(const rank_data *rk)

@@ -74,7 +74,11 @@ static size_t row_add(tl_overview *ov, size_t ri, int64_t thread)
     uint32_t *bins = calloc(ov->nbins, sizeof *bins);
     if (!bins)
         return SIZE_MAX;
-    ov->rows[ov->nrows] = (tl_ov_row){ri, thread, bins, 0};
+    tl_ov_row *r = &ov->rows[ov->nrows];
+    r->rank_index = ri;
+    r->thread = thread;
+    r->bins = bins;
+    r->ncalls = 0;
     return ov->nrows++;
 }
 
