@@ -455,6 +455,22 @@ sv_err profile_finish_steps(profile *p, bool stats, bool nest, sv_error *err)
     return finish_serial(p, stats, nest, err);
 }
 
+void profile_stored_min_start(profile *p)
+{
+    if (p->has_min_start)
+        return;
+    for (size_t i = 0; i < p->nregions; i++) {
+        const region *r = p->regions[i];
+        if (r->has_event_data || !r->has_stored_summary ||
+            !(r->stored.known & (1u << SUM_FIRST_START)))
+            continue;
+        int64_t v = (int64_t)r->stored.v[SUM_FIRST_START];
+        if (!p->has_min_start || v < p->min_start_ns)
+            p->min_start_ns = v;
+        p->has_min_start = true;
+    }
+}
+
 sv_err profile_finish(profile *p, sv_error *err)
 {
     return profile_finish_steps(p, true, true, err);

@@ -53,18 +53,7 @@ static void defer_min_start(profile *p, const defer_min *calls)
             p->min_start_ns = m;
         p->has_min_start = true;
     }
-    if (p->has_min_start)
-        return;
-    for (size_t i = 0; i < p->nregions; i++) {
-        const region *r = p->regions[i];
-        if (r->has_event_data || !r->has_stored_summary ||
-            !(r->stored.known & (1u << SUM_FIRST_START)))
-            continue;
-        int64_t v = (int64_t)r->stored.v[SUM_FIRST_START];
-        if (!p->has_min_start || v < p->min_start_ns)
-            p->min_start_ns = v;
-        p->has_min_start = true;
-    }
+    profile_stored_min_start(p);
 }
 
 /* The loader keeps end >= start, so only a call starting before 0 can

@@ -109,24 +109,6 @@ static sv_err nest_ranks(profile *p, const bool *keep, sv_error *err)
     return e;
 }
 
-/* As the loader's own: the fast summary open reads no start, so the
- * smallest stored first start is the profile's minimum start then. */
-static void stored_min_start(profile *p)
-{
-    if (p->has_min_start)
-        return;
-    for (size_t i = 0; i < p->nregions; i++) {
-        const region *r = p->regions[i];
-        if (r->has_event_data || !r->has_stored_summary ||
-            !(r->stored.known & (1u << SUM_FIRST_START)))
-            continue;
-        int64_t v = (int64_t)r->stored.v[SUM_FIRST_START];
-        if (!p->has_min_start || v < p->min_start_ns)
-            p->min_start_ns = v;
-        p->has_min_start = true;
-    }
-}
-
 static bool all_minus_one(const int64_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -471,7 +453,7 @@ sv_err load_rows_complete(profile *p, rows_work *w, sv_error *err)
     if (!e)
         e = profile_finish_steps(p, false, false, err);
     if (!e)
-        stored_min_start(p);
+        profile_stored_min_start(p);
     return e;
 }
 

@@ -710,24 +710,6 @@ static void warn_missing_ranks(ld_ctx *c)
                      c->path, miss > 1 ? "s" : "", list, miss > 10 ? ", ..." : "", top);
 }
 
-/* The fast summary open reads no start: the smallest stored first start
- * (start_minimum, exact) is the profile's minimum start then. */
-static void stored_min_start(profile *p)
-{
-    if (p->has_min_start)
-        return;
-    for (size_t i = 0; i < p->nregions; i++) {
-        const region *r = p->regions[i];
-        if (r->has_event_data || !r->has_stored_summary ||
-            !(r->stored.known & (1u << SUM_FIRST_START)))
-            continue;
-        int64_t v = (int64_t)r->stored.v[SUM_FIRST_START];
-        if (!p->has_min_start || v < p->min_start_ns)
-            p->min_start_ns = v;
-        p->has_min_start = true;
-    }
-}
-
 /* Sets p->paths to the set's paths. */
 static bool set_paths(profile *p, const char *const *paths, size_t n)
 {
@@ -799,7 +781,7 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
             : opt && opt->defer_stats ? profile_finish_steps(c.p, false, false, err)
                                       : profile_finish(c.p, err);
     if (!e)
-        stored_min_start(c.p);
+        profile_stored_min_start(c.p);
     if (e) {
         profile_free(c.p);
         return e;

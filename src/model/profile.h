@@ -277,6 +277,10 @@ sv_err profile_finish(profile *p, sv_error *err);
  * regions' statistics without nesting (stats, !nest), the merged profile
  * nests without recomputing them (!stats, nest). */
 sv_err profile_finish_steps(profile *p, bool stats, bool nest, sv_error *err);
+/* Without a start read (the fast summary open, a deferred load whose regions
+ * have no events), the smallest stored first start (start_minimum, exact) is
+ * the profile's minimum start; a no-op once it has one. */
+void profile_stored_min_start(profile *p);
 
 /* --- consumer side --- */
 void profile_free(profile *p);
