@@ -1,0 +1,110 @@
+/* ooc: the out-of-core viewer's load (issue 12).  A profile whose calls do
+ * not fit the memory budget is never held whole.  Instead:
+ *
+ * 1. ooc_open: a loading child (isolate.c rules: libhdf5 only there)
+ *    reads the file's structure (ranks, regions, names, threads, tasks,
+ *    stored summaries, no per-call column: the regions are `streamed`) and
+ *    makes one streaming pass over each rank's rows in time order (the
+ *    k-way merge and containment sweep of stream.h), feeding
+ *      - the overview map (ooc_map.h), every call at its lane and depth;
+ *      - the seek index (ooc_seek below);
+ *      - the statistics (stream.h: exact, percentiles by a second pass).
+ *    It sends the skeleton, the map and the seek index.  The viewer keeps
+ *    them: memory in the buckets and the index, not the calls.
+ *
+ * 2. ooc_window: when the view's time span holds few enough calls (the
+ *    map's count, against the budget), a child reads only that window: for
+ *    each rank the last checkpoint at or before t0, then for each region
+ *    row the calls starting in [checkpoint, t1) (HDF5 hyperslabs located by
+ *    the seek index; schema 3's gaps decoded from the anchor) plus the
+ *    calls still open at the checkpoint (kept in it).  The result is a
+ *    small profile (nested, statistics of the window only: never shown):
+ *    every call overlapping the window is in it with the same parent, lane
+ *    and lane depth as in the whole profile, so the timeline drawn from it
+ *    over [t0, t1) is the in-memory timeline, frame for frame.
+ *
+ * Rank call indices in a window are the window's own.  Views that need
+ * every call (calls list, tree, the exclusive time of a call open across
+ * the checkpoint) are not offered out of core; batch outputs stream.
+ * Model code: no curses. */
+#ifndef SV_OOC_H
+#define SV_OOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isolate.h"
+#include "ooc_map.h"
+#include "profile.h"
+
+/* A seek point every OOC_SEEK_STRIDE calls of a row. */
+#define OOC_SEEK_STRIDE 4096
+
+typedef struct ooc_seek_row {
+    size_t rank_index, region_index; /* the skeleton's indices */
+    uint64_t n;                      /* calls of the row */
+    size_t npts;
+    int64_t *start; /* npts: start of call k * OOC_SEEK_STRIDE (absolute, decoded) */
+} ooc_seek_row;
+
+/* A call open at a checkpoint. */
+typedef struct ooc_open_call {
+    uint32_t region_index;
+    uint64_t pos; /* its index in its row */
+    int64_t start, end;
+} ooc_open_call;
+
+typedef struct ooc_checkpoint {
+    int64_t t;           /* every call of the rank starting before t was swept */
+    size_t first, count; /* its open calls: ooc_seek_rank.open[first .. first + count) */
+} ooc_checkpoint;
+
+typedef struct ooc_seek_rank {
+    size_t rank_index;
+    ooc_checkpoint *cp; /* by time; cp[0].t is the rank's first start (nothing open) */
+    size_t ncp;
+    ooc_open_call *open;
+    size_t nopen;
+    bool windowable; /* false: windows cannot be exact for this rank (say why in the skeleton's warnings) */
+} ooc_seek_rank;
+
+typedef struct ooc_seek {
+    ooc_seek_row *rows;
+    size_t nrows;
+    ooc_seek_rank *ranks;
+    size_t nranks;
+} ooc_seek;
+
+void ooc_seek_free(ooc_seek *s);
+
+/* What the viewer keeps of an out-of-core file. */
+typedef struct ooc_file {
+    char *path;
+    profile *skel; /* regions streamed: statistics, no calls */
+    ooc_map map;
+    ooc_seek seek;
+    uint64_t budget;
+} ooc_file;
+
+/* Step 1 (blocking: call it from a worker thread or before the first
+ * frame).  opt as for profile_load_isolated (budget, progress).  In
+ * process (isolate_disabled) the same code runs here. */
+sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv_error *err);
+void ooc_file_free(ooc_file *f);
+
+/* Step 2 (blocking, any one thread at a time per ooc_file: it only reads
+ * f).  *out: a profile of the calls of [t0, t1) as described above. */
+sv_err ooc_window(const ooc_file *f, int64_t t0, int64_t t1, profile **out, sv_error *err);
+
+/* The most calls a window may hold under budget bytes (the viewer's share
+ * of the budget divided by a window's cost per call). */
+uint64_t ooc_window_cap(uint64_t budget);
+
+/* The window semantics from a whole in-memory profile (tests: the
+ * file-backed window must give the same timeline): every call overlapping
+ * [t0, t1) and all its ancestors, nested. */
+sv_err ooc_window_slice(const profile *full, int64_t t0, int64_t t1, profile **out,
+                        sv_error *err);
+
+#endif

@@ -1,0 +1,107 @@
+/* ooc_map: the overview of the out-of-core viewer (issue 12), a
+ * multi-resolution summary of every (lane, depth) row of a profile, built
+ * in one streaming pass, whose size does not grow with the calls.
+ *
+ * The time axis is cut into buckets of 2^shift ns starting at `origin` (a
+ * multiple of the bucket width); level 0 has nb buckets (a power of two),
+ * level L has nb >> L buckets of width 2^(shift + L).  Each bucket of each
+ * row holds:
+ *   busy    ns of the bucket covered by the row's calls (sum of each call's
+ *           intersection with the bucket; a row of one lane and depth has
+ *           no overlapping calls, except in explicit-id files, where busy
+ *           may exceed the bucket width),
+ *   starts  calls starting in the bucket,
+ *   overlap calls whose visible interval (lanes_visible_end) meets the
+ *           bucket,
+ *   longest the longest such call's duration, and its region (index in
+ *           its rank, byte order of names), for the colour and the label.
+ * Coarser levels are exact: busy and starts add up, overlap(L + R) =
+ * overlap(L) + starts(R), longest is the maximum.  So a column made of
+ * whole buckets gets exact numbers; any other column is approximated by
+ * the buckets that start in it (ooc_map_columns says which).
+ *
+ * Depth is the lane depth of lanes.h (ancestors in the same lane); rows
+ * go down to OOC_MAP_DEPTHS - 1, deeper calls are counted only in the
+ * lane's `ndepth` (the real depth of the lane, for the row layout).
+ * Model code: no curses, no libhdf5. */
+#ifndef SV_OOC_MAP_H
+#define SV_OOC_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lanes.h"
+#include "profile.h"
+
+#define OOC_MAP_DEPTHS 16
+/* Level-0 cells of all rows together at most (32 bytes each: 64 MiB). */
+#define OOC_MAP_CELLS_MAX ((size_t)1 << 21)
+/* Level-0 buckets per row at most. */
+#define OOC_MAP_BUCKETS_MAX ((size_t)1 << 16)
+
+typedef struct ooc_cell {
+    uint64_t busy;
+    uint32_t starts;
+    uint32_t overlap;
+    int64_t longest;      /* ns; -1: no call */
+    uint32_t longest_reg; /* region index in the rank */
+} ooc_cell;
+
+/* A lane of the map: the identity lanes.h gives it. */
+typedef struct ooc_lane {
+    size_t rank_index;
+    lane_kind kind;
+    int64_t row;     /* thread / task table row, inferred lane number, -1 for LANE_RANK */
+    uint32_t ndepth; /* the lane's real number of depth rows (may exceed OOC_MAP_DEPTHS) */
+    uint64_t ncalls;
+    ooc_cell *cells; /* min(ndepth, OOC_MAP_DEPTHS) rows, each all levels: nb + nb/2 + ... + 1 */
+} ooc_lane;
+
+typedef struct ooc_map {
+    int64_t origin;
+    unsigned shift; /* level-0 bucket width 2^shift ns */
+    size_t nb;      /* level-0 buckets (power of two) */
+    unsigned nlevels;
+    int64_t t_min, t_max; /* first start, last visible end over the counted calls */
+    uint64_t ncalls;
+    ooc_lane *lanes; /* in lanes.h order: by rank, then its lanes by kind and row */
+    size_t nlanes, lanes_cap;
+    bool finished; /* coarser levels built */
+} ooc_map;
+
+/* Sizes the grid for calls within [t_min, t_max] and about nlanes_hint
+ * rows of OOC_MAP_DEPTHS (fewer level-0 buckets when there are many). */
+bool ooc_map_init(ooc_map *m, int64_t t_min, int64_t t_max, size_t nlanes_hint);
+void ooc_map_free(ooc_map *m);
+/* The lane (added on first use, kept in lanes.h order); SIZE_MAX on NOMEM. */
+size_t ooc_map_lane(ooc_map *m, size_t rank_index, lane_kind kind, int64_t row);
+/* One call at lane depth `depth` of lane l (in any order of calls). */
+void ooc_map_add(ooc_map *m, size_t l, uint32_t depth, int64_t start, int64_t end, uint32_t reg);
+/* Builds the coarser levels; after it the map is read-only. */
+void ooc_map_finish(ooc_map *m);
+
+/* The map of an in-memory index: the reference the streamed map must equal
+ * cell for cell (tests), and the in-process stand-in of the viewer. */
+bool ooc_map_from_lanes(const lanes_index *ix, ooc_map *m);
+
+/* One timeline column's summary. */
+typedef struct ooc_col {
+    uint64_t busy;
+    uint64_t calls; /* overlapping the column (exact when the map says so) */
+    int64_t longest;
+    uint32_t longest_reg;
+} ooc_col;
+
+/* Row (lane l, depth d) over the columns of a view: t0, npc ns per column,
+ * width columns.  Uses the finest level whose bucket is at most npc.
+ * Returns true when every column was made of whole buckets (the numbers
+ * are exact), false when columns were approximated by the buckets starting
+ * in them. */
+bool ooc_map_columns(const ooc_map *m, size_t l, uint32_t d, int64_t t0, int64_t npc, int width,
+                     ooc_col *out);
+/* Calls overlapping [t0, t1) in all lanes, exact to within one level-0
+ * bucket at each end (an upper bound): whether a window fits a budget. */
+uint64_t ooc_map_calls_in(const ooc_map *m, int64_t t0, int64_t t1);
+
+#endif
