@@ -84,6 +84,25 @@ sv_err lanes_build_where(profile *p, const region_filter *f,
                          sv_error *err);
 void lanes_free(lanes_index *ix);
 
+/* A lane by identity (lanes_empty.c): rank index, kind, row, depth rows. */
+typedef struct lanes_spec {
+    size_t rank_index;
+    lane_kind kind;
+    int64_t row;
+    uint32_t ndepth;
+} lanes_spec;
+
+/* An index of p with the n lanes of spec (in lanes.h order: by rank index,
+ * then kind and row) and no call: the out-of-core viewer's rows before its
+ * calls are read.  SV_ERR_RANGE for a spec out of order. */
+sv_err lanes_build_empty(profile *p, const lanes_spec *spec, size_t n, lanes_index **out,
+                         sv_error *err);
+/* Adds to ix, in lanes.h order, the lanes of spec it lacks (without calls)
+ * and empty depth rows up to each spec's ndepth: an index of part of a
+ * profile then has the rows of the whole.  ix's other lanes are kept.  On
+ * failure ix is unchanged. */
+sv_err lanes_add_empty(lanes_index *ix, const lanes_spec *spec, size_t n, sv_error *err);
+
 /* A lane's name for people: "r0", "r0 MainThread", "r0 Task-3" or
  * "r0 lane 2 (inferred)" (inferred lanes counted from 1).  Not escaped. */
 const char *lanes_lane_name(const lane *ln, char *buf, size_t len);
