@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 
+#include "job_gate.h"
 #include "profile.h"
 
 typedef struct calls_job calls_job;
@@ -25,11 +26,12 @@ typedef struct calls_job calls_job;
 sv_err calls_job_start(profile *p, bool hold, unsigned delay_ms, calls_job **out, sv_error *err);
 
 /* The worker threads' niceness (calls_job_background). */
-#define CALLS_JOB_NICE 5
+#define CALLS_JOB_NICE JOB_GATE_NICE
 
-/* Lowers the calling thread's priority to CALLS_JOB_NICE (Linux; never
- * raises it): the nesting and statistics workers call it, so the viewer's
- * UI thread draws its first frame at full speed beside them. */
+/* job_gate_background(): lowers the calling thread's priority to
+ * CALLS_JOB_NICE (Linux; never raises it).  The nesting's helper threads
+ * call it, as every gate's worker does, so the viewer's UI thread draws its
+ * first frame at full speed beside them. */
 void calls_job_background(void);
 
 /* true once the results are published (never blocks). */
