@@ -41,20 +41,38 @@
 /* A seek point every OOC_SEEK_STRIDE calls of a row. */
 #define OOC_SEEK_STRIDE 4096
 
+/* A row's calls are cut into segments of OOC_SEEK_STRIDE positions in
+ * recorded order (the last one shorter).  Rows need not be in start order
+ * (thread-concatenated rows, calls recorded at their end): a window reads
+ * every segment whose [smin, smax] meets its time range, whole, and keeps
+ * the calls that start in it.  A row of every region with event data, by
+ * rank index then region index; npts = ceil(n / OOC_SEEK_STRIDE). */
 typedef struct ooc_seek_row {
     size_t rank_index, region_index; /* the skeleton's indices */
     uint64_t n;                      /* calls of the row */
     size_t npts;
     int64_t *start; /* npts: start of call k * OOC_SEEK_STRIDE (absolute, decoded) */
+    int64_t *smin;  /* npts: the smallest start of segment k */
+    int64_t *smax;  /* npts: the largest start of segment k */
 } ooc_seek_row;
 
-/* A call open at a checkpoint. */
+/* A call open at a checkpoint at time t: it starts before t and ends at or
+ * after t, or (explicit call ids) one of its descendants starts at or after
+ * t.  So every ancestor of a call starting at or after t is open or starts
+ * at or after t itself, and so is every call overlapping a window that
+ * begins at or after t. */
 typedef struct ooc_open_call {
     uint32_t region_index;
-    uint64_t pos; /* its index in its row */
+    uint32_t lane; /* its inferred lane (rank_calls.lane) when the rank has some, else 0 */
+    uint64_t pos;  /* its index in its row */
     int64_t start, end;
 } ooc_open_call;
 
+/* Checkpoints of a rank: cp[0] at the rank's first start, then one at the
+ * start of every (j * OOC_SEEK_STRIDE)-th call of the rank in start order
+ * (j >= 1, counted from 0), a time equal to the previous checkpoint's
+ * skipped.  Open calls in the nesting sweep's order: start, then end
+ * descending, region index, position. */
 typedef struct ooc_checkpoint {
     int64_t t;           /* every call of the rank starting before t was swept */
     size_t first, count; /* its open calls: ooc_seek_rank.open[first .. first + count) */
@@ -67,6 +85,10 @@ typedef struct ooc_seek_rank {
     ooc_open_call *open;
     size_t nopen;
     bool windowable; /* false: windows cannot be exact for this rank (say why in the skeleton's warnings) */
+    /* The rank's inferred lanes in the whole profile (rank_data.ninferred_lanes):
+     * a window's sweep starts from the open calls in their lanes, so its
+     * calls get the lanes the whole profile gives them. */
+    uint32_t ninferred;
 } ooc_seek_rank;
 
 typedef struct ooc_seek {
@@ -76,7 +98,13 @@ typedef struct ooc_seek {
     size_t nranks;
 } ooc_seek;
 
-void ooc_seek_free(ooc_seek *s);
+void ooc_seek_free(ooc_seek *s); /* ooc_seek.c */
+
+/* The seek index of a whole in-memory profile (its rank calls built:
+ * profile_ensure_calls), the reference the streaming scan must equal.
+ * A rank is not windowable when its call ids fell back to inference or a
+ * parent starts after its child.  false on NOMEM or without the calls. */
+bool ooc_seek_from_profile(const profile *full, ooc_seek *out);
 
 /* What the viewer keeps of an out-of-core file. */
 typedef struct ooc_file {
@@ -103,7 +131,8 @@ uint64_t ooc_window_cap(uint64_t budget);
 
 /* The window semantics from a whole in-memory profile (tests: the
  * file-backed window must give the same timeline): every call overlapping
- * [t0, t1) and all its ancestors, nested. */
+ * [t0, t1) and all its ancestors, nested (full's rank calls built:
+ * profile_ensure_calls).  An empty profile for t0 >= t1. */
 sv_err ooc_window_slice(const profile *full, int64_t t0, int64_t t1, profile **out,
                         sv_error *err);
 
