@@ -68,18 +68,54 @@ typedef struct ooc_map {
     ooc_lane *lanes; /* in lanes.h order: by rank, then its lanes by kind and row */
     size_t nlanes, lanes_cap;
     bool finished; /* coarser levels built */
+    /* Added by ooc_map.c (not in the first contract):
+     * deep  one row (all levels, nb + nb/2 + ... + 1 cells) summing the calls
+     *       at depth >= OOC_MAP_DEPTHS of every lane (NULL while there are
+     *       none): ooc_map_calls_in counts them, no timeline row shows them.
+     * nomem a lane's depth row could not be allocated in ooc_map_add (rows
+     *       are allocated on first use): some calls are missing from the
+     *       cells; ooc_map_calls_in then answers UINT64_MAX. */
+    ooc_cell *deep;
+    bool nomem;
 } ooc_map;
 
 /* Sizes the grid for calls within [t_min, t_max] and about nlanes_hint
- * rows of OOC_MAP_DEPTHS (fewer level-0 buckets when there are many). */
+ * rows of OOC_MAP_DEPTHS (fewer level-0 buckets when there are many).
+ * The grid covers t_max itself (a zero-length call starting at t_max, or
+ * a call ending there, fits): nb is the smallest power of two with
+ * origin + nb * 2^shift > t_max, shift the smallest for which nb stays
+ * within min(OOC_MAP_BUCKETS_MAX, OOC_MAP_CELLS_MAX / (hint * DEPTHS))
+ * (hint 0 counts as 1; at least 2 buckets).  The same (t_min, t_max,
+ * hint) always gives the same grid.  A lane's depth rows are allocated
+ * when a call first reaches them, so lanes beyond the hint stay correct
+ * (the memory then exceeds OOC_MAP_CELLS_MAX cells proportionally).
+ * t_min > t_max (no calls) is taken as t_max = t_min.  m->t_min/t_max and
+ * ncalls start empty and follow the calls added.  False on NOMEM (never
+ * here: cells are allocated on use). */
 bool ooc_map_init(ooc_map *m, int64_t t_min, int64_t t_max, size_t nlanes_hint);
 void ooc_map_free(ooc_map *m);
-/* The lane (added on first use, kept in lanes.h order); SIZE_MAX on NOMEM. */
+/* The lane (added on first use, kept in lanes.h order); SIZE_MAX on NOMEM.
+ * Lanes are sorted by (rank_index, kind, row): adding a lane that sorts
+ * before others moves their indices up by one, so ask again (O(log
+ * nlanes)) after adding a lane rather than keeping old indices. */
 size_t ooc_map_lane(ooc_map *m, size_t rank_index, lane_kind kind, int64_t row);
-/* One call at lane depth `depth` of lane l (in any order of calls). */
+/* The lane of (rank_index, kind, row), or SIZE_MAX when the map has none
+ * (read-only: for the viewer). */
+size_t ooc_map_find_lane(const ooc_map *m, size_t rank_index, lane_kind kind, int64_t row);
+/* One call at lane depth `depth` of lane l (in any order of calls).
+ * end <= start is a zero-length call: visible over [start, start + 1),
+ * busy 0, duration 0.  Parts outside the grid are clipped (a call that
+ * starts before origin counts in no bucket's starts).  Must come before
+ * ooc_map_finish. */
 void ooc_map_add(ooc_map *m, size_t l, uint32_t depth, int64_t start, int64_t end, uint32_t reg);
 /* Builds the coarser levels; after it the map is read-only. */
 void ooc_map_finish(ooc_map *m);
+
+/* Cells of one row, all levels: 2 * nb - 1.  Row d of lane l starts at
+ * lanes[l].cells + d * ooc_map_row_cells(m); level L of a row starts at
+ * ooc_map_level_offset(m, L) and has nb >> L cells. */
+size_t ooc_map_row_cells(const ooc_map *m);
+size_t ooc_map_level_offset(const ooc_map *m, unsigned level);
 
 /* The map of an in-memory index: the reference the streamed map must equal
  * cell for cell (tests), and the in-process stand-in of the viewer. */
@@ -94,14 +130,24 @@ typedef struct ooc_col {
 } ooc_col;
 
 /* Row (lane l, depth d) over the columns of a view: t0, npc ns per column,
- * width columns.  Uses the finest level whose bucket is at most npc.
- * Returns true when every column was made of whole buckets (the numbers
- * are exact), false when columns were approximated by the buckets starting
- * in them. */
+ * width columns.  Uses the coarsest level whose bucket is at most npc and
+ * for which every column is whole buckets (t0 - origin and npc multiples
+ * of its width), the column's numbers then exact: busy the sum, calls the
+ * first bucket's overlap plus the others' starts, longest the maximum.
+ * When no level aligns, the coarsest level at most npc is used and each
+ * column is approximated by the buckets starting in it; when npc is
+ * narrower than a level-0 bucket, each column shows the whole level-0
+ * bucket holding its start (busy may then exceed npc).  Columns outside
+ * the grid are empty (longest -1).  Returns true when the numbers are
+ * exact, false when approximated (also for a depth >= OOC_MAP_DEPTHS
+ * whose calls the map does not keep: empty columns that are not exact).
+ * Needs ooc_map_finish. */
 bool ooc_map_columns(const ooc_map *m, size_t l, uint32_t d, int64_t t0, int64_t npc, int width,
                      ooc_col *out);
 /* Calls overlapping [t0, t1) in all lanes, exact to within one level-0
- * bucket at each end (an upper bound): whether a window fits a budget. */
+ * bucket at each end (an upper bound): whether a window fits a budget.
+ * Counts every depth (deeper than OOC_MAP_DEPTHS by the `deep` row);
+ * UINT64_MAX when m->nomem.  Cost O(rows * log nb) after ooc_map_finish. */
 uint64_t ooc_map_calls_in(const ooc_map *m, int64_t t0, int64_t t1);
 
 #endif
