@@ -321,7 +321,8 @@ static void add_lane_row(ooc_map *m, size_t l, uint32_t d, const lane *ln, const
 
 bool ooc_map_from_lanes(const lanes_index *ix, ooc_map *m)
 {
-    if (!ooc_map_init(m, ix->t_min, ix->t_max, ix->nlanes))
+    bool none = ix->t_min > ix->t_max; /* no calls: a grid at 0 */
+    if (!ooc_map_init(m, none ? 0 : ix->t_min, none ? 0 : ix->t_max, ix->nlanes))
         return false;
     for (size_t k = 0; k < ix->nlanes; k++) {
         const lane *ln = &ix->lanes[k];

@@ -118,7 +118,12 @@ size_t ooc_map_row_cells(const ooc_map *m);
 size_t ooc_map_level_offset(const ooc_map *m, unsigned level);
 
 /* The map of an in-memory index: the reference the streamed map must equal
- * cell for cell (tests), and the in-process stand-in of the viewer. */
+ * cell for cell (tests), and the in-process stand-in of the viewer.  Its
+ * grid: ooc_map_init(m, ix->t_min, ix->t_max, ix->nlanes), where t_max is
+ * the largest end (not visible end) of the indexed calls; (0, 0) when the
+ * index has no call.  Lanes in the index's order, the calls of each depth
+ * row in row order, region = index in the rank (byte order of names).
+ * Finished; false on NOMEM (m then freed). */
 bool ooc_map_from_lanes(const lanes_index *ix, ooc_map *m);
 
 /* One timeline column's summary. */
