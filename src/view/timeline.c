@@ -356,6 +356,10 @@ static int zoom_selected(tl_state *s, ui_ctx *ctx)
 
 static void move_rows(tl_state *s, long delta, bool page)
 {
+    if (!s->ix && s->ov.nrows) { /* the overview's rows, while the lanes are computed */
+        tl_overview_move(s, delta, page);
+        return;
+    }
     if (s->nrows == 0)
         return;
     long last = (long)s->nrows - 1;
@@ -617,8 +621,9 @@ void tl_sync_filter(tl_state *s, ui_ctx *ctx)
             return;
         }
         s->awaiting_calls = false;
-        tl_overview_free(&s->ov);
         index_build(s, ctx);
+        tl_overview_hand_over(s); /* the cursor stays on its rank or thread */
+        tl_overview_free(&s->ov);
         s->placed = false; /* fit the view to the data, as at the start */
         return;
     }

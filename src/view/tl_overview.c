@@ -290,7 +290,90 @@ static void count_label(char *buf, size_t len, uint64_t n)
         snprintf(buf, len, "%llu", (unsigned long long)n);
 }
 
-static void draw_label(const tl_overview *ov, size_t k, ui_ctx *ctx, const tl_geo *g, int y)
+size_t tl_overview_lane(const tl_overview *ov, size_t r, const lanes_index *ix)
+{
+    if (r >= ov->nrows || !ix)
+        return SIZE_MAX;
+    const tl_ov_row *row = &ov->rows[r];
+    size_t k = row->rank_index;
+    if (k >= ix->prof->nranks)
+        return SIZE_MAX;
+    if (row->thread >= 0)
+        return lanes_find_lane(ix, k, LANE_THREAD, row->thread);
+    size_t l = lanes_find_lane(ix, k, LANE_RANK, -1);
+    bool alone = (r == 0 || ov->rows[r - 1].rank_index != k) &&
+                 (r + 1 == ov->nrows || ov->rows[r + 1].rank_index != k);
+    if (l == SIZE_MAX && alone && ix->rank_lane0[k] < ix->rank_lane0[k + 1])
+        l = ix->rank_lane0[k]; /* a rank without thread ids: its first inferred lane */
+    return l;
+}
+
+/* ------------------------------------------------------------ cursor */
+
+/* Rows shown at once: the rows area less the legend and the computing
+ * line, and a line saying how many more when they do not all fit. */
+static size_t ov_page(const tl_state *s)
+{
+    const tl_geo *g = &s->geo;
+    int room = g->rows_y >= 0 ? s->area.y + s->area.h - g->rows_y - 2 : 0;
+    if (room < 1)
+        return 0;
+    return s->ov.nrows > (size_t)room ? (size_t)room - 1 : s->ov.nrows;
+}
+
+/* The cursor row within the rows and on screen (the area may have shrunk). */
+static void ov_keep_visible(tl_state *s)
+{
+    size_t n = s->ov.nrows, page = ov_page(s);
+    s->ov_cur = n == 0 ? 0 : s->ov_cur < n ? s->ov_cur : n - 1;
+    if (page == 0) {
+        s->ov_top = s->ov_cur;
+        return;
+    }
+    if (s->ov_cur < s->ov_top)
+        s->ov_top = s->ov_cur;
+    if (s->ov_cur >= s->ov_top + page)
+        s->ov_top = s->ov_cur - page + 1;
+    if (s->ov_top > n - page)
+        s->ov_top = n - page;
+}
+
+void tl_overview_move(tl_state *s, long delta, bool page)
+{
+    if (s->ov.nrows == 0)
+        return;
+    long step = page ? (long)ov_page(s) - 1 : 1;
+    step = step > 1 ? step : 1;
+    long d = delta < 0 ? -step : delta > 0 ? step : 0;
+    if (!page)
+        d = delta;
+    long last = (long)s->ov.nrows - 1, r = (long)s->ov_cur + d;
+    s->ov_cur = (size_t)(r < 0 ? 0 : r > last ? last : r);
+    if (page) {
+        long t = (long)s->ov_top + d;
+        s->ov_top = (size_t)(t < 0 ? 0 : t);
+    }
+    ov_keep_visible(s);
+}
+
+void tl_overview_hand_over(tl_state *s)
+{
+    size_t l = tl_overview_lane(&s->ov, s->ov_cur, s->ix);
+    const tl_ov_row *row = s->ov_cur < s->ov.nrows ? &s->ov.rows[s->ov_cur] : NULL;
+    /* A thread whose calls all ran as tasks has no lane of its own: its
+     * first task's, which the task grouping keeps under the thread's row. */
+    for (size_t g = 0; l == SIZE_MAX && row && row->thread >= 0 && g < s->ngroups; g++)
+        if (s->groups[g].rank_index == row->rank_index && s->groups[g].thread == row->thread &&
+            s->groups[g].ntasks > 0)
+            l = s->groups[g].tasks[0];
+    if (l != SIZE_MAX && s->first_row && s->first_row[l] != SIZE_MAX)
+        s->cur_row = s->first_row[l];
+}
+
+/* ------------------------------------------------------------ drawing */
+
+static void draw_label(const tl_overview *ov, size_t k, ui_ctx *ctx, const tl_geo *g, int y,
+                       bool cur)
 {
     const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
     const tl_ov_row *row = &ov->rows[k];
@@ -305,7 +388,12 @@ static void draw_label(const tl_overview *ov, size_t k, ui_ctx *ctx, const tl_ge
         snprintf(text, sizeof text, "r%d", rk->rank);
     else /* beside thread rows: calls without a thread id, or past TL_OV_THREADS */
         snprintf(text, sizeof text, "r%d other", rk->rank);
-    grid_put_text_mid(&ctx->grid, g->x + 1, y, g->gutter - 2, text, ROLE_HEADER, 0);
+    if (cur) { /* as the lanes mark theirs (tl_draw.c) */
+        grid_fill(&ctx->grid, (rect){g->x, y, g->gutter - 1, 1}, ' ', ROLE_SELECTED, 0);
+        grid_put_cp(&ctx->grid, g->x, y, gl->marker, ROLE_SELECTED, 0);
+    }
+    grid_put_text_mid(&ctx->grid, g->x + 1, y, g->gutter - 2, text,
+                      cur ? ROLE_SELECTED : ROLE_HEADER, 0);
     grid_put_cp(&ctx->grid, g->x + g->gutter - 1, y, gl->vline, ROLE_DIM, 0);
 }
 
@@ -327,19 +415,15 @@ void tl_overview_draw(tl_state *s, ui_ctx *ctx)
 {
     const tl_geo *g = &s->geo;
     const tl_overview *ov = &s->ov;
-    /* Rows below the ruler, then the legend and the computing line. */
-    int room = g->rows_y >= 0 ? s->area.y + s->area.h - g->rows_y - 2 : 0;
-    size_t shown = ov->nrows;
-    if (room < 1)
-        shown = 0;
-    else if (shown > (size_t)room)
-        shown = (size_t)room - 1; /* the last line says how many more */
+    /* Rows below the ruler from ov_top, then the legend and the computing line. */
+    ov_keep_visible(s);
+    size_t shown = ov_page(s), top = s->ov_top;
     uint64_t *all = calloc(shown ? shown * (size_t)g->tw : 1, sizeof *all);
     if (!all)
         return;
     uint64_t max = 0;
     for (size_t k = 0; k < shown; k++) {
-        uint64_t m = tl_overview_columns(ov, k, &s->v, all + k * (size_t)g->tw);
+        uint64_t m = tl_overview_columns(ov, top + k, &s->v, all + k * (size_t)g->tw);
         max = m > max ? m : max;
     }
     uint64_t t1, t2;
@@ -347,13 +431,17 @@ void tl_overview_draw(tl_state *s, ui_ctx *ctx)
     const theme_glyphs *gl = theme_glyphs_get(ctx->grid.ascii);
     int y = g->rows_y;
     for (size_t k = 0; k < shown; k++, y++) {
-        draw_label(ov, k, ctx, g, y);
+        bool cur = top + k == s->ov_cur;
+        draw_label(ov, top + k, ctx, g, y, cur);
         const uint64_t *c = all + k * (size_t)g->tw;
         for (int x = 0; x < g->tw; x++) {
             int lv = tl_overview_level(c[x], t1, t2);
             if (lv >= 0)
                 grid_put_cp(&ctx->grid, g->tx + x, y, gl->dense[lv], ROLE_DENSE, 0);
         }
+        int cx = g->tx + s->cursor_x;
+        if (cur && cx >= 0 && cx < ctx->grid.cols && y >= 0 && y < ctx->grid.rows)
+            ctx->grid.cells[(size_t)y * (size_t)ctx->grid.cols + (size_t)cx].attr ^= GA_REVERSE;
     }
     if (shown < ov->nrows) {
         char more[64];

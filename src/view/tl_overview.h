@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "filter.h"
+#include "lanes.h"
 #include "profile.h"
 #include "tl_layout.h"
 
@@ -59,9 +60,23 @@ int tl_overview_level(uint64_t c, uint64_t t1, uint64_t t2);
 /* Decade thresholds for counts up to max: t1 < t2, level 0 from 1. */
 void tl_overview_thresholds(uint64_t max, uint64_t *t1, uint64_t *t2);
 
+/* The lane of ix showing overview row r's calls: the same rank's thread
+ * lane, or its lane of calls without a thread id (a rank's only row: its
+ * first lane, the inferred ones too).  SIZE_MAX when there is none. */
+size_t tl_overview_lane(const tl_overview *ov, size_t r, const lanes_index *ix);
+
 struct tl_state;
 struct ui_ctx;
-/* Draws the rows, the legend and the computing line into the rows area. */
+/* Draws the rows from s->ov_top, the cursor row (s->ov_cur) marked as the
+ * lanes' is, the legend and the computing line into the rows area. */
 void tl_overview_draw(struct tl_state *s, struct ui_ctx *ctx);
+
+/* Up / down on the overview's rows: the cursor row moves by delta rows, or
+ * (page) by a page of them, the rows scrolling with it. */
+void tl_overview_move(struct tl_state *s, long delta, bool page);
+
+/* Once the lanes are there (s->ix and its rows built, s->ov still held):
+ * the cursor goes to the lane of the overview's cursor row, if it has one. */
+void tl_overview_hand_over(struct tl_state *s);
 
 #endif

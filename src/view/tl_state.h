@@ -111,6 +111,7 @@ typedef struct tl_state {
      * (tl_overview.c), built on the first frame that needs it. */
     tl_overview ov;
     bool ov_built;
+    size_t ov_cur, ov_top; /* its cursor row, its first row on screen */
 } tl_state;
 
 /* Opens the overlap list for the selected call; false (status set) when

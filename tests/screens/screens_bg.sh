@@ -35,14 +35,14 @@ check "held timeline, ascii: only ASCII" ascii_only
 held 80x24 "" "$f"
 check "overview 80x24: the time axis of the lanes" rowhas 2 "0\.000 us \.\. 2\.048 us  (32 ns/col)"
 check "overview 80x24: the ruler" rowhas 3 "┬0\.0 us"
-check "overview 80x24: MainThread, starts in columns 0 3 31 34 46" \
-    rowhas 4 "^ r0 MainThread │∶  ∶ \{27\}∶  ∶ \{11\}∶$"
+check "overview 80x24: MainThread (the cursor row, marked), starts in columns 0 3 31 34 46" \
+    rowhas 4 "^▶r0 MainThread │∶  ∶ \{27\}∶  ∶ \{11\}∶$"
 check "overview 80x24: Worker-1, a start in column 9" rowhas 5 "^ r0 Worker-1   │ \{9\}∶$"
 check "overview 80x24: the legend says what the strips count" \
     rowhas 6 "overview: calls starting per column (approx.) ∶ 1+ ∷ 2+ ▓ 10+"
 check "overview 80x24: computing below the rows" rowhas 7 "computing… (call nesting"
 held 80x24 "" "$f" --ascii
-check "overview ascii: MainThread" rowhas 4 "^ r0 MainThread |:  : \{27\}:  : \{11\}:$"
+check "overview ascii: MainThread" rowhas 4 "^>r0 MainThread |:  : \{27\}:  : \{11\}:$"
 check "overview ascii: the legend" rowhas 6 "calls starting per column (approx.) : 1+ % 2+ @ 10+"
 check "overview ascii: only ASCII" ascii_only
 # 200x60: 172 columns of 12 ns (2000 / 172 rounded up; header 2.064 us): columns 0 8 83 91
@@ -50,17 +50,62 @@ check "overview ascii: only ASCII" ascii_only
 held 200x60 "" "$f"
 check "overview 200x60: 12 ns a column" rowhas 2 "0\.000 us \.\. 2\.064 us  (12 ns/col)"
 check "overview 200x60: MainThread, starts in columns 0 8 83 91 125" \
-    rowhas 4 "^ r0 MainThread \{13\}│∶ \{7\}∶ \{74\}∶ \{7\}∶ \{33\}∶$"
+    rowhas 4 "^▶r0 MainThread \{13\}│∶ \{7\}∶ \{74\}∶ \{7\}∶ \{33\}∶$"
 check "overview 200x60: Worker-1, column 25" rowhas 5 "^ r0 Worker-1 \{15\}│ \{25\}∶$"
 check "overview 200x60: legend, then computing" rowhas 7 "computing… (call nesting"
 # Rows that do not fit say how many more: demo.h5's 8 rows (2 ranks, 4 threads each) in
 # 10 lines keep 3 rows, "+5 more rows", the legend and the computing line.
 if [ -f "$top_src/data/demo.h5" ]; then
     held 80x10 "" "$top_src/data/demo.h5"
-    check "overview 80x10: the first rank's first row" rowhas 4 "^ r0 MainThread │"
+    check "overview 80x10: the first rank's first row" rowhas 4 "^▶r0 MainThread │"
     check "overview 80x10: +5 more rows" rowhas 7 "^ +5 more rows$"
     check "overview 80x10: the legend" rowhas 8 "overview: calls starting per column"
     check "overview 80x10: computing" rowhas 9 "computing…"
+fi
+
+# Up / down move a cursor row on the overview (marked as the lanes' is); it stops at the
+# last row and at the first.
+held 80x24 "j" "$f"
+check "overview j: MainThread no longer marked" rowhas 4 "^ r0 MainThread │"
+check "overview j: the cursor on Worker-1" rowhas 5 "^▶r0 Worker-1   │ \{9\}∶$"
+held 80x24 "jjj" "$f"
+check "overview jjj: stays on the last row" rowhas 5 "^▶r0 Worker-1   │"
+held 80x24 "jjjk" "$f"
+check "overview jjjk: back on the first row" rowhas 4 "^▶r0 MainThread │"
+check "overview jjjk: one row marked" [ "$(grep -c "^▶" "$scr")" = 1 ]
+# Once the lanes arrive the cursor stays on its thread: j on the overview then <Ready>
+# is the screen of the waited run moved to Worker-1 (MainThread shows 2 depth rows: jj).
+held 80x24 "j<Ready>" "$f"
+cp "$scr" "$tmp/a"
+check "j<Ready>: the cursor on Worker-1's lane" hasx "^▶r0 Worker-1 "
+screen 80x24 "jj" "$f"
+check "j<Ready>: the waited run's screen after jj" cmp -s "$scr" "$tmp/a"
+# demo.h5's 8 rows in 80x10 show 3: the rows scroll with the cursor.  Rows in order: r0
+# MainThread, Thread…-0_0, Thread…-0_1, data-loader, then r1's the same.
+if [ -f "$top_src/data/demo.h5" ]; then
+    d="$top_src/data/demo.h5"
+    held 80x10 "jjjj" "$d"
+    check "overview 80x10 jjjj: scrolled to the third row" rowhas 4 "^ r0 Thread…-0_1│"
+    check "overview 80x10 jjjj: the cursor on r1 MainThread, the last shown" \
+        rowhas 6 "^▶r1 MainThread │"
+    check "overview 80x10 jjjj: still +5 more rows" rowhas 7 "^ +5 more rows$"
+    held 80x10 "<PgDn>" "$d"
+    check "overview 80x10 PgDn: a page less one row down (2), the first shown" \
+        rowhas 4 "^▶r0 Thread…-0_1│"
+    held 80x10 "<PgDn><PgDn><PgDn><PgDn>" "$d"
+    check "overview 80x10 PgDn x4: the last row, at the bottom" rowhas 6 "^▶r1 data-loader│"
+    held 80x10 "<PgDn><PgDn><PgDn><PgDn><PgUp>" "$d"
+    check "overview 80x10 PgDn x4 PgUp: two rows up (the cursor stays the last shown)" \
+        rowhas 6 "^▶r1 Thread…-0_0│"
+    check "overview 80x10 PgDn x4 PgUp: scrolled with it (data-loader first)" \
+        rowhas 4 "^ r0 data-loader│"
+    held 80x24 "jjjjj<Ready>" "$d"
+    check "overview r1 Thread…-0_0, then <Ready>: the lane of r1 Thread…-0_0 marked" \
+        hasx "^▶r1 Thread…-0_0│"
+    check "... one row marked" [ "$(grep -c "^▶" "$scr")" = 1 ]
+    held 80x24 "jjjj<Ready>" "$d"
+    check "overview r1 MainThread, then <Ready>: its lane marked (folded: ▸)" \
+        hasx "^▶r1 Mai…ead ▸[0-9]+│"
 fi
 
 # Then the values: the same screen as the run that waited.
