@@ -388,16 +388,20 @@ static bool aligned(const ooc_map *m, unsigned sh, int64_t t0, int64_t npc)
     return (((uint64_t)t0 - (uint64_t)m->origin) & w1) == 0 && ((uint64_t)npc & w1) == 0;
 }
 
-/* Columns narrower than a level-0 bucket: the bucket holding each start. */
+/* Columns narrower than a level-0 bucket: the bucket holding each start,
+ * its busy scaled to the column (the bucket's load; a bucket fully busy
+ * gives exactly npc, the product by a power of two being exact). */
 static void columns_narrow(const ooc_map *m, const ooc_cell *row, int64_t t0, int64_t npc,
                            int width, ooc_col *out)
 {
+    double w = (double)((uint64_t)1 << m->shift);
     for (int c = 0; c < width; c++) {
         int64_t cs = sat_add(t0, (int64_t)c * npc);
         if (cs < m->origin || rel(m, cs) >> m->shift >= m->nb)
             continue;
         size_t b = (size_t)(rel(m, cs) >> m->shift);
         col_sum(row, b, b + 1, &out[c]);
+        out[c].busy = (uint64_t)((double)out[c].busy * (double)npc / w);
     }
 }
 
@@ -416,6 +420,33 @@ static void columns_at(const ooc_map *m, const ooc_cell *row, unsigned level, in
     }
 }
 
+/* The level a view's columns are made from, and whether they are whole
+ * buckets of it; -1: columns narrower than a level-0 bucket. */
+static int view_level(const ooc_map *m, int64_t t0, int64_t npc, bool *exact)
+{
+    *exact = false;
+    if (npc <= 0 || m->shift > 62 || ((int64_t)1 << m->shift) > npc)
+        return -1;
+    unsigned top = 0; /* the coarsest level whose bucket is at most npc */
+    while (top + 1 < m->nlevels && m->shift + top + 1 <= 62 &&
+           ((int64_t)1 << (m->shift + top + 1)) <= npc)
+        top++;
+    for (unsigned L = top + 1; L-- > 0;) {
+        if (aligned(m, m->shift + L, t0, npc)) {
+            *exact = true;
+            return (int)L;
+        }
+    }
+    return (int)top;
+}
+
+bool ooc_map_view_exact(const ooc_map *m, int64_t t0, int64_t npc)
+{
+    bool exact;
+    view_level(m, t0, npc, &exact);
+    return exact;
+}
+
 bool ooc_map_columns(const ooc_map *m, size_t l, uint32_t d, int64_t t0, int64_t npc, int width,
                      ooc_col *out)
 {
@@ -429,22 +460,13 @@ bool ooc_map_columns(const ooc_map *m, size_t l, uint32_t d, int64_t t0, int64_t
     if (d >= OOC_MAP_DEPTHS || !m->finished)
         return false;
     const ooc_cell *row = ln->cells + (size_t)d * ooc_map_row_cells(m);
-    if (m->shift > 62 || ((int64_t)1 << m->shift) > npc) {
+    bool exact;
+    int L = view_level(m, t0, npc, &exact);
+    if (L < 0)
         columns_narrow(m, row, t0, npc, width, out);
-        return false;
-    }
-    unsigned top = 0; /* the coarsest level whose bucket is at most npc */
-    while (top + 1 < m->nlevels && m->shift + top + 1 <= 62 &&
-           ((int64_t)1 << (m->shift + top + 1)) <= npc)
-        top++;
-    for (unsigned L = top + 1; L-- > 0;) {
-        if (aligned(m, m->shift + L, t0, npc)) {
-            columns_at(m, row, L, t0, npc, width, out);
-            return true;
-        }
-    }
-    columns_at(m, row, top, t0, npc, width, out);
-    return false;
+    else
+        columns_at(m, row, (unsigned)L, t0, npc, width, out);
+    return exact;
 }
 
 /* ------------------------------------------------------------ calls in */

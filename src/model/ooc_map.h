@@ -141,8 +141,9 @@ typedef struct ooc_col {
  * first bucket's overlap plus the others' starts, longest the maximum.
  * When no level aligns, the coarsest level at most npc is used and each
  * column is approximated by the buckets starting in it; when npc is
- * narrower than a level-0 bucket, each column shows the whole level-0
- * bucket holding its start (busy may then exceed npc).  Columns outside
+ * narrower than a level-0 bucket, each column shows the level-0 bucket
+ * holding its start, busy scaled to the column (busy * npc / width: the
+ * bucket's load; a bucket one call covers whole gives busy = npc).  Columns outside
  * the grid are empty (longest -1).  Returns true when the numbers are
  * exact, false when approximated (also for a depth >= OOC_MAP_DEPTHS
  * whose calls the map does not keep: empty columns that are not exact).
@@ -153,6 +154,10 @@ bool ooc_map_columns(const ooc_map *m, size_t l, uint32_t d, int64_t t0, int64_t
  * bucket at each end (an upper bound): whether a window fits a budget.
  * Counts every depth (deeper than OOC_MAP_DEPTHS by the `deep` row);
  * UINT64_MAX when m->nomem.  Cost O(rows * log nb) after ooc_map_finish. */
+/* Whether the columns of a view (t0, npc) are whole buckets of some level,
+ * so that ooc_map_columns is exact for every row above OOC_MAP_DEPTHS
+ * (the same rule it applies): for a legend. */
+bool ooc_map_view_exact(const ooc_map *m, int64_t t0, int64_t npc);
 uint64_t ooc_map_calls_in(const ooc_map *m, int64_t t0, int64_t t1);
 
 #endif

@@ -202,6 +202,8 @@ static void test_columns_exact(void **state)
     assert_true(ooc_map_columns(&m, 0, 0, 128, 16, 2, c));
     check_col(c, 0, 0, 0, -1, 0);
     check_col(c, 1, 0, 0, -1, 0);
+    assert_true(ooc_map_view_exact(&m, 16, 32));
+    assert_false(ooc_map_view_exact(&m, 8, 24));
     /* The whole map in one column: the top level. */
     assert_true(ooc_map_columns(&m, 0, 0, 0, 1024, 1, c));
     check_col(c, 0, 68, 5, 35, 2);
@@ -222,10 +224,14 @@ static void test_columns_approx(void **state)
     check_col(c, 1, 9, 3, 35, 2);
     check_col(c, 2, 16, 1, 16, 3);
     /* 4 ns columns, narrower than a bucket: each shows the bucket holding
-     * its start. */
+     * its start, busy scaled: bucket 1 is A's whole (16 of 16 -> 4 of 4),
+     * bucket 2 half of it (8 of 16 -> 2 of 4). */
     assert_false(ooc_map_columns(&m, 0, 0, 20, 4, 3, c));
     for (int i = 0; i < 3; i++)
-        check_col(c, i, 16, 1, 35, 2);
+        check_col(c, i, 4, 1, 35, 2);
+    assert_false(ooc_map_view_exact(&m, 20, 4));
+    assert_false(ooc_map_columns(&m, 0, 0, 32, 4, 1, c));
+    check_col(c, 0, 2, 1, 35, 2);
     /* No such lane: empty and not exact. */
     assert_false(ooc_map_columns(&m, 7, 0, 0, 32, 3, c));
     check_col(c, 0, 0, 0, -1, 0);
