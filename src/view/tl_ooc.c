@@ -1,0 +1,93 @@
+/* tl_ooc: timeline rows from the out-of-core overview map (tl_ooc.h). */
+#include "tl_ooc.h"
+
+#include <stdio.h>
+
+#include "theme.h"
+#include "tl_state.h"
+
+tl_ooc_cell tl_ooc_cell_of(const ooc_col *c, int64_t npc)
+{
+    tl_ooc_cell out = {TL_OOC_EMPTY, 0, false, 0};
+    if (c->calls == 0)
+        return out;
+    out.has_reg = c->longest >= 0;
+    out.reg = c->longest_reg;
+    if (c->calls == 1 && npc > 0 && c->busy == (uint64_t)npc) {
+        out.kind = TL_OOC_FULL;
+        return out;
+    }
+    out.kind = TL_OOC_LOAD;
+    int64_t busy = c->busy > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)c->busy;
+    out.level = tl_load_level(busy, npc);
+    return out;
+}
+
+const char *tl_ooc_legend(char *buf, size_t len, bool exact, bool ascii)
+{
+    const theme_glyphs *gl = theme_glyphs_get(ascii);
+    char g[3][5];
+    for (int k = 0; k < 3; k++)
+        g[k][utf8_encode(gl->dense[k], g[k])] = '\0';
+    snprintf(buf, len,
+             "overview of the file (not loaded): busy %s <1/3 %s <2/3 %s more, bar: one call "
+             "over the column; %s; zoom in for calls",
+             g[0], g[1], g[2], exact ? "exact columns" : "columns approx. (bucket edges)");
+    return buf;
+}
+
+bool tl_ooc_view_exact(const tl_state *s)
+{
+    return s->ooc_map && ooc_map_view_exact(s->ooc_map, s->v.t0, s->v.npc);
+}
+
+/* The bar role of region reg of rank ri, ROLE_DENSE when there is none. */
+static int region_role(const profile *p, size_t ri, const tl_ooc_cell *c)
+{
+    if (!c->has_reg || ri >= p->nranks || c->reg >= p->ranks[ri].nregions)
+        return ROLE_DENSE;
+    return theme_region_role(p->ranks[ri].regions[c->reg]->name);
+}
+
+static void draw_cell(grid *g, int x, int y, const tl_ooc_cell *c, const profile *p, size_t ri)
+{
+    const theme_glyphs *gl = theme_glyphs_get(g->ascii);
+    if (c->kind == TL_OOC_FULL) /* as a bar's inside (tl_draw.c draw_bar) */
+        grid_put_cp(g, x, y, ' ', region_role(p, ri, c), 0);
+    else if (c->kind == TL_OOC_LOAD)
+        grid_put_cp(g, x, y, gl->dense[c->level], ROLE_DENSE, 0);
+}
+
+/* Columns per ooc_map_columns call: a whole row without allocating.
+ * Cutting the row into chunks changes no column (each is computed from
+ * its own bounds at the level the view's t0 and npc choose). */
+#define TL_OOC_CHUNK 128
+
+void tl_ooc_draw_row(tl_state *s, ui_ctx *ctx, size_t li, uint32_t depth, int y)
+{
+    const ooc_map *m = s->ooc_map;
+    if (!m || !s->ix || li >= s->ix->nlanes)
+        return;
+    const struct lane *ln = &s->ix->lanes[li];
+    const profile *p = s->ix->prof;
+    size_t ri = (size_t)(ln->rk - p->ranks);
+    size_t ml = ooc_map_find_lane(m, ri, ln->kind, ln->row);
+    if (ml == SIZE_MAX || depth >= m->lanes[ml].ndepth)
+        return;
+    const tl_geo *geo = &s->geo;
+    if (depth >= OOC_MAP_DEPTHS) {
+        grid_put_text(&ctx->grid, geo->tx + 1, y, geo->tw - 1,
+                      "calls this deep are not in the overview: zoom in", ROLE_DIM, 0);
+        return;
+    }
+    ooc_col cols[TL_OOC_CHUNK];
+    for (int x0 = 0; x0 < geo->tw; x0 += TL_OOC_CHUNK) {
+        int n = geo->tw - x0 < TL_OOC_CHUNK ? geo->tw - x0 : TL_OOC_CHUNK;
+        ooc_map_columns(m, ml, depth, tl_col_time(&s->v, x0), s->v.npc, n, cols);
+        for (int i = 0; i < n; i++) {
+            tl_ooc_cell c = tl_ooc_cell_of(&cols[i], s->v.npc);
+            if (c.kind != TL_OOC_EMPTY)
+                draw_cell(&ctx->grid, geo->tx + x0 + i, y, &c, p, ri);
+        }
+    }
+}
