@@ -36,6 +36,13 @@ const char *tl_ooc_legend(char *buf, size_t len, bool exact, bool ascii)
     return buf;
 }
 
+const char *tl_ooc_header(char *buf, size_t len, bool exact)
+{
+    snprintf(buf, len, "overview (out of core, %s columns): zoom in for calls",
+             exact ? "exact" : "approx.");
+    return buf;
+}
+
 bool tl_ooc_view_exact(const tl_state *s)
 {
     return s->ooc_map && ooc_map_view_exact(s->ooc_map, s->v.t0, s->v.npc);

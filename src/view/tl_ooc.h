@@ -41,6 +41,10 @@ tl_ooc_cell tl_ooc_cell_of(const ooc_col *c, int64_t npc);
  * approximate columns (ooc_map_view_exact), and "zoom in for calls". */
 const char *tl_ooc_legend(char *buf, size_t len, bool exact, bool ascii);
 
+/* The same in short, for a header: "overview (out of core, exact
+ * columns): zoom in for calls" or "... approx. columns ...". */
+const char *tl_ooc_header(char *buf, size_t len, bool exact);
+
 struct tl_state;
 struct ui_ctx;
 

@@ -61,6 +61,10 @@ static void test_legend(void **state)
     assert_non_null(strstr(e, "approx"));
     assert_null(strstr(e, "exact"));
     assert_non_null(strstr(e, "\u2236 <1/3 \u2237 <2/3 \u2593 more"));
+    assert_string_equal(tl_ooc_header(buf, sizeof buf, true),
+                        "overview (out of core, exact columns): zoom in for calls");
+    assert_string_equal(tl_ooc_header(buf, sizeof buf, false),
+                        "overview (out of core, approx. columns): zoom in for calls");
 }
 
 /* ------------------------------------------------------------ drawing */
