@@ -391,6 +391,45 @@ static void check_calls_in(const ooc_map *m, const lanes_index *ix, const char *
     }
 }
 
+/* The same map with the lanes met last first and each row's calls in
+ * reverse: the cells do not depend on the order of ooc_map_lane and
+ * ooc_map_add (the streamed scan meets them in its own order). */
+static void check_order(const ooc_map *ref, const lanes_index *ix, const char *path)
+{
+    ooc_map m;
+    bool none = ix->t_min > ix->t_max;
+    assert_true(ooc_map_init(&m, none ? 0 : ix->t_min, none ? 0 : ix->t_max, ix->nlanes));
+    for (size_t k = ix->nlanes; k-- > 0;) {
+        const lane *ln = &ix->lanes[k];
+        for (uint32_t d = ln->ndepth; d-- > 0;)
+            for (size_t q = ln->rows[d].n; q-- > 0;) {
+                uint32_t g = lane_row_call(&ln->rows[d], q);
+                size_t i;
+                const region *r = rank_call_region(ln->rk, g, &i);
+                uint32_t reg = 0;
+                while (ln->rk->regions[reg] != r)
+                    reg++;
+                size_t l = ooc_map_lane(&m, (size_t)(ln->rk - ix->prof->ranks), ln->kind, ln->row);
+                ooc_map_add(&m, l, d, r->start_ns[i], r->end_ns[i], reg);
+            }
+    }
+    ooc_map_finish(&m);
+    assert_int_equal(m.nlanes, ref->nlanes);
+    size_t rc = ooc_map_row_cells(ref);
+    for (size_t l = 0; l < m.nlanes; l++) {
+        assert_int_equal(m.lanes[l].ndepth, ref->lanes[l].ndepth);
+        uint32_t rows =
+            ref->lanes[l].ndepth < OOC_MAP_DEPTHS ? ref->lanes[l].ndepth : OOC_MAP_DEPTHS;
+        for (size_t c = 0; c < rows * rc; c++) {
+            const ooc_cell *a = &m.lanes[l].cells[c], *b = &ref->lanes[l].cells[c];
+            if (a->busy != b->busy || a->starts != b->starts || a->overlap != b->overlap ||
+                a->longest != b->longest || a->longest_reg != b->longest_reg)
+                fail_msg("%s lane %zu cell %zu differs when the calls come in reverse", path, l, c);
+        }
+    }
+    ooc_map_free(&m);
+}
+
 static void check_profile(const char *path, size_t *count, uint32_t *max_depth)
 {
     profile *p = NULL;
@@ -404,6 +443,7 @@ static void check_profile(const char *path, size_t *count, uint32_t *max_depth)
     ooc_map m;
     assert_true(ooc_map_from_lanes(ix, &m));
     check_lanes(&m, ix, path);
+    check_order(&m, ix, path);
     for (size_t l = 0; l < ix->nlanes; l++)
         *max_depth = ix->lanes[l].ndepth > *max_depth ? ix->lanes[l].ndepth : *max_depth;
     int64_t w = (int64_t)1 << m.shift;
