@@ -112,6 +112,10 @@ typedef struct tl_state {
     tl_overview ov;
     bool ov_built;
     size_t ov_cur, ov_top; /* its cursor row, its first row on screen */
+    /* Out of core (tl_window.h): the windows and the overview's rows; NULL
+     * in memory. */
+    struct tl_window *win;
+    const struct ooc_map *ooc_map; /* the overview map (tl_ooc.c), NULL in memory */
 } tl_state;
 
 /* Opens the overlap list for the selected call; false (status set) when
