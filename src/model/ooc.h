@@ -84,7 +84,8 @@ typedef struct ooc_seek_rank {
     size_t ncp;
     ooc_open_call *open;
     size_t nopen;
-    bool windowable; /* false: windows cannot be exact for this rank (say why in the skeleton's warnings) */
+    bool windowable; /* false: windows cannot be exact for this rank (say why in the skeleton's
+                        warnings) */
     /* The rank's inferred lanes in the whole profile (rank_data.ninferred_lanes):
      * a window's sweep starts from the open calls in their lanes, so its
      * calls get the lanes the whole profile gives them. */
@@ -133,7 +134,6 @@ uint64_t ooc_window_cap(uint64_t budget);
  * file-backed window must give the same timeline): every call overlapping
  * [t0, t1) and all its ancestors, nested (full's rank calls built:
  * profile_ensure_calls).  An empty profile for t0 >= t1. */
-sv_err ooc_window_slice(const profile *full, int64_t t0, int64_t t1, profile **out,
-                        sv_error *err);
+sv_err ooc_window_slice(const profile *full, int64_t t0, int64_t t1, profile **out, sv_error *err);
 
 #endif
