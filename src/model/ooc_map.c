@@ -204,7 +204,7 @@ static void row_add(const ooc_map *m, ooc_cell *c, int64_t start, int64_t end, u
     if (start >= m->origin)
         c[b0].starts = u32_sat_add(c[b0].starts, 1);
     int64_t dur = duration(start, end);
-    if (b0 == b1) { /* the usual call: its visible end, so its end, is in b0 */
+    if (rve >> m->shift == b0) { /* the usual call: its visible end, so its end, is in b0 */
         c[b0].overlap = u32_sat_add(c[b0].overlap, 1);
         longest_merge(&c[b0], dur, reg);
         c[b0].busy += end > start ? rel(m, end) - rs : 0;

@@ -271,6 +271,29 @@ static void test_deep_and_calls_in(void **state)
     ooc_map_free(&m);
 }
 
+/* Calls outside the grid [0, 128) are clipped to it: one from before the
+ * origin counts in no bucket's starts, one past the end in nothing. */
+static void test_clipping(void **state)
+{
+    (void)state;
+    ooc_map m;
+    assert_true(ooc_map_init(&m, 0, 100, HINT8));
+    size_t l = ooc_map_lane(&m, 0, LANE_RANK, -1);
+    ooc_map_add(&m, l, 0, -10, 20, 1);  /* buckets 0 (16 ns) and 1 (4 ns) */
+    ooc_map_add(&m, l, 0, 120, 200, 2); /* bucket 7: 8 ns */
+    ooc_map_add(&m, l, 0, 300, 310, 3); /* nowhere */
+    ooc_map_add(&m, l, 0, -50, -40, 4); /* nowhere */
+    ooc_map_finish(&m);
+    check_cell(&m, 0, 0, 16, 0, 1, 30, 1);
+    check_cell(&m, 0, 1, 4, 0, 1, 30, 1);
+    check_cell(&m, 0, 7, 8, 1, 1, 80, 2);
+    check_cell(&m, 3, 0, 28, 1, 2, 80, 2);
+    assert_int_equal(m.ncalls, 4);
+    assert_int_equal(m.t_min, -50);
+    assert_int_equal(m.t_max, 310);
+    ooc_map_free(&m);
+}
+
 /* ------------------------------------------------------------ from lanes */
 
 static int64_t floor_div(int64_t a, int64_t b)
@@ -532,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_columns_exact),
         cmocka_unit_test(test_columns_approx),
         cmocka_unit_test(test_deep_and_calls_in),
+        cmocka_unit_test(test_clipping),
         cmocka_unit_test(test_from_lanes_deep),
         cmocka_unit_test(test_shared_profiles),
     };
