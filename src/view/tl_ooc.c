@@ -29,10 +29,11 @@ const char *tl_ooc_legend(char *buf, size_t len, bool exact, bool ascii)
     char g[3][5];
     for (int k = 0; k < 3; k++)
         g[k][utf8_encode(gl->dense[k], g[k])] = '\0';
+    /* What matters most first: a narrow screen cuts the end. */
     snprintf(buf, len,
-             "overview of the file (not loaded): busy %s <1/3 %s <2/3 %s more, bar: one call "
-             "over the column; %s; zoom in for calls",
-             g[0], g[1], g[2], exact ? "exact columns" : "columns approx. (bucket edges)");
+             "overview (out of core): zoom in for calls; %s; busy %s <1/3 %s <2/3 %s more, "
+             "bar = one call over the column",
+             exact ? "exact columns" : "columns approx. (bucket edges)", g[0], g[1], g[2]);
     return buf;
 }
 

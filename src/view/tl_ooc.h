@@ -36,9 +36,10 @@ typedef struct tl_ooc_cell {
  * Pure: no curses, no state. */
 tl_ooc_cell tl_ooc_cell_of(const ooc_col *c, int64_t npc);
 
-/* The legend line under the rows (UTF-8 or ASCII glyphs as the theme's):
- * that the rows are the out-of-core overview, the load glyphs, exact or
- * approximate columns (ooc_map_view_exact), and "zoom in for calls". */
+/* The legend line (UTF-8 or ASCII glyphs as the theme's): that the rows
+ * are the out-of-core overview and "zoom in for calls" first (a narrow
+ * screen cuts the end), exact or approximate columns (ooc_map_view_exact),
+ * then the load glyphs and the bar cell. */
 const char *tl_ooc_legend(char *buf, size_t len, bool exact, bool ascii);
 
 /* The same in short, for a header: "overview (out of core, exact
