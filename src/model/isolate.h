@@ -63,6 +63,8 @@ typedef struct isolate_options {
      * wire.h) and the statistics are computed in this process from the
      * tail (stats_local.h, stats_job.h), which is then "local". */
     bool stats_in_child;
+    /* An out-of-core window's plan (load_options.window, ooc_window.c). */
+    const struct ooc_plan *window;
 } isolate_options;
 
 sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "load_columnar_internal.h"
+#include "load_window.h"
 #include "stream_col.h"
 #include "text.h"
 
@@ -595,6 +596,9 @@ static sv_err stage_rows(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
     /* Out of core: the columns are opened, the calls streamed rank by rank. */
     if (events && sc_wanted(c, lf, el))
         return sc_stage(c, f, el, lf);
+    /* An out-of-core window: only its calls (load_window.h). */
+    if (events && c->opt && c->opt->window)
+        return ow_stage_columnar(c, f, el, lf);
     for (size_t j = 0; j < lf->nkept; j++) {
         region *t = &lf->stage[lf->order[j]];
         t->n = events ? (size_t)lf->cnt[lf->order[j]] : 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "load_rows.h"
+#include "load_window.h"
 #include "loader_internal.h"
 #include "stream_col.h"
 #include "text.h"
@@ -353,6 +354,9 @@ static sv_err load_region(ld_ctx *c, rank_data *rk, hid_t g, const char *name, h
         return SV_OK; /* another MPI process's row (load_rows.h) */
     /* Out of core (stream_col.h): the plain region streams, any other loads here. */
     int streamed = has_start && c->sg ? sg_load_columns(c, rk, g, name, l, &t, &e) : -1;
+    /* An out-of-core window: only its calls (load_window.h). */
+    if (has_start && streamed < 0 && c->opt && c->opt->window)
+        streamed = ow_load_group(c, rk, g, name, l, &t, &e);
     bool keep =
         !has_start || (streamed >= 0 ? streamed == 1 : load_columns(c, rk, g, name, l, &t, &e));
     if (!e && keep && sum)

@@ -36,6 +36,9 @@ typedef struct load_options {
     /* Statistics but no nesting: the caller nests (nest_rank_totals_parents,
      * a comparison's loading child: diff_remote.c). */
     bool skip_nest;
+    /* An out-of-core window (ooc_window.c, load_window.h): each planned row
+     * reads only its planned segments and open calls; the others none. */
+    const struct ooc_plan *window;
 } load_options;
 
 enum { LOAD_STREAM_OFF, LOAD_STREAM_AUTO, LOAD_STREAM_FORCE };
