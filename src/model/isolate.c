@@ -218,6 +218,8 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
     opt->stored_statistics = io && io->stored_statistics;
     opt->stream = io ? io->stream : 0;
     opt->window = io ? io->window : NULL;
+    opt->streamed = io ? io->streamed : NULL;
+    opt->streamed_ctx = io ? io->streamed_ctx : NULL;
     sv_err e = io && io->paths && io->npaths > 1
                    ? profile_load_set(io->paths, io->npaths, opt, p, err)
                    : profile_load(path, opt, p, err);

@@ -22,6 +22,9 @@
 
 #include "profile.h"
 
+struct ld_ctx;
+struct lc_file;
+
 typedef struct isolate_options {
     /* Called now and then during the load; done/total in bytes read. */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
@@ -65,6 +68,10 @@ typedef struct isolate_options {
     bool stats_in_child;
     /* An out-of-core window's plan (load_options.window, ooc_window.c). */
     const struct ooc_plan *window;
+    /* The out-of-core viewer's pass during the load (load_options.streamed,
+     * ooc.h), in the child or in-process. */
+    sv_err (*streamed)(void *ctx, struct ld_ctx *c, struct lc_file *lf);
+    void *streamed_ctx;
 } isolate_options;
 
 sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,

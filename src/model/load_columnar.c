@@ -721,7 +721,13 @@ sv_err ld_load_columnar(ld_ctx *c, hid_t f, const h5u_list *root, bool aggregate
             e = ld_nomem(c, err);
     } else if (!e) {
         e = load_rows(c, f, &lf, root, err);
-        if (!e && (e = commit_all(c, f, root, &lf)) == SV_ERR_NOMEM)
+        bool later = !e;
+        if (!e)
+            e = commit_all(c, f, root, &lf);
+        /* the out-of-core viewer's pass (ooc_h5.h), the columns still open */
+        if (!e && lf.sc && c->opt && c->opt->streamed)
+            e = c->opt->streamed(c->opt->streamed_ctx, c, &lf);
+        if (later && e == SV_ERR_NOMEM)
             e = ld_nomem(c, err);
         else if (e == SV_ERR_FORMAT) /* stream_col.h: a read failed in a later pass */
             e = sv_error_set(err, e, "%s: events: a read failed while streaming the calls",

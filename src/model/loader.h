@@ -11,6 +11,9 @@
 
 #include "profile.h"
 
+struct ld_ctx;
+struct lc_file;
+
 typedef struct load_options {
     /* Called now and then during a long load; done/total in bytes read. */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
@@ -39,6 +42,11 @@ typedef struct load_options {
     /* An out-of-core window (ooc_window.c, load_window.h): each planned row
      * reads only its planned segments and open calls; the others none. */
     const struct ooc_plan *window;
+    /* The out-of-core viewer's pass (ooc_h5.h): called at the end of a
+     * streamed columnar file's load, its event columns still open; an
+     * error fails the load. */
+    sv_err (*streamed)(void *ctx, struct ld_ctx *c, struct lc_file *lf);
+    void *streamed_ctx;
 } load_options;
 
 enum { LOAD_STREAM_OFF, LOAD_STREAM_AUTO, LOAD_STREAM_FORCE };

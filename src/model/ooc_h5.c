@@ -1,0 +1,466 @@
+/* ooc_h5: ooc_open's pass over a streamed columnar file (ooc_h5.h).
+ *
+ * How each rank is done (the rank's rows with calls, pass 1's verdicts):
+ * - no call ids and every row in (start, -end) order: swept (ooc_scan.h),
+ *   windowable unless its inferred lanes leave no checkpoint;
+ * - call ids, or a row out of order: its rows read whole into a scratch
+ *   profile, nested by nest.c and indexed by lanes_build (the map then is
+ *   the in-memory one exactly), when they fit half the budget; else every
+ *   call at depth 0 of its thread / task lane (an approximate overview).
+ *   Not windowable either way; the skeleton says so. */
+#include "ooc_h5.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lanes.h"
+#include "stream_col_internal.h"
+#include "text.h"
+
+enum { M_NONE, M_SWEEP, M_MEMORY, M_FLAT };
+
+typedef struct hrank {
+    rank_data *rk;
+    region **regs; /* by name: the skeleton's region indices */
+    sc_row **rows; /* with calls, by region index */
+    uint32_t *reg;
+    size_t nrows;
+    uint64_t calls;
+    int mode;
+    bool lanes, ids;
+    size_t nlanes;
+} hrank;
+
+typedef struct hpass {
+    ooc_h5 *h;
+    ld_ctx *c;
+    sc_file *sf;
+    hrank *r;
+    size_t nr;
+} hpass;
+
+static int cmp_rank(const void *a, const void *b)
+{
+    int x = ((const hrank *)a)->rk->rank, y = ((const hrank *)b)->rk->rank;
+    return (x > y) - (x < y);
+}
+
+static int cmp_reg(const void *a, const void *b)
+{
+    return strcmp((*(region *const *)a)->name, (*(region *const *)b)->name);
+}
+
+static size_t reg_index(const hrank *hr, const char *name)
+{
+    size_t lo = 0, hi = hr->rk->nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int k = strcmp(hr->regs[mid]->name, name);
+        if (k == 0)
+            return mid;
+        if (k < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return SIZE_MAX;
+}
+
+static hrank *find_rank(hpass *hp, int rank)
+{
+    size_t lo = 0, hi = hp->nr;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (hp->r[mid].rk->rank == rank)
+            return &hp->r[mid];
+        if (hp->r[mid].rk->rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------ sources */
+
+typedef struct hsrc {
+    sc_reader rd;
+} hsrc;
+
+static int src_refill(void *vctx, ooc_src *src)
+{
+    hsrc *x = vctx;
+    src->base = x->rd.pos;
+    int k = sc_reader_next(&x->rd);
+    if (k <= 0)
+        return k;
+    src->s = x->rd.buf[SC_START];
+    src->e = x->rd.buf[SC_END];
+    src->thr = x->rd.buf[SC_THREAD];
+    src->task = x->rd.buf[SC_TASK];
+    src->len = x->rd.len;
+    return 1;
+}
+
+static unsigned lane_cols(const sc_row *row)
+{
+    return row->keep & (1u << SC_THREAD | 1u << SC_TASK);
+}
+
+/* Readers of the rank's rows (lane columns as kept); false on NOMEM. */
+static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x)
+{
+    size_t cap = stream_chunk_len(hp->sf->budget, hr->nrows, 4);
+    for (size_t j = 0; j < hr->nrows; j++) {
+        if (!sc_reader_init(&x[j].rd, hp->sf, hr->rows[j], 3u | lane_cols(hr->rows[j]), cap, false))
+            return false;
+        srcs[j] =
+            (ooc_src){.reg = hr->reg[j], .n = hr->rows[j]->n, .refill = src_refill, .ctx = &x[j]};
+    }
+    return true;
+}
+
+static void close_srcs(hsrc *x, size_t n)
+{
+    for (size_t j = 0; x && j < n; j++)
+        sc_reader_free(&x[j].rd);
+    free(x);
+}
+
+/* ------------------------------------------------------------ modes */
+
+static void choose(hpass *hp, hrank *hr)
+{
+    bool ids = true, sorted = true;
+    unsigned ncols = 2;
+    for (size_t j = 0; j < hr->nrows; j++) {
+        const sc_row *row = hr->rows[j];
+        ids &= (row->keep & (1u << SC_CALL)) && (row->keep & (1u << SC_PARENT));
+        hr->lanes |= lane_cols(row) != 0;
+        sorted &= row->in_order;
+    }
+    hr->ids = ids && hr->nrows;
+    ncols += hr->ids ? 2 : 0;
+    ncols += hr->lanes ? 2 : 0;
+    if (!hr->nrows)
+        hr->mode = M_NONE;
+    else if (!hr->ids && sorted)
+        hr->mode = M_SWEEP;
+    else /* the columns, nest.c's keys and parents, the lanes' rows */
+        hr->mode = hr->calls * (ncols * 8 + 64) <= hp->sf->budget / 2 ? M_MEMORY : M_FLAT;
+}
+
+/* Distinct lanes.h keys of a rank with lane columns (one pass over them
+ * when a row has tasks; else the threads pass 1 listed). */
+static int count_keys(hpass *hp, const hrank *hr, size_t *n)
+{
+    ooc_keyset ks = {0};
+    bool tasks = false, ok = true;
+    for (size_t j = 0; j < hr->nrows; j++)
+        tasks |= (hr->rows[j]->keep & (1u << SC_TASK)) != 0;
+    for (size_t j = 0; ok && !tasks && j < hr->nrows; j++) {
+        const region *r = hr->rows[j]->r;
+        if (!(hr->rows[j]->keep & (1u << SC_THREAD)))
+            ok = ooc_keyset_add(&ks, -1, -1);
+        for (size_t i = 0; ok && (hr->rows[j]->keep & (1u << SC_THREAD)) && i < r->stream_nthreads;
+             i++)
+            ok = ooc_keyset_add(&ks, r->stream_threads[i], -1);
+    }
+    int rc = ok ? 0 : -1;
+    hsrc *x = tasks ? calloc(hr->nrows, sizeof *x) : NULL;
+    ooc_src *srcs = tasks ? calloc(hr->nrows, sizeof *srcs) : NULL;
+    if (tasks && (!x || !srcs || !open_srcs(hp, hr, srcs, x)))
+        rc = -1;
+    for (size_t j = 0; tasks && rc == 0 && j < hr->nrows; j++) {
+        int k;
+        while (rc == 0 && (k = src_refill(&x[j], &srcs[j])) == 1)
+            for (size_t i = 0; i < srcs[j].len; i++)
+                if (!ooc_keyset_add(&ks, srcs[j].thr ? srcs[j].thr[i] : -1,
+                                    srcs[j].task ? srcs[j].task[i] : -1)) {
+                    rc = -1;
+                    break;
+                }
+        if (k < 0)
+            rc = -1;
+    }
+    if (tasks)
+        close_srcs(x, hr->nrows);
+    free(srcs);
+    *n = ks.n;
+    ooc_keyset_free(&ks);
+    return rc;
+}
+
+/* The rank's rows whole in a one-rank profile, nested and indexed. */
+static sv_err scratch(hpass *hp, const hrank *hr, profile **out, lanes_index **ix)
+{
+    profile *tp = profile_new(hp->c->p->path);
+    rank_data *trk = tp ? profile_add_rank(tp, hr->rk->rank) : NULL;
+    sv_err e = trk ? SV_OK : SV_ERR_NOMEM;
+    *out = tp;
+    size_t cap = stream_chunk_len(hp->sf->budget, 1, SC_NCOL);
+    for (size_t j = 0; !e && j < hr->nrows; j++) {
+        const sc_row *row = hr->rows[j];
+        region *t = rank_add_region(trk, row->r->name);
+        unsigned want = 3u | lane_cols(row) | (hr->ids ? 1u << SC_CALL | 1u << SC_PARENT : 0);
+        int64_t **dst[SC_NCOL] = {NULL};
+        if (t) {
+            int64_t **d[SC_NCOL] = {&t->start_ns,   &t->end_ns,     NULL,         &t->call_ids,
+                                    &t->parent_ids, &t->thread_ids, &t->task_ids, NULL};
+            memcpy(dst, d, sizeof d);
+            t->has_event_data = true;
+            t->n = (size_t)row->n;
+        }
+        sc_reader rd;
+        if (!t || !sc_reader_init(&rd, hp->sf, row, want, cap, false)) {
+            if (t)
+                sc_reader_free(&rd);
+            e = SV_ERR_NOMEM;
+            break;
+        }
+        for (int k = 0; !e && k < SC_NCOL; k++)
+            if ((rd.want & (1u << k)) && dst[k] && !(*dst[k] = malloc((t->n ? t->n : 1) * 8)))
+                e = SV_ERR_NOMEM;
+        int k = 0;
+        for (size_t at = 0; !e && (k = sc_reader_next(&rd)) == 1; at += rd.len)
+            for (int q = 0; q < SC_NCOL; q++)
+                if ((rd.want & (1u << q)) && dst[q])
+                    memcpy(*dst[q] + at, rd.buf[q], rd.len * sizeof(int64_t));
+        if (!e && k < 0)
+            e = SV_ERR_FORMAT;
+        sc_reader_free(&rd);
+    }
+    sv_error err;
+    if (!e)
+        e = profile_finish_steps(tp, false, true, &err);
+    if (!e)
+        e = lanes_build(tp, NULL, ix, &err);
+    return e;
+}
+
+static sv_err memory_rank(hpass *hp, const hrank *hr, size_t ri, bool count)
+{
+    profile *tp = NULL;
+    lanes_index *ix = NULL;
+    sv_err e = scratch(hp, hr, &tp, &ix);
+    const rank_data *trk = tp && tp->nranks ? &tp->ranks[0] : NULL;
+    uint32_t *regmap = !e && trk ? malloc((trk->nregions + 1) * sizeof *regmap) : NULL;
+    if (!e && !regmap)
+        e = SV_ERR_NOMEM;
+    for (size_t j = 0; !e && j < trk->nregions; j++)
+        regmap[j] = (uint32_t)reg_index(hr, trk->regions[j]->name);
+    ooc_seek ref = {0};
+    if (!e && count)
+        ((hrank *)hr)->nlanes = ix->rank_lane0[1] - ix->rank_lane0[0];
+    else if (!e && (!ooc_scan_feed_lanes(&hp->h->sc, ri, ix, 0, regmap) ||
+                    !ooc_seek_from_profile(tp, &ref) ||
+                    !ooc_scan_take_seek(&hp->h->sc, ri, &ref, 0, regmap)))
+        e = SV_ERR_NOMEM;
+    ooc_seek_free(&ref);
+    free(regmap);
+    lanes_free(ix);
+    profile_free(tp);
+    return e;
+}
+
+static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)
+{
+    hsrc *x = calloc(hr->nrows ? hr->nrows : 1, sizeof *x);
+    ooc_src *srcs = calloc(hr->nrows ? hr->nrows : 1, sizeof *srcs);
+    int rc = x && srcs && open_srcs(hp, hr, srcs, x) ? 0 : -1;
+    if (rc == 0 && hr->mode == M_SWEEP)
+        rc = ooc_scan_rank(&hp->h->sc, ri, srcs, hr->nrows, hr->lanes, hr->rk->ninferred_lanes);
+    else if (rc == 0)
+        rc = ooc_scan_flat(&hp->h->sc, ri, srcs, hr->nrows);
+    close_srcs(x, hr->nrows);
+    free(srcs);
+    if (rc == -2) /* the file changed since pass 1, or a fault of this code */
+        return SV_ERR_FORMAT;
+    return rc ? SV_ERR_NOMEM : SV_OK;
+}
+
+/* ------------------------------------------------------------ the pass */
+
+static bool note_nw(ooc_h5 *h, int rank, const char *why)
+{
+    int *r = realloc(h->nw_rank, (h->nnw + 1) * sizeof *r);
+    if (r)
+        h->nw_rank = r;
+    const char **w = r ? realloc(h->nw_why, (h->nnw + 1) * sizeof *w) : NULL;
+    if (!w)
+        return false;
+    h->nw_why = w;
+    h->nw_rank[h->nnw] = rank;
+    h->nw_why[h->nnw++] = why;
+    return true;
+}
+
+static sv_err gather(hpass *hp, lc_file *lf)
+{
+    profile *p = hp->c->p;
+    hp->nr = p->nranks;
+    hp->r = calloc(p->nranks ? p->nranks : 1, sizeof *hp->r);
+    if (!hp->r)
+        return SV_ERR_NOMEM;
+    for (size_t k = 0; k < p->nranks; k++) {
+        hrank *hr = &hp->r[k];
+        hr->rk = &p->ranks[k];
+        size_t n = hr->rk->nregions;
+        hr->regs = malloc((n ? n : 1) * sizeof *hr->regs);
+        hr->rows = malloc((n ? n : 1) * sizeof *hr->rows);
+        hr->reg = malloc((n ? n : 1) * sizeof *hr->reg);
+        if (!hr->regs || !hr->rows || !hr->reg)
+            return SV_ERR_NOMEM;
+        if (n)
+            memcpy(hr->regs, hr->rk->regions, n * sizeof *hr->regs);
+        qsort(hr->regs, n, sizeof *hr->regs, cmp_reg);
+    }
+    qsort(hp->r, hp->nr, sizeof *hp->r, cmp_rank);
+    for (size_t j = 0; j < lf->nkept; j++) {
+        size_t i = lf->order[j];
+        sc_row *row = hp->sf->rows ? hp->sf->rows[i] : NULL;
+        hrank *hr = row && row->r && row->n ? find_rank(hp, lf->ix.rank[i]) : NULL;
+        size_t ri = hr ? reg_index(hr, row->r->name) : SIZE_MAX;
+        if (!hr || ri == SIZE_MAX || hr->regs[ri] != row->r || hr->nrows == hr->rk->nregions)
+            continue; /* dropped at the verdict: not in the skeleton */
+        hr->rows[hr->nrows] = row;
+        hr->reg[hr->nrows++] = (uint32_t)ri;
+        hr->calls += row->n;
+    }
+    return SV_OK;
+}
+
+/* The skeleton's indices, kept for ooc_h5_check. */
+static sv_err note_indices(hpass *hp)
+{
+    ooc_h5 *h = hp->h;
+    h->nranks = hp->nr;
+    h->rank_no = calloc(hp->nr + 1, sizeof *h->rank_no);
+    h->regs = calloc(hp->nr + 1, sizeof *h->regs);
+    h->nregs = calloc(hp->nr + 1, sizeof *h->nregs);
+    if (!h->rank_no || !h->regs || !h->nregs)
+        return SV_ERR_NOMEM;
+    for (size_t k = 0; k < hp->nr; k++) {
+        h->rank_no[k] = hp->r[k].rk->rank;
+        h->nregs[k] = hp->r[k].rk->nregions;
+        h->regs[k] = (const void **)hp->r[k].regs;
+        hp->r[k].regs = NULL;
+    }
+    return SV_OK;
+}
+
+static sv_err plan(hpass *hp, int64_t *t_min, int64_t *t_max, size_t *nlanes)
+{
+    *t_min = INT64_MAX;
+    *t_max = INT64_MIN;
+    *nlanes = 0;
+    for (size_t k = 0; k < hp->nr; k++) {
+        hrank *hr = &hp->r[k];
+        choose(hp, hr);
+        for (size_t j = 0; j < hr->nrows; j++) {
+            const region_stats *st = &hr->rows[j]->r->st;
+            *t_min = st->first_start_ns < *t_min ? st->first_start_ns : *t_min;
+            *t_max = st->last_end_ns > *t_max ? st->last_end_ns : *t_max;
+        }
+        sv_err e = SV_OK;
+        if (hr->mode == M_SWEEP && !hr->lanes)
+            hr->nlanes = hr->rk->ninferred_lanes > 1 ? hr->rk->ninferred_lanes : 1;
+        else if (hr->mode == M_MEMORY)
+            e = memory_rank(hp, hr, k, true);
+        else if (hr->mode != M_NONE && hr->lanes)
+            e = count_keys(hp, hr, &hr->nlanes) ? SV_ERR_NOMEM : SV_OK;
+        else if (hr->mode != M_NONE)
+            hr->nlanes = 1;
+        if (e)
+            return e;
+        *nlanes += hr->nlanes;
+    }
+    return SV_OK;
+}
+
+static sv_err run(hpass *hp)
+{
+    sv_err e = SV_OK;
+    for (size_t k = 0; !e && k < hp->nr; k++) {
+        const hrank *hr = &hp->r[k];
+        if (hr->mode == M_NONE)
+            e = ooc_scan_rank_entry(&hp->h->sc, k, INT64_MAX, true) ? SV_OK : SV_ERR_NOMEM;
+        else if (hr->mode == M_MEMORY)
+            e = memory_rank(hp, hr, k, false);
+        else
+            e = stream_rank(hp, hr, k);
+        const char *why = NULL;
+        if (hr->mode == M_FLAT)
+            why = hr->ids ? "its nesting comes from call ids and its calls exceed the budget; "
+                            "the overview shows every call at depth 0"
+                          : "a row is not in start order and the rank's calls exceed the budget; "
+                            "the overview shows every call at depth 0";
+        else if (!e && !hp->h->sc.seek.ranks[k].windowable)
+            why = "its call ids fell back to inference, or a parent starts after its child";
+        if (!e && why && !note_nw(hp->h, hr->rk->rank, why))
+            e = SV_ERR_NOMEM;
+    }
+    return e;
+}
+
+sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
+{
+    ooc_h5 *h = ctx;
+    if (h->ran) {
+        profile_warn(c->p, "%s: out-of-core: only the first file of a set is mapped", c->path);
+        return SV_OK;
+    }
+    h->ran = true;
+    snprintf(h->path, sizeof h->path, "%s", c->path);
+    hpass hp = {h, c, lf->sc, NULL, 0};
+    int64_t t0, t1;
+    size_t nlanes;
+    sv_err e = gather(&hp, lf);
+    if (!e)
+        e = plan(&hp, &t0, &t1, &nlanes);
+    if (!e && !ooc_scan_init(&h->sc, t0, t1, nlanes))
+        e = SV_ERR_NOMEM;
+    if (!e)
+        e = run(&hp);
+    if (!e)
+        e = note_indices(&hp);
+    for (size_t k = 0; hp.r && k < hp.nr; k++) {
+        free(hp.r[k].regs);
+        free(hp.r[k].rows);
+        free(hp.r[k].reg);
+    }
+    free(hp.r);
+    if (e == SV_ERR_FORMAT)
+        snprintf(h->sc.why, sizeof h->sc.why, "%s",
+                 h->sc.why[0] ? h->sc.why : "a read failed while mapping the calls");
+    return e;
+}
+
+bool ooc_h5_check(const ooc_h5 *h, const profile *p)
+{
+    if (h->nranks != p->nranks)
+        return false;
+    for (size_t k = 0; k < p->nranks; k++) {
+        const rank_data *rk = &p->ranks[k];
+        if (h->rank_no[k] != rk->rank || h->nregs[k] != rk->nregions)
+            return false;
+        for (size_t j = 0; j < rk->nregions; j++)
+            if (h->regs[k][j] != (const void *)rk->regions[j])
+                return false;
+    }
+    return true;
+}
+
+void ooc_h5_free(ooc_h5 *h)
+{
+    ooc_scan_free(&h->sc);
+    for (size_t k = 0; h->regs && k < h->nranks; k++)
+        free(h->regs[k]);
+    free(h->regs);
+    free(h->nregs);
+    free(h->rank_no);
+    free(h->nw_rank);
+    free(h->nw_why);
+    memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,38 @@
+/* ooc_h5: ooc_open's pass over a streamed columnar file (schema 2 and 3),
+ * run by the loader at the end of the file's streamed load while its
+ * event columns are still open (load_options.streamed): the file's rows
+ * are read again, a rank at a time, into ooc_scan (ooc_scan.h).  The
+ * skeleton is not finished yet then (ranks and regions unsorted), so the
+ * indices the scan writes are the ones profile_finish will give; the
+ * caller checks them against the finished skeleton (ooc_h5_check). */
+#ifndef SV_OOC_H5_H
+#define SV_OOC_H5_H
+
+#include "ooc_scan.h"
+
+/* What the pass leaves for ooc_open. */
+typedef struct ooc_h5 {
+    bool ran;
+    ooc_scan sc;
+    /* The indices the pass assumed: rank numbers by rank index, region
+     * pointers by (rank index, region index); compared only, never read. */
+    int *rank_no;
+    size_t nranks;
+    const void ***regs;
+    size_t *nregs;
+    /* Ranks left out of the windows, and why (warnings for the skeleton). */
+    int *nw_rank;
+    const char **nw_why;
+    size_t nnw;
+    char path[400]; /* escaped */
+} ooc_h5;
+
+struct ld_ctx;
+struct lc_file;
+/* The loader's hook (load_options.streamed); ctx is an ooc_h5. */
+sv_err ooc_h5_streamed(void *ctx, struct ld_ctx *c, struct lc_file *lf);
+/* Whether the finished skeleton has the indices the pass assumed. */
+bool ooc_h5_check(const ooc_h5 *h, const profile *p);
+void ooc_h5_free(ooc_h5 *h);
+
+#endif

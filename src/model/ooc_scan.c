@@ -1,0 +1,670 @@
+/* ooc_scan: the sweep of ooc_open's streaming pass (ooc_scan.h).
+ *
+ * Checkpoints are ooc.h's: cp[0] at the rank's first start, then before
+ * the merge's call q for every q = j * OOC_SEEK_STRIDE (j >= 1) at t =
+ * its start, unless t is the previous checkpoint's.  The open calls are the
+ * calls starting before t that end at or after t, in the merge's order.
+ * Most are on the sweep's stacks; the others were popped while still
+ * running: by a call that overlaps them partly (thread or task columns, or
+ * past the 256th inferred lane), or by a call starting where they end.
+ * Every pop of a call ending at or after the popping call's start keeps it
+ * aside (`aside`) until a checkpoint finds it ended. */
+#include "ooc_scan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LANES_MAX 256 /* nest_infer.c's limit */
+
+typedef struct ocall {
+    int64_t s, e;
+    uint64_t pos, seq;
+    uint32_t reg, lane; /* lane: the inferred lane (sweeps without columns) */
+} ocall;
+
+typedef struct ostack {
+    ocall *v;
+    size_t sp, cap;
+} ostack;
+
+/* A map lane index, valid while the map has `stamp` lanes. */
+typedef struct lcache {
+    size_t idx, stamp;
+} lcache;
+
+typedef struct group {
+    int64_t thread, task;
+    ostack st;
+    lcache lc;
+} group;
+
+typedef struct rscan {
+    ooc_scan *sc;
+    size_t ri;
+    bool lanes;
+    uint32_t ninf;
+    ostack *il; /* inferred lanes */
+    lcache *ilc;
+    size_t nil;
+    bool capped;
+    group *g; /* lanes: one per (thread, task) */
+    size_t ng, gcap;
+    size_t *ht; /* group index + 1, 0 empty */
+    size_t htcap;
+    uint64_t seq;
+    ooc_seek_rank *rk;
+    ostack aside; /* popped calls that may still be open at a checkpoint */
+    ocall *tmp;   /* a checkpoint's open calls */
+    size_t ntmp, tmpcap;
+} rscan;
+
+/* ------------------------------------------------------------ setup */
+
+bool ooc_scan_init(ooc_scan *sc, int64_t t_min, int64_t t_max, size_t nlanes)
+{
+    memset(sc, 0, sizeof *sc);
+    bool none = t_min > t_max; /* no calls: a grid at 0, as ooc_map_from_lanes */
+    return ooc_map_init(&sc->map, none ? 0 : t_min, none ? 0 : t_max, nlanes);
+}
+
+void ooc_scan_free(ooc_scan *sc)
+{
+    ooc_map_free(&sc->map);
+    ooc_seek_free(&sc->seek);
+    memset(sc, 0, sizeof *sc);
+}
+
+static bool grow(void **v, size_t *cap, size_t need, size_t sz)
+{
+    if (need <= *cap)
+        return true;
+    size_t c = *cap ? *cap : 8;
+    while (c < need)
+        c *= 2;
+    void *nv = realloc(*v, c * sz);
+    if (!nv)
+        return false;
+    *v = nv;
+    *cap = c;
+    return true;
+}
+
+static ooc_seek_rank *rank_entry(ooc_scan *sc, size_t rank_index, uint32_t ninferred)
+{
+    if (!grow((void **)&sc->seek.ranks, &sc->ranks_cap, sc->seek.nranks + 1,
+              sizeof *sc->seek.ranks))
+        return NULL;
+    ooc_seek_rank *rk = &sc->seek.ranks[sc->seek.nranks++];
+    memset(rk, 0, sizeof *rk);
+    rk->rank_index = rank_index;
+    rk->windowable = true;
+    rk->ninferred = ninferred;
+    return rk;
+}
+
+static bool add_cp(ooc_seek_rank *rk, int64_t t, const ocall *open, size_t n)
+{
+    ooc_checkpoint *cp = realloc(rk->cp, (rk->ncp + 1) * sizeof *cp);
+    if (!cp)
+        return false;
+    rk->cp = cp;
+    if (n) {
+        ooc_open_call *o = realloc(rk->open, (rk->nopen + n) * sizeof *o);
+        if (!o)
+            return false;
+        rk->open = o;
+        for (size_t i = 0; i < n; i++)
+            o[rk->nopen + i] =
+                (ooc_open_call){open[i].reg, open[i].lane, open[i].pos, open[i].s, open[i].e};
+    }
+    cp[rk->ncp++] = (ooc_checkpoint){t, rk->nopen, n};
+    rk->nopen += n;
+    return true;
+}
+
+bool ooc_scan_rank_entry(ooc_scan *sc, size_t rank_index, int64_t first, bool windowable)
+{
+    ooc_seek_rank *rk = rank_entry(sc, rank_index, 0);
+    if (!rk)
+        return false;
+    rk->windowable = windowable;
+    return first == INT64_MAX || add_cp(rk, first, NULL, 0);
+}
+
+/* A seek row for a row of n calls; SIZE_MAX on NOMEM. */
+static size_t seek_row(ooc_scan *sc, size_t rank_index, uint32_t reg, uint64_t n)
+{
+    if (!grow((void **)&sc->seek.rows, &sc->rows_cap, sc->seek.nrows + 1, sizeof *sc->seek.rows))
+        return SIZE_MAX;
+    ooc_seek_row *r = &sc->seek.rows[sc->seek.nrows];
+    size_t npts = (size_t)((n + OOC_SEEK_STRIDE - 1) / OOC_SEEK_STRIDE);
+    size_t m = (npts ? npts : 1) * sizeof(int64_t);
+    *r = (ooc_seek_row){rank_index, reg, n, npts, malloc(m), malloc(m), malloc(m)};
+    sc->seek.nrows++;
+    return r->start && r->smin && r->smax ? sc->seek.nrows - 1 : SIZE_MAX;
+}
+
+/* Call pos of seek row k starts at s. */
+static inline void seek_note(ooc_seek_row *r, uint64_t pos, int64_t s)
+{
+    if (pos >= r->n)
+        return;
+    size_t k = (size_t)(pos / OOC_SEEK_STRIDE);
+    if (pos % OOC_SEEK_STRIDE == 0) {
+        r->start[k] = r->smin[k] = r->smax[k] = s;
+        return;
+    }
+    r->smin[k] = s < r->smin[k] ? s : r->smin[k];
+    r->smax[k] = s > r->smax[k] ? s : r->smax[k];
+}
+
+/* ------------------------------------------------------------ lanes, stacks */
+
+static size_t lane_of(rscan *rs, lcache *c, lane_kind kind, int64_t row)
+{
+    if (c->stamp == rs->sc->map.nlanes)
+        return c->idx;
+    c->idx = ooc_map_lane(&rs->sc->map, rs->ri, kind, row);
+    c->stamp = rs->sc->map.nlanes;
+    return c->idx;
+}
+
+static bool push(ostack *st, const ocall *c)
+{
+    if (!grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v))
+        return false;
+    st->v[st->sp++] = *c;
+    return true;
+}
+
+static bool contains(const ocall *p, int64_t s, int64_t e)
+{
+    return p->s <= s && e <= p->e;
+}
+
+/* Pops the top of ln before a call starting at s; false on NOMEM. */
+static bool pop(rscan *rs, ostack *ln, int64_t s)
+{
+    const ocall *c = &ln->v[--ln->sp];
+    return c->e < s || push(&rs->aside, c);
+}
+
+/* nest_infer.c's lane_fits: pops what ended at or before s (and does not
+ * contain the call).  1 fits, 0 not, -1 NOMEM. */
+static int fits(rscan *rs, ostack *ln, int64_t s, int64_t e)
+{
+    while (ln->sp > 0 && ln->v[ln->sp - 1].e <= s && !contains(&ln->v[ln->sp - 1], s, e))
+        if (!pop(rs, ln, s))
+            return -1;
+    return ln->sp == 0 || contains(&ln->v[ln->sp - 1], s, e);
+}
+
+static bool pop_to(rscan *rs, ostack *ln, int64_t s, int64_t e)
+{
+    while (ln->sp > 0 && !contains(&ln->v[ln->sp - 1], s, e))
+        if (!pop(rs, ln, s))
+            return false;
+    return true;
+}
+
+/* nest_infer.c's choose_lane for a rank without lane columns: the lane's
+ * number, or -1 on NOMEM. */
+static long infer_lane(rscan *rs, int64_t s, int64_t e)
+{
+    for (size_t l = 0; l < rs->nil; l++) {
+        int k = fits(rs, &rs->il[l], s, e);
+        if (k)
+            return k > 0 ? (long)l : -1;
+    }
+    if (rs->nil < LANES_MAX) {
+        ostack *v = realloc(rs->il, (rs->nil + 1) * sizeof *v);
+        lcache *c = v ? realloc(rs->ilc, (rs->nil + 1) * sizeof *c) : NULL;
+        if (v)
+            rs->il = v;
+        if (!c)
+            return -1;
+        rs->ilc = c;
+        memset(&rs->il[rs->nil], 0, sizeof *rs->il);
+        rs->ilc[rs->nil] = (lcache){0, SIZE_MAX};
+        return (long)rs->nil++;
+    }
+    rs->capped = true;
+    return pop_to(rs, &rs->il[rs->nil - 1], s, e) ? (long)rs->nil - 1 : -1;
+}
+
+static uint64_t ghash(int64_t thread, int64_t task)
+{
+    uint64_t h = (uint64_t)thread * 0x9E3779B97F4A7C15ull ^ (uint64_t)task * 0xC2B2AE3D27D4EB4Full;
+    return h ^ (h >> 29);
+}
+
+static group *find_group(rscan *rs, int64_t thread, int64_t task)
+{
+    if (2 * (rs->ng + 1) > rs->htcap) {
+        size_t cap = rs->htcap ? 2 * rs->htcap : 64;
+        size_t *t = calloc(cap, sizeof *t);
+        if (!t)
+            return NULL;
+        for (size_t i = 0; i < rs->ng; i++) {
+            size_t h = ghash(rs->g[i].thread, rs->g[i].task) & (cap - 1);
+            while (t[h])
+                h = (h + 1) & (cap - 1);
+            t[h] = i + 1;
+        }
+        free(rs->ht);
+        rs->ht = t;
+        rs->htcap = cap;
+    }
+    size_t h = ghash(thread, task) & (rs->htcap - 1);
+    while (rs->ht[h]) {
+        group *g = &rs->g[rs->ht[h] - 1];
+        if (g->thread == thread && g->task == task)
+            return g;
+        h = (h + 1) & (rs->htcap - 1);
+    }
+    if (!grow((void **)&rs->g, &rs->gcap, rs->ng + 1, sizeof *rs->g))
+        return NULL;
+    group *g = &rs->g[rs->ng];
+    *g = (group){thread, task, {NULL, 0, 0}, {0, SIZE_MAX}};
+    rs->ht[h] = ++rs->ng;
+    return g;
+}
+
+/* ------------------------------------------------------------ checkpoints */
+
+static int seq_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const ocall *)a)->seq, y = ((const ocall *)b)->seq;
+    return (x > y) - (x < y);
+}
+
+/* The calls of st starting before t and ending at or after t. */
+static bool collect(rscan *rs, const ostack *st, int64_t t)
+{
+    for (size_t i = 0; i < st->sp; i++) {
+        if (st->v[i].s >= t || st->v[i].e < t)
+            continue;
+        if (!grow((void **)&rs->tmp, &rs->tmpcap, rs->ntmp + 1, sizeof *rs->tmp))
+            return false;
+        rs->tmp[rs->ntmp++] = st->v[i];
+    }
+    return true;
+}
+
+/* Before sweeping the merge's call seq, starting at s; false on NOMEM. */
+static bool checkpoint(rscan *rs, int64_t s)
+{
+    ooc_seek_rank *rk = rs->rk;
+    if (rs->seq == 0)
+        return add_cp(rk, s, NULL, 0);
+    if (rs->seq % OOC_SEEK_STRIDE || s == rk->cp[rk->ncp - 1].t)
+        return true;
+    /* the calls kept aside that ended before s never count again */
+    size_t keep = 0;
+    for (size_t i = 0; i < rs->aside.sp; i++)
+        if (rs->aside.v[i].e >= s)
+            rs->aside.v[keep++] = rs->aside.v[i];
+    rs->aside.sp = keep;
+    rs->ntmp = 0;
+    bool ok = collect(rs, &rs->aside, s);
+    for (size_t i = 0; ok && i < rs->ng; i++)
+        ok = collect(rs, &rs->g[i].st, s);
+    for (size_t l = 0; ok && l < rs->nil; l++)
+        ok = collect(rs, &rs->il[l], s);
+    if (!ok)
+        return false;
+    if (rs->ntmp > 1)
+        qsort(rs->tmp, rs->ntmp, sizeof *rs->tmp, seq_cmp);
+    return add_cp(rk, s, rs->tmp, rs->ntmp);
+}
+
+/* ------------------------------------------------------------ one call */
+
+static int sweep_call(rscan *rs, ooc_src *src)
+{
+    size_t i = src->pos;
+    int64_t s = src->s[i], e = src->e[i];
+    uint64_t pos = src->base + i;
+    if (!checkpoint(rs, s))
+        return -1;
+    seek_note(&rs->sc->seek.rows[src->seek_row], pos, s);
+    ocall c = {s, e, pos, rs->seq, src->reg, 0};
+    ostack *st;
+    size_t l;
+    if (rs->lanes) {
+        int64_t th = src->thr ? src->thr[i] : -1, tk = src->task ? src->task[i] : -1;
+        group *g = find_group(rs, th, tk);
+        if (!g)
+            return -1;
+        if (!pop_to(rs, &g->st, s, e))
+            return -1;
+        st = &g->st;
+        l = tk >= 0   ? lane_of(rs, &g->lc, LANE_TASK, tk)
+            : th >= 0 ? lane_of(rs, &g->lc, LANE_THREAD, th)
+                      : lane_of(rs, &g->lc, LANE_RANK, -1);
+    } else {
+        long k = infer_lane(rs, s, e);
+        if (k < 0)
+            return -1;
+        st = &rs->il[k];
+        c.lane = (uint32_t)k;
+        l = rs->ninf >= 2 ? lane_of(rs, &rs->ilc[k], LANE_INFERRED, k)
+                          : lane_of(rs, &rs->ilc[k], LANE_RANK, -1);
+    }
+    if (l == SIZE_MAX)
+        return -1;
+    ooc_map_add(&rs->sc->map, l, (uint32_t)st->sp, s, e, src->reg);
+    if (!push(st, &c))
+        return -1;
+    rs->seq++;
+    return 0;
+}
+
+/* ------------------------------------------------------------ the merge */
+
+__extension__ typedef unsigned __int128 mkey;
+
+typedef struct hitem {
+    mkey key;
+    uint32_t reg;
+    ooc_src *src;
+} hitem;
+
+static inline mkey key_of(int64_t s, int64_t e)
+{
+    uint64_t hi = (uint64_t)s ^ (UINT64_C(1) << 63);
+    uint64_t lo = ~((uint64_t)e ^ (UINT64_C(1) << 63));
+    return ((mkey)hi << 64) | lo;
+}
+
+static inline bool hless(const hitem *a, const hitem *b)
+{
+    return a->key != b->key ? a->key < b->key : a->reg < b->reg;
+}
+
+static void sift(hitem *h, size_t n, size_t i)
+{
+    hitem x = h[i];
+    for (;;) {
+        size_t l = 2 * i + 1, m = l;
+        if (l >= n)
+            break;
+        if (l + 1 < n && hless(&h[l + 1], &h[l]))
+            m = l + 1;
+        if (!hless(&h[m], &x))
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = x;
+}
+
+/* 1: a call at src->pos; 0: none left; -1: error. */
+static int head(ooc_src *src)
+{
+    if (src->pos < src->len)
+        return 1;
+    src->pos = 0;
+    src->len = 0;
+    return src->refill(src->ctx, src);
+}
+
+static hitem item(ooc_src *t)
+{
+    return (hitem){key_of(t->s[t->pos], t->e[t->pos]), t->reg, t};
+}
+
+static int merge(rscan *rs, ooc_src *srcs, size_t nsrc)
+{
+    hitem *h = malloc((nsrc ? nsrc : 1) * sizeof *h);
+    if (!h)
+        return -1;
+    size_t n = 0;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < nsrc; i++) {
+        int k = head(&srcs[i]);
+        if (k < 0)
+            rc = -1;
+        else if (k > 0)
+            h[n++] = item(&srcs[i]);
+    }
+    for (size_t i = n / 2; rc == 0 && i-- > 0;)
+        sift(h, n, i);
+    while (rc == 0 && n > 0) {
+        ooc_src *t = h[0].src;
+        int64_t s = t->s[t->pos], e = t->e[t->pos];
+        if (t->started && (s < t->ps || (s == t->ps && e > t->pe))) {
+            rc = -2;
+            snprintf(rs->sc->why, sizeof rs->sc->why, "a row is not in start order");
+            break;
+        }
+        t->started = true;
+        t->ps = s;
+        t->pe = e;
+        if (sweep_call(rs, t) < 0) {
+            rc = -1;
+            break;
+        }
+        t->pos++;
+        int k = head(t);
+        if (k < 0) {
+            rc = -1;
+        } else if (k == 0) {
+            h[0] = h[--n];
+        } else {
+            h[0] = item(t);
+            if (n == 1 || ((n == 2 || hless(&h[0], &h[2])) && hless(&h[0], &h[1])))
+                continue;
+        }
+        if (n)
+            sift(h, n, 0);
+    }
+    free(h);
+    return rc;
+}
+
+static void rscan_free(rscan *rs)
+{
+    for (size_t l = 0; l < rs->nil; l++)
+        free(rs->il[l].v);
+    free(rs->il);
+    free(rs->ilc);
+    for (size_t i = 0; i < rs->ng; i++)
+        free(rs->g[i].st.v);
+    free(rs->g);
+    free(rs->ht);
+    free(rs->tmp);
+    free(rs->aside.v);
+}
+
+int ooc_scan_rank(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc, bool lanes,
+                  uint32_t ninferred)
+{
+    rscan rs = {.sc = sc, .ri = rank_index, .lanes = lanes, .ninf = ninferred};
+    if (!(rs.rk = rank_entry(sc, rank_index, ninferred)))
+        return -1;
+    for (size_t i = 0; i < nsrc; i++) {
+        srcs[i].pos = srcs[i].len = 0;
+        srcs[i].started = false;
+        if ((srcs[i].seek_row = seek_row(sc, rank_index, srcs[i].reg, srcs[i].n)) == SIZE_MAX)
+            return -1;
+    }
+    int rc = merge(&rs, srcs, nsrc);
+    for (size_t i = 0; rc == 0 && i < nsrc; i++)
+        if (srcs[i].base + srcs[i].len != srcs[i].n && srcs[i].n) {
+            snprintf(sc->why, sizeof sc->why, "a row's length changed");
+            rc = -2;
+        }
+    uint32_t got = !lanes && rs.nil > 1 ? (uint32_t)rs.nil : 0;
+    if (rc == 0 && !lanes && got != (ninferred > 1 ? ninferred : 0)) {
+        snprintf(sc->why, sizeof sc->why, "%u inferred lanes where the load found %u", got,
+                 ninferred);
+        rc = -2;
+    }
+    rscan_free(&rs);
+    return rc;
+}
+
+int ooc_scan_flat(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc)
+{
+    int64_t first = INT64_MAX;
+    for (size_t j = 0; j < nsrc; j++) {
+        ooc_src *src = &srcs[j];
+        size_t k = seek_row(sc, rank_index, src->reg, src->n);
+        if (k == SIZE_MAX)
+            return -1;
+        int rc;
+        while ((rc = src->refill(src->ctx, src)) == 1)
+            for (size_t i = 0; i < src->len; i++) {
+                int64_t s = src->s[i], th = src->thr ? src->thr[i] : -1;
+                int64_t tk = src->task ? src->task[i] : -1;
+                seek_note(&sc->seek.rows[k], src->base + i, s);
+                first = s < first ? s : first;
+                size_t l = tk >= 0   ? ooc_map_lane(&sc->map, rank_index, LANE_TASK, tk)
+                           : th >= 0 ? ooc_map_lane(&sc->map, rank_index, LANE_THREAD, th)
+                                     : ooc_map_lane(&sc->map, rank_index, LANE_RANK, -1);
+                if (l == SIZE_MAX)
+                    return -1;
+                ooc_map_add(&sc->map, l, 0, s, src->e[i], src->reg);
+            }
+        if (rc < 0)
+            return -1;
+    }
+    return ooc_scan_rank_entry(sc, rank_index, first, false) ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ from lanes */
+
+/* Index among the rank's regions of the region holding rank call g. */
+static size_t call_region(const rank_data *rk, uint32_t g, size_t *i)
+{
+    size_t lo = 0, hi = rk->nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->regions[mid]->gidx0 + rk->regions[mid]->n <= g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *i = lo < rk->nregions ? g - rk->regions[lo]->gidx0 : 0;
+    return lo;
+}
+
+bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix, size_t ix_rank,
+                         const uint32_t *regmap)
+{
+    const rank_data *rk = &ix->prof->ranks[ix_rank];
+    for (size_t k = ix->rank_lane0[ix_rank]; k < ix->rank_lane0[ix_rank + 1]; k++) {
+        const lane *ln = &ix->lanes[k];
+        size_t l = ooc_map_lane(&sc->map, rank_index, ln->kind, ln->row);
+        if (l == SIZE_MAX)
+            return false;
+        for (uint32_t d = 0; d < ln->ndepth; d++)
+            for (size_t q = 0; q < ln->rows[d].n; q++) {
+                size_t i, j = call_region(rk, lane_row_call(&ln->rows[d], q), &i);
+                if (j >= rk->nregions)
+                    continue;
+                const region *r = rk->regions[j];
+                ooc_map_add(&sc->map, l, d, r->start_ns[i], r->end_ns[i],
+                            regmap ? regmap[j] : (uint32_t)j);
+            }
+    }
+    return true;
+}
+
+static bool dup64(const int64_t *v, size_t n, int64_t **out)
+{
+    *out = malloc((n ? n : 1) * sizeof **out);
+    if (*out && n)
+        memcpy(*out, v, n * sizeof **out);
+    return *out != NULL;
+}
+
+bool ooc_scan_take_seek(ooc_scan *sc, size_t rank_index, const ooc_seek *ref, size_t ref_rank,
+                        const uint32_t *regmap)
+{
+    for (size_t i = 0; i < ref->nrows; i++) {
+        const ooc_seek_row *r = &ref->rows[i];
+        if (r->rank_index != ref_rank)
+            continue;
+        if (!grow((void **)&sc->seek.rows, &sc->rows_cap, sc->seek.nrows + 1,
+                  sizeof *sc->seek.rows))
+            return false;
+        ooc_seek_row *d = &sc->seek.rows[sc->seek.nrows++];
+        *d = (ooc_seek_row){rank_index, regmap ? regmap[r->region_index] : r->region_index,
+                            r->n,       r->npts,
+                            NULL,       NULL,
+                            NULL};
+        if (!dup64(r->start, r->npts, &d->start) || !dup64(r->smin, r->npts, &d->smin) ||
+            !dup64(r->smax, r->npts, &d->smax))
+            return false;
+    }
+    const ooc_seek_rank *k = ref_rank < ref->nranks ? &ref->ranks[ref_rank] : NULL;
+    ooc_seek_rank *rk = rank_entry(sc, rank_index, k ? k->ninferred : 0);
+    if (!rk || !k)
+        return rk != NULL;
+    rk->windowable = k->windowable;
+    for (size_t c = 0; c < k->ncp; c++) {
+        const ooc_checkpoint *cp = &k->cp[c];
+        ooc_open_call *o = malloc((cp->count ? cp->count : 1) * sizeof *o);
+        ocall *v = malloc((cp->count ? cp->count : 1) * sizeof *v);
+        bool ok = o && v;
+        for (size_t i = 0; ok && i < cp->count; i++) {
+            const ooc_open_call *x = &k->open[cp->first + i];
+            v[i] = (ocall){
+                x->start, x->end, x->pos, i, regmap ? regmap[x->region_index] : x->region_index,
+                x->lane};
+        }
+        ok = ok && add_cp(rk, cp->t, v, cp->count);
+        free(o);
+        free(v);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ lane keys */
+
+bool ooc_keyset_add(ooc_keyset *k, int64_t thread, int64_t task)
+{
+    int64_t kind = task >= 0 ? LANE_TASK : thread >= 0 ? LANE_THREAD : LANE_RANK;
+    int64_t row = task >= 0 ? task : thread >= 0 ? thread : -1;
+    if (2 * (k->n + 1) > k->cap) {
+        size_t cap = k->cap ? 2 * k->cap : 64;
+        int64_t *t = malloc(2 * cap * sizeof *t);
+        if (!t)
+            return false;
+        for (size_t i = 0; i < cap; i++)
+            t[2 * i] = -1;
+        for (size_t i = 0; i < k->cap; i++) {
+            if (k->v[2 * i] < 0)
+                continue;
+            size_t h = ghash(k->v[2 * i], k->v[2 * i + 1]) & (cap - 1);
+            while (t[2 * h] >= 0)
+                h = (h + 1) & (cap - 1);
+            t[2 * h] = k->v[2 * i];
+            t[2 * h + 1] = k->v[2 * i + 1];
+        }
+        free(k->v);
+        k->v = t;
+        k->cap = cap;
+    }
+    size_t h = ghash(kind, row) & (k->cap - 1);
+    while (k->v[2 * h] >= 0) {
+        if (k->v[2 * h] == kind && k->v[2 * h + 1] == row)
+            return true;
+        h = (h + 1) & (k->cap - 1);
+    }
+    k->v[2 * h] = kind;
+    k->v[2 * h + 1] = row;
+    k->n++;
+    return true;
+}
+
+void ooc_keyset_free(ooc_keyset *k)
+{
+    free(k->v);
+    memset(k, 0, sizeof *k);
+}
