@@ -173,17 +173,89 @@ static bool open_push(ooc_seek_rank *sr, size_t *cap, const sk_call *c, uint32_t
     return true;
 }
 
-/* The calls open at t among v[0 .. m) (every call starting before t). */
-static bool cp_open(const rank_data *rk, const sk_call *v, size_t m, int64_t t, ooc_seek_rank *sr,
-                    size_t *cap)
+/* The calls that may still be open: a min-heap by the time they stay
+ * open until (their end, or their subtree's latest start), holding their
+ * index in the sweep's order. */
+typedef struct sk_heap {
+    int64_t *last;
+    size_t *idx;
+    size_t n, cap;
+} sk_heap;
+
+static bool heap_push(sk_heap *h, int64_t last, size_t idx)
 {
-    for (size_t i = 0; i < m; i++) {
-        int64_t last = v[i].e > v[i].reach ? v[i].e : v[i].reach;
-        uint32_t lane_no = rk->calls->lane ? rk->calls->lane[v[i].g] : 0;
-        if (last >= t && !open_push(sr, cap, &v[i], lane_no))
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 64;
+        int64_t *l = realloc(h->last, cap * sizeof *l);
+        if (l)
+            h->last = l;
+        size_t *x = l ? realloc(h->idx, cap * sizeof *x) : NULL;
+        if (!x)
+            return false;
+        h->idx = x;
+        h->cap = cap;
+    }
+    size_t i = h->n++;
+    for (; i > 0 && h->last[(i - 1) / 2] > last; i = (i - 1) / 2) {
+        h->last[i] = h->last[(i - 1) / 2];
+        h->idx[i] = h->idx[(i - 1) / 2];
+    }
+    h->last[i] = last;
+    h->idx[i] = idx;
+    return true;
+}
+
+static void heap_pop(sk_heap *h)
+{
+    int64_t last = h->last[--h->n];
+    size_t idx = h->idx[h->n], i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && h->last[c + 1] < h->last[c])
+            c++;
+        if (h->last[c] >= last)
+            break;
+        h->last[i] = h->last[c];
+        h->idx[i] = h->idx[c];
+        i = c;
+    }
+    h->last[i] = last;
+    h->idx[i] = idx;
+}
+
+static int size_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Checkpoint t's open calls: the heap fed with every call starting before
+ * t (v[*fed ..]) and emptied of those closed before t; listed in the
+ * sweep's order. */
+static bool cp_open(const rank_data *rk, const sk_call *v, size_t *fed, int64_t t, sk_heap *h,
+                    ooc_seek_rank *sr, size_t *cap)
+{
+    for (; *fed < rk->ncalls && v[*fed].s < t; (*fed)++) {
+        int64_t last = v[*fed].e > v[*fed].reach ? v[*fed].e : v[*fed].reach;
+        if (last >= t && !heap_push(h, last, *fed))
             return false;
     }
-    return true;
+    while (h->n > 0 && h->last[0] < t)
+        heap_pop(h);
+    size_t *ix = malloc((h->n ? h->n : 1) * sizeof *ix);
+    if (!ix)
+        return false;
+    memcpy(ix, h->idx, h->n * sizeof *ix);
+    qsort(ix, h->n, sizeof *ix, size_cmp);
+    bool ok = true;
+    for (size_t k = 0; ok && k < h->n; k++) {
+        const sk_call *c = &v[ix[k]];
+        ok = open_push(sr, cap, c, rk->calls->lane ? rk->calls->lane[c->g] : 0);
+    }
+    free(ix);
+    return ok;
 }
 
 /* Windows are exact when every ancestor of a call starts no later than it
@@ -219,18 +291,16 @@ static bool seek_rank(const rank_data *rk, size_t ri, ooc_seek_rank *sr)
         return false;
     sr->windowable = rank_windowable(rk, v);
     qsort(v, rk->ncalls, sizeof *v, sk_cmp);
-    size_t ccap = 0, ocap = 0;
+    size_t ccap = 0, ocap = 0, fed = 0;
+    sk_heap h = {0};
     bool ok = cp_push(sr, &ccap, v[0].s);
     for (size_t k = OOC_SEEK_STRIDE; ok && k < rk->ncalls; k += OOC_SEEK_STRIDE) {
         int64_t t = v[k].s;
-        if (t == sr->cp[sr->ncp - 1].t)
-            continue;
-        /* v[0 .. m): the calls starting before t */
-        size_t m = k;
-        while (m > 0 && v[m - 1].s >= t)
-            m--;
-        ok = cp_push(sr, &ccap, t) && cp_open(rk, v, m, t, sr, &ocap);
+        if (t != sr->cp[sr->ncp - 1].t)
+            ok = cp_push(sr, &ccap, t) && cp_open(rk, v, &fed, t, &h, sr, &ocap);
     }
+    free(h.last);
+    free(h.idx);
     free(v);
     return ok;
 }
