@@ -5,17 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nest_internal.h"
-
-typedef struct call_key {
-    int64_t thread, task; /* the lane; -1 when the column is absent */
-    int64_t s, e;
-    uint32_t reg; /* region index in the rank (byte order of names) */
-    /* The call's index in the rank (gidx0 + recorded index): within a
-     * region it orders as the recorded index (ranks hold at most
-     * SV_RANK_CALLS_MAX calls, so it never wraps). */
-    uint32_t g;
-} call_key;
+#include "nest_sweep.h"
+#include "par.h"
 
 static call_key key_of(const rank_data *rk, uint32_t reg, uint32_t idx)
 {
@@ -44,7 +35,7 @@ static int key_cmp(const call_key *a, const call_key *b)
     return (a->g > b->g) - (a->g < b->g);
 }
 
-static int key_qcmp(const void *a, const void *b)
+int nest_key_cmp(const void *a, const void *b)
 {
     return key_cmp(a, b);
 }
@@ -57,8 +48,6 @@ static int key_qcmp(const void *a, const void *b)
 /* Up to this many regions, merge by scanning the heads, not by a heap. */
 #define SCAN_MAX 8
 
-__extension__ typedef unsigned __int128 merge_key;
-
 /* (start, -end) as one unsigned number, so that a head's order is one
  * 128-bit comparison: the sign bit flipped keeps the order of signed
  * values, and the end's bits are inverted so that the longer call comes
@@ -69,33 +58,6 @@ static inline merge_key merge_key_of(int64_t s, int64_t e)
     uint64_t lo = ~((uint64_t)e ^ (UINT64_C(1) << 63));
     return ((merge_key)hi << 64) | lo;
 }
-
-typedef struct heap_item {
-    merge_key key; /* of the head: (start, -end) */
-    int64_t s, e;
-    /* Where the region's next call comes from, kept here so that
-     * advancing touches nothing but this item. */
-    const int64_t *sp, *ep;
-    const uint32_t *perm; /* sorted order, or NULL when already sorted */
-    uint32_t reg;
-    uint32_t pos; /* position in the region's order */
-    uint32_t n;
-    uint32_t g0; /* the region's first index in the rank */
-} heap_item;
-
-typedef struct call_iter {
-    const rank_data *rk;
-    /* merge mode */
-    heap_item *heap;
-    size_t nheap;
-    /* Scanning (nheap <= SCAN_MAX): the items stay in region order, so
-     * that of equal keys the first is the smallest region. */
-    bool scan;
-    uint32_t **perm; /* per region: sorted order, or NULL when already sorted */
-    /* sorted mode */
-    call_key *keys;
-    size_t nkeys, next;
-} call_iter;
 
 static bool region_in_order(const region *r)
 {
@@ -222,7 +184,7 @@ static bool sorted_init(call_iter *it)
     for (uint32_t j = 0; j < rk->nregions; j++)
         for (uint32_t i = 0; i < rk->regions[j]->n; i++)
             it->keys[it->nkeys++] = key_of(rk, j, i);
-    qsort(it->keys, it->nkeys, sizeof *it->keys, key_qcmp);
+    qsort(it->keys, it->nkeys, sizeof *it->keys, nest_key_cmp);
     return true;
 }
 
@@ -276,14 +238,47 @@ static inline bool iter_next(call_iter *it, call_key *out)
     return true;
 }
 
-static void iter_free(call_iter *it)
+void nest_iter_free(call_iter *it)
 {
     if (it->perm)
         for (size_t j = 0; j < it->rk->nregions; j++)
             free(it->perm[j]);
     free(it->perm);
     free(it->heap);
-    free(it->keys);
+    if (!it->keys_borrowed)
+        free(it->keys);
+}
+
+bool nest_iter_range(call_iter *it, const rank_data *rk, const uint32_t *lo, const uint32_t *hi)
+{
+    memset(it, 0, sizeof *it);
+    it->rk = rk;
+    it->heap = malloc((rk->nregions ? rk->nregions : 1) * sizeof *it->heap);
+    if (!it->heap)
+        return false;
+    for (uint32_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        if (!r->has_event_data || lo[j] >= hi[j])
+            continue;
+        heap_item *h = &it->heap[it->nheap++];
+        *h =
+            (heap_item){0, 0, 0, r->start_ns, r->end_ns, NULL, j, lo[j], hi[j], (uint32_t)r->gidx0};
+        item_load(h);
+    }
+    it->scan = it->nheap <= SCAN_MAX;
+    if (!it->scan)
+        for (size_t i = it->nheap / 2; i-- > 0;)
+            heap_sift_down(it->heap, it->nheap, i);
+    return true;
+}
+
+void nest_iter_keys(call_iter *it, const rank_data *rk, call_key *keys, size_t n)
+{
+    memset(it, 0, sizeof *it);
+    it->rk = rk;
+    it->keys = keys;
+    it->nkeys = n;
+    it->keys_borrowed = true;
 }
 
 static bool rank_has_lanes(const rank_data *rk)
@@ -302,38 +297,37 @@ static bool rank_has_lanes(const rank_data *rk)
  * hostile file cannot make the first-fit search quadratic. */
 #define LANES_MAX 256
 
-typedef struct open_call {
-    call_key k;
-    int64_t cover_end, covered;
-} open_call;
-
-/* One lane's stack of open calls. */
-typedef struct lane_stack {
-    open_call *stk;
-    size_t sp, cap;
-} lane_stack;
-
-typedef struct sweep {
-    rank_data *rk;
-    nest_out *out;
-    lane_stack *lanes;
-    size_t nlanes, lanes_cap;
-    bool infer; /* split partial overlaps into inferred lanes */
-    bool capped;
-    /* Totals pass: the regions' exclusive totals, summed here (the same
-     * saturating adds in the same order) and stored back at the end, so a
-     * pop touches no region. */
-    int64_t *excl_tot;
-} sweep;
-
 static bool contains(const open_call *p, const call_key *c)
 {
     return p->k.thread == c->thread && p->k.task == c->task && p->k.s <= c->s && c->e <= p->k.e;
 }
 
+/* A split sweep's part pops a call that was open when the part began: its
+ * covered time is known only with the part before (nest_split.c). */
+static __attribute__((noinline)) void carried_pop_record(sweep *sw, lane_stack *ln)
+{
+    ln->base = ln->sp;
+    if (sw->ncpops == sw->cpops_cap) {
+        size_t cap = sw->cpops_cap ? sw->cpops_cap * 2 : 16;
+        carried_pop *v = realloc(sw->cpops, cap * sizeof *v);
+        if (!v) {
+            sw->nomem = true;
+            return;
+        }
+        sw->cpops = v;
+        sw->cpops_cap = cap;
+    }
+    carried_pop cp = {(uint32_t)(ln - sw->lanes), (uint32_t)ln->sp, ln->stk[ln->sp].covered};
+    sw->cpops[sw->ncpops++] = cp;
+}
+
 static inline void sweep_pop(sweep *sw, lane_stack *ln)
 {
     open_call *oc = &ln->stk[--ln->sp];
+    if (ln->sp < ln->base) {
+        carried_pop_record(sw, ln);
+        return;
+    }
     int64_t excl = (oc->k.e - oc->k.s) - oc->covered;
     if (excl < 0)
         excl = 0;
@@ -366,6 +360,11 @@ static bool lane_fits(sweep *sw, lane_stack *ln, const call_key *c)
     while (ln->sp > 0 && ln->stk[ln->sp - 1].k.e <= c->s && !contains(&ln->stk[ln->sp - 1], c))
         sweep_pop(sw, ln);
     return ln->sp == 0 || contains(&ln->stk[ln->sp - 1], c);
+}
+
+void nest_sweep_pop(sweep *sw, lane_stack *ln)
+{
+    sweep_pop(sw, ln);
 }
 
 static lane_stack *open_lane(sweep *sw)
@@ -439,6 +438,31 @@ static bool sweep_push(sweep *sw, const call_key *c)
     return true;
 }
 
+bool nest_sweep_run(sweep *sw, call_iter *it)
+{
+    call_key c;
+    while (iter_next(it, &c))
+        if (!sweep_push(sw, &c))
+            return false;
+    return true;
+}
+
+bool nest_sweep_open_lane(sweep *sw)
+{
+    return open_lane(sw) != NULL;
+}
+
+void nest_sweep_free_lanes(sweep *sw)
+{
+    for (size_t l = 0; l < sw->nlanes; l++)
+        free(sw->lanes[l].stk);
+    free(sw->lanes);
+    free(sw->cpops);
+    sw->lanes = NULL;
+    sw->cpops = NULL;
+    sw->nlanes = sw->lanes_cap = sw->ncpops = sw->cpops_cap = 0;
+}
+
 static void sweep_finish(sweep *sw, bool ok)
 {
     for (size_t l = 0; l < sw->nlanes; l++) {
@@ -453,26 +477,60 @@ static void sweep_finish(sweep *sw, bool ok)
     free(sw->excl_tot);
 }
 
+/* A rank's sweep is cut by time into parts on threads from this many
+ * calls (fewer cost less than the threads' start). */
+#define SPLIT_MIN_CALLS ((size_t)1 << 20)
+
+/* Per call (the viewer's build) the lanes' column would be written from
+ * several parts: kept whole.  The parts check that the regions are in
+ * start order (otherwise the whole sweep runs). */
+static bool rank_splittable(const rank_data *rk, const nest_out *out)
+{
+    return !out->per_call && !rank_has_lanes(rk);
+}
+
+static void warn_capped(const rank_data *rk)
+{
+    profile_warn(rk->owner,
+                 "%s: rank %d: calls overlap partly on more than %d inferred lanes; "
+                 "the rest are drawn on the last lane",
+                 rk->owner->path, rk->rank, LANES_MAX);
+}
+
 sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)
 {
+    int nthreads = par_threads();
+    size_t nparts = rk->ncalls >= SPLIT_MIN_CALLS ? (size_t)nthreads : 1;
+    return nest_infer_rank_parts(rk, out, nparts, err);
+}
+
+sv_err nest_infer_rank_parts(rank_data *rk, nest_out *out, size_t nparts, sv_error *err)
+{
+    size_t nlanes = 0;
+    bool capped = false;
+    if (nparts > 1 && rank_splittable(rk, out) &&
+        nest_split_rank(rk, out, nparts, par_threads(), &nlanes, &capped)) {
+        rk->ninferred_lanes = nlanes > 1 ? (uint32_t)nlanes : 0;
+        if (capped)
+            warn_capped(rk);
+        return SV_OK;
+    }
     call_iter it;
     memset(&it, 0, sizeof it);
     it.rk = rk;
     bool lanes = rank_has_lanes(rk);
     bool ok = lanes ? sorted_init(&it) : merge_init(&it);
-    sweep sw = {rk, out, NULL, 0, 0, !lanes, false, NULL};
+    sweep sw = {.rk = rk, .out = out, .infer = !lanes};
     if (ok && !out->per_call) {
         ok = (sw.excl_tot = malloc((rk->nregions ? rk->nregions : 1) * sizeof *sw.excl_tot));
         for (size_t j = 0; ok && j < rk->nregions; j++)
             sw.excl_tot[j] = rk->regions[j]->st.exclusive_total_ns;
     }
-    call_key c;
-    while (ok && iter_next(&it, &c))
-        ok = sweep_push(&sw, &c);
+    ok = ok && nest_sweep_run(&sw, &it);
     if (!out->per_call)
         rk->ninferred_lanes = ok && sw.nlanes > 1 ? (uint32_t)sw.nlanes : 0;
     sweep_finish(&sw, ok);
-    iter_free(&it);
+    nest_iter_free(&it);
     if (!ok) {
         free(out->lane);
         out->lane = NULL;
@@ -480,9 +538,6 @@ sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)
                             rk->owner->path, rk->rank);
     }
     if (sw.capped && !out->per_call)
-        profile_warn(rk->owner,
-                     "%s: rank %d: calls overlap partly on more than %d inferred lanes; "
-                     "the rest are drawn on the last lane",
-                     rk->owner->path, rk->rank, LANES_MAX);
+        warn_capped(rk);
     return SV_OK;
 }

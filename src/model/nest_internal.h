@@ -20,5 +20,9 @@ typedef struct nest_out {
 
 /* Infers parents by containment and writes totals (and per-call arrays). */
 sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err);
+/* The same with the sweep cut into nparts parts by time when the rank
+ * qualifies (nest_split.c; 1: whole), whatever its size: the tests compare
+ * the parts' results with the whole sweep's. */
+sv_err nest_infer_rank_parts(rank_data *rk, nest_out *out, size_t nparts, sv_error *err);
 
 #endif
