@@ -13,7 +13,9 @@
 # command and every process it waited for, from bench/runstat) of each, and
 # the ratio to the serial run.  MPI_BENCH_NP="1 2 4" picks the process
 # counts; MPI_BENCH_OLD=PATH adds `mpirun -np 2 PATH` (another build, for
-# before/after).  Open MPI's settings for a single machine are set here.
+# before/after); MPI_BENCH_ARGS adds mpirun options (`--bind-to none`: Open MPI
+# binds one or two processes one to a core, so `-np 1` gets one CPU of the
+# serial run's two).  Open MPI's settings for a single machine are set here.
 set -eu
 
 [ $# -ge 1 ] || { echo "usage: mpi_bench.sh FILE [ROUNDS]" >&2; exit 2; }
@@ -44,8 +46,8 @@ while [ "$i" -lt "$N" ]; do
         case $c in
         serial) set -- "$SV" --json "$F" ;;
         inproc) set -- env SCOPEVIEW_IN_PROCESS=1 "$SV" --json "$F" ;;
-        np*) set -- mpirun --oversubscribe -np "${c#np}" "$SV" --json "$F" ;;
-        old2) set -- mpirun --oversubscribe -np 2 "$MPI_BENCH_OLD" --json "$F" ;;
+        np*) set -- mpirun --oversubscribe ${MPI_BENCH_ARGS:-} -np "${c#np}" "$SV" --json "$F" ;;
+        old2) set -- mpirun --oversubscribe ${MPI_BENCH_ARGS:-} -np 2 "$MPI_BENCH_OLD" --json "$F" ;;
         esac
         RUNSTAT_OUT="$TMP/one" "$RS" "$@" >"$TMP/out.json" 2>"$TMP/err" || true
         if ! cmp -s "$TMP/out.json" "$TMP/ref.json"; then
@@ -58,7 +60,7 @@ while [ "$i" -lt "$N" ]; do
 done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-echo "$F: --json, median of $N interleaved rounds; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$F: --json, median of $N interleaved rounds${MPI_BENCH_ARGS:+, mpirun $MPI_BENCH_ARGS}; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 ser=$(awk '{ print $1 }' "$TMP/serial" | median)
 printf '%-8s %9s %10s %9s   %s\n' run wall "vs serial" CPU "each round: wall/CPU"
 for c in $CONFIGS; do

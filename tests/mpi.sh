@@ -112,6 +112,22 @@ check "schema 2: process 0 used it" grep -qF "$redone0" "$tmp/err"
 SCOPEVIEW_MPI_VERBOSE=1 mpi 4 --json "$tmp/ext.h5" >/dev/null 2>"$tmp/err"
 check "schema 1: 4 processes read rows" test "$(grep -c 'MPI process [0-3] of 4: [1-9]' "$tmp/err")" = 4
 check "schema 1: process 0 used the others' statistics" grep -qF "$redone0" "$tmp/err"
+# Each process's threads: the machine's CPUs shared among the processes, at least one each,
+# so that np processes never run more threads than CPUs (unbound: without a binding each
+# process may run on every CPU); SCOPEVIEW_THREADS, when set, is the user's.
+cpus=$(getconf _NPROCESSORS_ONLN)
+for np in 1 2 4; do
+    want=$((cpus / np))
+    [ "$want" -ge 1 ] || want=1
+    [ "$want" -le 16 ] || want=16
+    SCOPEVIEW_MPI_VERBOSE=1 mpirun --oversubscribe --allow-run-as-root --bind-to none -np "$np" \
+        "$sv" --json "$tmp/s3.h5" >/dev/null 2>"$tmp/err"
+    check "-np $np on $cpus CPUs: $want threads each" \
+        grep -q "MPI: $np processes on this machine, $want threads each" "$tmp/err"
+done
+SCOPEVIEW_THREADS=3 SCOPEVIEW_MPI_VERBOSE=1 mpi 2 --json "$tmp/s3.h5" >/dev/null 2>"$tmp/err"
+check "SCOPEVIEW_THREADS=3: the user's count kept (no line of ours)" \
+    test "$(grep -c "threads each" "$tmp/err")" = 0
 # Results lost on the way (a test hook): process 0 does the work itself,
 # the output unchanged.
 SCOPEVIEW_MPI_TEST_LOSE=1

@@ -14,6 +14,7 @@
 #include "load_rows.h"
 #include "loader.h"
 #include "mpi_run.h"
+#include "par.h"
 #include "sanity.h"
 #include "text.h"
 
@@ -245,6 +246,29 @@ static int leader(const char *path, const isolate_options *how, int np, profile 
     return 0;
 }
 
+/* Each process's threads (par.h: the load's decode, statistics and
+ * nesting): the machine's CPUs shared among the processes on it, so that
+ * they never run more threads than CPUs between them (a serial run already
+ * uses every CPU).  SCOPEVIEW_THREADS, when set, is the user's. */
+static void share_cpus(void)
+{
+    const char *set = getenv("SCOPEVIEW_THREADS");
+    if (set && *set)
+        return;
+    int here = 1;
+    MPI_Comm node;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_size(node, &here);
+        MPI_Comm_free(&node);
+    }
+    char v[16];
+    snprintf(v, sizeof v, "%d", par_threads_shared(here));
+    setenv("SCOPEVIEW_THREADS", v, 1);
+    if (verbose())
+        fprintf(stderr, "scopeview: MPI: %d processes on this machine, %s threads each\n", here, v);
+}
+
 int mpi_run_load(const cli_options *o, const isolate_options *how, profile **p)
 {
     *p = NULL;
@@ -252,6 +276,7 @@ int mpi_run_load(const cli_options *o, const isolate_options *how, profile **p)
     int me = 0, np = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    share_cpus();
     sv_error err;
     sv_error_clear(&err);
     char *demo = o->file ? NULL : cli_find_demo(&err);

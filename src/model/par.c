@@ -41,6 +41,15 @@ int par_threads(void)
     return n > PAR_MAX_THREADS ? PAR_MAX_THREADS : (int)n;
 }
 
+int par_threads_shared(int procs)
+{
+    int n = par_threads();
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    long share = online > 0 && procs > 0 ? online / procs : 1;
+    share = share < 1 ? 1 : share;
+    return n < share ? n : (int)share;
+}
+
 bool par_warn_capture(const char *line)
 {
     par_warns *w = par_sink;
@@ -152,14 +161,11 @@ static void *par_worker(void *arg)
 {
     par_state *s = arg;
     const par_job *j = s->job;
-    /* A task may run a batch of its own (a rank's nesting cut into
-     * parts): the caller's list is its again afterwards. */
-    par_warns *outer = par_sink;
     size_t t;
     while ((t = take_task(s)) < j->ntasks) {
         par_sink = j->warns ? &j->warns[t] : NULL;
         j->fn(j->ctx, t);
-        par_sink = outer;
+        par_sink = NULL;
         done_task(s, t);
     }
     return NULL;
@@ -167,11 +173,10 @@ static void *par_worker(void *arg)
 
 static void run_serial(const par_job *j)
 {
-    par_warns *outer = par_sink;
     for (size_t t = 0; t < j->ntasks; t++) {
         par_sink = j->warns ? &j->warns[t] : NULL;
         j->fn(j->ctx, t);
-        par_sink = outer;
+        par_sink = NULL;
     }
 }
 

@@ -48,6 +48,13 @@ typedef struct par_job {
  * the CPUs this process may run on, at most PAR_MAX_THREADS. */
 int par_threads(void);
 
+/* Threads for each of procs processes that share this machine (an MPI
+ * run's processes on one node): the machine's online CPUs divided among
+ * them, at least 1, and no more than par_threads() (the CPUs this process
+ * may run on; SCOPEVIEW_THREADS when set), so that the processes together
+ * never run more threads than there are CPUs. */
+int par_threads_shared(int procs);
+
 /* Runs every task of job on up to nthreads threads, started in index order
  * (but for weight_cap above).  Never fails: a thread that cannot be created leaves its share
  * to the others (the caller's thread runs tasks too). */

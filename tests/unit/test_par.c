@@ -501,12 +501,39 @@ static void test_threads_env(void **state)
     assert_true(par_threads() >= 1 && par_threads() <= PAR_MAX_THREADS);
 }
 
+/* An MPI run's processes share the machine's CPUs: together never more
+ * threads than CPUs, each at least one, none more than SCOPEVIEW_THREADS. */
+static void test_threads_shared(void **state)
+{
+    (void)state;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    assert_true(online >= 1);
+    assert_int_equal(setenv("SCOPEVIEW_THREADS", "16", 1), 0);
+    long want1 = online < 16 ? online : 16;
+    assert_int_equal(par_threads_shared(1), want1); /* alone: every CPU (up to the cap) */
+    for (int procs = 2; procs <= 4 * (int)online + 1; procs++) {
+        int n = par_threads_shared(procs);
+        if (n < 1 || (procs <= online && (long)n * procs > online))
+            fail_msg("%d processes on %ld CPUs: %d threads each", procs, online, n);
+    }
+    assert_int_equal(par_threads_shared(4 * (int)online), 1); /* more processes than CPUs */
+    if (online >= 2)
+        assert_int_equal(par_threads_shared(2), online / 2 < 16 ? online / 2 : 16);
+    assert_int_equal(setenv("SCOPEVIEW_THREADS", "1", 1), 0);
+    assert_int_equal(par_threads_shared(1), 1); /* forced: never more */
+    unsetenv("SCOPEVIEW_THREADS");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_threads_env), cmocka_unit_test(test_run),
-        cmocka_unit_test(test_run_ahead),   cmocka_unit_test(test_many_regions),
-        cmocka_unit_test(test_one_rank),    cmocka_unit_test(test_schema3_decode),
+        cmocka_unit_test(test_threads_env),
+        cmocka_unit_test(test_threads_shared),
+        cmocka_unit_test(test_run),
+        cmocka_unit_test(test_run_ahead),
+        cmocka_unit_test(test_many_regions),
+        cmocka_unit_test(test_one_rank),
+        cmocka_unit_test(test_schema3_decode),
         cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
