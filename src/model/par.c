@@ -161,11 +161,14 @@ static void *par_worker(void *arg)
 {
     par_state *s = arg;
     const par_job *j = s->job;
+    /* A task may run a batch of its own (a rank's nesting cut into
+     * parts): the caller's list is its again afterwards. */
+    par_warns *outer = par_sink;
     size_t t;
     while ((t = take_task(s)) < j->ntasks) {
         par_sink = j->warns ? &j->warns[t] : NULL;
         j->fn(j->ctx, t);
-        par_sink = NULL;
+        par_sink = outer;
         done_task(s, t);
     }
     return NULL;
@@ -173,10 +176,11 @@ static void *par_worker(void *arg)
 
 static void run_serial(const par_job *j)
 {
+    par_warns *outer = par_sink;
     for (size_t t = 0; t < j->ntasks; t++) {
         par_sink = j->warns ? &j->warns[t] : NULL;
         j->fn(j->ctx, t);
-        par_sink = NULL;
+        par_sink = outer;
     }
 }
 
