@@ -170,9 +170,9 @@ static size_t lane_of(rscan *rs, lcache *c, lane_kind kind, int64_t row)
     return c->idx;
 }
 
-static bool push(ostack *st, const ocall *c)
+static inline bool push(ostack *st, const ocall *c)
 {
-    if (!grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v))
+    if (st->sp == st->cap && !grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v))
         return false;
     st->v[st->sp++] = *c;
     return true;
@@ -415,6 +415,52 @@ static hitem item(ooc_src *t)
     return (hitem){key_of(t->s[t->pos], t->e[t->pos]), t->reg, t};
 }
 
+/* Up to this many rows, the least head by scanning them in region order
+ * (nest_infer.c: cheaper than a heap's unpredictable branches). */
+#define SCAN_MAX 8
+
+static void by_region(hitem *h, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        hitem x = h[i];
+        size_t j = i;
+        for (; j > 0 && h[j - 1].reg > x.reg; j--)
+            h[j] = h[j - 1];
+        h[j] = x;
+    }
+}
+
+/* The first least key: of equal keys the smallest region. */
+static inline size_t scan_min(const hitem *h, size_t n)
+{
+    size_t m = 0;
+    mkey k = h[0].key;
+    for (size_t j = 1; j < n; j++)
+        if (h[j].key < k) {
+            m = j;
+            k = h[j].key;
+        }
+    return m;
+}
+
+/* Sweeps the head call of t and moves t on: head()'s answer, or -2 when
+ * the row is out of order. */
+static int take(rscan *rs, ooc_src *t)
+{
+    int64_t s = t->s[t->pos], e = t->e[t->pos];
+    if (t->started && (s < t->ps || (s == t->ps && e > t->pe))) {
+        snprintf(rs->sc->why, sizeof rs->sc->why, "a row is not in start order");
+        return -2;
+    }
+    t->started = true;
+    t->ps = s;
+    t->pe = e;
+    if (sweep_call(rs, t) < 0)
+        return -1;
+    t->pos++;
+    return head(t);
+}
+
 static int merge(rscan *rs, ooc_src *srcs, size_t nsrc)
 {
     hitem *h = malloc((nsrc ? nsrc : 1) * sizeof *h);
@@ -429,36 +475,41 @@ static int merge(rscan *rs, ooc_src *srcs, size_t nsrc)
         else if (k > 0)
             h[n++] = item(&srcs[i]);
     }
-    for (size_t i = n / 2; rc == 0 && i-- > 0;)
+    bool scan = n <= SCAN_MAX;
+    if (scan)
+        by_region(h, n);
+    for (size_t i = n / 2; !scan && i-- > 0;)
         sift(h, n, i);
     while (rc == 0 && n > 0) {
+        if (scan) {
+            size_t m = scan_min(h, n);
+            int k = take(rs, h[m].src);
+            if (k < 0)
+                rc = k;
+            else if (k == 0)
+                memmove(&h[m], &h[m + 1], (--n - m) * sizeof *h);
+            else
+                h[m] = item(h[m].src);
+            continue;
+        }
         ooc_src *t = h[0].src;
-        int64_t s = t->s[t->pos], e = t->e[t->pos];
-        if (t->started && (s < t->ps || (s == t->ps && e > t->pe))) {
-            rc = -2;
-            snprintf(rs->sc->why, sizeof rs->sc->why, "a row is not in start order");
-            break;
-        }
-        t->started = true;
-        t->ps = s;
-        t->pe = e;
-        if (sweep_call(rs, t) < 0) {
-            rc = -1;
-            break;
-        }
-        t->pos++;
-        int k = head(t);
+        int k = take(rs, t);
         if (k < 0) {
-            rc = -1;
+            rc = k;
         } else if (k == 0) {
             h[0] = h[--n];
         } else {
             h[0] = item(t);
+            /* still the least of the heads (calls of one row in a run): no sift */
             if (n == 1 || ((n == 2 || hless(&h[0], &h[2])) && hless(&h[0], &h[1])))
                 continue;
         }
         if (n)
             sift(h, n, 0);
+        if (n <= SCAN_MAX) { /* few rows left: scanning from here on */
+            by_region(h, n);
+            scan = true;
+        }
     }
     free(h);
     return rc;
