@@ -132,12 +132,6 @@ static h5u_status ow_range(ow_cols *oc, uint64_t off, const ooc_rowplan *rp, con
     return H5U_OK;
 }
 
-static int ow_pos_cmp(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The row's kept calls: the ranges' and the open ones, by position. */
 static h5u_status ow_select(ow_cols *oc, uint64_t off, const ooc_rowplan *rp, ow_sel *sel,
                             char *why, size_t whylen)
@@ -153,25 +147,27 @@ static h5u_status ow_select(ow_cols *oc, uint64_t off, const ooc_rowplan *rp, ow
             st = H5U_NOMEM;
     if (st != H5U_OK || sel->n < 2)
         return st;
-    /* open calls may sit anywhere among the ranges' (rows out of start
-     * order): an order of positions, then the times in it */
-    uint64_t *key = malloc(sel->n * 2 * sizeof *key);
+    /* The ranges' calls come by position, and so do the open ones (the
+     * plan sorts them), which may sit anywhere among the others (rows out
+     * of start order): one merge. */
+    size_t nr = sel->n - rp->nopen, n = sel->n;
     ow_sel out = {0};
-    if (!key)
+    out.pos = malloc(n * sizeof *out.pos);
+    out.s = malloc(n * sizeof *out.s);
+    out.e = malloc(n * sizeof *out.e);
+    out.cap = n;
+    if (!out.pos || !out.s || !out.e) {
+        ow_sel_free(&out);
         return H5U_NOMEM;
-    for (size_t i = 0; i < sel->n; i++) {
-        key[2 * i] = sel->pos[i];
-        key[2 * i + 1] = i;
     }
-    qsort(key, sel->n, 2 * sizeof *key, ow_pos_cmp);
-    for (size_t i = 0; st == H5U_OK && i < sel->n; i++) {
-        size_t j = (size_t)key[2 * i + 1];
-        if (i > 0 && key[2 * i] == key[2 * i - 2])
+    for (size_t i = 0, j = nr; i < nr || j < n;) {
+        size_t k = j == n || (i < nr && sel->pos[i] <= sel->pos[j]) ? i++ : j++;
+        if (out.n > 0 && out.pos[out.n - 1] == sel->pos[k])
             continue; /* an open call also in a range: never, but kept once */
-        if (!ow_sel_push(&out, sel->pos[j], sel->s[j], sel->e[j]))
-            st = H5U_NOMEM;
+        out.pos[out.n] = sel->pos[k];
+        out.s[out.n] = sel->s[k];
+        out.e[out.n++] = sel->e[k];
     }
-    free(key);
     ow_sel_free(sel);
     *sel = out;
     return st;

@@ -165,8 +165,8 @@ bool ooc_plan_make(const ooc_file *f, int64_t t0, int64_t t1, ooc_plan *plan)
 
 /* The loaded window's columns moved onto the skeleton's frame (every rank
  * and region, the skeleton's indices), the optional columns the whole row
- * did not keep dropped; nested without statistics again (the load's are
- * moved along). */
+ * did not keep dropped; sorted and numbered again, the load's statistics
+ * moved along. */
 typedef struct ow_prep {
     const ooc_file *f;
 } ow_prep;
@@ -231,7 +231,14 @@ static sv_err ow_layout(const profile *skel, profile *loaded, profile **out, sv_
             ok = fill_empty(wr->regions[j], skel->ranks[i].regions[j]);
         }
     }
-    sv_err e = ok ? profile_finish_steps(w, false, true, err)
+    /* The window's own exclusive totals are never shown, and its per-call
+     * nesting is built where it is used (lanes_build): no nesting pass
+     * here; the flags are the whole profile's. */
+    for (size_t i = 0; ok && i < w->nranks; i++) {
+        w->ranks[i].explicit_ids = skel->ranks[i].explicit_ids;
+        w->ranks[i].ninferred_lanes = skel->ranks[i].ninferred_lanes;
+    }
+    sv_err e = ok ? profile_finish_steps(w, false, false, err)
                   : sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     if (e) {
         profile_free(w);
@@ -328,7 +335,12 @@ static sv_err empty_window(const ooc_file *f, profile **out, sv_error *err)
     for (size_t i = 0; ok && i < w->nranks; i++)
         for (size_t j = 0; ok && j < w->ranks[i].nregions; j++)
             ok = fill_empty(w->ranks[i].regions[j], f->skel->ranks[i].regions[j]);
-    sv_err e = ok ? profile_finish(w, err) : sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; ok && i < w->nranks; i++) {
+        w->ranks[i].explicit_ids = f->skel->ranks[i].explicit_ids;
+        w->ranks[i].ninferred_lanes = f->skel->ranks[i].ninferred_lanes;
+    }
+    sv_err e = ok ? profile_finish_steps(w, false, false, err)
+                  : sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     if (e) {
         profile_free(w);
         return e;
