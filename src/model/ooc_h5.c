@@ -10,15 +10,20 @@
  *   Not windowable either way; the skeleton says so. */
 #include "ooc_h5.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "isolate.h"
 #include "lanes.h"
+#include "par.h"
 #include "stream_col_internal.h"
 #include "text.h"
 
 enum { M_NONE, M_SWEEP, M_MEMORY, M_FLAT };
+
+#define OOC_CHUNK_MAX ((size_t)1 << 16)
 
 typedef struct hrank {
     rank_data *rk;
@@ -84,8 +89,18 @@ static hrank *find_rank(hpass *hp, int rank)
 
 /* ------------------------------------------------------------ sources */
 
+struct prefetch;
+
 typedef struct hsrc {
     sc_reader rd;
+    /* With a reader thread (prefetch): the chunk the sweep takes (cur)
+     * and the one read meanwhile (nxt), the reader's answer for it. */
+    struct prefetch *pf;
+    int64_t *cur[SC_NCOL], *nxt[SC_NCOL];
+    bool full, ended, busy;
+    int k;
+    uint64_t base;
+    size_t len;
 } hsrc;
 
 static int src_refill(void *vctx, ooc_src *src)
@@ -103,15 +118,153 @@ static int src_refill(void *vctx, ooc_src *src)
     return 1;
 }
 
+/* ------------------------------------------------------------ reader thread */
+
+/* Both cores (issue 12): a thread reads and decodes every row's next chunk
+ * while the sweep takes the current one.  Only that thread calls libhdf5
+ * during the sweep; it is not used in-process (the load's progress
+ * callback is the caller's, for its own thread) nor with one thread. */
+typedef struct prefetch {
+    pthread_mutex_t mu;
+    pthread_cond_t need, ready;
+    hsrc *x;
+    size_t n, next;
+    bool stop;
+    pthread_t th;
+} prefetch;
+
+static hsrc *pf_pick(prefetch *pf)
+{
+    for (size_t i = 0; i < pf->n; i++) {
+        hsrc *w = &pf->x[(pf->next + i) % pf->n];
+        if (!w->full && !w->ended && !w->busy) {
+            pf->next = (pf->next + i + 1) % pf->n;
+            return w;
+        }
+    }
+    return NULL;
+}
+
+static void *pf_main(void *arg)
+{
+    prefetch *pf = arg;
+    pthread_mutex_lock(&pf->mu);
+    for (;;) {
+        hsrc *w = NULL;
+        while (!pf->stop && !(w = pf_pick(pf)))
+            pthread_cond_wait(&pf->need, &pf->mu);
+        if (pf->stop)
+            break;
+        w->busy = true;
+        pthread_mutex_unlock(&pf->mu);
+        for (int c = 0; c < SC_NCOL; c++)
+            w->rd.buf[c] = w->nxt[c];
+        uint64_t base = w->rd.pos;
+        int k = sc_reader_next(&w->rd);
+        pthread_mutex_lock(&pf->mu);
+        w->busy = false;
+        w->full = true;
+        w->ended = k <= 0;
+        w->k = k;
+        w->base = base;
+        w->len = w->rd.len;
+        pthread_cond_broadcast(&pf->ready);
+    }
+    pthread_mutex_unlock(&pf->mu);
+    return NULL;
+}
+
+static int pf_refill(void *vctx, ooc_src *src)
+{
+    hsrc *w = vctx;
+    prefetch *pf = w->pf;
+    pthread_mutex_lock(&pf->mu);
+    while (!w->full)
+        pthread_cond_wait(&pf->ready, &pf->mu);
+    int k = w->k;
+    src->base = w->base;
+    src->len = k > 0 ? w->len : 0;
+    for (int c = 0; c < SC_NCOL; c++) { /* the chunk read becomes the sweep's */
+        int64_t *t = w->cur[c];
+        w->cur[c] = w->nxt[c];
+        w->nxt[c] = t;
+    }
+    w->full = false;
+    pthread_cond_signal(&pf->need);
+    pthread_mutex_unlock(&pf->mu);
+    if (k <= 0)
+        return k;
+    src->s = w->cur[SC_START];
+    src->e = w->cur[SC_END];
+    src->thr = w->cur[SC_THREAD];
+    src->task = w->cur[SC_TASK];
+    return 1;
+}
+
+/* The second set of buffers and the thread; false: read on this thread. */
+static bool pf_start(prefetch *pf, hsrc *x, ooc_src *srcs, size_t n)
+{
+    memset(pf, 0, sizeof *pf);
+    if (isolate_disabled() || par_threads() < 2 || n == 0)
+        return false;
+    for (size_t j = 0; j < n; j++)
+        memcpy(x[j].cur, x[j].rd.buf, sizeof x[j].cur);
+    for (size_t j = 0; j < n; j++)
+        for (int c = 0; c < SC_NCOL; c++)
+            if (x[j].rd.buf[c] && !(x[j].nxt[c] = malloc(x[j].rd.cap * sizeof(int64_t))))
+                return false;
+    pf->x = x;
+    pf->n = n;
+    pthread_mutex_init(&pf->mu, NULL);
+    pthread_cond_init(&pf->need, NULL);
+    pthread_cond_init(&pf->ready, NULL);
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, PAR_STACK_BYTES);
+    bool ok = pthread_create(&pf->th, &at, pf_main, pf) == 0;
+    pthread_attr_destroy(&at);
+    if (!ok) {
+        pthread_mutex_destroy(&pf->mu);
+        pthread_cond_destroy(&pf->need);
+        pthread_cond_destroy(&pf->ready);
+        pf->n = 0;
+        return false;
+    }
+    for (size_t j = 0; j < n; j++) {
+        x[j].pf = pf;
+        srcs[j].refill = pf_refill;
+    }
+    return true;
+}
+
+static void pf_stop(prefetch *pf)
+{
+    if (!pf->n)
+        return;
+    pthread_mutex_lock(&pf->mu);
+    pf->stop = true;
+    pthread_cond_broadcast(&pf->need);
+    pthread_mutex_unlock(&pf->mu);
+    pthread_join(pf->th, NULL);
+    pthread_mutex_destroy(&pf->mu);
+    pthread_cond_destroy(&pf->need);
+    pthread_cond_destroy(&pf->ready);
+    pf->n = 0;
+}
+
 static unsigned lane_cols(const sc_row *row)
 {
     return row->keep & (1u << SC_THREAD | 1u << SC_TASK);
 }
 
-/* Readers of the rank's rows (lane columns as kept); false on NOMEM. */
-static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x)
+/* Readers of the rank's rows (lane columns as kept); false on NOMEM.
+ * sets: chunk buffers per reader (2 with a reader thread). */
+static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x, size_t sets)
 {
-    size_t cap = stream_chunk_len(hp->sf->budget, hr->nrows, 4);
+    size_t cap = stream_chunk_len(hp->sf->budget, sets * hr->nrows, 4);
+    /* chunks that stay in the caches between the read, the decode and the
+     * sweep (SCOPEVIEW_STREAM_CHUNK's small test values pass) */
+    cap = cap < OOC_CHUNK_MAX ? cap : OOC_CHUNK_MAX;
     for (size_t j = 0; j < hr->nrows; j++) {
         if (!sc_reader_init(&x[j].rd, hp->sf, hr->rows[j], 3u | lane_cols(hr->rows[j]), cap, false))
             return false;
@@ -123,8 +276,16 @@ static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x)
 
 static void close_srcs(hsrc *x, size_t n)
 {
-    for (size_t j = 0; x && j < n; j++)
+    for (size_t j = 0; x && j < n; j++) {
+        if (x[j].pf || x[j].nxt[SC_START]) { /* the buffers are cur and nxt */
+            for (int c = 0; c < SC_NCOL; c++) {
+                free(x[j].cur[c]);
+                free(x[j].nxt[c]);
+                x[j].rd.buf[c] = NULL;
+            }
+        }
         sc_reader_free(&x[j].rd);
+    }
     free(x);
 }
 
@@ -170,7 +331,7 @@ static int count_keys(hpass *hp, const hrank *hr, size_t *n)
     int rc = ok ? 0 : -1;
     hsrc *x = tasks ? calloc(hr->nrows, sizeof *x) : NULL;
     ooc_src *srcs = tasks ? calloc(hr->nrows, sizeof *srcs) : NULL;
-    if (tasks && (!x || !srcs || !open_srcs(hp, hr, srcs, x)))
+    if (tasks && (!x || !srcs || !open_srcs(hp, hr, srcs, x, 1)))
         rc = -1;
     for (size_t j = 0; tasks && rc == 0 && j < hr->nrows; j++) {
         int k;
@@ -268,11 +429,16 @@ static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)
 {
     hsrc *x = calloc(hr->nrows ? hr->nrows : 1, sizeof *x);
     ooc_src *srcs = calloc(hr->nrows ? hr->nrows : 1, sizeof *srcs);
-    int rc = x && srcs && open_srcs(hp, hr, srcs, x) ? 0 : -1;
+    prefetch pf;
+    memset(&pf, 0, sizeof pf);
+    int rc = x && srcs && open_srcs(hp, hr, srcs, x, 2) ? 0 : -1;
+    if (rc == 0 && !pf_start(&pf, x, srcs, hr->nrows))
+        pf.n = 0; /* read on this thread */
     if (rc == 0 && hr->mode == M_SWEEP)
         rc = ooc_scan_rank(&hp->h->sc, ri, srcs, hr->nrows, hr->lanes, hr->rk->ninferred_lanes);
     else if (rc == 0)
         rc = ooc_scan_flat(&hp->h->sc, ri, srcs, hr->nrows);
+    pf_stop(&pf);
     close_srcs(x, hr->nrows);
     free(srcs);
     if (rc == -2) /* the file changed since pass 1, or a fault of this code */
