@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <hdf5.h>
 
+#include "footprint.h"
 #include "lanes.h"
 #include "loader.h"
 #include "ooc.h"
@@ -326,6 +327,10 @@ static void all_profiles(prof_list *l, bool with_generated)
     static const char *const shared[] = {"data/real", "data/upstream", "data/extended"};
     for (size_t k = 0; k < N(shared); k++)
         list_dir(l, sv_shared_path(buf, sizeof buf, shared[k]));
+    /* the demo: MPI ranks, threads, asyncio tasks, GPU */
+    snprintf(buf, sizeof buf, "%s/data/demo.h5", SV_TOP_SRCDIR);
+    if (sv_file_exists(buf))
+        list_add(l, buf);
     if (with_generated)
         generated(l);
 }
@@ -632,6 +637,51 @@ static void file_free(ooc_file *f)
     free(f);
 }
 
+/* ooc_window_cap's bytes a call cover what a window holds in the viewer
+ * (its columns, nesting and lanes index, footprint.h), past a fixed part
+ * per lane and region. */
+static void check_footprint(profile *w, const char *what)
+{
+    lanes_index *ix = index_of(w);
+    footprint fp = {0};
+    footprint_model(w, &fp);
+    footprint_index(ix, &fp);
+    uint64_t budget = (uint64_t)1 << 30;
+    uint64_t per_call = budget / 3 / ooc_window_cap(budget);
+    uint64_t fixed = 4096 + 512 * (uint64_t)(ix->nlanes + w->nregions);
+    if (footprint_total(&fp) > per_call * fp.calls + fixed)
+        fail_msg("%s: the window holds %zu bytes for %zu calls, ooc_window_cap counts %llu a call",
+                 what, footprint_total(&fp), fp.calls, (unsigned long long)per_call);
+    lanes_free(ix);
+}
+
+/* The window reads only what ooc.h says: per region, the calls starting
+ * in [checkpoint, t1) and the checkpoint's open calls, the checkpoint being
+ * the rank's last at or before t0 (its first when t0 is earlier). */
+static void check_reads(const profile *full, const ooc_seek *sk, const profile *w, int64_t t0,
+                        int64_t t1, const char *what)
+{
+    for (size_t i = 0; i < full->nranks; i++) {
+        const rank_data *rk = &full->ranks[i];
+        const ooc_seek_rank *sr = &sk->ranks[i];
+        const ooc_checkpoint *cp = sr->ncp ? &sr->cp[0] : NULL;
+        for (size_t c = 1; c < sr->ncp; c++)
+            if (sr->cp[c].t <= t0)
+                cp = &sr->cp[c];
+        for (size_t j = 0; j < rk->nregions; j++) {
+            const region *r = rk->regions[j];
+            size_t want = 0;
+            for (size_t k = 0; cp && t0 < t1 && k < r->n; k++)
+                want += r->start_ns[k] >= cp->t && r->start_ns[k] < t1;
+            for (size_t k = 0; cp && t0 < t1 && k < cp->count; k++)
+                want += sr->open[cp->first + k].region_index == j;
+            if (w->ranks[i].regions[j]->n != want)
+                fail_msg("%s: rank %d region %s: %zu calls in the window, ooc.h says %zu", what,
+                         rk->rank, r->name, w->ranks[i].regions[j]->n, want);
+        }
+    }
+}
+
 /* Every profile, nrand random windows and the fixed ones each; returns
  * the overlapping calls checked. */
 static size_t window_profiles(const prof_list *l, size_t nrand, size_t *nprof, size_t *nwin,
@@ -659,6 +709,8 @@ static size_t window_profiles(const prof_list *l, size_t nrand, size_t *nprof, s
             if (ooc_window(f, ws.v[w][0], ws.v[w][1], &win, &err) != SV_OK)
                 fail_msg("%s: %s", what, err.msg);
             ncalls += check_window(full, fix, win, ws.v[w][0], ws.v[w][1], skip, what);
+            check_reads(full, &f->seek, win, ws.v[w][0], ws.v[w][1], what);
+            check_footprint(win, what);
             profile_free(win);
             (*nwin)++;
         }
