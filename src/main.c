@@ -14,6 +14,7 @@
 #include "cli/args.h"
 #include "cli/outputs.h"
 #include "cli/out_diff.h"
+#include "cli/ooc_run.h"
 #include "diff.h"
 #include "diff_remote.h"
 #include "filter.h"
@@ -145,17 +146,18 @@ static int check_ranks(const char *list, const profile *p)
 
 /* Progress is for a person waiting at a terminal for the first frame, never for batch output. */
 static int load_profile_ex(const char *file, const isolate_options *how, bool show_progress,
-                           profile **p);
+                           profile **p, bool *over_budget);
 
 static int load_profile(const char *file, uint64_t budget, bool show_progress, profile **p)
 {
     isolate_options how = {.budget = budget};
-    return load_profile_ex(file, &how, show_progress, p);
+    return load_profile_ex(file, &how, show_progress, p, NULL);
 }
 
-/* how: the budget, a C-API file set (paths), --summary's stored statistics. */
+/* how: the budget, a C-API file set (paths), --summary's stored statistics.  over_budget
+ * (the viewer's): set, quietly, when the file's columns exceed the budget (cli/ooc_run.h). */
 static int load_profile_ex(const char *file, const isolate_options *how, bool show_progress,
-                           profile **p)
+                           profile **p, bool *over_budget)
 {
     sv_error err;
     sv_error_clear(&err);
@@ -174,6 +176,10 @@ static int load_profile_ex(const char *file, const isolate_options *how, bool sh
         term_progress_done(&ps);
     }
     free(demo);
+    if (rc != SV_OK && over_budget && file && ooc_run_over_budget(err.msg)) {
+        *over_budget = true;
+        return 1;
+    }
     if (rc != SV_OK) {
         fprintf(stderr, "scopeview: %s\n", err.msg);
         return sv_err_exit_status(rc);
@@ -412,7 +418,20 @@ static int run(const cli_options *o)
             }
         } else
 #endif
-            status = load_profile_ex(o->file, &how, viewer && !o->headless, &p);
+        {
+            /* The viewer opens a file out of core with --out-of-core, or when its columns
+             * exceed --memory (cli/ooc_run.h). */
+            bool ooc = viewer && o->out_of_core && o->file && o->nfiles <= 1;
+            if (!ooc)
+                status = load_profile_ex(o->file, &how, viewer && !o->headless, &p,
+                                         viewer && o->nfiles <= 1 ? &ooc : NULL);
+            if (ooc) {
+                status = finish_stdout(ooc_run_viewer(o, &f, o->file, o->memory, o->out_of_core));
+                isolate_tail_free(tail);
+                filter_free(&f);
+                return status;
+            }
+        }
     }
     if (status == 0)
         status = check_ranks(o->ranks, p);

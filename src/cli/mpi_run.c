@@ -114,8 +114,7 @@ static sv_err load_here(const char *path, const isolate_options *how, const load
         size_t len = strlen(err->msg);
         snprintf(err->msg + len, sizeof err->msg - len, "%s",
                  lo.stream == LOAD_STREAM_OFF
-                     ? "; the viewer has no out-of-core mode yet (--json, --csv and --summary "
-                       "stream such a file)"
+                     ? ISOLATE_OVER_BUDGET_NOTE
                      : "; even streamed (out of core) the load needs more");
     }
     return e;

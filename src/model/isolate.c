@@ -247,8 +247,7 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
         size_t len = strlen(err->msg);
         snprintf(err->msg + len, sizeof err->msg - len, "%s",
                  opt->stream == LOAD_STREAM_OFF
-                     ? "; the viewer has no out-of-core mode yet (--json, --csv and --summary "
-                       "stream such a file)"
+                     ? ISOLATE_OVER_BUDGET_NOTE
                      : "; even streamed (out of core) the load needs more");
     }
     return e;

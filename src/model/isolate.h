@@ -110,6 +110,11 @@ void isolate_tail_kill(isolate_tail *t);
 bool isolate_tail_local(const isolate_tail *t);
 void isolate_tail_free(isolate_tail *t);
 
+/* Ends the message of a load that exceeded the budget without streaming:
+ * the viewer (cli/ooc_run.h) then opens the file out of core. */
+#define ISOLATE_OVER_BUDGET_NOTE                                                                   \
+    "; the viewer opens such a file out of core, --json, --csv and --summary stream it"
+
 /* Half the machine's RAM (sysconf), at least 256 MiB. */
 uint64_t isolate_default_budget(void);
 

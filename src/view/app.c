@@ -14,6 +14,8 @@
 #include "config.h"
 #include "headless.h"
 #include "memreport.h"
+#include "ooc_job.h"
+#include "ooc_view.h"
 #include "term.h"
 #include "text.h"
 #include "view.h"
@@ -23,7 +25,8 @@ typedef struct app {
     ui_backend be;
     const view_ops *pane; /* the source pane, when one exists */
     void *pane_state;
-    rect pane_area; /* empty while the pane is hidden */
+    rect pane_area;                      /* empty while the pane is hidden */
+    const view_ops *ooc_reg[VIEW_COUNT]; /* the views out of core (ooc_view.h) */
 } app;
 
 /* Widths come from wcwidth, so LC_CTYPE must be UTF-8 for the terminal and
@@ -713,6 +716,8 @@ static int app_loop(app *a)
     for (;;) {
         if (app_take_calls(a) | app_take_stats(a))
             dirty = true;
+        if (a->ctx->ooc_job && ooc_job_done(a->ctx->ooc_job))
+            dirty = true; /* the timeline takes its window as it draws */
         if (dirty) {
             app_draw(a);
             a->be.present(a->be.state, a->ctx);
@@ -728,6 +733,8 @@ static int app_loop(app *a)
                 calls_job_wait(a->ctx->calls_job);
             if (a->ctx->opt->headless && a->ctx->stats_job)
                 stats_job_wait(a->ctx->stats_job);
+            if (a->ctx->opt->headless && a->ctx->ooc_job)
+                ooc_job_wait(a->ctx->ooc_job);
             continue;
         }
         int fl = app_key(a, key);
@@ -745,6 +752,10 @@ static void app_create_views(app *a)
     ui_ctx *ctx = a->ctx;
     size_t n;
     ctx->views = views_registry(&n);
+    if (ctx->opt->ooc) { /* views that need every call say so (ooc_view.h) */
+        ooc_view_registry(ctx->views, n, a->ooc_reg);
+        ctx->views = a->ooc_reg;
+    }
     ctx->nviews = n; /* == VIEW_COUNT: ctx->current is a view_id */
     for (size_t i = 0; i < ctx->nviews; i++)
         ctx->view_state[i] = ctx->views[i]->create ? ctx->views[i]->create(ctx) : NULL;
@@ -878,7 +889,8 @@ int app_run(profile *p, const app_options *o, FILE *out)
         return status;
     }
     app_start_stats(&a, o);
-    app_start_calls(&a, o);
+    if (!o->ooc) /* out of core the skeleton has no calls to nest */
+        app_start_calls(&a, o);
     app_wait_stats(&a, o);
     app_create_views(&a);
     if ((size_t)cfg->default_view < ctx->nviews && ui_view_shown(ctx, cfg->default_view))

@@ -17,6 +17,7 @@
 
 #include "calls_job.h"
 #include "stats_job.h"
+#include "ooc_job.h"
 #include "grid.h"
 #include "keys.h"
 #include "term_signal.h"
@@ -267,7 +268,8 @@ static int term_next_key(void *state, ui_ctx *ctx)
             if (!instant)
                 t->dead_reads = 0;
             if ((ctx->calls_job && calls_job_done(ctx->calls_job)) ||
-                (ctx->stats_job && stats_job_done(ctx->stats_job)))
+                (ctx->stats_job && stats_job_done(ctx->stats_job)) ||
+                (ctx->ooc_job && ooc_job_done(ctx->ooc_job)))
                 return SVK_READY; /* app.c installs it and redraws */
             continue;
         }

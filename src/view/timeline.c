@@ -10,6 +10,7 @@
 
 #include "region.h"
 #include "tl_state.h"
+#include "tl_window.h"
 
 /* ------------------------------------------------------------ rows */
 
@@ -115,7 +116,10 @@ void tl_set_area(tl_state *s, rect area)
 
 void tl_select(tl_state *s, ui_ctx *ctx, int rank, int64_t call)
 {
-    ui_select_call(ctx, rank, call);
+    if (s->win) /* out of core: a window's call (tl_window.h) */
+        tl_window_select(s, ctx, rank, call);
+    else
+        ui_select_call(ctx, rank, call);
     s->seen_rank = rank;
     s->seen_call = call;
 }
@@ -135,14 +139,18 @@ bool tl_reveal(tl_state *s, int rank, int64_t call, bool keep_zoom)
 {
     size_t l, pos;
     uint32_t d;
-    if (!s->ix || !lanes_locate(s->ix, rank, call, &l, &d, &pos))
+    int64_t st, e;
+    if (tl_window_kept(s, call, &l, &d, &st, &e)) {
+        /* out of core, a call of an earlier window: by its lane, depth, span */
+    } else if (!s->ix || !lanes_locate(s->ix, rank, call, &l, &d, &pos)) {
         return false;
+    } else {
+        lanes_call_span(s->ix->lanes[l].rk, (uint32_t)call, &st, &e);
+    }
     size_t r = tl_row_of(s, l, d);
     if (r != SIZE_MAX)
         s->cur_row = r;
     keep_cursor_row_visible(s);
-    int64_t st, e;
-    lanes_call_span(s->ix->lanes[l].rk, (uint32_t)call, &st, &e);
     int64_t ve = lanes_visible_end(st, e);
     int64_t left = s->v.t0, right = tl_col_time(&s->v, s->geo.tw);
     if (!keep_zoom)
@@ -196,6 +204,15 @@ static int toggle_group(tl_state *s, size_t g, int open)
     return VF_HANDLED | VF_REDRAW;
 }
 
+/* The overview out of core holds no single call: say so, not "no call". */
+static bool map_rows_say(const tl_state *s, ui_ctx *ctx)
+{
+    if (!tl_window_map_rows(s))
+        return false;
+    ui_set_status(ctx, "The overview holds no single call: zoom in (+) until the calls show");
+    return true;
+}
+
 static int select_under_cursor(tl_state *s, ui_ctx *ctx)
 {
     size_t l;
@@ -203,6 +220,8 @@ static int select_under_cursor(tl_state *s, ui_ctx *ctx)
     size_t grp = tl_row_group(s, s->cur_row);
     if (grp != SIZE_MAX)
         return toggle_group(s, grp, -1);
+    if (map_rows_say(s, ctx))
+        return VF_HANDLED | VF_REDRAW;
     if (!call_under_cursor(s, &l, &g)) {
         ui_set_status(ctx, "No call under the cursor");
         return VF_HANDLED | VF_REDRAW;
@@ -211,7 +230,7 @@ static int select_under_cursor(tl_state *s, ui_ctx *ctx)
     return VF_HANDLED | VF_REDRAW;
 }
 
-static int step_call(tl_state *s, ui_ctx *ctx, int dir)
+int tl_step_call(tl_state *s, ui_ctx *ctx, int dir)
 {
     if (!s->ix || s->nrows == 0)
         return VF_HANDLED;
@@ -221,6 +240,8 @@ static int step_call(tl_state *s, ui_ctx *ctx, int dir)
         ui_set_status(ctx, "A row of tasks: Enter or e shows them");
         return VF_HANDLED | VF_REDRAW;
     }
+    if (map_rows_say(s, ctx) || tl_window_step_kept(s, ctx, l, d, dir))
+        return VF_HANDLED | VF_REDRAW;
     const lane *ln = &s->ix->lanes[l];
     const lane_row *row = &ln->rows[d];
     size_t k;
@@ -230,6 +251,11 @@ static int step_call(tl_state *s, ui_ctx *ctx, int dir)
     } else {
         size_t at = lane_row_lower_start(ln, row, tl_col_time(&s->v, s->cursor_x));
         k = dir > 0 ? at : at - 1;
+    }
+    if (k >= row->n && tl_window_beyond(s, dir)) { /* out of core: not read, not absent */
+        ui_set_status(ctx, "The %s call lies beyond the calls read: pan or zoom out to see it",
+                      dir > 0 ? "next" : "previous");
+        return VF_HANDLED | VF_REDRAW;
     }
     if (k >= row->n) {
         ui_set_status(ctx, dir > 0 ? "No later call in this row" : "No earlier call in this row");
@@ -295,6 +321,10 @@ static int search_step(tl_state *s, ui_ctx *ctx, int dir)
 {
     if (!ctx->has_search || !s->ix)
         return 0;
+    if (s->win) { /* the matches' order and count need every call */
+        ui_set_status(ctx, "Searching the calls is not available out of core");
+        return VF_HANDLED | VF_REDRAW;
+    }
     lanes_key key, hit = {0};
     if (ctx->sel.call >= 0 && ctx->sel.region) {
         size_t i = 0;
@@ -485,6 +515,7 @@ static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     tl_set_area(s, ctx->view_area);
     if (s->ovl_open)
         return tl_overlap_cmd(s, ctx, cmd);
+    tl_window_forget_step(s); /* a key since a step waited for its window */
     if (s->hide_idle && s->ix)
         tl_rows_rebuild(s);
     int pan = s->geo.tw / 8 > 1 ? s->geo.tw / 8 : 1;
@@ -515,7 +546,7 @@ static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
         return zoom_selected(s, ctx);
     case CMD_PREV_CALL:
     case CMD_NEXT_CALL:
-        return step_call(s, ctx, cmd == CMD_NEXT_CALL ? 1 : -1);
+        return tl_step_call(s, ctx, cmd == CMD_NEXT_CALL ? 1 : -1);
     case CMD_ENTER:
         return select_under_cursor(s, ctx);
     case CMD_OVERLAPS:
@@ -561,7 +592,8 @@ static void index_free(tl_state *s)
     }
     free(s->busy);
     s->busy = NULL;
-    lanes_free(s->ix);
+    if (!s->win) /* out of core the window owns the indexes */
+        lanes_free(s->ix);
     s->ix = NULL;
     free(s->shown);
     s->shown = NULL;
@@ -583,8 +615,10 @@ static void index_build(tl_state *s, ui_ctx *ctx)
     snprintf(s->filter_text, sizeof s->filter_text, "%s", s->filtered ? ctx->search_text : "");
     sv_error err;
     sv_error_clear(&err);
-    if (lanes_build_where(ctx->prof, ctx->opt ? ctx->opt->filter : NULL,
-                          s->filtered ? filter_keep : NULL, ctx, &s->ix, &err) != SV_OK)
+    if (s->win)
+        s->ix = tl_window_rows(s); /* the map's lanes, no call (tl_window.h) */
+    else if (lanes_build_where(ctx->prof, ctx->opt ? ctx->opt->filter : NULL,
+                               s->filtered ? filter_keep : NULL, ctx, &s->ix, &err) != SV_OK)
         snprintf(s->error, sizeof s->error, "%s", err.msg);
     size_t n = s->ix ? s->ix->nlanes : 0;
     s->shown = calloc(n ? n : 1, sizeof *s->shown);
@@ -609,6 +643,8 @@ static void index_build(tl_state *s, ui_ctx *ctx)
 
 void tl_sync_filter(tl_state *s, ui_ctx *ctx)
 {
+    if (s->win) /* out of core: every call's rows, the map's (f filters other views) */
+        return;
     if (s->awaiting_calls) {         /* built on the first frame after the nesting arrives */
         if (ui_calls_pending(ctx)) { /* what is still coming: nesting, statistics */
             snprintf(s->error, sizeof s->error, "%s", ui_computing_text(ctx));
@@ -662,7 +698,10 @@ static void *timeline_create(ui_ctx *ctx)
         return NULL;
     s->seen_rank = ctx->sel.rank;
     s->seen_call = ctx->sel.call;
-    if (ui_calls_pending(ctx)) {
+    if (ctx->opt && ctx->opt->ooc) {
+        if (tl_window_init(s, ctx))
+            index_build(s, ctx);
+    } else if (ui_calls_pending(ctx)) {
         s->awaiting_calls = true;
         snprintf(s->error, sizeof s->error, "%s", ui_computing_text(ctx));
     } else {
@@ -677,6 +716,7 @@ static void timeline_destroy(void *state)
     if (!s)
         return;
     index_free(s);
+    tl_window_free(s);
     tl_overview_free(&s->ov);
     free(s->segs);
     free(s->ovl);

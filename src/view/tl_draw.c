@@ -8,7 +8,9 @@
 #include "region.h"
 #include "ruler.h"
 #include "timefmt.h"
+#include "tl_ooc.h"
 #include "tl_state.h"
+#include "tl_window.h"
 
 static int64_t zero_of(const ui_ctx *ctx)
 {
@@ -59,6 +61,10 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
         n = snprintf(line, sizeof line, " lanes: %s", ctx->ascii ? "computing..." : "computing…");
     else
         n = snprintf(line, sizeof line, " no lanes");
+    /* Out of core: where the rows come from (tl_window.h). */
+    const char *mode = tl_window_mode(s, ctx);
+    if (mode[0] && nl && n > 0 && (size_t)n < sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, "  %s", mode);
     /* A filtered timeline holds only the matching calls: say so first. */
     if (s->filtered && n > 0 && (size_t)n < sizeof line)
         snprintf(line + n, sizeof line - (size_t)n, "  filter /%.60s/: %zu call%s", s->filter_text,
@@ -364,7 +370,10 @@ static void draw_rows(tl_state *s, ui_ctx *ctx)
             draw_label(s, ctx, y, l, d, r == s->cur_row, i == 0);
             grid_put_cp(&ctx->grid, g->tx + s->cursor_x, y, cursor_glyph(ctx), ROLE_DIM, 0);
             sel_cols none = {false, 0, 0};
-            draw_row(s, ctx, y, l, d, sc.here && sl == l && sd == d ? &sc : &none);
+            if (tl_window_map_rows(s)) /* out of core, zoomed out: the map's cells */
+                tl_ooc_draw_row(s, ctx, l, d, y);
+            else
+                draw_row(s, ctx, y, l, d, sc.here && sl == l && sd == d ? &sc : &none);
         } else {
             grid_put_cp(&ctx->grid, g->tx + s->cursor_x, y, cursor_glyph(ctx), ROLE_DIM, 0);
             draw_group_row(s, ctx, y, tl_row_group(s, r), r == s->cur_row);
@@ -460,9 +469,17 @@ static void details_times(flow *f, tl_state *s, const ui_ctx *ctx, const region 
     flow_item(f, "start", buf, ROLE_NORMAL);
     fmt_ns(buf, sizeof buf, dur);
     flow_item(f, "dur", buf, ROLE_NORMAL);
-    if (rk->calls) {
+    /* Out of core, a call reaching beyond the calls read may have others
+     * under it: no exclusive time rather than a wrong one. */
+    bool whole = tl_window_call_whole(s, ctx, st, r->end_ns[i]);
+    if (rk->calls && whole) {
         fmt_ns(buf, sizeof buf, tl_selection_excl(s, rk, g));
         flow_item(f, "excl", buf, ROLE_NORMAL);
+    } else if (rk->calls) {
+        flow_item(f, "excl",
+                  ctx->ascii ? "- (reaches beyond the calls read)"
+                             : "\u2014 (reaches beyond the calls read)",
+                  ROLE_DIM);
     }
     int64_t aw = r->await_ns ? r->await_ns[i] : 0;
     fmt_ns(buf, sizeof buf, dur - aw);
@@ -474,21 +491,22 @@ static void details_times(flow *f, tl_state *s, const ui_ctx *ctx, const region 
     if (gpu)
         fmt_ns(buf, sizeof buf, r->gpu_ns[i]);
     flow_item(f, "gpu", gpu ? buf : "-", gpu ? ROLE_NORMAL : ROLE_DIM);
-    if (rk->calls) {
+    if (rk->calls && whole) {
         const uint32_t *kids;
         snprintf(buf, sizeof buf, "%zu", rank_call_children(rk, g, &kids));
         flow_item(f, "children", buf, ROLE_NORMAL);
     }
 }
 
-static void details_source(flow *f, const region *r, size_t i)
+static void details_source(flow *f, const region *src, const region *r, size_t i)
 {
     char buf[300];
-    if (r->source_file && r->has_lineno)
-        snprintf(buf, sizeof buf, "%.256s:%lld", r->source_file, (long long)r->source_lineno);
+    const region *q = src->source_file ? src : r; /* out of core a window may not carry it */
+    if (q->source_file && q->has_lineno)
+        snprintf(buf, sizeof buf, "%.256s:%lld", q->source_file, (long long)q->source_lineno);
     else
-        snprintf(buf, sizeof buf, "%.256s", r->source_file ? r->source_file : "-");
-    flow_item(f, "src", buf, r->source_file ? ROLE_NORMAL : ROLE_DIM);
+        snprintf(buf, sizeof buf, "%.256s", q->source_file ? q->source_file : "-");
+    flow_item(f, "src", buf, q->source_file ? ROLE_NORMAL : ROLE_DIM);
     const char *meta = r->event_meta ? r->event_meta[i] : NULL;
     if (meta && *meta && strcmp(meta, "{}") != 0) {
         /* Metadata may be long: start it on a line of its own if needed. */
@@ -510,9 +528,19 @@ static void draw_details(tl_state *s, ui_ctx *ctx)
     if (g->panel_h <= 0)
         return;
     flow f = {&ctx->grid, g->x + 1, g->x + g->w, g->panel_y, g->panel_y + g->panel_h, g->x + 1};
-    rank_data *rk = ctx->sel.call >= 0 ? profile_rank(ctx->prof, ctx->sel.rank) : NULL;
+    if (tl_window_map_rows(s)) { /* out of core, the map's rows: what they show (tl_ooc.h) */
+        char legend[256];
+        tl_ooc_legend(legend, sizeof legend, tl_ooc_view_exact(s), ctx->ascii);
+        grid_put_text(&ctx->grid, f.x0, f.y++, f.x1 - f.x0, legend, ROLE_DIM, 0);
+    }
+    /* Out of core the selected call's index is its window's (tl_window.h). */
+    const profile *sp = tl_window_sel_profile(s, ctx);
+    int64_t sel = tl_window_sel_call(s, ctx);
+    rank_data *rk = sel >= 0 && sp ? profile_rank(sp, ctx->sel.rank) : NULL;
     size_t i = 0;
-    const region *r = rk ? rank_call_region(rk, ctx->sel.call, &i) : NULL;
+    const region *r = rk ? rank_call_region(rk, sel, &i) : NULL;
+    if (!r && tl_window_map_rows(s))
+        return; /* the legend says to zoom in */
     if (!r) {
         /* Two items, so that a narrow screen wraps the hint between them. */
         flow_item(&f, NULL, "No call selected: Enter selects the call under the cursor,", ROLE_DIM);
@@ -520,8 +548,9 @@ static void draw_details(tl_state *s, ui_ctx *ctx)
         return;
     }
     details_names(&f, r, i, rk);
-    details_times(&f, s, ctx, r, i, rk, ctx->sel.call);
-    details_source(&f, r, i);
+    details_times(&f, s, ctx, r, i, rk, sel);
+    /* The source of the region (out of core: the file's, ctx->sel.region). */
+    details_source(&f, ctx->sel.region ? ctx->sel.region : r, r, i);
 }
 
 /* -------------------------------------------------------------- frame */
@@ -543,6 +572,7 @@ void tl_draw(void *state, ui_ctx *ctx, rect area)
         return;
     tl_sync_filter(s, ctx);
     tl_set_area(s, area);
+    tl_window_sync(s, ctx);    /* out of core: the window or the map for this span */
     if (s->hide_idle && s->ix) /* which lanes have calls in view changes with the view */
         tl_rows_rebuild(s);
     grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);

@@ -154,6 +154,9 @@ double tl_group_load(tl_state *s, size_t g, int64_t t0, int64_t t1);
  * the timeline (filtered out, or no event data). */
 bool tl_reveal(tl_state *s, int rank, int64_t call, bool keep_zoom);
 
+/* [ and ]: selects the previous (dir < 0) or next call of the cursor's row. */
+int tl_step_call(tl_state *s, ui_ctx *ctx, int dir);
+
 /* Selects a call through the shared selection and remembers it as seen. */
 void tl_select(tl_state *s, ui_ctx *ctx, int rank, int64_t call);
 

@@ -170,6 +170,10 @@ static size_t longest_call(const region *r)
 
 void ui_select_slowest_on(ui_ctx *ctx, int rank)
 {
+    if (ctx->opt && ctx->opt->ooc) { /* no calls to look through (ooc_view.h) */
+        ui_set_status(ctx, "The slowest call is not available out of core (--json has the Max)");
+        return;
+    }
     const region *sel = ctx->sel.region ? ctx->sel.region : busiest_region(ctx);
     const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
     region **list = NULL, *best = NULL;

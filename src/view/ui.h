@@ -70,6 +70,9 @@ typedef struct ui_ctx {
      * came ("" when they did or still may). */
     struct stats_job *stats_job;
     char stats_error[SV_MSG_MAX + 32];
+    /* Out of core: the timeline's window being read (ooc_job.h), NULL when
+     * none; the terminal wakes when it is done (tl_window.c takes it). */
+    struct ooc_job *ooc_job;
 } ui_ctx;
 
 enum { UI_DRILL_ALL = 1, UI_DRILL_RANK = 2 };

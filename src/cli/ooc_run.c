@@ -1,0 +1,76 @@
+/* ooc_run: the viewer out of core (see ooc_run.h). */
+#include "ooc_run.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "isolate.h"
+#include "ooc.h"
+#include "view/app.h"
+#include "view/term.h"
+
+bool ooc_run_over_budget(const char *msg)
+{
+    return strstr(msg, ISOLATE_OVER_BUDGET_NOTE) != NULL;
+}
+
+/* "1 GiB", "256 MiB", "1.5 GiB": the budget as --memory would read it. */
+static void budget_text(char *buf, size_t len, uint64_t bytes)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    if (v == (double)(uint64_t)v)
+        snprintf(buf, len, "%llu %s", (unsigned long long)v, unit[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+}
+
+int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *path, uint64_t budget,
+                   bool forced)
+{
+    uint64_t b = budget ? budget : isolate_default_budget();
+    term_progress_state ps;
+    term_progress_start(&ps, path);
+    isolate_options io = {
+        .budget = b, .progress = o->headless ? NULL : term_progress, .progress_ctx = &ps};
+    sv_error err;
+    sv_error_clear(&err);
+    ooc_file *file = NULL;
+    sv_err rc = ooc_open(path, &io, &file, &err);
+    term_progress_done(&ps);
+    if (rc != SV_OK) {
+        fprintf(stderr, "scopeview: %s\n", err.msg);
+        return sv_err_exit_status(rc);
+    }
+    for (size_t i = 0; i < file->skel->nwarnings; i++)
+        fprintf(stderr, "scopeview: warning: %s\n", file->skel->warnings[i]);
+    char size[32], reason[96];
+    budget_text(size, sizeof size, b);
+    if (forced)
+        snprintf(reason, sizeof reason, "--out-of-core");
+    else
+        snprintf(reason, sizeof reason, "the file exceeds --memory %s", size);
+    app_options ao = {
+        .path = file->path ? file->path : path,
+        .headless = o->headless,
+        .cols = o->cols,
+        .rows = o->rows,
+        .keys = o->keys,
+        .ascii = o->ascii,
+        .mono = o->mono,
+        .config = o->config,
+        .filter = f,
+        .ooc = file,
+        .ooc_reason = reason,
+    };
+    setlocale(LC_CTYPE, "");
+    int status = app_run(file->skel, &ao, stdout);
+    ooc_file_free(file);
+    return status;
+}

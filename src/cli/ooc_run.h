@@ -1,0 +1,26 @@
+/* ooc_run: the viewer out of core (issue 12).  A file whose columns
+ * exceed --memory (or any file with --out-of-core) is opened by ooc_open
+ * (ooc.h): a loading child scans it once for the skeleton profile (names,
+ * structure, streamed statistics, no calls), the overview map and the seek
+ * index, and the viewer runs on those (app_options.ooc), reading the calls
+ * of a zoomed-in span only (view/tl_window.h). */
+#ifndef SV_OOC_RUN_H
+#define SV_OOC_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli/args.h"
+#include "filter.h"
+
+/* The marker isolate.c's over-budget message carries (isolate.h
+ * ISOLATE_OVER_BUDGET_NOTE): the viewer then opens the file out of core. */
+bool ooc_run_over_budget(const char *msg);
+
+/* Opens path out of core (progress on the terminal unless --batch) and
+ * runs the viewer; forced: --out-of-core asked for it, else the file
+ * exceeded budget.  Returns the exit status (stdout not flushed). */
+int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *path, uint64_t budget,
+                   bool forced);
+
+#endif

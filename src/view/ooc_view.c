@@ -1,0 +1,70 @@
+/* ooc_view: the views not offered out of core (see ooc_view.h). */
+#include "ooc_view.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void ooc_view_text(const ui_ctx *ctx, char *buf, size_t len)
+{
+    const char *why = ctx->opt && ctx->opt->ooc_reason ? ctx->opt->ooc_reason : "out of core";
+    bool forced = strcmp(why, "--out-of-core") == 0;
+    snprintf(buf, len, "not available out of core (%s): use --json or %s", why,
+             forced ? "open the file without --out-of-core" : "a larger --memory");
+}
+
+static void *ooc_view_create(ui_ctx *ctx)
+{
+    return ctx; /* no state: a non-NULL pointer so the view draws */
+}
+
+static void ooc_view_draw(void *state, ui_ctx *ctx, rect area)
+{
+    (void)state;
+    char msg[256];
+    ooc_view_text(ctx, msg, sizeof msg);
+    grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
+    /* Wrapped at spaces (the text is ASCII but for the file's budget). */
+    int w = area.w - 2;
+    const char *t = msg;
+    for (int y = area.y; *t && w > 0 && y < area.y + area.h; y++) {
+        size_t n = strlen(t), cut = n;
+        if ((int)n > w) {
+            cut = (size_t)w;
+            while (cut > 0 && t[cut] != ' ')
+                cut--;
+            cut = cut ? cut : (size_t)w;
+        }
+        grid_put_textn(&ctx->grid, area.x + 1, y, w, t, cut, ROLE_WARNING, 0);
+        t += cut;
+        while (*t == ' ')
+            t++;
+    }
+}
+
+/* Keys reach nothing here; the app's own (views, quit, help) still work. */
+static int ooc_view_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
+{
+    (void)state;
+    (void)ctx;
+    (void)cmd;
+    return 0;
+}
+
+static const view_ops ooc_tree = {
+    .name = "tree", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
+static const view_ops ooc_calls = {
+    .name = "calls", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
+static const view_ops ooc_lanes = {
+    .name = "lanes", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
+
+void ooc_view_registry(const view_ops *const *base, size_t n, const view_ops **reg)
+{
+    for (size_t i = 0; i < n; i++)
+        reg[i] = base[i];
+    if (VIEW_TREE < n)
+        reg[VIEW_TREE] = &ooc_tree;
+    if (VIEW_CALLS < n)
+        reg[VIEW_CALLS] = &ooc_calls;
+    if (VIEW_LANES < n)
+        reg[VIEW_LANES] = &ooc_lanes;
+}

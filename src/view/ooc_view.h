@@ -1,0 +1,22 @@
+/* ooc_view: the views the out-of-core viewer does not offer (issue 12).
+ * The calls list, the call tree and the lanes' statistics need every
+ * call, which an out-of-core file never holds; their tabs stay (keys and
+ * drill-downs reach them as ever) and they draw one line saying why and
+ * what to do, never numbers they do not have. */
+#ifndef SV_OOC_VIEW_H
+#define SV_OOC_VIEW_H
+
+#include <stddef.h>
+
+#include "view.h"
+
+/* "not available out of core (the file exceeds --memory 1 GiB): use
+ * --json or a larger --memory". */
+void ooc_view_text(const ui_ctx *ctx, char *buf, size_t len);
+
+/* The registry out of core: base's views, those needing every call
+ * replaced by a view of the same name drawing ooc_view_text.  reg has
+ * n entries (VIEW_COUNT). */
+void ooc_view_registry(const view_ops *const *base, size_t n, const view_ops **reg);
+
+#endif

@@ -1,0 +1,423 @@
+/* tl_window: the out-of-core timeline's rows and windows (tl_window.h). */
+#include "tl_window.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ooc.h"
+#include "ooc_job.h"
+#include "region.h"
+
+struct tl_window {
+    const ooc_file *f;
+    uint64_t cap; /* calls a window may hold */
+    lanes_spec *spec;
+    size_t nspec;
+    lanes_index *empty; /* the map's lanes, no call: the overview's rows */
+    profile *wprof;     /* the window in use, its index and span */
+    lanes_index *wix;
+    int64_t w0, w1;
+    ooc_job *job; /* a window being read (also ctx->ooc_job) */
+    bool hold;    /* SCOPEVIEW_TEST_WINDOW=hold */
+    bool serving; /* this frame's rows come from the window */
+    bool loading; /* the view waits for a window */
+    char error[SV_MSG_MAX];
+    /* The selected call when no longer in the window drawn (TL_WINDOW_KEPT). */
+    profile *kprof; /* the window it was read in */
+    int64_t kcall, kw0, kw1;
+    size_t klane;
+    uint32_t kdepth;
+    int64_t kst, ke;
+    /* A step ([ ]) from a kept selection, waiting for its window: the
+     * direction, and the view and cursor to return to. */
+    int step;
+    tl_view step_v;
+    int step_x;
+};
+
+static uint64_t window_cap(const ooc_file *f)
+{
+    /* SCOPEVIEW_TEST_OOC_CAP=N (tests): windows of at most N calls, so a
+     * small file has an overview too. */
+    const char *t = getenv("SCOPEVIEW_TEST_OOC_CAP");
+    if (t && *t)
+        return strtoull(t, NULL, 10);
+    return ooc_window_cap(f->budget);
+}
+
+bool tl_window_init(tl_state *s, ui_ctx *ctx)
+{
+    const ooc_file *f = ctx->opt->ooc;
+    tl_window *w = calloc(1, sizeof *w);
+    size_t n = f->map.nlanes;
+    lanes_spec *spec = calloc(n ? n : 1, sizeof *spec);
+    if (!w || !spec) {
+        free(w);
+        free(spec);
+        snprintf(s->error, sizeof s->error, "out of memory while laying out the timeline");
+        return false;
+    }
+    for (size_t l = 0; l < n; l++) {
+        const ooc_lane *ol = &f->map.lanes[l];
+        spec[l] = (lanes_spec){ol->rank_index, ol->kind, ol->row, ol->ndepth};
+    }
+    sv_error err;
+    sv_error_clear(&err);
+    if (lanes_build_empty(ctx->prof, spec, n, &w->empty, &err) != SV_OK) {
+        snprintf(s->error, sizeof s->error, "%s", err.msg);
+        free(spec);
+        free(w);
+        return false;
+    }
+    const char *hook = getenv("SCOPEVIEW_TEST_WINDOW");
+    w->hold = hook && strcmp(hook, "hold") == 0;
+    w->f = f;
+    w->cap = window_cap(f);
+    w->spec = spec;
+    w->nspec = n;
+    s->win = w;
+    s->ooc_map = &f->map;
+    if (f->map.ncalls) { /* zoom and pan bounds: the whole profile's */
+        s->span_lo = f->map.t_min;
+        s->span_hi = f->map.t_max;
+        s->has_span = true;
+    }
+    return true;
+}
+
+/* The rows' busy intervals and the details' cache belong to one index. */
+static void forget_index(tl_state *s)
+{
+    for (size_t l = 0; s->busy && s->ix && l < s->ix->nlanes; l++) {
+        for (uint32_t d = 0; s->busy[l] && d < s->ix->lanes[l].ndepth; d++)
+            if (s->busy[l][d].built)
+                lane_busy_free(&s->busy[l][d].b);
+        free(s->busy[l]);
+        s->busy[l] = NULL;
+    }
+    memset(s->excl, 0, sizeof s->excl);
+    s->ovl_open = false;
+    s->ovl_n = 0;
+}
+
+static void use_index(tl_state *s, lanes_index *ix)
+{
+    if (s->ix == ix)
+        return;
+    forget_index(s);
+    s->ix = ix;
+}
+
+void tl_window_free(tl_state *s)
+{
+    tl_window *w = s->win;
+    if (!w)
+        return;
+    forget_index(s);
+    s->ix = NULL;
+    ooc_job_cancel(w->job);
+    lanes_free(w->wix);
+    profile_free(w->wprof);
+    profile_free(w->kprof);
+    lanes_free(w->empty);
+    free(w->spec);
+    free(w);
+    s->win = NULL;
+}
+
+/* The call of row (l, d) of ix spanning [st, e], or -1. */
+static int64_t find_call(const lanes_index *ix, size_t l, uint32_t d, int64_t st, int64_t e)
+{
+    if (l >= ix->nlanes || d >= ix->lanes[l].ndepth)
+        return -1;
+    const lane *ln = &ix->lanes[l];
+    const lane_row *row = &ln->rows[d];
+    for (size_t k = lane_row_lower_start(ln, row, st); k < row->n; k++) {
+        int64_t s2, e2;
+        lanes_call_span(ln->rk, lane_row_call(row, k), &s2, &e2);
+        if (s2 != st)
+            break;
+        if (e2 == e)
+            return lane_row_call(row, k);
+    }
+    return -1;
+}
+
+static void set_sel_call(tl_state *s, ui_ctx *ctx, int64_t call)
+{
+    ctx->sel.call = call;
+    if (s->seen_rank == ctx->sel.rank) /* not a new selection: the view stays */
+        s->seen_call = call;
+}
+
+/* The selected call, found in the new window (nix) by its lane, depth and
+ * span; when the new one does not hold it, it is kept with the old window
+ * (*keep_old: the caller does not free that profile). */
+static void carry_selection(tl_state *s, ui_ctx *ctx, const lanes_index *nix, bool *keep_old)
+{
+    tl_window *w = s->win;
+    *keep_old = false;
+    if (ctx->sel.call == TL_WINDOW_KEPT) {
+        int64_t g = find_call(nix, w->klane, w->kdepth, w->kst, w->ke);
+        if (g >= 0) {
+            profile_free(w->kprof);
+            w->kprof = NULL;
+            set_sel_call(s, ctx, g);
+        }
+        return;
+    }
+    size_t l, pos;
+    uint32_t d;
+    if (ctx->sel.call < 0 || !w->wix ||
+        !lanes_locate(w->wix, ctx->sel.rank, ctx->sel.call, &l, &d, &pos))
+        return;
+    int64_t st, e;
+    lanes_call_span(w->wix->lanes[l].rk, (uint32_t)ctx->sel.call, &st, &e);
+    int64_t g = find_call(nix, l, d, st, e);
+    if (g >= 0) {
+        set_sel_call(s, ctx, g);
+        return;
+    }
+    profile_free(w->kprof);
+    w->kprof = w->wprof;
+    w->kcall = ctx->sel.call;
+    w->kw0 = w->w0;
+    w->kw1 = w->w1;
+    w->klane = l;
+    w->kdepth = d;
+    w->kst = st;
+    w->ke = e;
+    *keep_old = true;
+    set_sel_call(s, ctx, TL_WINDOW_KEPT);
+}
+
+/* A window whose ranks are the skeleton's, index for index (the lanes'
+ * rank indices and the task groups count on it). */
+static bool same_ranks(const profile *a, const profile *b)
+{
+    if (a->nranks != b->nranks)
+        return false;
+    for (size_t k = 0; k < a->nranks; k++)
+        if (a->ranks[k].rank != b->ranks[k].rank)
+            return false;
+    return true;
+}
+
+static void take_window(tl_state *s, ui_ctx *ctx)
+{
+    tl_window *w = s->win;
+    int64_t t0, t1;
+    ooc_job_span(w->job, &t0, &t1);
+    profile *wp = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_err rc = ooc_job_take(w->job, &wp, &err);
+    w->job = NULL;
+    ctx->ooc_job = NULL;
+    lanes_index *ix = NULL;
+    if (rc == SV_OK && !same_ranks(wp, ctx->prof))
+        rc = sv_error_set(&err, SV_ERR_FORMAT, "%s: a window's ranks differ from the file's",
+                          w->f->path);
+    if (rc == SV_OK)
+        rc = lanes_build(wp, NULL, &ix, &err);
+    if (rc == SV_OK)
+        rc = lanes_add_empty(ix, w->spec, w->nspec, &err);
+    if (rc != SV_OK) {
+        snprintf(w->error, sizeof w->error, "%s", err.msg);
+        ui_set_status(ctx, "Calls of the view not read: %s", err.msg);
+        lanes_free(ix);
+        profile_free(wp);
+        return;
+    }
+    w->error[0] = '\0';
+    if (s->ix == w->wix)
+        use_index(s, w->empty); /* the old window's busy rows go before it does */
+    bool keep_old;
+    carry_selection(s, ctx, ix, &keep_old);
+    lanes_free(w->wix);
+    if (!keep_old)
+        profile_free(w->wprof);
+    w->wprof = wp;
+    w->wix = ix;
+    w->w0 = t0;
+    w->w1 = t1;
+}
+
+/* [t0, t1) widened by half its length on each side, so that small pans
+ * do not read again, unless that holds too many calls. */
+static void wanted_span(const tl_window *w, int64_t t0, int64_t t1, int64_t *a, int64_t *b)
+{
+    int64_t half = (t1 - t0) / 2, lo = w->f->map.t_min, hi = w->f->map.t_max + 1;
+    *a = t0 - lo > half ? t0 - half : lo;
+    *b = hi - t1 > half ? t1 + half : hi;
+    *a = *a < t0 ? *a : t0;
+    *b = *b > t1 ? *b : t1;
+    if (ooc_map_calls_in(&w->f->map, *a, *b) > w->cap) {
+        *a = t0;
+        *b = t1;
+    }
+}
+
+static bool covers(const tl_window *w, int64_t t0, int64_t t1)
+{
+    return w->wix && w->w0 <= t0 && t1 <= w->w1;
+}
+
+bool tl_window_step_kept(tl_state *s, ui_ctx *ctx, size_t l, uint32_t d, int dir)
+{
+    tl_window *w = s->win;
+    size_t kl;
+    uint32_t kd;
+    int64_t st, e;
+    if (!tl_window_kept(s, ctx->sel.call, &kl, &kd, &st, &e) || kl != l || kd != d)
+        return false;
+    w->step = dir;
+    w->step_v = s->v;
+    w->step_x = s->cursor_x;
+    int64_t ve = lanes_visible_end(st, e);
+    tl_center_at(&s->v, st + (ve - st) / 2, s->geo.tw / 2, s->span_lo, s->span_hi);
+    return true;
+}
+
+void tl_window_forget_step(tl_state *s)
+{
+    if (s->win && s->win->step) {
+        s->v = s->win->step_v; /* back where the step was asked */
+        s->cursor_x = s->win->step_x;
+        s->win->step = 0;
+    }
+}
+
+bool tl_window_beyond(const tl_state *s, int dir)
+{
+    const tl_window *w = s->win;
+    if (!w || !w->serving)
+        return false;
+    return dir > 0 ? w->w1 <= w->f->map.t_max : w->w0 > w->f->map.t_min;
+}
+
+/* The step waiting for the kept selection's window, once that window is
+ * drawn (the selection found in it) or cannot be (the span holds too many
+ * calls): the view returns and the step is taken from the selection. */
+static void finish_step(tl_state *s, ui_ctx *ctx)
+{
+    tl_window *w = s->win;
+    int dir = w->step;
+    bool found = ctx->sel.call != TL_WINDOW_KEPT;
+    if (!dir || (!found && w->loading))
+        return;
+    w->step = 0;
+    s->v = w->step_v;
+    s->cursor_x = w->step_x;
+    if (found)
+        tl_step_call(s, ctx, dir);
+    else
+        ui_set_status(ctx, "Zoom in (+) to step from the selected call");
+}
+
+void tl_window_sync(tl_state *s, ui_ctx *ctx)
+{
+    tl_window *w = s->win;
+    if (!w)
+        return;
+    if (w->kprof && ctx->sel.call != TL_WINDOW_KEPT) { /* another selection since */
+        profile_free(w->kprof);
+        w->kprof = NULL;
+    }
+    int64_t t0 = s->v.t0, t1 = tl_col_time(&s->v, s->geo.tw);
+    if (w->job && ooc_job_done(w->job))
+        take_window(s, ctx);
+    w->serving = w->loading = false;
+    if (!covers(w, t0, t1) && ooc_map_calls_in(&w->f->map, t0, t1) <= w->cap && !w->error[0]) {
+        if (!w->job) {
+            int64_t a, b;
+            wanted_span(w, t0, t1, &a, &b);
+            w->job = ooc_job_start(w->f, a, b, w->hold);
+            ctx->ooc_job = w->job;
+        }
+        if (w->job && ctx->opt->headless && !w->hold) {
+            ooc_job_wait(w->job);
+            take_window(s, ctx);
+        }
+        w->loading = !covers(w, t0, t1);
+    }
+    w->serving = covers(w, t0, t1);
+    use_index(s, w->serving ? w->wix : w->empty);
+    if (w->step && (w->serving || !w->loading)) {
+        finish_step(s, ctx); /* may move the view: its window next */
+        tl_window_sync(s, ctx);
+    }
+}
+
+lanes_index *tl_window_rows(tl_state *s)
+{
+    return s->win->empty;
+}
+
+bool tl_window_map_rows(const tl_state *s)
+{
+    return s->win && !s->win->serving;
+}
+
+const char *tl_window_mode(const tl_state *s, const ui_ctx *ctx)
+{
+    if (!s->win)
+        return "";
+    if (s->win->serving)
+        return "out of core";
+    if (s->win->loading)
+        return ctx->ascii ? "overview, loading calls..." : "overview, loading calls…";
+    return "overview (out of core)";
+}
+
+const profile *tl_window_sel_profile(const tl_state *s, const ui_ctx *ctx)
+{
+    if (!s->win)
+        return ctx->prof;
+    return ctx->sel.call == TL_WINDOW_KEPT ? s->win->kprof : s->win->wprof;
+}
+
+int64_t tl_window_sel_call(const tl_state *s, const ui_ctx *ctx)
+{
+    return s->win && ctx->sel.call == TL_WINDOW_KEPT ? s->win->kcall : ctx->sel.call;
+}
+
+bool tl_window_kept(const tl_state *s, int64_t call, size_t *lane_out, uint32_t *depth, int64_t *st,
+                    int64_t *e)
+{
+    const tl_window *w = s->win;
+    if (!w || call != TL_WINDOW_KEPT || !w->kprof)
+        return false;
+    *lane_out = w->klane;
+    *depth = w->kdepth;
+    *st = w->kst;
+    *e = w->ke;
+    return true;
+}
+
+bool tl_window_call_whole(const tl_state *s, const ui_ctx *ctx, int64_t st, int64_t e)
+{
+    /* A call inside the span read has all its descendants in the window
+     * (they lie within it); one reaching outside may have others. */
+    const tl_window *w = s->win;
+    if (!w)
+        return true;
+    bool kept = ctx->sel.call == TL_WINDOW_KEPT;
+    return st >= (kept ? w->kw0 : w->w0) && e <= (kept ? w->kw1 : w->w1);
+}
+
+void tl_window_select(tl_state *s, ui_ctx *ctx, int rank, int64_t call)
+{
+    if (call != TL_WINDOW_KEPT) { /* a new selection: the kept one goes */
+        profile_free(s->win->kprof);
+        s->win->kprof = NULL;
+    }
+    const profile *wp = s->win->wprof;
+    rank_data *rk = wp ? profile_rank(wp, rank) : NULL;
+    size_t i = 0;
+    const region *r = rk && call >= 0 ? rank_call_region(rk, call, &i) : NULL;
+    rank_data *sk = profile_rank(ctx->prof, rank);
+    ctx->sel.region = r && sk ? rank_region(sk, r->name) : NULL;
+    ctx->sel.rank = rank;
+    ctx->sel.call = r ? call : -1;
+}
