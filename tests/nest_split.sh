@@ -4,7 +4,8 @@
 # and --csv byte for byte, stdout and stderr, with SCOPEVIEW_THREADS=1 (one sweep), 2 and 4
 # (that many parts), on generated one-rank files of just over 2^20 calls: svgen's nested
 # schema-3 and legacy files, and stream-mix (recursion, ties, zero-length calls, partial
-# overlaps: inferred lanes; a region out of start order: the whole sweep).
+# overlaps: inferred lanes; a region out of start order: the whole sweep).  And out of core,
+# the reads on a second thread (stream_pf.c) against one thread.
 . "${0%/*}/lib.sh"
 svgen="$top_build/svgen"
 g="$tmp/g"
@@ -36,4 +37,24 @@ for f in s3 legacy mix unsorted; do
     check "$f.h5 --json" same "$g/$f.h5" --json
     check "$f.h5 --csv" same "$g/$f.h5" --csv
 done
+# Out of core (src/model/stream_pf.c): with a second thread the reads go there, into two
+# buffers a row; the streamed --json must not change, whatever the chunks' length.
+same_ooc() {
+    SCOPEVIEW_THREADS=1 SCOPEVIEW_STREAM_CHUNK=$2 "$sv" --out-of-core --json "$1" \
+        >"$tmp/a" 2>"$tmp/ea" || return 1
+    SCOPEVIEW_THREADS=2 SCOPEVIEW_STREAM_CHUNK=$2 "$sv" --out-of-core --json "$1" \
+        >"$tmp/b" 2>"$tmp/eb" || return 1
+    cmp -s "$tmp/a" "$tmp/b" && cmp -s "$tmp/ea" "$tmp/eb" && return 0
+    echo "  --out-of-core --json $1 (chunk $2): 2 threads differ from 1"
+    diff "$tmp/a" "$tmp/b" | head -5 | cut -c1-300
+    return 1
+}
+for f in s3 mix unsorted; do
+    for ch in 1000 100000; do
+        check "$f.h5 streamed, chunk $ch" same_ooc "$g/$f.h5" $ch
+    done
+done
+"$sv" --json "$g/mix.h5" >"$tmp/inmem"
+SCOPEVIEW_THREADS=2 SCOPEVIEW_STREAM_CHUNK=1000 "$sv" --out-of-core --json "$g/mix.h5" >"$tmp/ooc"
+check "mix.h5 streamed on two threads = in memory" cmp -s "$tmp/inmem" "$tmp/ooc"
 finish

@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 
 #include "budget.h"
+#include "par.h"
 #include "stream_col_internal.h"
+#include "stream_pf.h"
 
 static const char *const sc_names[SC_NCOL] = {
     NULL, NULL, "gpu_durations", "call_ids", "parent_ids", "thread_ids", "task_ids", "await_ns"};
@@ -358,26 +360,73 @@ static void check_chunk(sc_row *row, const sc_reader *rd, size_t len, int64_t *p
         row->ids_all_m1 = rd->buf[SC_CALL][i] == -1;
 }
 
+/* Pass 1's work on one chunk (rd: the reader as the chunk left it);
+ * false when out of memory. */
+static bool pass1_chunk(sc_file *sf, sc_row *row, const sc_reader *rd, stream_acc *acc, int64_t *ps,
+                        int64_t *pe)
+{
+    if (!rd->ovf)
+        check_chunk(row, rd, rd->len, ps, pe);
+    if (!check_lanes(row, rd, rd->len, sf))
+        return false;
+    if (!rd->ovf && !row->bad_end)
+        stream_acc_add(acc, rd->buf[SC_START], rd->buf[SC_END], rd->len);
+    return true;
+}
+
+/* A row of a few chunks or more is read on a second thread (stream_pf.h)
+ * when there is one, into two buffers of half the length. */
+static bool pass1_two(const sc_row *row, size_t cap)
+{
+    return row->n > 2 * (uint64_t)cap && par_threads() > 1;
+}
+
+/* The row's chunks from the reader thread; rd gets the last one's state. */
+static int pass1_pf(sc_pf *pf, sc_file *sf, sc_row *row, sc_reader *rd, stream_acc *acc)
+{
+    int64_t ps = 0, pe = 0;
+    int rc = 1;
+    while (rc == 1) {
+        const sc_chunk *ch = sc_pf_next(pf, 0);
+        memcpy(rd->buf, ch->buf, sizeof rd->buf);
+        rd->len = ch->len;
+        rd->pos = ch->pos;
+        rd->ovf = ch->ovf;
+        rd->ovf_at = ch->ovf_at;
+        rc = ch->rc;
+        if (rc == 1 && !pass1_chunk(sf, row, rd, acc, &ps, &pe))
+            rc = -2;
+    }
+    memset(rd->buf, 0, sizeof rd->buf); /* the buffers were the reader thread's */
+    return rc;
+}
+
 sv_err sc_pass1_row(sc_file *sf, sc_row *row)
 {
     size_t cap = stream_chunk_len(sf->budget, 1, SC_NCOL + 1);
+    bool two = pass1_two(row, cap);
+    sc_pf *pf = NULL;
+    if (two) {
+        cap = stream_chunk_len(sf->budget, 2, SC_NCOL + 1);
+        pf = sc_pf_start(sf, &row, 1, row->open, cap, false);
+    }
     sc_reader rd;
     stream_acc acc;
-    bool ok = sc_reader_init(&rd, sf, row, row->open, cap, false);
+    bool ok = pf || sc_reader_init(&rd, sf, row, row->open, cap, false);
+    if (pf)
+        memset(&rd, 0, sizeof rd);
     bool accok = stream_acc_init(&acc);
     row->in_order = true;
     row->ids_all_m1 = true;
     row->keep = row->open;
     int64_t ps = 0, pe = 0;
     int rc = ok && accok ? 1 : -2;
-    while (rc == 1 && (rc = sc_reader_next(&rd)) == 1) {
-        if (!rd.ovf)
-            check_chunk(row, &rd, rd.len, &ps, &pe);
-        if (!check_lanes(row, &rd, rd.len, sf))
+    if (pf && rc == 1)
+        rc = pass1_pf(pf, sf, row, &rd, &acc);
+    while (!pf && rc == 1 && (rc = sc_reader_next(&rd)) == 1)
+        if (!pass1_chunk(sf, row, &rd, &acc, &ps, &pe))
             rc = -2;
-        else if (!rd.ovf && !row->bad_end)
-            stream_acc_add(&acc, rd.buf[SC_START], rd.buf[SC_END], rd.len);
-    }
+    sc_pf_stop(pf);
     row->ovf = rd.ovf;
     row->ovf_at = rd.ovf_at;
     sc_reader_free(&rd);

@@ -120,6 +120,7 @@ static int head(stream_src *src)
 
 /* A heap entry: the head call of its source, copied so that comparing needs no indirection. */
 typedef struct hkey {
+    stream_u128 key; /* (start, -end) as one number: the scan's comparison */
     int64_t s, e;
     uint32_t reg;
     stream_src *src;
@@ -134,9 +135,40 @@ static bool less(const hkey *a, const hkey *b)
     return a->reg < b->reg;
 }
 
+/* (start, -end) as one unsigned number (nest_infer.c's merge_key): the
+ * sign bit flipped keeps the order of signed values, the end's bits
+ * inverted put the longer call first. */
+static inline stream_u128 scan_key(int64_t s, int64_t e)
+{
+    uint64_t hi = (uint64_t)s ^ (UINT64_C(1) << 63);
+    uint64_t lo = ~((uint64_t)e ^ (UINT64_C(1) << 63));
+    return ((stream_u128)hi << 64) | lo;
+}
+
 static hkey key_of(stream_src *t)
 {
-    return (hkey){t->s[t->pos], t->e[t->pos], t->reg, t};
+    int64_t s = t->s[t->pos], e = t->e[t->pos];
+    return (hkey){scan_key(s, e), s, e, t->reg, t};
+}
+
+/* Up to this many rows, the least head is found by a scan of the heads
+ * kept in region order (nest_infer.c's merge): a heap's unpredictable
+ * branches cost more than the few comparisons. */
+#define SCAN_MAX 8
+
+/* The least head; of equal keys the first, the smallest region. */
+static size_t scan_min(const hkey *h, size_t n)
+{
+    size_t m = 0;
+    stream_u128 mk = h[0].key;
+    for (size_t j = 1; j < n; j++) {
+        if (h[j].key < mk) {
+            __asm__ volatile(""); /* a branch (predicted), as nest_infer.c's scan */
+            m = j;
+            mk = h[j].key;
+        }
+    }
+    return m;
 }
 
 static void sift(hkey *h, size_t n, size_t i)
@@ -169,11 +201,20 @@ int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out)
         else if (k > 0)
             h[n++] = key_of(&srcs[i]);
     }
-    for (size_t i = n / 2; rc == 0 && i-- > 0;)
+    /* Scanning: the heads in region order, kept so as rows run out. */
+    bool scan = n <= SCAN_MAX;
+    for (size_t i = 1; scan && i < n; i++)
+        for (size_t j = i; j > 0 && h[j - 1].reg > h[j].reg; j--) {
+            hkey x = h[j];
+            h[j] = h[j - 1];
+            h[j - 1] = x;
+        }
+    for (size_t i = n / 2; !scan && rc == 0 && i-- > 0;)
         sift(h, n, i);
     while (rc == 0 && n > 0) {
-        stream_src *t = h[0].src;
-        int64_t s = h[0].s, e = h[0].e;
+        size_t m = scan ? scan_min(h, n) : 0;
+        stream_src *t = h[m].src;
+        int64_t s = h[m].s, e = h[m].e;
         if (t->started && (s < t->ps || (s == t->ps && e > t->pe))) {
             rc = -2; /* the row is not in (start, -end) order */
             break;
@@ -189,6 +230,12 @@ int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out)
         int k = head(t);
         if (k < 0) {
             rc = -1;
+        } else if (scan) {
+            if (k == 0)
+                memmove(&h[m], &h[m + 1], (--n - m) * sizeof *h);
+            else
+                h[m] = key_of(t);
+            continue;
         } else if (k == 0) {
             h[0] = h[--n];
         } else {

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "nest.h"
+#include "par.h"
 #include "stream_col_internal.h"
+#include "stream_pf.h"
 
 typedef struct rank_rows {
     sc_row **v; /* streamed, committed rows in byte order of their names */
@@ -42,11 +44,20 @@ static bool gather(sc_row **v, size_t n, rank_rows *rr)
 typedef struct src_ctx {
     sc_reader rd;
     sc_row *row;
+    sc_pf *pf; /* the reads on a second thread (stream_pf.h), or NULL */
+    size_t j;  /* the row's index there */
 } src_ctx;
 
 static int src_refill(void *vctx, stream_src *src)
 {
     src_ctx *x = vctx;
+    if (x->pf && !x->row->mem) {
+        const sc_chunk *ch = sc_pf_next(x->pf, x->j);
+        src->s = ch->buf[SC_START];
+        src->e = ch->buf[SC_END];
+        src->len = ch->len;
+        return ch->rc;
+    }
     if (x->row->mem) { /* schema 1 in memory: the whole row at once */
         if (x->rd.pos)
             return 0;
@@ -84,19 +95,27 @@ static sv_err alloc_pcts(sc_file *sf, rank_rows *rr)
 
 static sv_err sweep_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *excl)
 {
-    size_t cap = stream_chunk_len(sf->budget, rr->n, 3);
+    /* With a second thread the reads go there, into two chunks a row
+     * (start and end each) and the durations: the chunks are shorter, so
+     * that the buffers take what one thread's take. */
+    bool two = par_threads() > 1;
+    size_t cap = stream_chunk_len(sf->budget, rr->n, two ? 5 : 3);
     stream_src *srcs = calloc(rr->n ? rr->n : 1, sizeof *srcs);
     src_ctx *ctx = calloc(rr->n ? rr->n : 1, sizeof *ctx);
     sv_err e = srcs && ctx ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
+    sc_pf *pf = !e && two ? sc_pf_start(sf, rr->v, rr->n, 3u, cap, true) : NULL;
     for (size_t j = 0; !e && j < rr->n; j++) {
         ctx[j].row = rr->v[j];
-        if (!rr->v[j]->mem && !sc_reader_init(&ctx[j].rd, sf, rr->v[j], 3u, cap, true))
+        ctx[j].pf = pf;
+        ctx[j].j = j;
+        if (!pf && !rr->v[j]->mem && !sc_reader_init(&ctx[j].rd, sf, rr->v[j], 3u, cap, true))
             e = SV_ERR_NOMEM;
         srcs[j] = (stream_src){.reg = (uint32_t)j, .refill = src_refill, .ctx = &ctx[j]};
     }
     stream_sweep_out out = {excl, 0, false, false};
     if (!e && stream_sweep(srcs, rr->n, &out) != 0)
         e = SV_ERR_FORMAT;
+    sc_pf_stop(pf);
     if (!e) {
         rk->ninferred_lanes = out.nlanes;
         if (out.capped)

@@ -1,0 +1,195 @@
+/* stream_pf: see stream_pf.h.  Each row has two slots; the reader fills
+ * them in turn and the main thread reads them in the same turn, handing
+ * one back when it asks for the next.  One mutex and one condition
+ * variable (broadcast) serve both directions: a handful of waits per chunk
+ * of up to a million calls. */
+#include "stream_pf.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The reader's stack: libhdf5's reads and the decoding use little. */
+#define PF_STACK_BYTES ((size_t)1 << 20)
+#define PF_NONE SIZE_MAX
+
+typedef struct pf_row {
+    sc_reader rd;
+    sc_row *row;
+    sc_chunk slot[2];
+    int fill;  /* the slot the reader fills next */
+    int cur;   /* the slot the main thread reads, -1 before the first */
+    bool done; /* the reader met the row's end or an error (or the row is not its) */
+    bool init; /* rd and the slots' buffers are allocated */
+} pf_row;
+
+struct sc_pf {
+    pf_row *r;
+    size_t n;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t th;
+    bool stop;
+    size_t want; /* the row the main thread waits for, or PF_NONE */
+    bool pct;
+};
+
+/* The row to fill next: the one waited for, else the first with a free
+ * slot; NULL when none. */
+static pf_row *pf_pick(sc_pf *pf)
+{
+    if (pf->want != PF_NONE) {
+        pf_row *x = &pf->r[pf->want];
+        if (!x->done && !x->slot[x->fill].full)
+            return x;
+    }
+    for (size_t j = 0; j < pf->n; j++) {
+        pf_row *x = &pf->r[j];
+        if (!x->done && !x->slot[x->fill].full)
+            return x;
+    }
+    return NULL;
+}
+
+static void *pf_main(void *arg)
+{
+    sc_pf *pf = arg;
+    pthread_mutex_lock(&pf->mu);
+    while (!pf->stop) {
+        pf_row *x = pf_pick(pf);
+        if (!x) {
+            pthread_cond_wait(&pf->cv, &pf->mu);
+            continue;
+        }
+        sc_chunk *sl = &x->slot[x->fill];
+        pthread_mutex_unlock(&pf->mu);
+        memcpy(x->rd.buf, sl->buf, sizeof sl->buf);
+        int k = sc_reader_next(&x->rd);
+        if (k == 1 && pf->pct)
+            stream_pct_feed(&x->row->pct, x->rd.dur, x->rd.len);
+        pthread_mutex_lock(&pf->mu);
+        sl->len = x->rd.len;
+        sl->pos = x->rd.pos;
+        sl->ovf = x->rd.ovf;
+        sl->ovf_at = x->rd.ovf_at;
+        sl->rc = k;
+        sl->full = true;
+        x->done = k <= 0;
+        x->fill ^= 1;
+        pthread_cond_broadcast(&pf->cv);
+    }
+    pthread_mutex_unlock(&pf->mu);
+    return NULL;
+}
+
+static bool pf_row_init(pf_row *x, sc_file *sf, sc_row *row, unsigned want, size_t cap, bool pct)
+{
+    x->row = row;
+    x->cur = -1;
+    if (row->mem) {
+        x->done = true;
+        return true;
+    }
+    x->init = true;
+    /* slot 0 has the reader's own buffers, slot 1 the same columns */
+    bool ok = sc_reader_init(&x->rd, sf, row, want, cap, pct);
+    memcpy(x->slot[0].buf, x->rd.buf, sizeof x->rd.buf);
+    for (int k = 0; ok && k < SC_NCOL; k++)
+        if (x->rd.want & (1u << k))
+            ok = (x->slot[1].buf[k] = malloc(x->rd.cap * sizeof(int64_t))) != NULL;
+    return ok;
+}
+
+static void pf_free_rows(sc_pf *pf)
+{
+    for (size_t j = 0; j < pf->n; j++) {
+        pf_row *x = &pf->r[j];
+        if (!x->init)
+            continue;
+        /* the reader's own buffers are slot 0's */
+        memcpy(x->rd.buf, x->slot[0].buf, sizeof x->rd.buf);
+        sc_reader_free(&x->rd);
+        for (int k = 0; k < SC_NCOL; k++)
+            free(x->slot[1].buf[k]);
+    }
+    free(pf->r);
+    free(pf);
+}
+
+sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, size_t n, unsigned want, size_t cap, bool pct)
+{
+    sc_pf *pf = calloc(1, sizeof *pf);
+    if (!pf)
+        return NULL;
+    pf->n = n;
+    pf->want = PF_NONE;
+    pf->pct = pct;
+    pf->r = calloc(n ? n : 1, sizeof *pf->r);
+    bool ok = pf->r != NULL;
+    for (size_t j = 0; ok && j < n; j++)
+        ok = pf_row_init(&pf->r[j], sf, v[j], want, cap, pct);
+    if (!ok) {
+        if (pf->r)
+            pf_free_rows(pf);
+        else
+            free(pf);
+        return NULL;
+    }
+    if (pthread_mutex_init(&pf->mu, NULL) != 0) {
+        pf_free_rows(pf);
+        return NULL;
+    }
+    if (pthread_cond_init(&pf->cv, NULL) != 0) {
+        pthread_mutex_destroy(&pf->mu);
+        pf_free_rows(pf);
+        return NULL;
+    }
+    pthread_attr_t attr;
+    bool attr_ok = pthread_attr_init(&attr) == 0;
+    if (attr_ok)
+        pthread_attr_setstacksize(&attr, PF_STACK_BYTES);
+    int rc = pthread_create(&pf->th, attr_ok ? &attr : NULL, pf_main, pf);
+    if (attr_ok)
+        pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        pthread_cond_destroy(&pf->cv);
+        pthread_mutex_destroy(&pf->mu);
+        pf_free_rows(pf);
+        return NULL;
+    }
+    return pf;
+}
+
+const sc_chunk *sc_pf_next(sc_pf *pf, size_t j)
+{
+    pf_row *x = &pf->r[j];
+    pthread_mutex_lock(&pf->mu);
+    if (x->cur >= 0) { /* the chunk before is handed back */
+        x->slot[x->cur].full = false;
+        pthread_cond_broadcast(&pf->cv);
+    }
+    x->cur = x->cur < 0 ? 0 : x->cur ^ 1;
+    const sc_chunk *sl = &x->slot[x->cur];
+    while (!sl->full) {
+        pf->want = j;
+        pthread_cond_broadcast(&pf->cv);
+        pthread_cond_wait(&pf->cv, &pf->mu);
+    }
+    pf->want = PF_NONE;
+    pthread_mutex_unlock(&pf->mu);
+    return sl;
+}
+
+void sc_pf_stop(sc_pf *pf)
+{
+    if (!pf)
+        return;
+    pthread_mutex_lock(&pf->mu);
+    pf->stop = true;
+    pthread_cond_broadcast(&pf->cv);
+    pthread_mutex_unlock(&pf->mu);
+    pthread_join(pf->th, NULL);
+    pthread_cond_destroy(&pf->cv);
+    pthread_mutex_destroy(&pf->mu);
+    pf_free_rows(pf);
+}

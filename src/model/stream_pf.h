@@ -1,0 +1,37 @@
+/* stream_pf: the out-of-core reads on a second thread.  While the main
+ * thread works on a chunk of calls (pass 1's checks and statistics, pass
+ * 2's merge and sweep), a reader thread reads and decodes each row's next
+ * chunk into a second buffer (in pass 2 also feeding its durations to the
+ * row's percentile buckets), so that reading and computing overlap.  Only
+ * the reader thread calls libhdf5 meanwhile; each row's chunks are read,
+ * decoded and fed in order, as one thread does. */
+#ifndef SV_STREAM_PF_H
+#define SV_STREAM_PF_H
+
+#include "stream_col_internal.h"
+
+typedef struct sc_pf sc_pf;
+
+/* A chunk as sc_reader_next left the reader after it. */
+typedef struct sc_chunk {
+    int64_t *buf[SC_NCOL];
+    size_t len;
+    uint64_t pos; /* calls read, this chunk's included */
+    bool ovf;
+    size_t ovf_at;
+    int rc; /* sc_reader_next's: 1 a chunk, 0 the row's end, -1 a read error */
+    bool full;
+} sc_chunk;
+
+/* Starts the reader over rows v[0 .. n) (rows held in memory, row->mem,
+ * are left to the caller): columns want (sc_reader_init's), chunks of cap
+ * calls; pct: each chunk's durations go to the row's percentile buckets.
+ * NULL when out of memory or no thread could start: the caller reads on
+ * its own thread. */
+sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, size_t n, unsigned want, size_t cap, bool pct);
+/* Row j's next chunk (the one before is handed back to the reader). */
+const sc_chunk *sc_pf_next(sc_pf *pf, size_t j);
+/* Stops the reader and frees everything. */
+void sc_pf_stop(sc_pf *pf);
+
+#endif
