@@ -776,7 +776,9 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
     free(c.rank_groups.v);
     if (!e)
         /* A streamed load (stream_col.h) nested its ranks as it read them. */
-        e = (opt && (opt->part || opt->skip_nest)) || c.streamed
+        /* An out-of-core window's statistics are never shown (ooc.h). */
+        e = opt && opt->window ? profile_finish_steps(c.p, false, false, err)
+            : (opt && (opt->part || opt->skip_nest)) || c.streamed
                 ? profile_finish_steps(c.p, true, false, err)
             : opt && opt->defer_stats ? profile_finish_steps(c.p, false, false, err)
                                       : profile_finish(c.p, err);

@@ -80,6 +80,12 @@ static bool frame_rank(profile *p, const rank_data *src)
     return true;
 }
 
+void ooc_same_zero(profile *w, const profile *skel)
+{
+    w->has_min_start = skel->has_min_start;
+    w->min_start_ns = skel->min_start_ns;
+}
+
 profile *ooc_frame(const profile *skel)
 {
     profile *p = profile_new(skel->path);
@@ -409,6 +415,8 @@ sv_err ooc_window_slice(const profile *full, int64_t t0, int64_t t1, profile **o
     for (size_t i = 0; !e && i < full->nranks; i++)
         if (full->ranks[i].ninferred_lanes && forced[i])
             e = ooc_nest_seeded(&p->ranks[i], forced[i], full->ranks[i].ninferred_lanes, err);
+    if (!e)
+        ooc_same_zero(p, full);
     for (size_t i = 0; forced && i < full->nranks; i++)
         free(forced[i]);
     free(forced);

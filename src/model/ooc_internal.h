@@ -51,6 +51,10 @@ const ooc_rowplan *ooc_plan_find(const ooc_plan *plan, int rank, const char *nam
  * regions keep skel's indices.  NULL on NOMEM. */
 profile *ooc_frame(const profile *skel);
 
+/* The window's time zero (profile.min_start_ns, the timeline's origin) is
+ * the whole profile's, whatever calls the window holds. */
+void ooc_same_zero(profile *w, const profile *skel);
+
 /* Whether skel's region r had optional column bit (SV_SCOL_*): a window
  * keeps only the columns the whole row kept. */
 bool ooc_region_has(const region *r, uint32_t bit);

@@ -244,6 +244,7 @@ static sv_err ow_layout(const profile *skel, profile *loaded, profile **out, sv_
         profile_free(w);
         return e;
     }
+    ooc_same_zero(w, skel);
     *out = w;
     return SV_OK;
 }
@@ -345,6 +346,7 @@ static sv_err empty_window(const ooc_file *f, profile **out, sv_error *err)
         profile_free(w);
         return e;
     }
+    ooc_same_zero(w, f->skel);
     *out = w;
     return SV_OK;
 }

@@ -147,6 +147,10 @@ static size_t check_window(profile *full, const lanes_index *fix, profile *w, in
     if (w->nranks != full->nranks)
         fail_msg("%s: %zu ranks in the window, %zu in the whole profile", what, w->nranks,
                  full->nranks);
+    if (w->has_min_start != full->has_min_start ||
+        (full->has_min_start && w->min_start_ns != full->min_start_ns))
+        fail_msg("%s: the window's time zero is %lld, the whole profile's %lld", what,
+                 (long long)w->min_start_ns, (long long)full->min_start_ns);
     lanes_index *wix = index_of(w);
     size_t checked = 0;
     for (size_t i = 0; i < full->nranks; i++) {
