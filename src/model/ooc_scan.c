@@ -321,10 +321,9 @@ static bool checkpoint(rscan *rs, int64_t s)
 
 /* ------------------------------------------------------------ one call */
 
-static int sweep_call(rscan *rs, ooc_src *src)
+static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
 {
     size_t i = src->pos;
-    int64_t s = src->s[i], e = src->e[i];
     uint64_t pos = src->base + i;
     if (!checkpoint(rs, s))
         return -1;
@@ -365,8 +364,10 @@ static int sweep_call(rscan *rs, ooc_src *src)
 
 __extension__ typedef unsigned __int128 mkey;
 
+/* A row's head call, its times copied so that taking it reads no chunk. */
 typedef struct hitem {
     mkey key;
+    int64_t s, e;
     uint32_t reg;
     ooc_src *src;
 } hitem;
@@ -412,7 +413,8 @@ static int head(ooc_src *src)
 
 static hitem item(ooc_src *t)
 {
-    return (hitem){key_of(t->s[t->pos], t->e[t->pos]), t->reg, t};
+    int64_t s = t->s[t->pos], e = t->e[t->pos];
+    return (hitem){key_of(s, e), s, e, t->reg, t};
 }
 
 /* Up to this many rows, the least head by scanning them in region order
@@ -445,9 +447,10 @@ static inline size_t scan_min(const hitem *h, size_t n)
 
 /* Sweeps the head call of t and moves t on: head()'s answer, or -2 when
  * the row is out of order. */
-static int take(rscan *rs, ooc_src *t)
+static int take(rscan *rs, const hitem *hi)
 {
-    int64_t s = t->s[t->pos], e = t->e[t->pos];
+    ooc_src *t = hi->src;
+    int64_t s = hi->s, e = hi->e;
     if (t->started && (s < t->ps || (s == t->ps && e > t->pe))) {
         snprintf(rs->sc->why, sizeof rs->sc->why, "a row is not in start order");
         return -2;
@@ -455,7 +458,7 @@ static int take(rscan *rs, ooc_src *t)
     t->started = true;
     t->ps = s;
     t->pe = e;
-    if (sweep_call(rs, t) < 0)
+    if (sweep_call(rs, t, s, e) < 0)
         return -1;
     t->pos++;
     return head(t);
@@ -483,7 +486,7 @@ static int merge(rscan *rs, ooc_src *srcs, size_t nsrc)
     while (rc == 0 && n > 0) {
         if (scan) {
             size_t m = scan_min(h, n);
-            int k = take(rs, h[m].src);
+            int k = take(rs, &h[m]);
             if (k < 0)
                 rc = k;
             else if (k == 0)
@@ -493,7 +496,7 @@ static int merge(rscan *rs, ooc_src *srcs, size_t nsrc)
             continue;
         }
         ooc_src *t = h[0].src;
-        int k = take(rs, t);
+        int k = take(rs, &h[0]);
         if (k < 0) {
             rc = k;
         } else if (k == 0) {

@@ -1,0 +1,81 @@
+/* ooc_open_time: times ooc_open (ooc.h step 1) on one file, for the issue
+ * 12 figures: `tests/ooc_open_time FILE [BUDGET] [load]` prints the wall
+ * time, the CPU time and the peak RSS of this process and of the loading
+ * child (SCOPEVIEW_IN_PROCESS=1: all in this process), and what the
+ * overview map and the seek index hold.  With `load`, the streamed load
+ * alone (LOAD_STREAM_FORCE, no map), for comparison. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "isolate.h"
+#include "loader.h"
+#include "ooc.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double secs(struct timeval tv)
+{
+    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void times(const char *what, double wall)
+{
+    struct rusage s, c;
+    getrusage(RUSAGE_SELF, &s);
+    getrusage(RUSAGE_CHILDREN, &c);
+    printf("%s: wall %.3f s; this process user %.3f s sys %.3f s peak %ld MiB; loading child "
+           "user %.3f s sys %.3f s peak %ld MiB\n",
+           what, wall, secs(s.ru_utime), secs(s.ru_stime), s.ru_maxrss / 1024, secs(c.ru_utime),
+           secs(c.ru_stime), c.ru_maxrss / 1024);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t budget = (uint64_t)1 << 30;
+    if (argc < 2 || (argc > 2 && !isolate_parse_size(argv[2], &budget))) {
+        fprintf(stderr, "usage: ooc_open_time FILE [BUDGET] [load]\n");
+        return 2;
+    }
+    isolate_options io = {.budget = budget};
+    sv_error err;
+    double t0 = now();
+    if (argc > 3 && strcmp(argv[3], "load") == 0) {
+        io.stream = LOAD_STREAM_FORCE;
+        profile *p = NULL;
+        sv_err e = profile_load_isolated(argv[1], &io, &p, &err);
+        times("streamed load", now() - t0);
+        profile_free(p);
+        return e != SV_OK;
+    }
+    ooc_file *f = NULL;
+    sv_err e = ooc_open(argv[1], &io, &f, &err);
+    times("ooc_open", now() - t0);
+    if (e) {
+        fprintf(stderr, "ooc_open: %s\n", err.msg);
+        return 1;
+    }
+    size_t cells = 0, ncp = 0, nopen = 0, nw = 0;
+    for (size_t l = 0; l < f->map.nlanes; l++) {
+        uint32_t d = f->map.lanes[l].ndepth;
+        cells += (d < OOC_MAP_DEPTHS ? d : OOC_MAP_DEPTHS) * ooc_map_row_cells(&f->map);
+    }
+    for (size_t k = 0; k < f->seek.nranks; k++) {
+        ncp += f->seek.ranks[k].ncp;
+        nopen += f->seek.ranks[k].nopen;
+        nw += !f->seek.ranks[k].windowable;
+    }
+    printf("map: %llu calls on %zu lanes, %zu cells (%.1f MiB), %zu buckets of 2^%u ns; seek: %zu "
+           "rows, %zu checkpoints holding %zu open calls; %zu of %zu ranks not windowable\n",
+           (unsigned long long)f->map.ncalls, f->map.nlanes, cells, (double)cells * 32 / 1048576,
+           f->map.nb, f->map.shift, f->seek.nrows, ncp, nopen, nw, f->seek.nranks);
+    ooc_file_free(f);
+    return 0;
+}
