@@ -1,0 +1,184 @@
+#!/bin/sh
+# The viewer out of core (issue 12; src/cli/ooc_run.c, src/view/tl_window.c): a file whose
+# columns exceed --memory opens out of core (checked on a generated file), --out-of-core opens
+# any file so, and its timeline equals the in-memory one frame by frame wherever the calls of
+# the view are read (a window), the header's mode indicator ("  out of core") aside, which the
+# comparison strips from row 2.  A key sequence that zooms,
+# pans, selects, steps and expands is replayed a key at a time: after each key the two screens
+# are compared.  Details of a selected call: in memory the exclusive time and the number of
+# children follow; out of core they do only when the call lies inside the calls read, else
+# "excl — (reaches beyond the calls read)": the details are then compared up to "excl".
+#
+# Where the view holds more calls than a window may (SCOPEVIEW_TEST_OOC_CAP, a test hook for
+# ooc_window_cap), the rows are the overview map's: the header says "overview (out of core)",
+# the first row under the lanes is the map's legend (its numbers are test_ooc_map's and
+# test_tl_ooc's), and no call is selectable there.  Views needing every call say they are not
+# available, in one line naming the budget.
+. "${0%/*}/../lib.sh"
+scr="$tmp/s"
+mem="$tmp/mem"
+ooc="$tmp/ooc"
+
+# The view's rows and details, the header's mode indicator blanked (a note right-aligned on
+# the header stays where it was) and the header's trailing blanks dropped.  A call's event
+# metadata ("meta {...}", the details' last item) is dropped too: a window does not read the
+# metadata column yet (ooc_window), a gap of the window, not of the view.
+strip_mode() { # FILE
+    sed -e '2s/  out of core/             /' -e '2s/ *$//' -e 's/  meta {.*$//' "$1"
+}
+
+# The details panel (the 3 rows above the status line at 80x24) up to "excl": what a window
+# knows exactly of a call (name, rank, start, duration).
+details_head() { # FILE
+    rows=$(wc -l <"$1")
+    sed -n "$((rows - 3)),$((rows - 1))p" "$1" | tr '\n' ' ' | sed -e 's/ excl .*//' -e 's/  */ /g'
+}
+
+# The screen minus the details panel: title, header, ruler, lanes.
+above_details() { # FILE
+    rows=$(wc -l <"$1")
+    strip_mode "$1" | sed -n "1,$((rows - 4))p"
+}
+
+frames_equal() { # NAME FILE KEY... : in memory and out of core, after each key
+    fe_name=$1 fe_file=$2
+    shift 2
+    fe_keys=
+    fe_n=0
+    for fe_k in "" "$@"; do
+        fe_keys="$fe_keys$fe_k"
+        env -u TERM "$sv" --batch --size 80x24 --keys "$fe_keys" "$fe_file" >"$mem" 2>"$tmp/err"
+        env -u TERM SCOPEVIEW_TEST_OOC_CAP=1000000000000 "$sv" --batch --size 80x24 \
+            --out-of-core --keys "$fe_keys" "$fe_file" >"$ooc" 2>>"$tmp/err"
+        fe_rc=$?
+        if [ "$fe_rc" != 0 ]; then
+            check "$fe_name after '$fe_keys': out of core exits 0 (got $fe_rc: $(head -c 300 "$tmp/err"))" false
+            return
+        fi
+        if sed -n 1p "$ooc" | grep -q "\[1 timeline\]" && ! sed -n 2p "$ooc" | grep -q "no lanes"; then
+            # the timeline, from a window (a profile without event data has no lanes to read)
+            cp "$ooc" "$scr"
+            check "$fe_name after '$fe_keys': the header says out of core" rowhas 2 "  out of core"
+        fi
+        if grep -q "reaches beyond the calls read" "$ooc"; then
+            above_details "$mem" >"$tmp/a1"
+            above_details "$ooc" >"$tmp/a2"
+            fe_same=1
+            cmp -s "$tmp/a1" "$tmp/a2" || fe_same=0
+            [ "$(details_head "$mem")" = "$(details_head "$ooc")" ] || fe_same=0
+        else
+            strip_mode "$mem" >"$tmp/a1"
+            strip_mode "$ooc" >"$tmp/a2"
+            fe_same=1
+            cmp -s "$tmp/a1" "$tmp/a2" || fe_same=0
+        fi
+        if [ "$fe_same" = 0 ]; then
+            echo "  $fe_name after keys '$fe_keys' (- in memory, + out of core):"
+            diff -u "$mem" "$ooc" | sed 's/^/  /' | head -60
+        fi
+        check "$fe_name: frame $fe_n (keys '$fe_keys') out of core = in memory" [ "$fe_same" = 1 ]
+        fe_n=$((fe_n + 1))
+    done
+}
+
+# Zoom in at the cursor, pan, move between rows, select, step, zoom to it, expand every lane,
+# zoom out, jump to the end, step back.
+walk="+ + + l l j <Enter> ] ] z E - h G ["
+
+if need_shared "shared profiles out of core"; then
+    for f in "$shared"/data/real/*.h5 "$shared"/data/upstream/*.h5; do
+        [ -f "$f" ] || continue
+        case $f in *_rank0000[1-9].h5) continue ;; esac # a C-API set's other ranks
+        # shellcheck disable=SC2086
+        frames_equal "${f##*/}" "$f" $walk
+    done
+fi
+
+# A generated larger profile: 2 ranks, threads, recursion, ties, zero-length calls.
+big="$tmp/mix.h5"
+"$top_build/svgen" stream-mix "$big" --calls 200000 --ranks 2 --threads >/dev/null 2>&1 ||
+    check "svgen stream-mix" false
+# shellcheck disable=SC2086
+[ -f "$big" ] && frames_equal "stream-mix 200k" "$big" $walk + + + + + l j j "<Enter>" ]
+
+# Over --memory (its columns are several MB): out of core by itself, the budget named where a
+# view is not offered.
+env -u TERM "$sv" --batch --size 80x24 --memory 2M --keys 4 "$big" >"$scr" 2>"$tmp/err"
+rc=$?
+if [ "$rc" != 0 ] && grep -q "memory budget" "$tmp/err"; then
+    # ooc_open (not the viewer) refused the budget: said, not hidden
+    skip "over --memory: ooc_open cannot map this file within 2 MiB yet ($(head -c 200 "$tmp/err"))"
+else
+    check "over --memory: opens (exit 0)" [ "$rc" = 0 ]
+    check "over --memory: not refused" hasnt "memory budget"
+    check "over --memory: the calls view names the budget" \
+        hasf "not available out of core (the file exceeds --memory 2 MiB): use --json or a"
+    check "over --memory: ... and what to do" hasf "larger --memory"
+fi
+
+# The overview: with windows of at most 100 calls, the whole of solver.h5 is the map's.
+need_fixture "$fx/small.h5"
+f="$fx/small.h5"
+if need_shared "overview of solver.h5"; then
+    f="$shared/data/real/solver.h5"
+fi
+ovw() { # KEYS [OPTIONS...]: the screen out of core with windows of 100 calls at most ($hold:
+    # SCOPEVIEW_TEST_WINDOW, the window's worker held until <Ready>)
+    ovw_keys=$1
+    shift
+    env -u TERM SCOPEVIEW_TEST_OOC_CAP=100 SCOPEVIEW_TEST_WINDOW="${hold:-}" "$sv" --batch \
+        --size 80x24 --out-of-core --keys "$ovw_keys" "$@" "$f" >"$scr" 2>"$tmp/err"
+    rc=$?
+}
+ovw ""
+check "overview: exits 0" [ "$rc" = 0 ]
+check "overview: the header says it is the overview" rowhas 2 "  overview (out of core)$"
+check "overview: lanes counted from the map" rowhas 2 "[0-9] lanes\? "
+check "overview: the legend under the rows says what they show" rowhas 21 "^ overview"
+check "overview: no 'No call selected' hint (nothing is selectable)" hasnt "No call selected"
+ovw "<Enter>"
+check "overview: Enter says to zoom in" hasf "The overview holds no single call: zoom in (+)"
+ovw "]"
+check "overview: ] says to zoom in, never 'no later call'" hasf "The overview holds no single call"
+ovw "/main<Enter>"
+check "overview: search is not offered" hasf "Searching the calls is not available out of core"
+# Rows as in memory: the same lane labels and depth rows.
+env -u TERM "$sv" --batch --size 80x24 "$f" >"$mem"
+cut -c1-15 "$scr" | sed -n '4,20p' >"$tmp/l1"
+cut -c1-15 "$mem" | sed -n '4,20p' >"$tmp/l2"
+check "overview: the lane labels and rows are the in-memory ones" cmp -s "$tmp/l1" "$tmp/l2"
+
+# A window being read: the map meanwhile, "loading calls…", then the window (<Ready>).
+hold=hold
+ovw "+++++++"
+if row 2 | grep -q "overview (out of core)$"; then
+    skip "loading calls: solver.h5 needs more zooming for a window of 100 calls"
+else
+    check "held window: the header says loading" rowhas 2 "  overview, loading calls…$"
+    check "held window: the map's legend" rowhas 21 "^ overview"
+    ovw "+++++++<Ready>"
+    check "held window, then <Ready>: the window's calls" rowhas 2 "  out of core$"
+    env -u TERM "$sv" --batch --size 80x24 --keys "+++++++" "$f" >"$mem"
+    strip_mode "$scr" >"$tmp/a1"
+    strip_mode "$mem" >"$tmp/a2"
+    check "held window, then <Ready>: = in memory" cmp -s "$tmp/a1" "$tmp/a2"
+    ovw "+++++++" --ascii
+    check "held window, ascii: loading calls..." rowhas 2 "loading calls\.\.\.$"
+fi
+hold=
+
+# Views needing every call: one line, why and what to do.
+for k in 2 4 7; do
+    ovw "$k"
+    check "view $k: not available, why and what to do" \
+        hasf "not available out of core (--out-of-core): use --json or open the file without"
+done
+ovw "3S"
+check "S out of core: says the slowest call is not available" \
+    hasf "The slowest call is not available out of core"
+# The regions view shows the streamed statistics: the in-memory numbers.
+ovw "3"
+env -u TERM "$sv" --batch --size 80x24 --keys 3 "$f" >"$mem"
+check "regions view out of core = in memory" cmp -s "$scr" "$mem"
+
+finish

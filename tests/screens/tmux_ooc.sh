@@ -1,0 +1,58 @@
+#!/bin/sh
+# The viewer out of core in a real terminal (tmux, 80x24; src/view/tl_window.c): a file whose
+# columns exceed --memory opens (no refusal), the first screen is the overview drawn from the
+# map ("overview (out of core)" and its legend), and zooming in reads the calls of the view on a
+# worker thread: the screen fills in with call bars by itself once they arrive (the terminal's
+# poll brings them in), the header then saying "out of core".  The views needing every call say
+# so.  SCOPEVIEW_TEST_OOC_CAP (a test hook for ooc_window_cap) makes a window hold at most 2000
+# calls, so the first screen is the overview whatever the budget's share.  Skipped (exit 77)
+# when tmux is not installed.
+. "${0%/*}/../lib.sh"
+scr="$tmp/screen"
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP: tmux is not installed"
+    exit 77
+fi
+. "${0%/*}/../tmux_lib.sh"
+mix="$tmp/mix.h5"
+"$top_build/svgen" stream-mix "$mix" --calls 200000 --ranks 2 --threads >/dev/null 2>&1
+[ -f "$mix" ] || {
+    echo "svgen stream-mix failed"
+    exit 99
+}
+# Over --memory (the 200k calls' columns are several MB); when ooc_open itself cannot map the
+# file within that budget yet, --out-of-core opens it (said as a skipped part).
+how="--memory ${SV_OOC_MEMORY:-2M}"
+if ! env -u TERM "$sv" --batch $how "$mix" >/dev/null 2>"$tmp/err"; then
+    skip "over --memory: ooc_open cannot map the file within the budget yet ($(head -c 200 "$tmp/err")): --out-of-core instead"
+    how=--out-of-core
+fi
+
+start ooc 80 24 "env TERM=xterm-256color LANG=C.UTF-8 SCOPEVIEW_TEST_OOC_CAP=2000 '$sv' $how '$mix'"
+check "opens out of core ($how): the overview from the map" wait_for ooc "overview (out of core)" 300
+check "not refused" hasnt "memory budget"
+check "the map's legend under the rows" has "^ overview"
+check "the timeline's tab" has "\[1 timeline\]"
+# Zoom in at the cursor until the view spans at most 2000 calls: then the calls are read.
+n=0
+while [ $n -lt 40 ]; do
+    t send-keys -t ooc +
+    sleep 0.2
+    cap ooc
+    row_has 2 "  out of core$" && break
+    n=$((n + 1))
+done
+check "zoomed in: the calls of the view are read (header 'out of core')" \
+    wait_for ooc "  out of core$" 100
+check "zoomed in: call bars" has "│.*\["
+check "zoomed in: no longer the overview" hasnt "overview (out of core)"
+t send-keys -t ooc Enter
+check "Enter selects a call of the window: its start and duration" wait_for ooc " start .* dur " 50
+t send-keys -t ooc 4
+check "4: the calls view is not offered, says why" wait_for ooc "not available out of core" 50
+t send-keys -t ooc 1 0
+check "0 (the whole profile) again: the overview" wait_for ooc "overview (out of core)" 50
+t send-keys -t ooc q
+check "q quits with status 0" wait_for ooc "SV-EXIT=0" 50
+
+finish
