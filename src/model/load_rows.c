@@ -95,12 +95,16 @@ static plan_rank *plan_ranks(const plan_row *rows, size_t n, size_t *nr)
     return v;
 }
 
-/* The process whose load grows least by taking the work (lowest on ties). */
-static int lightest(const uint64_t *load, int count, uint64_t at0, uint64_t elsewhere)
+/* The process whose load grows least by taking the work (lowest on ties),
+ * among process 0 and those k > 0 with may[k] (NULL: every process). */
+static int lightest(const uint64_t *load, int count, uint64_t at0, uint64_t elsewhere,
+                    const bool *may)
 {
     int best = 0;
     uint64_t best_v = sat_add(load[0], at0);
     for (int k = 1; k < count; k++) {
+        if (may && !may[k])
+            continue;
         uint64_t v = sat_add(load[k], elsewhere);
         if (v < best_v) {
             best = k;
@@ -119,10 +123,12 @@ bool load_plan(plan_row *rows, size_t n, int count)
     size_t nr = 0;
     plan_rank *rk = plan_ranks(rows, n, &nr);
     uint64_t *load = calloc((size_t)count, sizeof *load);
+    bool *nests = calloc((size_t)count, sizeof *nests);
     const plan_row **order = malloc(n * sizeof *order);
-    if (!rk || !load || !order) {
+    if (!rk || !load || !nests || !order) {
         free(rk);
         free(load);
+        free(nests);
         free(order);
         return false;
     }
@@ -134,11 +140,12 @@ bool load_plan(plan_row *rows, size_t n, int count)
     qsort(rk, nr, sizeof *rk, cmp_rank_load);
     for (size_t j = 0; j < nr; j++) {
         uint64_t c = rk[j].calls;
-        int k =
-            lightest(load, count, cost(c, COST_NEST), cost(c, COST_READ + COST_STATS + COST_NEST));
+        int k = lightest(load, count, cost(c, COST_NEST),
+                         cost(c, COST_READ + COST_STATS + COST_NEST), NULL);
         load[k] =
             sat_add(load[k], k ? cost(c, COST_READ + COST_STATS + COST_NEST) : cost(c, COST_NEST));
         rk[j].owner = k;
+        nests[k] = true;
     }
     qsort(rk, nr, sizeof *rk, cmp_rank_num);
     size_t m = 0;
@@ -149,16 +156,22 @@ bool load_plan(plan_row *rows, size_t n, int count)
         if (r->owner == 0)
             order[m++] = &rows[i];
     }
-    /* The rows of process 0's ranks: statistics where they finish soonest. */
+    /* The rows of process 0's ranks: statistics where they finish soonest,
+     * but never on a process that nests no rank: it would read rows only to
+     * save process 0 their statistics, the cheapest step (a fifth of the
+     * read), and on a machine without idle cores (the one-rank file, 2
+     * processes on 2 shared cores: bench/README.md "MPI") that second read
+     * slowed process 0 more than it saved. */
     qsort(order, m, sizeof *order, cmp_row_load);
     for (size_t j = 0; j < m; j++) {
         uint64_t c = order[j]->calls;
-        int k = lightest(load, count, cost(c, COST_STATS), cost(c, COST_READ + COST_STATS));
+        int k = lightest(load, count, cost(c, COST_STATS), cost(c, COST_READ + COST_STATS), nests);
         load[k] = sat_add(load[k], k ? cost(c, COST_READ + COST_STATS) : cost(c, COST_STATS));
         ((plan_row *)order[j])->stats = k;
     }
     free(rk);
     free(load);
+    free(nests);
     free(order);
     return true;
 }

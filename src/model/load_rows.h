@@ -22,8 +22,10 @@
  *   index checks: ranks first (a rank nested by process k > 0 has its
  *   statistics there too: that process reads all its rows anyway), then
  *   the rows of the ranks process 0 nests, each to the process that would
- *   finish it soonest (process 0 reads every row already).  One rank: process
- *   0 nests, the others compute the statistics;
+ *   finish it soonest (process 0 reads every row already) among process 0
+ *   and those that nest a rank (which read rows anyway).  One rank (or
+ *   fewer ranks than processes): process 0 nests and computes the
+ *   statistics of its rank, a process without a rank reads nothing;
  * - schema 1 (groups; sizes unknown before reading): process 0 nests every
  *   rank, a hash of (rank, region name) gives each row's statistics to one
  *   of processes 1..N-1;

@@ -1,8 +1,8 @@
 /* The MPI run's plan (load_rows.h load_plan): who computes each row's
  * statistics and who nests each rank.  Checked against what the plan
  * promises, not against its own output: every process gets the same plan
- * whatever order the rows come in; one rank is nested by process 0 while
- * the others take the statistics; a rank nested elsewhere has its
+ * whatever order the rows come in; one rank is nested by process 0, with
+ * its statistics (no process reads rows only for them); a rank nested elsewhere has its
  * statistics there too; with as many equal ranks as processes each process
  * nests one; one process does everything. */
 #include <setjmp.h>
@@ -38,8 +38,8 @@ static void test_one_process(void **state)
 }
 
 /* Process 0 reads every row and nests the one rank (nesting needs all its
- * calls); the statistics go to the others, and every other process gets
- * some when there are enough rows. */
+ * calls); no other process nests a rank, so none reads a row only for its
+ * statistics: process 0 computes them all. */
 static void test_one_rank(void **state)
 {
     (void)state;
@@ -47,15 +47,33 @@ static void test_one_rank(void **state)
         plan_row r[N(bench_rows)];
         memcpy(r, bench_rows, sizeof r);
         assert_true(load_plan(r, N(r), np));
-        int used[4] = {0};
         for (size_t i = 0; i < N(r); i++) {
             assert_int_equal(r[i].nest, 0);
-            assert_in_range(r[i].stats, 1, np - 1);
-            used[r[i].stats]++;
+            if (r[i].stats != 0)
+                fail_msg("np %d: row %s's statistics on process %d, which nests no rank", np,
+                         r[i].name, r[i].stats);
         }
-        for (int k = 1; k < np; k++)
-            assert_true(used[k] > 0);
     }
+}
+
+/* Two ranks of unequal size on three processes: a process that nests a
+ * rank may take statistics of process 0's rows (it reads rows anyway); the
+ * one that nests none gets no row at all. */
+static void test_idle_process(void **state)
+{
+    (void)state;
+    plan_row r[] = {
+        {0, "a", 4000000, -1, -1}, {0, "b", 3000000, -1, -1}, {1, "a", 100, -1, -1},
+        {1, "b", 100, -1, -1},     {2, "a", 100, -1, -1},
+    };
+    assert_true(load_plan(r, N(r), 4));
+    bool nests[4] = {false};
+    for (size_t i = 0; i < N(r); i++)
+        nests[r[i].nest] = true;
+    for (size_t i = 0; i < N(r); i++)
+        if (r[i].stats != 0 && !nests[r[i].stats])
+            fail_msg("row %d/%s's statistics on process %d, which nests no rank", r[i].rank,
+                     r[i].name, r[i].stats);
 }
 
 /* The same rows in another order (process 0 plans over its loaded
@@ -124,8 +142,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_process),  cmocka_unit_test(test_one_rank),
-        cmocka_unit_test(test_order_free),   cmocka_unit_test(test_whole_ranks),
-        cmocka_unit_test(test_groups_owner),
+        cmocka_unit_test(test_idle_process), cmocka_unit_test(test_order_free),
+        cmocka_unit_test(test_whole_ranks),  cmocka_unit_test(test_groups_owner),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
