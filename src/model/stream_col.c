@@ -375,7 +375,7 @@ static bool pass1_chunk(sc_file *sf, sc_row *row, const sc_reader *rd, stream_ac
 }
 
 /* A row of a few chunks or more is read on a second thread (stream_pf.h)
- * when there is one, into two buffers of half the length. */
+ * when there is one, into two buffers; cap: the reader's chunk. */
 static bool pass1_two(const sc_row *row, size_t cap)
 {
     return row->n > 2 * (uint64_t)cap && par_threads() > 1;
@@ -404,10 +404,10 @@ static int pass1_pf(sc_pf *pf, sc_file *sf, sc_row *row, sc_reader *rd, stream_a
 sv_err sc_pass1_row(sc_file *sf, sc_row *row)
 {
     size_t cap = stream_chunk_len(sf->budget, 1, SC_NCOL + 1);
-    bool two = pass1_two(row, cap);
+    size_t cap2 = sc_pf_chunk_len(stream_chunk_len(sf->budget, 2, SC_NCOL + 1));
     sc_pf *pf = NULL;
-    if (two) {
-        cap = stream_chunk_len(sf->budget, 2, SC_NCOL + 1);
+    if (pass1_two(row, cap2)) {
+        cap = cap2;
         pf = sc_pf_start(sf, &row, 1, row->open, cap, false);
     }
     sc_reader rd;

@@ -12,6 +12,7 @@
 /* The reader's stack: libhdf5's reads and the decoding use little. */
 #define PF_STACK_BYTES ((size_t)1 << 20)
 #define PF_NONE SIZE_MAX
+#define PF_CHUNK_MAX ((size_t)1 << 16)
 
 typedef struct pf_row {
     sc_reader rd;
@@ -192,4 +193,12 @@ void sc_pf_stop(sc_pf *pf)
     pthread_cond_destroy(&pf->cv);
     pthread_mutex_destroy(&pf->mu);
     pf_free_rows(pf);
+}
+
+size_t sc_pf_chunk_len(size_t len)
+{
+    const char *env = getenv("SCOPEVIEW_STREAM_CHUNK");
+    if (env && *env && strtol(env, NULL, 10) >= 1)
+        return len;
+    return len < PF_CHUNK_MAX ? len : PF_CHUNK_MAX;
 }

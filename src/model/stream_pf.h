@@ -34,4 +34,10 @@ const sc_chunk *sc_pf_next(sc_pf *pf, size_t j);
 /* Stops the reader and frees everything. */
 void sc_pf_stop(sc_pf *pf);
 
+/* The chunk length for the reader thread, from len (stream_chunk_len's
+ * for the buffers): at most 64 Ki calls, so that a chunk's read, decoding
+ * and use meet in the caches and two slots a row take no more memory than
+ * one thread's chunks; SCOPEVIEW_STREAM_CHUNK's length as it is. */
+size_t sc_pf_chunk_len(size_t len);
+
 #endif

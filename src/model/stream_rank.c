@@ -96,10 +96,11 @@ static sv_err alloc_pcts(sc_file *sf, rank_rows *rr)
 static sv_err sweep_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *excl)
 {
     /* With a second thread the reads go there, into two chunks a row
-     * (start and end each) and the durations: the chunks are shorter, so
-     * that the buffers take what one thread's take. */
+     * (start and end each) and the durations, shorter ones
+     * (sc_pf_chunk_len). */
     bool two = par_threads() > 1;
-    size_t cap = stream_chunk_len(sf->budget, rr->n, two ? 5 : 3);
+    size_t cap = two ? sc_pf_chunk_len(stream_chunk_len(sf->budget, rr->n, 5))
+                     : stream_chunk_len(sf->budget, rr->n, 3);
     stream_src *srcs = calloc(rr->n ? rr->n : 1, sizeof *srcs);
     src_ctx *ctx = calloc(rr->n ? rr->n : 1, sizeof *ctx);
     sv_err e = srcs && ctx ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
