@@ -281,10 +281,14 @@ static void list_free(prof_list *l)
     free(l->v);
 }
 
-/* A scratch directory for generated profiles (removed at the end). */
-static char gen_dir[1024];
+/* Every profile the tests run on, and the scratch directory of the
+ * generated ones (removed at the end): the group's state. */
+typedef struct profiles {
+    prof_list l;
+    char gen_dir[1024];
+} profiles;
 
-static void gen_run(prof_list *l, const char *name, const char *args)
+static void gen_run(prof_list *l, const char *gen_dir, const char *name, const char *args)
 {
     char out[1200], cmd[4096];
     snprintf(out, sizeof out, "%s/%s.h5", gen_dir, name);
@@ -299,21 +303,21 @@ static void gen_run(prof_list *l, const char *name, const char *args)
     list_add(l, out);
 }
 
-static void generated(prof_list *l)
+static void generated(prof_list *l, char *gen_dir, size_t len)
 {
-    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_window.XXXXXX");
+    snprintf(gen_dir, len, "/tmp/test_ooc_window.XXXXXX");
     assert_non_null(mkdtemp(gen_dir));
-    gen_run(l, "mix", "--calls 20000 --ranks 2");
-    gen_run(l, "mix_threads", "--calls 20000 --threads");
-    gen_run(l, "mix_ids", "--calls 20000 --ids --threads");
-    gen_run(l, "mix_ids_only", "--calls 12000 --ids");
-    gen_run(l, "mix_unsorted", "--calls 20000 --unsorted");
-    gen_run(l, "mix_s2", "--calls 9000 --schema2 --threads");
-    gen_run(l, "deep", "deep 3000");
-    gen_run(l, "s3", "bench --calls 30011");
+    gen_run(l, gen_dir, "mix", "--calls 20000 --ranks 2");
+    gen_run(l, gen_dir, "mix_threads", "--calls 20000 --threads");
+    gen_run(l, gen_dir, "mix_ids", "--calls 20000 --ids --threads");
+    gen_run(l, gen_dir, "mix_ids_only", "--calls 12000 --ids");
+    gen_run(l, gen_dir, "mix_unsorted", "--calls 20000 --unsorted");
+    gen_run(l, gen_dir, "mix_s2", "--calls 9000 --schema2 --threads");
+    gen_run(l, gen_dir, "deep", "deep 3000");
+    gen_run(l, gen_dir, "s3", "bench --calls 30011");
 }
 
-static void gen_cleanup(void)
+static void gen_cleanup(char *gen_dir)
 {
     if (!gen_dir[0])
         return;
@@ -323,7 +327,7 @@ static void gen_cleanup(void)
     gen_dir[0] = 0;
 }
 
-static void all_profiles(prof_list *l, bool with_generated)
+static void all_profiles(prof_list *l, char *gen_dir, size_t len)
 {
     char buf[1024];
     sv_fixture_path(buf, sizeof buf, "");
@@ -335,8 +339,28 @@ static void all_profiles(prof_list *l, bool with_generated)
     snprintf(buf, sizeof buf, "%s/data/demo.h5", SV_TOP_SRCDIR);
     if (sv_file_exists(buf))
         list_add(l, buf);
-    if (with_generated)
-        generated(l);
+    generated(l, gen_dir, len);
+}
+
+static int group_setup(void **state)
+{
+    profiles *ps = calloc(1, sizeof *ps);
+    if (!ps)
+        return -1;
+    all_profiles(&ps->l, ps->gen_dir, sizeof ps->gen_dir);
+    *state = ps;
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    profiles *ps = *state;
+    if (ps) {
+        gen_cleanup(ps->gen_dir);
+        list_free(&ps->l);
+        free(ps);
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------ the seek index */
@@ -476,25 +500,22 @@ static void check_seek(const profile *p, const ooc_seek *sk, const char *what)
 static void test_seek_all(void **state)
 {
     (void)state;
-    prof_list l = {0};
-    all_profiles(&l, true);
+    const prof_list *l = &((const profiles *)*state)->l;
     size_t n = 0, ncp = 0;
-    for (size_t k = 0; k < l.n; k++) {
-        profile *p = load_path(l.v[k]);
+    for (size_t k = 0; k < l->n; k++) {
+        profile *p = load_path(l->v[k]);
         if (!p)
             continue;
         ooc_seek sk;
         if (!ooc_seek_from_profile(p, &sk))
-            fail_msg("%s: ooc_seek_from_profile failed", l.v[k]);
-        check_seek(p, &sk, l.v[k]);
+            fail_msg("%s: ooc_seek_from_profile failed", l->v[k]);
+        check_seek(p, &sk, l->v[k]);
         for (size_t i = 0; i < sk.nranks; i++)
             ncp += sk.ranks[i].ncp;
         ooc_seek_free(&sk);
         profile_free(p);
         n++;
     }
-    gen_cleanup();
-    list_free(&l);
     if (n < 20)
         fail_msg("only %zu profiles loaded", n);
     /* The generated profiles hold more than one stride per rank. */
@@ -578,21 +599,20 @@ static void test_slice_hand(void **state)
 static void test_slice_all(void **state)
 {
     (void)state;
-    prof_list l = {0};
-    all_profiles(&l, true);
+    const prof_list *l = &((const profiles *)*state)->l;
     size_t nprof = 0, nwin = 0, ncalls = 0;
-    for (size_t k = 0; k < l.n; k++) {
-        profile *full = load_path(l.v[k]);
+    for (size_t k = 0; k < l->n; k++) {
+        profile *full = load_path(l->v[k]);
         if (!full)
             continue;
         lanes_index *fix = index_of(full);
         windows ws = {0};
-        make_windows(full, 25, &ws);
+        make_windows(full, 12, &ws);
         for (size_t w = 0; w < ws.n; w++) {
             profile *win = NULL;
             sv_error err;
             char what[1300];
-            snprintf(what, sizeof what, "%s slice [%lld, %lld)", l.v[k], (long long)ws.v[w][0],
+            snprintf(what, sizeof what, "%s slice [%lld, %lld)", l->v[k], (long long)ws.v[w][0],
                      (long long)ws.v[w][1]);
             if (ooc_window_slice(full, ws.v[w][0], ws.v[w][1], &win, &err) != SV_OK)
                 fail_msg("%s: %s", what, err.msg);
@@ -608,8 +628,6 @@ static void test_slice_all(void **state)
         profile_free(full);
         nprof++;
     }
-    gen_cleanup();
-    list_free(&l);
     if (nprof < 20 || ncalls < 10000)
         fail_msg("too little checked: %zu profiles, %zu windows, %zu calls", nprof, nwin, ncalls);
     printf("# slice: %zu profiles, %zu windows, %zu overlapping calls checked\n", nprof, nwin,
@@ -733,12 +751,9 @@ static void test_window_all(void **state)
 {
     (void)state;
     setenv("SCOPEVIEW_IN_PROCESS", "1", 1);
-    prof_list l = {0};
-    all_profiles(&l, true);
+    const prof_list *l = &((const profiles *)*state)->l;
     size_t nprof = 0, nwin = 0, nskip = 0;
-    size_t ncalls = window_profiles(&l, 12, &nprof, &nwin, &nskip);
-    gen_cleanup();
-    list_free(&l);
+    size_t ncalls = window_profiles(l, 8, &nprof, &nwin, &nskip);
     unsetenv("SCOPEVIEW_IN_PROCESS");
     if (nprof < 20 || ncalls < 10000)
         fail_msg("too little checked: %zu profiles, %zu windows, %zu calls", nprof, nwin, ncalls);
@@ -753,21 +768,73 @@ static void test_window_isolated(void **state)
     (void)state;
     unsetenv("SCOPEVIEW_IN_PROCESS");
     unsetenv("SCOPEVIEW_NO_PROBE");
-    prof_list l = {0}, some = {0};
-    all_profiles(&l, true);
-    for (size_t k = 0; k < l.n; k++)
-        if (strstr(l.v[k], "legacy_small") || strstr(l.v[k], "small.h5") ||
-            strstr(l.v[k], "col3_full") || strstr(l.v[k], "data/") || strstr(l.v[k], gen_dir))
-            list_add(&some, l.v[k]);
+    const profiles *ps = *state;
+    const prof_list *l = &ps->l;
+    prof_list some = {0};
+    for (size_t k = 0; k < l->n; k++)
+        if (strstr(l->v[k], "legacy_small") || strstr(l->v[k], "small.h5") ||
+            strstr(l->v[k], "col3_full") || strstr(l->v[k], "data/") ||
+            strstr(l->v[k], ps->gen_dir))
+            list_add(&some, l->v[k]);
     size_t nprof = 0, nwin = 0, nskip = 0;
     size_t ncalls = window_profiles(&some, 2, &nprof, &nwin, &nskip);
-    gen_cleanup();
-    list_free(&l);
     list_free(&some);
     if (nprof < 10 || ncalls < 1000)
         fail_msg("too little checked: %zu profiles, %zu windows, %zu calls", nprof, nwin, ncalls);
     printf("# window isolated: %zu profiles, %zu windows, %zu overlapping calls checked\n", nprof,
            nwin, ncalls);
+}
+
+/* The whole path: ooc_open's skeleton, map and seek index (its streaming
+ * scan), then windows of it, against the in-memory profile. */
+static void test_window_from_open(void **state)
+{
+    (void)state;
+    setenv("SCOPEVIEW_IN_PROCESS", "1", 1);
+    const prof_list *l = &((const profiles *)*state)->l;
+    size_t nprof = 0, nwin = 0, ncalls = 0, nskip = 0;
+    for (size_t k = 0; k < l->n; k++) {
+        profile *full = load_path(l->v[k]);
+        if (!full)
+            continue;
+        isolate_options io = {.budget = (uint64_t)1 << 30};
+        ooc_file *f = NULL;
+        sv_error err;
+        if (ooc_open(l->v[k], &io, &f, &err) != SV_OK)
+            fail_msg("%s: ooc_open: %s", l->v[k], err.msg);
+        lanes_index *fix = index_of(full);
+        bool *skip = calloc(full->nranks + 1, sizeof *skip);
+        assert_non_null(skip);
+        assert_int_equal(f->seek.nranks, full->nranks);
+        for (size_t i = 0; i < full->nranks; i++)
+            nskip += skip[i] = !f->seek.ranks[i].windowable;
+        windows ws = {0};
+        make_windows(full, 3, &ws);
+        for (size_t w = 0; w < ws.n; w++) {
+            profile *win = NULL;
+            char what[1300];
+            snprintf(what, sizeof what, "%s window of ooc_open [%lld, %lld)", l->v[k],
+                     (long long)ws.v[w][0], (long long)ws.v[w][1]);
+            if (ooc_window(f, ws.v[w][0], ws.v[w][1], &win, &err) != SV_OK)
+                fail_msg("%s: %s", what, err.msg);
+            ncalls += check_window(full, fix, win, ws.v[w][0], ws.v[w][1], skip, what);
+            check_reads(full, &f->seek, win, ws.v[w][0], ws.v[w][1], what);
+            profile_free(win);
+            nwin++;
+        }
+        free(ws.v);
+        free(skip);
+        lanes_free(fix);
+        ooc_file_free(f);
+        profile_free(full);
+        nprof++;
+    }
+    unsetenv("SCOPEVIEW_IN_PROCESS");
+    if (nprof < 20 || ncalls < 10000)
+        fail_msg("too little checked: %zu profiles, %zu windows, %zu calls", nprof, nwin, ncalls);
+    printf("# window of ooc_open: %zu profiles, %zu windows, %zu overlapping calls checked, %zu "
+           "ranks not windowable\n",
+           nprof, nwin, ncalls, nskip);
 }
 
 /* A legacy file of one rank: region `a` [0, 50); `b` [40, 10^7) overlaps
@@ -877,8 +944,8 @@ int main(void)
         cmocka_unit_test(test_window_seeded_lanes),
         cmocka_unit_test(test_window_all),
         cmocka_unit_test(test_window_isolated),
+        cmocka_unit_test(test_window_from_open),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    gen_cleanup();
+    int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
     return sv_shared_exit(failed);
 }
