@@ -62,7 +62,7 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
     else
         n = snprintf(line, sizeof line, " no lanes");
     /* Out of core: where the rows come from (tl_window.h). */
-    const char *mode = tl_window_mode(s, ctx);
+    const char *mode = tl_window_mode(s, ctx, g->w - text_display_width(line) - 2);
     if (mode[0] && nl && n > 0 && (size_t)n < sizeof line)
         n += snprintf(line + n, sizeof line - (size_t)n, "  %s", mode);
     /* A filtered timeline holds only the matching calls: say so first. */

@@ -13,6 +13,7 @@
 
 #include "region.h"
 #include "tl_state.h"
+#include "tl_window.h"
 
 /* ------------------------------------------------------------ groups */
 
@@ -95,6 +96,8 @@ bool tl_groups_build(tl_state *s)
 
 static int64_t lane_busy_total(tl_state *s, size_t l)
 {
+    if (s->win) /* out of core: the whole profile's, from the map (tl_window.h) */
+        return tl_window_lane_busy(s, l);
     if (s->ix->lanes[l].ndepth == 0)
         return 0;
     const lane_busy *b = tl_row_busy(s, l, 0);
@@ -107,6 +110,8 @@ static bool lane_in_view(const tl_state *s, size_t l)
     const lane *ln = &s->ix->lanes[l];
     if (ln->ndepth == 0)
         return false;
+    if (tl_window_map_rows(s)) /* out of core, zoomed out: the map says */
+        return tl_window_lane_in_view(s, l);
     int64_t t0 = s->v.t0, t1 = tl_col_time(&s->v, s->v.width);
     size_t k = lane_row_first_visible(ln, &ln->rows[0], t0);
     if (k >= ln->rows[0].n)

@@ -7,6 +7,7 @@
 #include "ooc.h"
 #include "ooc_job.h"
 #include "region.h"
+#include "text.h"
 
 struct tl_window {
     const ooc_file *f;
@@ -354,20 +355,52 @@ lanes_index *tl_window_rows(tl_state *s)
     return s->win->empty;
 }
 
+int64_t tl_window_lane_busy(const tl_state *s, size_t l)
+{
+    const ooc_map *m = &s->win->f->map;
+    if (l >= m->nlanes || !m->lanes[l].cells || m->nlevels == 0)
+        return 0;
+    unsigned top = m->nlevels - 1; /* its cells add up to the row's busy time */
+    const ooc_cell *c = m->lanes[l].cells + ooc_map_level_offset(m, top);
+    uint64_t busy = 0;
+    for (size_t k = 0; k < m->nb >> top; k++)
+        busy += c[k].busy;
+    return busy > INT64_MAX ? INT64_MAX : (int64_t)busy;
+}
+
+bool tl_window_lane_in_view(const tl_state *s, size_t l)
+{
+    int64_t t0 = s->v.t0, t1 = tl_col_time(&s->v, s->v.width);
+    ooc_col c = {0, 0, -1, 0};
+    if (t1 <= t0 || l >= s->win->f->map.nlanes)
+        return false;
+    /* one column over the whole view: busy or calls there */
+    ooc_map_columns(&s->win->f->map, l, 0, t0, t1 - t0, 1, &c);
+    return c.calls > 0 || c.busy > 0;
+}
+
 bool tl_window_map_rows(const tl_state *s)
 {
     return s->win && !s->win->serving;
 }
 
-const char *tl_window_mode(const tl_state *s, const ui_ctx *ctx)
+const char *tl_window_mode(const tl_state *s, const ui_ctx *ctx, int room)
 {
     if (!s->win)
         return "";
-    if (s->win->serving)
-        return "out of core";
-    if (s->win->loading)
-        return ctx->ascii ? "overview, loading calls..." : "overview, loading calls…";
-    return "overview (out of core)";
+    /* The longest form that fits; the window's none rather than a cut one
+     * (its screen is the in-memory one), the overview's always. */
+    const char *forms[3][2] = {{"out of core", ""},
+                               {"overview, loading calls…", "loading calls…"},
+                               {"overview (out of core)", "overview"}};
+    const char *ascii[2] = {"overview, loading calls...", "loading calls..."};
+    int m = s->win->serving ? 0 : s->win->loading ? 1 : 2;
+    for (int k = 0; k < 2; k++) {
+        const char *f = m == 1 && ctx->ascii ? ascii[k] : forms[m][k];
+        if (text_display_width(f) <= room || k == 1)
+            return f;
+    }
+    return "";
 }
 
 const profile *tl_window_sel_profile(const tl_state *s, const ui_ctx *ctx)

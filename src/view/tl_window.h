@@ -35,12 +35,21 @@ void tl_window_free(tl_state *s);
  * SCOPEVIEW_TEST_WINDOW=hold (then until the key <Ready>). */
 void tl_window_sync(tl_state *s, ui_ctx *ctx);
 
+/* Lane l's busy time over the whole profile (its depth-0 row's, from the
+ * map's coarsest level): < and > order the lanes by it out of core. */
+int64_t tl_window_lane_busy(const tl_state *s, size_t l);
+
+/* Whether the map has a call of lane l in the view's span (H on the
+ * overview). */
+bool tl_window_lane_in_view(const tl_state *s, size_t l);
+
 /* The rows come from the map this frame (no window for the span yet). */
 bool tl_window_map_rows(const tl_state *s);
 
 /* The header's mode: "" in memory, else "out of core", "overview (out of
- * core)" or "overview, loading calls…". */
-const char *tl_window_mode(const tl_state *s, const ui_ctx *ctx);
+ * core)" or "overview, loading calls…", or their short forms when they do
+ * not fit in room columns ("" for the window's). */
+const char *tl_window_mode(const tl_state *s, const ui_ctx *ctx, int room);
 
 /* ctx->sel.call out of core when the selected call is not in the window
  * drawn (the view moved elsewhere): the window it was read in is kept for

@@ -58,7 +58,12 @@ frames_equal() { # NAME FILE KEY... : in memory and out of core, after each key
         if sed -n 1p "$ooc" | grep -q "\[1 timeline\]" && ! sed -n 2p "$ooc" | grep -q "no lanes"; then
             # the timeline, from a window (a profile without event data has no lanes to read)
             cp "$ooc" "$scr"
-            check "$fe_name after '$fe_keys': the header says out of core" rowhas 2 "  out of core"
+            # said when it fits: the in-memory header plus "  out of core" within 80 columns
+            if [ $(($(sed -n 2p "$mem" | LC_ALL=$UTF8 wc -m) - 1 + 13)) -le 80 ]; then
+                check "$fe_name after '$fe_keys': the header says out of core" rowhas 2 "  out of core"
+            else
+                check "$fe_name after '$fe_keys': no cut indicator" hasnt "out of co…"
+            fi
         fi
         if grep -q "reaches beyond the calls read" "$ooc"; then
             above_details "$mem" >"$tmp/a1"
@@ -99,7 +104,9 @@ big="$tmp/mix.h5"
 "$top_build/svgen" stream-mix "$big" --calls 200000 --ranks 2 --threads >/dev/null 2>&1 ||
     check "svgen stream-mix" false
 # shellcheck disable=SC2086
-[ -f "$big" ] && frames_equal "stream-mix 200k" "$big" $walk + + + + + l j j "<Enter>" ]
+# Lanes by busy time (> : the map's totals out of core) and idle lanes hidden (H) too.
+# shellcheck disable=SC2086
+[ -f "$big" ] && frames_equal "stream-mix 200k" "$big" ">" $walk + + + + + l j j "<Enter>" ] H - -
 
 # Over --memory (its columns are several MB): out of core by itself, the budget named where a
 # view is not offered.
@@ -142,6 +149,12 @@ ovw "]"
 check "overview: ] says to zoom in, never 'no later call'" hasf "The overview holds no single call"
 ovw "/main<Enter>"
 check "overview: search is not offered" hasf "Searching the calls is not available out of core"
+# H on the overview: lanes with a call in view stay (the map says which), as in memory.
+ovw "H"
+cut -c1-15 "$scr" | sed -n '4,20p' >"$tmp/l1"
+env -u TERM "$sv" --batch --size 80x24 --keys H "$f" | cut -c1-15 | sed -n '4,20p' >"$tmp/l2"
+check "overview: H keeps the lanes busy in view, as in memory" cmp -s "$tmp/l1" "$tmp/l2"
+check "overview: H says so in the header" rowhas 2 "idle ones hidden"
 # Rows as in memory: the same lane labels and depth rows.
 env -u TERM "$sv" --batch --size 80x24 "$f" >"$mem"
 cut -c1-15 "$scr" | sed -n '4,20p' >"$tmp/l1"
