@@ -137,7 +137,17 @@ static h5u_status ow_select(ow_cols *oc, uint64_t off, const ooc_rowplan *rp, ow
                             char *why, size_t whylen)
 {
     int64_t *bs = malloc(OW_SLICE * sizeof *bs), *be = malloc(OW_SLICE * sizeof *be);
-    h5u_status st = bs && be ? H5U_OK : H5U_NOMEM;
+    /* Room for what the ranges hold (at most a slice's worth more than
+     * is kept in rows in start order): no regrowth on the way. */
+    uint64_t most = rp->nopen;
+    for (size_t k = 0; k < rp->nranges; k++)
+        most += rp->ranges[k].b - rp->ranges[k].a;
+    size_t cap = most < ((size_t)1 << 24) ? (size_t)most : (size_t)1 << 24;
+    sel->pos = malloc((cap ? cap : 1) * sizeof *sel->pos);
+    sel->s = malloc((cap ? cap : 1) * sizeof *sel->s);
+    sel->e = malloc((cap ? cap : 1) * sizeof *sel->e);
+    sel->cap = cap ? cap : 1;
+    h5u_status st = bs && be && sel->pos && sel->s && sel->e ? H5U_OK : H5U_NOMEM;
     for (size_t k = 0; st == H5U_OK && k < rp->nranges; k++)
         st = ow_range(oc, off, rp, &rp->ranges[k], bs, be, sel, why, whylen);
     free(bs);
