@@ -123,11 +123,21 @@ sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv
 void ooc_file_free(ooc_file *f);
 
 /* Step 2 (blocking, any one thread at a time per ooc_file: it only reads
- * f).  *out: a profile of the calls of [t0, t1) as described above. */
+ * f).  *out: a profile of the calls of [t0, t1) as described above, on the
+ * skeleton's ranks and regions (same indices, every region present), its
+ * time zero (min_start_ns) and nesting flags the skeleton's; per region the
+ * calls starting in [checkpoint, t1) and the checkpoint's open calls, in
+ * recorded order.  No statistics (zero).  A rank that is not windowable
+ * gets the same calls, but its nesting may differ from the whole profile's.
+ * t0 >= t1: every region, no call (no child); a window past the span holds
+ * only its checkpoint's calls, none of them overlapping it. */
 sv_err ooc_window(const ooc_file *f, int64_t t0, int64_t t1, profile **out, sv_error *err);
 
 /* The most calls a window may hold under budget bytes (the viewer's share
- * of the budget divided by a window's cost per call). */
+ * of the budget divided by a window's cost per call): a third of the
+ * budget at 136 bytes a call (ooc_window.c: times 16, every optional
+ * column 48, nesting 12, lanes index 4, and the transient copies while it
+ * is made; a plain start/end window measures 26.6 bytes a call resident). */
 uint64_t ooc_window_cap(uint64_t budget);
 
 /* The window semantics from a whole in-memory profile (tests: the
