@@ -552,6 +552,17 @@ static void test_seek_explicit(void **state)
     profile_free(p);
 }
 
+/* A third of the budget at 136 bytes a call (ooc.h), by hand. */
+static void test_window_cap(void **state)
+{
+    (void)state;
+    /* 2^30 / 3 = 357913941; / 136 = 2631720 */
+    assert_int_equal(ooc_window_cap((uint64_t)1 << 30), 2631720);
+    assert_int_equal(ooc_window_cap(408), 1);
+    assert_int_equal(ooc_window_cap(407), 0);
+    assert_int_equal(ooc_window_cap(0), 0);
+}
+
 /* ------------------------------------------------------------ the slice */
 
 static void test_slice_hand(void **state)
@@ -937,13 +948,10 @@ static void test_window_seeded_lanes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_seek_explicit),
-        cmocka_unit_test(test_slice_hand),
-        cmocka_unit_test(test_seek_all),
-        cmocka_unit_test(test_slice_all),
-        cmocka_unit_test(test_window_seeded_lanes),
-        cmocka_unit_test(test_window_all),
-        cmocka_unit_test(test_window_isolated),
+        cmocka_unit_test(test_window_cap),       cmocka_unit_test(test_seek_explicit),
+        cmocka_unit_test(test_slice_hand),       cmocka_unit_test(test_seek_all),
+        cmocka_unit_test(test_slice_all),        cmocka_unit_test(test_window_seeded_lanes),
+        cmocka_unit_test(test_window_all),       cmocka_unit_test(test_window_isolated),
         cmocka_unit_test(test_window_from_open),
     };
     int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
