@@ -516,7 +516,10 @@ sv_err ld_load_rank_group(ld_ctx *c, hid_t f, const char *gname, int rank)
         e = ld_load_threads(c, rk, rg);
     if (!e && ki >= 0 && h5u_entry_kind(rg, &l.v[ki]) == H5U_GROUP)
         e = ld_load_tasks(c, rk, rg);
-    bool stream = c->opt && c->opt->stream == LOAD_STREAM_FORCE && !c->opt->part;
+    /* the out-of-core viewer's pass (load_options.streamed) maps columnar files only: schema 1
+     * is loaded in memory for it (ooc_open.c) */
+    bool stream =
+        c->opt && c->opt->stream == LOAD_STREAM_FORCE && !c->opt->part && !c->opt->streamed;
     if (!e && stream && !c->sg && !(c->sg = sg_new(c)))
         e = SV_ERR_NOMEM;
     if (!e)

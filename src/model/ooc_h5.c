@@ -393,10 +393,13 @@ static sv_err scratch(hpass *hp, const hrank *hr, profile **out, lanes_index **i
         sc_reader_free(&rd);
     }
     sv_error err;
+    ld_progress(hp->c); /* the loading child's watchdog: each step is news */
     if (!e)
         e = profile_finish_steps(tp, false, true, &err);
+    ld_progress(hp->c);
     if (!e)
         e = lanes_build(tp, NULL, ix, &err);
+    ld_progress(hp->c);
     return e;
 }
 

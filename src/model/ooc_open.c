@@ -8,9 +8,10 @@
  * - after the load (isolate_options.prepare, called here in-process):
  *   the pass's indices checked against the finished skeleton, the seek
  *   rows put in the skeleton's order, the map's coarser levels built.  A
- *   file the pass did not see (schema 1, a file too sparse to stream) is
- *   loaded in memory instead (within the budget: such files are small),
- *   swept from its columns (ooc_scan.h) and then stripped to a skeleton.
+ *   file the pass did not see was loaded in memory, within the budget
+ *   (schema 1: load_groups.c does not stream it for the pass; a columnar
+ *   file too sparse to stream): it is swept from its columns (ooc_scan.h)
+ *   and then stripped to a skeleton.
  * The map and the seek index follow the skeleton as a wire.h section
  * (ooc_wire.c), checked against it by the receiver. */
 #include "ooc.h"
@@ -176,7 +177,8 @@ static bool any_streamed(const profile *p)
     return false;
 }
 
-/* The file in memory (it streamed without the pass: schema 1). */
+/* The file in memory, when it streamed without the pass (no layout does
+ * today: a safety net). */
 static sv_err reload(ooc_ctx *x, profile **pp, sv_error *err)
 {
     load_budget b = {.limit = x->budget};
