@@ -420,8 +420,9 @@ static int run(const cli_options *o)
 #endif
         {
             /* The viewer opens a file out of core with --out-of-core, or when its columns
-             * exceed --memory (cli/ooc_run.h). */
-            bool ooc = viewer && o->out_of_core && o->file && o->nfiles <= 1;
+             * exceed --memory: the file alone does, or the load finds it (cli/ooc_run.h). */
+            bool ooc = viewer && o->file && o->nfiles <= 1 &&
+                       (o->out_of_core || ooc_run_file_exceeds(o->file, o->memory));
             if (!ooc)
                 status = load_profile_ex(o->file, &how, viewer && !o->headless, &p,
                                          viewer && o->nfiles <= 1 ? &ooc : NULL);

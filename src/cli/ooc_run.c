@@ -4,11 +4,19 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "isolate.h"
 #include "ooc.h"
 #include "view/app.h"
 #include "view/term.h"
+
+bool ooc_run_file_exceeds(const char *path, uint64_t budget)
+{
+    struct stat st;
+    uint64_t b = budget ? budget : isolate_default_budget();
+    return path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_blocks * 512u > b;
+}
 
 bool ooc_run_over_budget(const char *msg)
 {
