@@ -20,6 +20,7 @@
 #include "filter.h"
 #include "isolate.h"
 #include "loader.h"
+#include "strip.h"
 #ifdef SV_MPI
 #include "cli/mpi_run.h"
 #endif
@@ -423,6 +424,10 @@ static int run(const cli_options *o)
              * exceed --memory: the file alone does, or the load finds it (cli/ooc_run.h). */
             bool ooc = viewer && o->file && o->nfiles <= 1 &&
                        (o->out_of_core || ooc_run_file_exceeds(o->file, o->memory));
+            /* The batch statistics read no call: the loading child sends the model without
+             * its columns (strip.h). */
+            if (o->mode == CLI_JSON || o->mode == CLI_CSV || o->mode == CLI_SUMMARY)
+                how.prepare = strip_calls_prepare;
             if (!ooc)
                 status = load_profile_ex(o->file, &how, viewer && !o->headless, &p,
                                          viewer && o->nfiles <= 1 ? &ooc : NULL);
