@@ -116,6 +116,58 @@ static void test_bins_threads(void **state)
     profile_free(p);
 }
 
+/* The lane of x's call i in ix (where the lanes put it), SIZE_MAX if none. */
+static size_t lane_of_call(const lanes_index *ix, const region *x, size_t i)
+{
+    size_t l, pos;
+    uint32_t d;
+    return lanes_locate(ix, x->owner->rank, (int64_t)(x->gidx0 + i), &l, &d, &pos) ? l : SIZE_MAX;
+}
+
+/* An overview row hands the cursor to the lane that shows its calls (the
+ * lanes' own placement of one of them, lanes_locate): much the profile of
+ * test_bins_threads, rows r0 other (Y), r0 thread 0 (X[0]), r0 thread 1
+ * (X[2]), r1 (Z).  A thread the lanes do not have, and a row past the
+ * last, have none. */
+static void test_lane_of_row(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *r0 = profile_add_rank(p, 0), *r1 = profile_add_rank(p, 1);
+    int64_t xs[] = {0, 10, 20, 30}, xe[] = {5, 15, 25, 40}, xt[] = {0, 0, 1, -1};
+    /* Z[0] crosses Z[1]'s start: r1 (no thread ids) gets inferred lanes, no
+     * rank lane; Y crosses X[3]'s end (r0 records threads: its rank lane). */
+    int64_t ys[] = {35}, ye[] = {45}, zs[] = {8, 10}, ze[] = {12, 14};
+    region *x = mp_region(r0, "X", 4, xs, xe);
+    mp_col(&x->thread_ids, xt, 4);
+    region *y = mp_region(r0, "Y", 1, ys, ye);
+    region *z = mp_region(r1, "Z", 2, zs, ze);
+    mp_finish(p);
+    tl_overview ov;
+    assert_true(tl_overview_build(p, NULL, 4, &ov));
+    assert_int_equal(ov.nrows, 4);
+    lanes_index *ix = NULL;
+    sv_error err;
+    assert_int_equal(lanes_build(p, NULL, &ix, &err), SV_OK);
+    size_t want[] = {lane_of_call(ix, y, 0), lane_of_call(ix, x, 0), lane_of_call(ix, x, 2),
+                     lane_of_call(ix, z, 0)};
+    for (size_t r = 0; r < 4; r++) {
+        assert_int_not_equal(want[r], SIZE_MAX);
+        if (tl_overview_lane(&ov, r, ix) != want[r])
+            fail_msg("overview row %zu: lane %zu, its calls are on lane %zu", r,
+                     tl_overview_lane(&ov, r, ix), want[r]);
+    }
+    assert_int_equal(ix->lanes[want[0]].kind, LANE_RANK);
+    assert_int_equal(ix->lanes[want[1]].kind, LANE_THREAD);
+    assert_int_equal(ix->lanes[want[3]].kind, LANE_INFERRED);
+    assert_int_equal(tl_overview_lane(&ov, 4, ix), SIZE_MAX);
+    ov.rows[2].thread = 7; /* no such thread among the lanes */
+    assert_int_equal(tl_overview_lane(&ov, 2, ix), SIZE_MAX);
+    lanes_free(ix);
+    tl_overview_free(&ov);
+    profile_free(p);
+}
+
 /* Columns of 64 ns from 100: bins start at 100 132 164 196 ..., so bins
  * 0 and 1 fall in column 0 (4 + 1 calls), bins 2 and 3 in column 1 (1 + 1). */
 static void test_columns(void **state)
@@ -236,9 +288,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bins_one_rank), cmocka_unit_test(test_wrong_hint),
-        cmocka_unit_test(test_bins_threads),  cmocka_unit_test(test_columns),
-        cmocka_unit_test(test_levels),        cmocka_unit_test(test_empty),
-        cmocka_unit_test(test_many_ranks),    cmocka_unit_test(test_thread_cap),
+        cmocka_unit_test(test_bins_threads),  cmocka_unit_test(test_lane_of_row),
+        cmocka_unit_test(test_columns),       cmocka_unit_test(test_levels),
+        cmocka_unit_test(test_empty),         cmocka_unit_test(test_many_ranks),
+        cmocka_unit_test(test_thread_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
