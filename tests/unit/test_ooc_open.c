@@ -353,6 +353,53 @@ static void test_generated(void **state)
     gen_cleanup();
 }
 
+/* A rank nested by call ids whose calls exceed half the budget: no exact
+ * nesting out of core, so every call at depth 0 of its lane, one
+ * checkpoint, not windowable, said in a warning; the seek rows still
+ * exact.  Both ways. */
+static void test_flat_fallback(void **state)
+{
+    (void)state;
+    plist l = {0};
+    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
+    assert_non_null(mkdtemp(gen_dir));
+    /* 100003 calls with ids: 9.6 MB of columns and keys > 8 MiB, half of 16 MiB */
+    gen(&l, "ids100k", "stream-mix --calls 100000 --ids");
+    ref r;
+    sv_error err;
+    assert_true(ref_load(l.v[0], &r, &err));
+    for (int iso = 0; iso < 2; iso++) {
+        setenv("SCOPEVIEW_IN_PROCESS", iso ? "0" : "1", 1);
+        isolate_options io = {.budget = (uint64_t)16 << 20};
+        ooc_file *f = NULL;
+        if (ooc_open(l.v[0], &io, &f, &err) != SV_OK)
+            fail_msg("%s: %s", l.v[0], err.msg);
+        assert_int_equal(f->map.ncalls, 100003);
+        assert_int_equal(f->map.nlanes, 1);
+        assert_int_equal(f->map.lanes[0].ndepth, 1);
+        uint64_t starts = 0;
+        for (size_t b = 0; b < f->map.nb; b++)
+            starts += f->map.lanes[0].cells[b].starts;
+        assert_int_equal(starts, 100003);
+        assert_int_equal(f->seek.nranks, 1);
+        assert_false(f->seek.ranks[0].windowable);
+        assert_int_equal(f->seek.ranks[0].ncp, 1);
+        assert_int_equal(f->seek.ranks[0].cp[0].t, r.seek.ranks[0].cp[0].t);
+        ooc_seek rows = {f->seek.rows, f->seek.nrows, NULL, 0};
+        ooc_seek want = {r.seek.rows, r.seek.nrows, NULL, 0};
+        seek_equal(&rows, &want, l.v[0]);
+        bool said = false;
+        for (size_t w = 0; w < f->skel->nwarnings; w++)
+            said |= strstr(f->skel->warnings[w], "every call at depth 0") != NULL;
+        assert_true(said);
+        ooc_file_free(f);
+    }
+    unsetenv("SCOPEVIEW_IN_PROCESS");
+    ref_free(&r);
+    list_free(&l);
+    gen_cleanup();
+}
+
 /* Files that are no profile: an error naming the file, no crash, both ways. */
 static void test_bad_input(void **state)
 {
@@ -491,9 +538,8 @@ static void test_open_calls_aside(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_open_calls_aside),
-        cmocka_unit_test(test_shared_and_fixtures),
+        cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_open_calls_aside),
+        cmocka_unit_test(test_flat_fallback), cmocka_unit_test(test_shared_and_fixtures),
         cmocka_unit_test(test_generated),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
