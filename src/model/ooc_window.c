@@ -193,7 +193,7 @@ static void move_region(region *d, region *s, const region *skel)
     move_col(&d->task_ids, &s->task_ids, ooc_region_has(skel, SV_SCOL_TASKS));
     move_col(&d->await_ns, &s->await_ns, ooc_region_has(skel, SV_SCOL_AWAIT));
     move_col(&d->gpu_ns, &s->gpu_ns, ooc_region_has(skel, SV_SCOL_GPU));
-    s->n = 0;
+    /* s keeps its n: what it still owns (event_meta) is freed by it */
 }
 
 /* Empty regions get columns too (a region with events has them), and a
