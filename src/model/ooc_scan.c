@@ -327,7 +327,6 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
     uint64_t pos = src->base + i;
     if (!checkpoint(rs, s))
         return -1;
-    seek_note(&rs->sc->seek.rows[src->seek_row], pos, s);
     ocall c = {s, e, pos, rs->seq, src->reg, 0};
     ostack *st;
     size_t l;
@@ -401,14 +400,39 @@ static void sift(hitem *h, size_t n, size_t i)
     h[i] = x;
 }
 
+/* A chunk's calls into their seek segments (one tight loop a segment,
+ * while the chunk is in the caches). */
+static void seek_chunk(ooc_seek_row *r, uint64_t base, const int64_t *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && base + i < r->n) {
+        uint64_t pos = base + i;
+        size_t k = (size_t)(pos / OOC_SEEK_STRIDE), off = (size_t)(pos % OOC_SEEK_STRIDE);
+        size_t end = len - i < OOC_SEEK_STRIDE - off ? len : i + (OOC_SEEK_STRIDE - off);
+        int64_t lo = off ? r->smin[k] : s[i], hi = off ? r->smax[k] : s[i];
+        if (!off)
+            r->start[k] = s[i];
+        for (size_t j = i; j < end; j++) {
+            lo = s[j] < lo ? s[j] : lo;
+            hi = s[j] > hi ? s[j] : hi;
+        }
+        r->smin[k] = lo;
+        r->smax[k] = hi;
+        i = end;
+    }
+}
+
 /* 1: a call at src->pos; 0: none left; -1: error. */
-static int head(ooc_src *src)
+static int head(rscan *rs, ooc_src *src)
 {
     if (src->pos < src->len)
         return 1;
     src->pos = 0;
     src->len = 0;
-    return src->refill(src->ctx, src);
+    int k = src->refill(src->ctx, src);
+    if (k > 0)
+        seek_chunk(&rs->sc->seek.rows[src->seek_row], src->base, src->s, src->len);
+    return k;
 }
 
 static hitem item(ooc_src *t)
@@ -461,7 +485,7 @@ static int take(rscan *rs, const hitem *hi)
     if (sweep_call(rs, t, s, e) < 0)
         return -1;
     t->pos++;
-    return head(t);
+    return head(rs, t);
 }
 
 static int merge(rscan *rs, ooc_src *srcs, size_t nsrc)
@@ -472,7 +496,7 @@ static int merge(rscan *rs, ooc_src *srcs, size_t nsrc)
     size_t n = 0;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < nsrc; i++) {
-        int k = head(&srcs[i]);
+        int k = head(rs, &srcs[i]);
         if (k < 0)
             rc = -1;
         else if (k > 0)
