@@ -282,6 +282,8 @@ bool tl_window_step_kept(tl_state *s, ui_ctx *ctx, size_t l, uint32_t d, int dir
 
 void tl_window_forget_step(tl_state *s)
 {
+    if (s->win)
+        s->win->error[0] = '\0'; /* a key: a window that failed is tried again */
     if (s->win && s->win->step) {
         s->v = s->win->step_v; /* back where the step was asked */
         s->cursor_x = s->win->step_x;
@@ -390,11 +392,12 @@ const char *tl_window_mode(const tl_state *s, const ui_ctx *ctx, int room)
         return "";
     /* The longest form that fits; the window's none rather than a cut one
      * (its screen is the in-memory one), the overview's always. */
-    const char *forms[3][2] = {{"out of core", ""},
+    const char *forms[4][2] = {{"out of core", ""},
                                {"overview, loading calls…", "loading calls…"},
-                               {"overview (out of core)", "overview"}};
+                               {"overview (out of core)", "overview"},
+                               {"overview: the calls could not be read", "overview"}};
     const char *ascii[2] = {"overview, loading calls...", "loading calls..."};
-    int m = s->win->serving ? 0 : s->win->loading ? 1 : 2;
+    int m = s->win->serving ? 0 : s->win->loading ? 1 : s->win->error[0] ? 3 : 2;
     for (int k = 0; k < 2; k++) {
         const char *f = m == 1 && ctx->ascii ? ascii[k] : forms[m][k];
         if (text_display_width(f) <= room || k == 1)

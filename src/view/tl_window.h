@@ -71,7 +71,8 @@ bool tl_window_kept(const tl_state *s, int64_t call, size_t *lane_out, uint32_t 
  * and the step is taken there (tl_window_sync).  False when the selection
  * is not kept in that row. */
 bool tl_window_step_kept(tl_state *s, ui_ctx *ctx, size_t l, uint32_t d, int dir);
-/* Drops a step still waiting for its window (another key came). */
+/* A key came: drops a step still waiting for its window, and lets a
+ * window whose read failed be tried again. */
 void tl_window_forget_step(tl_state *s);
 /* Out of core, the window drawn does not reach the profile's end in the
  * direction dir: a row's last call in it may not be the row's last. */
