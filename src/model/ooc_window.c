@@ -372,6 +372,11 @@ sv_err ooc_window(const ooc_file *f, int64_t t0, int64_t t1, profile **out, sv_e
                           .prepare = ow_prepare,
                           .section = &sec,
                           .prepare_nests = true};
+    /* A C-API file set: every file of it (its ranks are in several). */
+    if (f->skel->npaths > 1) {
+        io.paths = (const char *const *)f->skel->paths;
+        io.npaths = f->skel->npaths;
+    }
     profile *p = NULL;
     sv_err e = profile_load_isolated(f->path, &io, &p, err);
     /* In process the prepare step does not run: it runs here. */

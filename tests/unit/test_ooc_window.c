@@ -848,6 +848,58 @@ static void test_window_from_open(void **state)
            nprof, nwin, ncalls, nskip);
 }
 
+/* A C-API file set (one file per rank): the window reads every file. */
+static void test_window_file_set(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"capi_rank00000.h5", "capi_rank00001.h5",
+                                        "capi_rank00003.h5"};
+    char bufs[3][1024];
+    const char *paths[3];
+    for (size_t i = 0; i < 3; i++)
+        paths[i] = sv_fixture_path(bufs[i], sizeof bufs[i], names[i]);
+    profile *full = NULL;
+    sv_error err;
+    assert_int_equal(profile_load_set(paths, 3, NULL, &full, &err), SV_OK);
+    assert_int_equal(profile_ensure_calls(full, &err), SV_OK);
+    assert_int_equal(full->npaths, 3);
+    lanes_index *fix = index_of(full);
+    bool *skip = calloc(full->nranks + 1, sizeof *skip);
+    assert_non_null(skip);
+    ooc_file *f = file_of(full, paths[0], skip);
+    windows ws = {0};
+    make_windows(full, 4, &ws);
+    size_t ncalls = 0, ranks_with_calls = 0;
+    for (int iso = 0; iso < 2; iso++) {
+        if (iso)
+            unsetenv("SCOPEVIEW_IN_PROCESS");
+        else
+            setenv("SCOPEVIEW_IN_PROCESS", "1", 1);
+        for (size_t w = 0; w < ws.n; w++) {
+            profile *win = NULL;
+            char what[200];
+            snprintf(what, sizeof what, "C-API set window [%lld, %lld)%s", (long long)ws.v[w][0],
+                     (long long)ws.v[w][1], iso ? " isolated" : "");
+            if (ooc_window(f, ws.v[w][0], ws.v[w][1], &win, &err) != SV_OK)
+                fail_msg("%s: %s", what, err.msg);
+            ncalls += check_window(full, fix, win, ws.v[w][0], ws.v[w][1], skip, what);
+            check_reads(full, &f->seek, win, ws.v[w][0], ws.v[w][1], what);
+            if (w == 0)
+                for (size_t i = 0; i < win->nranks; i++)
+                    ranks_with_calls += win->ranks[i].ncalls > 0;
+            profile_free(win);
+        }
+    }
+    /* the whole span: calls from the files of ranks 0, 1 and 3, both ways */
+    assert_int_equal(ranks_with_calls, 6);
+    assert_true(ncalls > 0);
+    free(ws.v);
+    free(skip);
+    file_free(f);
+    lanes_free(fix);
+    profile_free(full);
+}
+
 /* A legacy file of one rank: region `a` [0, 50); `b` [40, 10^7) overlaps
  * it partly, so it runs on inferred lane 1 (FORMAT-REFERENCE.md); then
  * 10000 calls `c` [100 + 10k, 105 + 10k), each inside b but on lane 0 (the
@@ -948,11 +1000,11 @@ static void test_window_seeded_lanes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_window_cap),       cmocka_unit_test(test_seek_explicit),
-        cmocka_unit_test(test_slice_hand),       cmocka_unit_test(test_seek_all),
-        cmocka_unit_test(test_slice_all),        cmocka_unit_test(test_window_seeded_lanes),
-        cmocka_unit_test(test_window_all),       cmocka_unit_test(test_window_isolated),
-        cmocka_unit_test(test_window_from_open),
+        cmocka_unit_test(test_window_cap),      cmocka_unit_test(test_seek_explicit),
+        cmocka_unit_test(test_slice_hand),      cmocka_unit_test(test_seek_all),
+        cmocka_unit_test(test_slice_all),       cmocka_unit_test(test_window_seeded_lanes),
+        cmocka_unit_test(test_window_file_set), cmocka_unit_test(test_window_all),
+        cmocka_unit_test(test_window_isolated), cmocka_unit_test(test_window_from_open),
     };
     int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
     return sv_shared_exit(failed);
