@@ -228,44 +228,33 @@ static sn_key *sn_keys(const rank_data *rk)
     return k;
 }
 
-/* Children grouped by parent, each family by (start, -end, index). */
-typedef struct sn_child {
-    int32_t parent;
-    sn_key k;
-} sn_child;
-
-static int sn_child_cmp(const void *a, const void *b)
+/* Children grouped by parent (ascending), each family by (start, -end,
+ * index): placed in the sweep's order, which is that order (within a
+ * start and end, region order is index order). */
+static bool sn_children(rank_calls *c, const sn_key *order)
 {
-    const sn_child *x = a, *y = b;
-    if (x->parent != y->parent)
-        return x->parent < y->parent ? -1 : 1;
-    if (x->k.s != y->k.s)
-        return x->k.s < y->k.s ? -1 : 1;
-    if (x->k.e != y->k.e)
-        return x->k.e > y->k.e ? -1 : 1;
-    return (x->k.g > y->k.g) - (x->k.g < y->k.g);
-}
-
-static bool sn_children(rank_calls *c, const sn_key *byg)
-{
-    size_t m = 0;
-    for (size_t g = 0; g < c->n; g++)
-        m += c->parent[g] >= 0;
-    sn_child *v = malloc((m ? m : 1) * sizeof *v);
+    size_t n = c->n;
+    uint32_t *off = calloc(n + 1, sizeof *off);
+    if (!off)
+        return false;
+    for (size_t g = 0; g < n; g++)
+        if (c->parent[g] >= 0)
+            off[c->parent[g] + 1]++;
+    for (size_t g = 0; g < n; g++)
+        off[g + 1] += off[g];
+    size_t m = off[n];
     c->child = malloc((m ? m : 1) * sizeof *c->child);
-    if (!v || !c->child) {
-        free(v);
+    if (!c->child) {
+        free(off);
         return false;
     }
-    size_t k = 0;
-    for (size_t g = 0; g < c->n; g++)
-        if (c->parent[g] >= 0)
-            v[k++] = (sn_child){c->parent[g], byg[g]};
-    qsort(v, m, sizeof *v, sn_child_cmp);
-    for (size_t i = 0; i < m; i++)
-        c->child[i] = v[i].k.g;
+    for (size_t i = 0; i < n; i++) {
+        int32_t p = c->parent[order[i].g];
+        if (p >= 0)
+            c->child[off[p]++] = order[i].g;
+    }
     c->nchild = m;
-    free(v);
+    free(off);
     return true;
 }
 
@@ -290,6 +279,73 @@ static bool sn_sweep_rank(const sn_key *order, size_t n, const uint32_t *forced,
     return ok;
 }
 
+/* A region's calls already in the sweep's order (the usual row). */
+static bool sn_region_sorted(const sn_key *k, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (sn_cmp(&k[i - 1], &k[i]) > 0)
+            return false;
+    return true;
+}
+
+/* Sifts heap entry i (region heads, by their calls' order) down. */
+static void sn_sift(const sn_key *byg, const size_t *pos, uint32_t *h, size_t nh, size_t i)
+{
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= nh)
+            return;
+        if (c + 1 < nh && sn_cmp(&byg[pos[h[c + 1]]], &byg[pos[h[c]]]) < 0)
+            c++;
+        if (sn_cmp(&byg[pos[h[c]]], &byg[pos[h[i]]]) >= 0)
+            return;
+        uint32_t t = h[i];
+        h[i] = h[c];
+        h[c] = t;
+        i = c;
+    }
+}
+
+/* The rank's calls in the sweep's order: its regions' runs merged when
+ * each is in order (no sort of the whole rank), else sorted. */
+static bool sn_order(const rank_data *rk, const sn_key *byg, sn_key *order)
+{
+    size_t n = rk->ncalls, nr = rk->nregions;
+    bool sorted = true;
+    for (size_t j = 0; sorted && j < nr; j++)
+        sorted = sn_region_sorted(byg + rk->regions[j]->gidx0, rk->regions[j]->n);
+    if (!sorted) {
+        memcpy(order, byg, n * sizeof *order);
+        qsort(order, n, sizeof *order, sn_cmp);
+        return true;
+    }
+    size_t *pos = malloc((nr ? nr : 1) * sizeof *pos);
+    uint32_t *h = malloc((nr ? nr : 1) * sizeof *h);
+    if (!pos || !h) {
+        free(pos);
+        free(h);
+        return false;
+    }
+    size_t nh = 0;
+    for (size_t j = 0; j < nr; j++) {
+        pos[j] = rk->regions[j]->gidx0;
+        if (rk->regions[j]->n)
+            h[nh++] = (uint32_t)j;
+    }
+    for (size_t i = nh / 2; i-- > 0;)
+        sn_sift(byg, pos, h, nh, i);
+    for (size_t k = 0; nh > 0; k++) {
+        uint32_t j = h[0];
+        order[k] = byg[pos[j]++];
+        if (pos[j] == rk->regions[j]->gidx0 + rk->regions[j]->n)
+            h[0] = h[--nh];
+        sn_sift(byg, pos, h, nh, 0);
+    }
+    free(pos);
+    free(h);
+    return true;
+}
+
 sv_err ooc_nest_seeded(rank_data *rk, const uint32_t *forced, uint32_t ninferred, sv_error *err)
 {
     size_t n = rk->ncalls;
@@ -304,9 +360,8 @@ sv_err ooc_nest_seeded(rank_data *rk, const uint32_t *forced, uint32_t ninferred
         ok = c->parent && c->lane;
     }
     if (ok) {
-        memcpy(order, byg, n * sizeof *order);
-        qsort(order, n, sizeof *order, sn_cmp);
-        ok = sn_sweep_rank(order, n, forced, c) && sn_children(c, byg);
+        ok =
+            sn_order(rk, byg, order) && sn_sweep_rank(order, n, forced, c) && sn_children(c, order);
     }
     free(order);
     free(byg);

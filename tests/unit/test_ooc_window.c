@@ -138,6 +138,40 @@ static size_t check_region(const lanes_index *fix, const rank_data *fr, const re
     return checked;
 }
 
+/* The window's children lists (rank_call_children, what the details and
+ * exclusive times read) agree with its parents: every call's children
+ * have it as parent, ordered by (start, -end, index), all counted once. */
+static void check_children(const profile *w, const char *what)
+{
+    for (size_t i = 0; i < w->nranks; i++) {
+        const rank_data *rk = &w->ranks[i];
+        if (!rk->calls)
+            continue;
+        size_t total = 0;
+        for (size_t g = 0; g < rk->ncalls; g++) {
+            const uint32_t *kids;
+            size_t nk = rank_call_children(rk, g, &kids);
+            total += nk;
+            for (size_t k = 0; k < nk; k++) {
+                if (rk->calls->parent[kids[k]] != (int32_t)g)
+                    fail_msg("%s: rank %d: call %u listed as a child of %zu, its parent is %d",
+                             what, rk->rank, kids[k], g, rk->calls->parent[kids[k]]);
+                if (k == 0)
+                    continue;
+                int64_t s0, e0, s1, e1;
+                lanes_call_span(rk, kids[k - 1], &s0, &e0);
+                lanes_call_span(rk, kids[k], &s1, &e1);
+                if (s0 > s1 || (s0 == s1 && (e0 < e1 || (e0 == e1 && kids[k - 1] > kids[k]))))
+                    fail_msg("%s: rank %d: children %u and %u of call %zu out of order", what,
+                             rk->rank, kids[k - 1], kids[k], g);
+            }
+        }
+        if (total != rk->calls->nchild)
+            fail_msg("%s: rank %d: %zu children listed, %zu calls have a parent", what, rk->rank,
+                     total, rk->calls->nchild);
+    }
+}
+
 /* The window profile w of [t0, t1) against the whole profile full (fix:
  * its lanes).  skip: rank indices not to check (not windowable), or NULL.
  * Returns the overlapping calls checked. */
@@ -169,6 +203,7 @@ static size_t check_window(profile *full, const lanes_index *fix, profile *w, in
         }
     }
     lanes_free(wix);
+    check_children(w, what);
     return checked;
 }
 
