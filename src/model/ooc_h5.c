@@ -98,6 +98,7 @@ typedef struct hsrc {
     struct prefetch *pf;
     int64_t *cur[SC_NCOL], *nxt[SC_NCOL];
     bool full, ended, busy;
+    bool failed; /* a read failed (not memory): the load says so */
     int k;
     uint64_t base;
     size_t len;
@@ -108,6 +109,7 @@ static int src_refill(void *vctx, ooc_src *src)
     hsrc *x = vctx;
     src->base = x->rd.pos;
     int k = sc_reader_next(&x->rd);
+    x->failed |= k < 0;
     if (k <= 0)
         return k;
     src->s = x->rd.buf[SC_START];
@@ -182,6 +184,7 @@ static int pf_refill(void *vctx, ooc_src *src)
     while (!w->full)
         pthread_cond_wait(&pf->ready, &pf->mu);
     int k = w->k;
+    w->failed |= k < 0;
     src->base = w->base;
     src->len = k > 0 ? w->len : 0;
     for (int c = 0; c < SC_NCOL; c++) { /* the chunk read becomes the sweep's */
@@ -442,9 +445,12 @@ static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)
     else if (rc == 0)
         rc = ooc_scan_flat(&hp->h->sc, ri, srcs, hr->nrows);
     pf_stop(&pf);
+    bool failed = false;
+    for (size_t j = 0; x && j < hr->nrows; j++)
+        failed |= x[j].failed;
     close_srcs(x, hr->nrows);
     free(srcs);
-    if (rc == -2) /* the file changed since pass 1, or a fault of this code */
+    if (rc == -2 || failed) /* the file changed since pass 1, or a fault of this code */
         return SV_ERR_FORMAT;
     return rc ? SV_ERR_NOMEM : SV_OK;
 }

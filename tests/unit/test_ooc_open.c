@@ -400,6 +400,42 @@ static void test_flat_fallback(void **state)
     gen_cleanup();
 }
 
+/* A file cut short while the loading child reads it (isolate.c's test
+ * hook runs the command at the child's first progress report): an error
+ * or a profile that says the file changed, never a crash. */
+static void test_changed_during_open(void **state)
+{
+    (void)state;
+    plist l = {0};
+    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
+    assert_non_null(mkdtemp(gen_dir));
+    gen(&l, "cut", "stream-mix --calls 200000 --ranks 2");
+    char cmd[2400];
+    snprintf(cmd, sizeof cmd, "truncate -s 300000 '%s'", l.v[0]);
+    setenv("SCOPEVIEW_TEST_DURING_LOAD", cmd, 1);
+    unsetenv("SCOPEVIEW_IN_PROCESS");
+    setenv("SCOPEVIEW_STREAM_CHUNK", "1000", 1);
+    ooc_file *f = NULL;
+    sv_error err;
+    sv_err e = ooc_open(l.v[0], NULL, &f, &err);
+    unsetenv("SCOPEVIEW_TEST_DURING_LOAD");
+    unsetenv("SCOPEVIEW_STREAM_CHUNK");
+    if (e == SV_OK) {
+        bool said = false;
+        for (size_t w = 0; w < f->skel->nwarnings; w++)
+            said |= strstr(f->skel->warnings[w], "changed") != NULL;
+        assert_true(said);
+    } else {
+        assert_null(f);
+        if (!strstr(err.msg, l.v[0]))
+            fail_msg("the message does not name the file: %s", err.msg);
+        print_message("cut during the open: %s\n", err.msg);
+    }
+    ooc_file_free(f);
+    list_free(&l);
+    gen_cleanup();
+}
+
 /* Files that are no profile: an error naming the file, no crash, both ways. */
 static void test_bad_input(void **state)
 {
@@ -538,9 +574,9 @@ static void test_open_calls_aside(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_open_calls_aside),
-        cmocka_unit_test(test_flat_fallback), cmocka_unit_test(test_shared_and_fixtures),
-        cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_open_calls_aside),
+        cmocka_unit_test(test_flat_fallback),       cmocka_unit_test(test_changed_during_open),
+        cmocka_unit_test(test_shared_and_fixtures), cmocka_unit_test(test_generated),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gen_cleanup();
