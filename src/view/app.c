@@ -716,8 +716,9 @@ static int app_loop(app *a)
     for (;;) {
         if (app_take_calls(a) | app_take_stats(a))
             dirty = true;
-        if (a->ctx->ooc_job && ooc_job_done(a->ctx->ooc_job))
-            dirty = true; /* the timeline takes its window as it draws */
+        if (a->ctx->ooc_job && ooc_job_done(a->ctx->ooc_job) && a->ctx->current == VIEW_TIMELINE &&
+            !a->ctx->help_open)
+            dirty = true; /* the timeline takes its window as it draws (another view: later) */
         if (dirty) {
             app_draw(a);
             a->be.present(a->be.state, a->ctx);
