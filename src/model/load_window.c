@@ -302,6 +302,7 @@ sv_err ow_stage_columnar(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
         if (timing && rp && rp->n == lf->cnt[i] && lf->off[i] + lf->cnt[i] <= oc.col[0].n &&
             lf->off[i] + lf->cnt[i] <= oc.col[1].n) {
             e = ow_row(c, &oc, lf->off[i], rp, oc.s3, t, row_name(lf, i));
+            ld_progress(c); /* the loading child's watchdog sees each row */
             continue;
         }
         t->n = 0;
