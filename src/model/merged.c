@@ -197,7 +197,12 @@ static bool merge_one(merged_region *m, size_t nranks)
         }
         return true;
     }
-    if (m->event_data)
+    /* Streamed regions (the out-of-core viewer's skeleton) keep no calls:
+     * the merge's percentiles are unknown, never those of no durations. */
+    bool streamed = false;
+    for (size_t i = 0; i < m->nranks; i++)
+        streamed |= m->ranks[i]->streamed;
+    if (m->event_data && !streamed)
         return merge_durations(m);
     merge_pooled_std(m);
     return true;

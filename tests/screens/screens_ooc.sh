@@ -190,6 +190,26 @@ done
 ovw "3S"
 check "S out of core: says the slowest call is not available" \
     hasf "The slowest call is not available out of core"
+# Several ranks: a row merging them (per rank on, b) has its percentiles only in memory (the
+# durations of every rank together); out of core its P95 says "-", never the percentile of no
+# durations; the ranks' own rows, and every other column, are the in-memory numbers.
+if need_shared "regions out of core, 4 ranks"; then
+    f4="$shared/data/real/solver_mpi4.h5"
+    env -u TERM "$sv" --batch --size 80x24 --out-of-core --keys 3b "$f4" | sed 's/^▶/>/' >"$tmp/r1"
+    env -u TERM "$sv" --batch --size 80x24 --keys 3b "$f4" | sed 's/^▶/>/' >"$tmp/r2"
+    cut -c1-47,58- "$tmp/r1" >"$tmp/r1c"
+    cut -c1-47,58- "$tmp/r2" >"$tmp/r2c"
+    check "regions, 4 ranks, out of core: all but P95 = in memory" cmp -s "$tmp/r1c" "$tmp/r2c"
+    # P95 of each row (columns 48-57): merged rows "-", rank rows as in memory
+    cut -c48-57 "$tmp/r1" | sed -n '4,20p' | tr -d ' ' >"$tmp/p1"
+    cut -c48-57 "$tmp/r2" | sed -n '4,20p' | tr -d ' ' >"$tmp/p2"
+    sed -n '4,20p' "$tmp/r1" | cut -c1-9 >"$tmp/kind"
+    bad_p95=$(paste -d'|' "$tmp/kind" "$tmp/p1" "$tmp/p2" | awk -F'|' '
+        $1 ~ /rank/ { if ($2 != $3) print "rank row: " $2 " != " $3; next }
+        $1 != "" && $2 != "-" { print "merged row: " $2 }')
+    check "regions, 4 ranks, out of core: merged P95 '-', ranks' P95 = in memory ($bad_p95)" \
+        [ -z "$bad_p95" ]
+fi
 # The regions view shows the streamed statistics: the in-memory numbers.
 ovw "3"
 env -u TERM "$sv" --batch --size 80x24 --keys 3 "$f" >"$mem"
