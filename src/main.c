@@ -432,7 +432,8 @@ static int run(const cli_options *o)
                 status = load_profile_ex(o->file, &how, viewer && !o->headless, &p,
                                          viewer && o->nfiles <= 1 ? &ooc : NULL);
             if (ooc) {
-                status = finish_stdout(ooc_run_viewer(o, &f, o->file, o->memory, o->out_of_core));
+                status = finish_stdout(
+                    ooc_run_viewer(o, &f, o->file, o->memory, o->out_of_core, check_ranks));
                 isolate_tail_free(tail);
                 filter_free(&f);
                 return status;

@@ -40,7 +40,7 @@ static void budget_text(char *buf, size_t len, uint64_t bytes)
 }
 
 int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *path, uint64_t budget,
-                   bool forced)
+                   bool forced, int (*check_ranks)(const char *list, const profile *p))
 {
     uint64_t b = budget ? budget : isolate_default_budget();
     term_progress_state ps;
@@ -58,6 +58,11 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
     }
     for (size_t i = 0; i < file->skel->nwarnings; i++)
         fprintf(stderr, "scopeview: warning: %s\n", file->skel->warnings[i]);
+    int status = check_ranks ? check_ranks(o->ranks, file->skel) : 0;
+    if (status) {
+        ooc_file_free(file);
+        return status;
+    }
     char size[32], reason[96];
     budget_text(size, sizeof size, b);
     if (forced)
@@ -78,7 +83,7 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
         .ooc_reason = reason,
     };
     setlocale(LC_CTYPE, "");
-    int status = app_run(file->skel, &ao, stdout);
+    status = app_run(file->skel, &ao, stdout);
     ooc_file_free(file);
     return status;
 }

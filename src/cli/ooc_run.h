@@ -27,8 +27,10 @@ bool ooc_run_file_exceeds(const char *path, uint64_t budget);
 
 /* Opens path out of core (progress on the terminal unless --batch) and
  * runs the viewer; forced: --out-of-core asked for it, else the file
- * exceeded budget.  Returns the exit status (stdout not flushed). */
+ * exceeded budget.  check_ranks (main.c's --ranks check, an exit status)
+ * runs on the skeleton first.  Returns the exit status (stdout not
+ * flushed). */
 int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *path, uint64_t budget,
-                   bool forced);
+                   bool forced, int (*check_ranks)(const char *list, const profile *p));
 
 #endif

@@ -210,6 +210,15 @@ if need_shared "regions out of core, 4 ranks"; then
     check "regions, 4 ranks, out of core: merged P95 '-', ranks' P95 = in memory ($bad_p95)" \
         [ -z "$bad_p95" ]
 fi
+# --ranks naming a rank the file lacks: the usage error of the in-memory viewer (exit 2).
+if need_shared "--ranks out of core"; then
+    env -u TERM "$sv" --batch --out-of-core --ranks 7 "$shared/data/real/solver_mpi4.h5" \
+        >"$scr" 2>"$tmp/err"
+    rc=$?
+    check "--ranks 7 out of core: exit 2 (got $rc)" [ "$rc" = 2 ]
+    check "--ranks 7 out of core: says which ranks there are" \
+        hasf "has no rank 7; its ranks are 0-3" "$tmp/err"
+fi
 # The regions view shows the streamed statistics: the in-memory numbers.
 ovw "3"
 env -u TERM "$sv" --batch --size 80x24 --keys 3 "$f" >"$mem"
