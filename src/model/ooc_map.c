@@ -412,7 +412,19 @@ static void columns_narrow(const ooc_map *m, const ooc_cell *row, int64_t t0, in
     }
 }
 
-/* Each column from the buckets of `level` starting in it. */
+/* busy of buckets covering span ns, as the same load of a column of npc:
+ * a column takes a whole number of buckets (one more or one less than
+ * its width holds), and their busy time unscaled would make a call
+ * covering the view alternate between load levels instead of a bar. */
+static uint64_t scale_busy(uint64_t busy, uint64_t span, int64_t npc)
+{
+    if (busy == span)
+        return (uint64_t)npc; /* exactly: a bar */
+    return (uint64_t)((double)busy / (double)span * (double)npc);
+}
+
+/* Each column from the buckets of `level` starting in it (unaligned
+ * columns: their busy scaled to the column, scale_busy). */
 static void columns_at(const ooc_map *m, const ooc_cell *row, unsigned level, int64_t t0,
                        int64_t npc, int width, ooc_col *out)
 {
@@ -420,9 +432,12 @@ static void columns_at(const ooc_map *m, const ooc_cell *row, unsigned level, in
     unsigned sh = m->shift + level;
     size_t n = m->nb >> level;
     size_t a = bucket_ceil(m, sh, n, t0);
+    bool whole = aligned(m, sh, t0, npc);
     for (int c = 0; c < width; c++) {
         size_t b = bucket_ceil(m, sh, n, sat_add(t0, ((int64_t)c + 1) * npc));
         col_sum(lv, a, b, &out[c]);
+        if (!whole && b > a)
+            out[c].busy = scale_busy(out[c].busy, (uint64_t)(b - a) << sh, npc);
         a = b;
     }
 }

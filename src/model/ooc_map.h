@@ -140,7 +140,8 @@ typedef struct ooc_col {
  * of its width), the column's numbers then exact: busy the sum, calls the
  * first bucket's overlap plus the others' starts, longest the maximum.
  * When no level aligns, the coarsest level at most npc is used and each
- * column is approximated by the buckets starting in it; when npc is
+ * column is approximated by the buckets starting in it, their busy scaled
+ * to the column (the same load: busy * npc / their span); when npc is
  * narrower than a level-0 bucket, each column shows the level-0 bucket
  * holding its start, busy scaled to the column (busy * npc / width: the
  * bucket's load; a bucket one call covers whole gives busy = npc).  Columns outside

@@ -218,11 +218,13 @@ static void test_columns_approx(void **state)
     ooc_map_finish(&m);
     ooc_col c[3];
     /* 24 ns columns from 8: [8,32) [32,56) [56,80) hold the buckets that
-     * start in them: 1, 2..3, 4.  (A's true busy in column 0 is 24.) */
+     * start in them: 1, 2..3, 4, their busy scaled to the column's 24 ns:
+     * 16 of 16 -> 24 (A's true busy in column 0 is 24), 9 of 32 -> 6.75
+     * -> 6, 16 of 16 -> 24. */
     assert_false(ooc_map_columns(&m, 0, 0, 8, 24, 3, c));
-    check_col(c, 0, 16, 1, 35, 2);
-    check_col(c, 1, 9, 3, 35, 2);
-    check_col(c, 2, 16, 1, 16, 3);
+    check_col(c, 0, 24, 1, 35, 2);
+    check_col(c, 1, 6, 3, 35, 2);
+    check_col(c, 2, 24, 1, 16, 3);
     /* 4 ns columns, narrower than a bucket: each shows the bucket holding
      * its start, busy scaled: bucket 1 is A's whole (16 of 16 -> 4 of 4),
      * bucket 2 half of it (8 of 16 -> 2 of 4). */
@@ -238,6 +240,25 @@ static void test_columns_approx(void **state)
     /* A depth the lane does not have: exactly empty. */
     assert_true(ooc_map_columns(&m, 0, 3, 0, 32, 3, c));
     check_col(c, 2, 0, 0, -1, 0);
+    ooc_map_free(&m);
+}
+
+/* One call over the whole grid seen through unaligned columns of 24 ns
+ * (buckets of 16): each column holds one or two buckets, all busy, so each
+ * must read as the column wholly covered by one call (a bar), not as
+ * alternating loads. */
+static void test_columns_approx_bar(void **state)
+{
+    (void)state;
+    ooc_map m;
+    assert_true(ooc_map_init(&m, 0, 100, HINT8));
+    size_t l = ooc_map_lane(&m, 0, LANE_RANK, -1);
+    ooc_map_add(&m, l, 0, 0, 128, 5);
+    ooc_map_finish(&m);
+    ooc_col c[4];
+    assert_false(ooc_map_columns(&m, 0, 0, 3, 24, 4, c));
+    for (int i = 0; i < 4; i++)
+        check_col(c, i, 24, 1, 128, 5);
     ooc_map_free(&m);
 }
 
@@ -554,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_levels),
         cmocka_unit_test(test_columns_exact),
         cmocka_unit_test(test_columns_approx),
+        cmocka_unit_test(test_columns_approx_bar),
         cmocka_unit_test(test_deep_and_calls_in),
         cmocka_unit_test(test_clipping),
         cmocka_unit_test(test_from_lanes_deep),
