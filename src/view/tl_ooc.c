@@ -2,6 +2,7 @@
 #include "tl_ooc.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "theme.h"
 #include "tl_state.h"
@@ -66,6 +67,42 @@ static void draw_cell(grid *g, int x, int y, const tl_ooc_cell *c, const profile
         grid_put_cp(g, x, y, gl->dense[c->level], ROLE_DENSE, 0);
 }
 
+/* A run of bar cells of one region: the cells drawn, its name is
+ * written over them when it ends, as a bar's name in memory.  Each cell
+ * of the run is covered by one call of that region (consecutive calls
+ * may share the run): the name says which region, nothing more. */
+typedef struct bar_run {
+    int x0; /* first column, -1 when no run is open */
+    uint32_t reg;
+} bar_run;
+
+static void run_label(ui_ctx *ctx, const tl_state *s, const bar_run *run, int x1, const profile *p,
+                      size_t ri, int y)
+{
+    if (ri >= p->nranks || run->reg >= p->ranks[ri].nregions)
+        return;
+    const char *name = p->ranks[ri].regions[run->reg]->name;
+    int room = x1 - run->x0;
+    /* "ab…" says less than a plain bar (tl_draw.c's rule) */
+    if (room < 4 && room < grid_text_widthn(&ctx->grid, name, strnlen(name, 16)))
+        return;
+    tl_ooc_cell c = {.kind = TL_OOC_FULL, .has_reg = true, .reg = run->reg};
+    grid_put_text(&ctx->grid, s->geo.tx + run->x0, y, room, name, region_role(p, ri, &c), 0);
+}
+
+/* Column x's cell c (NULL: past the last) against the open run. */
+static void run_step(ui_ctx *ctx, const tl_state *s, bar_run *run, int x, const tl_ooc_cell *c,
+                     const profile *p, size_t ri, int y)
+{
+    bool bar = c && c->kind == TL_OOC_FULL && c->has_reg;
+    if (run->x0 >= 0 && (!bar || c->reg != run->reg)) {
+        run_label(ctx, s, run, x, p, ri, y);
+        run->x0 = -1;
+    }
+    if (bar && run->x0 < 0)
+        *run = (bar_run){x, c->reg};
+}
+
 /* Columns per ooc_map_columns call: a whole row without allocating.
  * Cutting the row into chunks changes no column (each is computed from
  * its own bounds at the level the view's t0 and npc choose). */
@@ -89,13 +126,16 @@ void tl_ooc_draw_row(tl_state *s, ui_ctx *ctx, size_t li, uint32_t depth, int y)
         return;
     }
     ooc_col cols[TL_OOC_CHUNK];
+    bar_run run = {-1, 0};
     for (int x0 = 0; x0 < geo->tw; x0 += TL_OOC_CHUNK) {
         int n = geo->tw - x0 < TL_OOC_CHUNK ? geo->tw - x0 : TL_OOC_CHUNK;
         ooc_map_columns(m, ml, depth, tl_col_time(&s->v, x0), s->v.npc, n, cols);
         for (int i = 0; i < n; i++) {
             tl_ooc_cell c = tl_ooc_cell_of(&cols[i], s->v.npc);
+            run_step(ctx, s, &run, x0 + i, &c, p, ri, y);
             if (c.kind != TL_OOC_EMPTY)
                 draw_cell(&ctx->grid, geo->tx + x0 + i, y, &c, p, ri);
         }
     }
+    run_step(ctx, s, &run, geo->tw, NULL, p, ri, y);
 }

@@ -136,14 +136,15 @@ static void test_draw_row(void **state)
     assert_true(tl_ooc_view_exact(f.s));
     tl_ooc_draw_row(f.s, &f.ctx, 0, 0, 1);
     int ra = theme_region_role("a");
-    for (int x = 0; x < 10; x++)
+    check_at(&f, 0, 'a', ra); /* a bar run's region named at its start */
+    for (int x = 1; x < 10; x++)
         check_at(&f, x, ' ', ra);
     check_at(&f, 10, ' ', ROLE_NORMAL); /* empty: left as it was */
     check_at(&f, 11, ' ', ROLE_NORMAL);
     check_at(&f, 12, '%', ROLE_DENSE); /* b: half the column */
     check_at(&f, 13, ' ', ROLE_NORMAL);
     check_at(&f, 14, ':', ROLE_DENSE); /* c: zero-length, still there */
-    check_at(&f, 15, ' ', ra);
+    check_at(&f, 15, 'a', ra); /* one column, the name fits */
     check_at(&f, 16, ' ', ROLE_NORMAL);
     /* Not a single cell outside the time axis, nor on other lines. */
     for (int y = 0; y < 3; y += 2)
@@ -177,7 +178,8 @@ static void test_draw_deep(void **state)
     fixture_open(&f, p, 0, 100, 10);
     tl_ooc_draw_row(f.s, &f.ctx, 0, 3, 1);
     check_at(&f, 0, '@', ROLE_DENSE); /* 70 of 100 */
-    for (int x = 1; x < 9; x++)
+    check_at(&f, 1, 'f', theme_region_role("f"));
+    for (int x = 2; x < 9; x++)
         check_at(&f, x, ' ', theme_region_role("f"));
     check_at(&f, 9, '@', ROLE_DENSE);
     grid_clear(&f.ctx.grid);
