@@ -144,7 +144,7 @@ static void test_draw_row(void **state)
     check_at(&f, 12, '%', ROLE_DENSE); /* b: half the column */
     check_at(&f, 13, ' ', ROLE_NORMAL);
     check_at(&f, 14, ':', ROLE_DENSE); /* c: zero-length, still there */
-    check_at(&f, 15, 'a', ra); /* one column, the name fits */
+    check_at(&f, 15, 'a', ra);         /* one column, the name fits */
     check_at(&f, 16, ' ', ROLE_NORMAL);
     /* Not a single cell outside the time axis, nor on other lines. */
     for (int y = 0; y < 3; y += 2)
