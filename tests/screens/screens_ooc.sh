@@ -108,27 +108,39 @@ big="$tmp/mix.h5"
 # shellcheck disable=SC2086
 [ -f "$big" ] && frames_equal "stream-mix 200k" "$big" ">" $walk + + + + + l j j "<Enter>" ] H - -
 
-# Over --memory: 96 MB of schema-3 columns (6M calls) against 64M (the overview map alone may
-# take tens of MB, so no smaller budget): out of core by itself, the overview first, the budget
-# named where a view is not offered.
+# Over --memory: 24 MB of schema-3 columns (1.5M calls) against 16M (the overview map takes an
+# eighth of the budget, ooc_map_cells_cap): out of core by itself, the overview first, the
+# budget named where a view is not offered.  Then 4 lanes (2 ranks, threads; 60 MB) within 16M.
 b3="$tmp/b3.h5"
-"$top_build/svgen" bench-schema3 "$b3" --calls 6000000 >/dev/null 2>&1 || check "svgen bench-schema3" false
-env -u TERM "$sv" --batch --size 80x24 --memory 64M --keys 4 "$b3" >"$scr" 2>"$tmp/err"
+"$top_build/svgen" bench-schema3 "$b3" --calls 1500000 >/dev/null 2>&1 || check "svgen bench-schema3" false
+env -u TERM "$sv" --batch --size 80x24 --memory 16M --keys 4 "$b3" >"$scr" 2>"$tmp/err"
 rc=$?
 check "over --memory: opens (exit 0; $(head -c 200 "$tmp/err"))" [ "$rc" = 0 ]
 check "over --memory: not refused" hasnt "memory budget"
 check "over --memory: the calls view names the budget" \
-    hasf "not available out of core (the file exceeds --memory 64 MiB): use --json or a"
+    hasf "not available out of core (the file exceeds --memory 16 MiB): use --json or a"
 check "over --memory: ... and what to do" hasf "larger --memory"
-env -u TERM "$sv" --batch --size 80x24 --memory 64M "$b3" >"$scr" 2>"$tmp/err"
+env -u TERM "$sv" --batch --size 80x24 --memory 16M "$b3" >"$scr" 2>"$tmp/err"
 check "over --memory: the first frame is the overview" rowhas 2 "  overview (out of core)$"
+rm -f "$b3"
+"$top_build/svgen" stream-mix "$b3" --calls 1500000 --ranks 2 --threads >/dev/null 2>&1 ||
+    check "svgen stream-mix 1.5M" false
+env -u TERM "$sv" --batch --size 80x24 --memory 16M "$b3" >"$scr" 2>"$tmp/err"
+rc=$?
+check "4 lanes over --memory 16M: opens, the map within the budget (exit 0; $(head -c 200 "$tmp/err"))" \
+    [ "$rc" = 0 ]
+check "4 lanes over --memory 16M: the overview of 4 lanes" rowhas 2 "  4 lanes  overview (out of core)$"
 rm -f "$b3"
 
 # The overview: with windows of at most 100 calls, the whole of solver.h5 is the map's.
-need_fixture "$fx/small.h5"
-f="$fx/small.h5"
-if need_shared "overview of solver.h5"; then
+# Without the shared data (distcheck), a generated file of 20 000 calls:
+# small.h5's few calls would all fit one window, and there is no overview.
+f="$tmp/ovw.h5"
+if [ -d "$shared/data" ]; then
     f="$shared/data/real/solver.h5"
+else
+    "$top_build/svgen" stream-mix "$f" --calls 20000 --threads >/dev/null 2>&1 ||
+        check "svgen stream-mix 20000" false
 fi
 ovw() { # KEYS [OPTIONS...]: the screen out of core with windows of 100 calls at most ($hold:
     # SCOPEVIEW_TEST_WINDOW, the window's worker held until <Ready>)
