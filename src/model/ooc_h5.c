@@ -594,7 +594,7 @@ sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
     sv_err e = gather(&hp, lf);
     if (!e)
         e = plan(&hp, &t0, &t1, &nlanes);
-    if (!e && !ooc_scan_init(&h->sc, t0, t1, nlanes))
+    if (!e && !ooc_scan_init(&h->sc, t0, t1, nlanes, h->map_cells))
         e = SV_ERR_NOMEM;
     if (!e)
         e = run(&hp);

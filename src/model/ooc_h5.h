@@ -12,6 +12,7 @@
 
 /* What the pass leaves for ooc_open. */
 typedef struct ooc_h5 {
+    size_t map_cells; /* set by the caller: the map's cap (ooc_map_cells_cap of --memory) */
     bool ran;
     ooc_scan sc;
     /* The indices the pass assumed: rank numbers by rank index, region

@@ -20,11 +20,21 @@ size_t ooc_map_level_offset(const ooc_map *m, unsigned level)
     return 2 * (m->nb - (m->nb >> level));
 }
 
+size_t ooc_map_cells_cap(uint64_t budget)
+{
+    if (budget == 0)
+        return OOC_MAP_CELLS_MAX;
+    uint64_t c = budget / 8 / (2 * sizeof(ooc_cell));
+    if (c < OOC_MAP_CELLS_MIN)
+        return OOC_MAP_CELLS_MIN;
+    return c > OOC_MAP_CELLS_MAX ? OOC_MAP_CELLS_MAX : (size_t)c;
+}
+
 /* Level-0 buckets per row allowed for nlanes_hint lanes (a power of two). */
-static size_t bucket_cap(size_t nlanes_hint)
+static size_t bucket_cap(size_t nlanes_hint, size_t cells_max)
 {
     size_t rows = (nlanes_hint ? nlanes_hint : 1) * OOC_MAP_DEPTHS;
-    size_t cap = OOC_MAP_CELLS_MAX / rows;
+    size_t cap = (cells_max ? cells_max : OOC_MAP_CELLS_MAX) / rows;
     if (cap > OOC_MAP_BUCKETS_MAX)
         cap = OOC_MAP_BUCKETS_MAX;
     size_t p = 2;
@@ -41,10 +51,16 @@ static int64_t floor_to(int64_t t, unsigned shift)
 
 bool ooc_map_init(ooc_map *m, int64_t t_min, int64_t t_max, size_t nlanes_hint)
 {
+    return ooc_map_init_cap(m, t_min, t_max, nlanes_hint, OOC_MAP_CELLS_MAX);
+}
+
+bool ooc_map_init_cap(ooc_map *m, int64_t t_min, int64_t t_max, size_t nlanes_hint,
+                      size_t cells_max)
+{
     memset(m, 0, sizeof *m);
     if (t_max < t_min)
         t_max = t_min;
-    size_t cap = bucket_cap(nlanes_hint);
+    size_t cap = bucket_cap(nlanes_hint, cells_max);
     unsigned shift = 0;
     uint64_t last = 0;
     for (; shift < 63; shift++) {
@@ -328,8 +344,13 @@ static void add_lane_row(ooc_map *m, size_t l, uint32_t d, const lane *ln, const
 
 bool ooc_map_from_lanes(const lanes_index *ix, ooc_map *m)
 {
+    return ooc_map_from_lanes_cap(ix, OOC_MAP_CELLS_MAX, m);
+}
+
+bool ooc_map_from_lanes_cap(const lanes_index *ix, size_t cells_max, ooc_map *m)
+{
     bool none = ix->t_min > ix->t_max; /* no calls: a grid at 0 */
-    if (!ooc_map_init(m, none ? 0 : ix->t_min, none ? 0 : ix->t_max, ix->nlanes))
+    if (!ooc_map_init_cap(m, none ? 0 : ix->t_min, none ? 0 : ix->t_max, ix->nlanes, cells_max))
         return false;
     for (size_t k = 0; k < ix->nlanes; k++) {
         const lane *ln = &ix->lanes[k];

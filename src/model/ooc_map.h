@@ -37,6 +37,9 @@
 #define OOC_MAP_DEPTHS 16
 /* Level-0 cells of all rows together at most (32 bytes each: 64 MiB). */
 #define OOC_MAP_CELLS_MAX ((size_t)1 << 21)
+/* The least cap a budget gives (2 MiB of cells, all levels; 512 buckets
+ * a row for 4 lanes): an overview still worth drawing. */
+#define OOC_MAP_CELLS_MIN ((size_t)1 << 15)
 /* Level-0 buckets per row at most. */
 #define OOC_MAP_BUCKETS_MAX ((size_t)1 << 16)
 
@@ -93,6 +96,18 @@ typedef struct ooc_map {
  * ncalls start empty and follow the calls added.  False on NOMEM (never
  * here: cells are allocated on use). */
 bool ooc_map_init(ooc_map *m, int64_t t_min, int64_t t_max, size_t nlanes_hint);
+/* ooc_map_init with cells_max (from ooc_map_cells_cap) in place of
+ * OOC_MAP_CELLS_MAX (0 counts as OOC_MAP_CELLS_MAX). */
+bool ooc_map_init_cap(ooc_map *m, int64_t t_min, int64_t t_max, size_t nlanes_hint,
+                      size_t cells_max);
+/* The level-0 cells a map may take under a memory budget of `budget`
+ * bytes (--memory): an eighth of the budget, counting every level (a row
+ * of nb level-0 buckets holds 2 * nb - 1 cells of 32 bytes: 64 bytes per
+ * level-0 cell), within [OOC_MAP_CELLS_MIN, OOC_MAP_CELLS_MAX]; budget 0:
+ * OOC_MAP_CELLS_MAX.  The streamed map (ooc_open) and the reference
+ * (ooc_map_from_lanes_cap) take the same cap, so they agree cell for cell.
+ * Lanes beyond the hint still exceed it proportionally (ooc_map_init). */
+size_t ooc_map_cells_cap(uint64_t budget);
 void ooc_map_free(ooc_map *m);
 /* The lane (added on first use, kept in lanes.h order); SIZE_MAX on NOMEM.
  * Lanes are sorted by (rank_index, kind, row): adding a lane that sorts
@@ -125,6 +140,10 @@ size_t ooc_map_level_offset(const ooc_map *m, unsigned level);
  * row in row order, region = index in the rank (byte order of names).
  * Finished; false on NOMEM (m then freed). */
 bool ooc_map_from_lanes(const lanes_index *ix, ooc_map *m);
+/* ooc_map_from_lanes on the grid of ooc_map_init_cap(..., cells_max): the
+ * reference of a map opened under a budget (cells_max =
+ * ooc_map_cells_cap(budget)). */
+bool ooc_map_from_lanes_cap(const lanes_index *ix, size_t cells_max, ooc_map *m);
 
 /* One timeline column's summary. */
 typedef struct ooc_col {

@@ -211,7 +211,8 @@ static sv_err mem_route(ooc_ctx *x, profile **pp, sv_error *err)
         return e;
     ooc_seek ref = {0};
     bool have_ref = false;
-    e = ooc_scan_init(&x->h.sc, ix->t_min, ix->t_max, ix->nlanes) ? SV_OK : SV_ERR_NOMEM;
+    e = ooc_scan_init(&x->h.sc, ix->t_min, ix->t_max, ix->nlanes, x->h.map_cells) ? SV_OK
+                                                                                  : SV_ERR_NOMEM;
     for (size_t k = 0; !e && k < p->nranks; k++) {
         const rank_data *rk = &p->ranks[k];
         if (rk->ncalls == 0) {
@@ -376,6 +377,7 @@ sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv
     wire_section sec = {oc_put, oc_get, x};
     isolate_options io = opt ? *opt : (isolate_options){0};
     io.budget = x->budget;
+    x->h.map_cells = ooc_map_cells_cap(x->budget);
     io.paths = NULL;
     io.npaths = 0;
     io.stored_statistics = false;

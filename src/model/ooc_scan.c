@@ -61,11 +61,11 @@ typedef struct rscan {
 
 /* ------------------------------------------------------------ setup */
 
-bool ooc_scan_init(ooc_scan *sc, int64_t t_min, int64_t t_max, size_t nlanes)
+bool ooc_scan_init(ooc_scan *sc, int64_t t_min, int64_t t_max, size_t nlanes, size_t cells_max)
 {
     memset(sc, 0, sizeof *sc);
     bool none = t_min > t_max; /* no calls: a grid at 0, as ooc_map_from_lanes */
-    return ooc_map_init(&sc->map, none ? 0 : t_min, none ? 0 : t_max, nlanes);
+    return ooc_map_init_cap(&sc->map, none ? 0 : t_min, none ? 0 : t_max, nlanes, cells_max);
 }
 
 void ooc_scan_free(ooc_scan *sc)

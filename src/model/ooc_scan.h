@@ -53,8 +53,9 @@ typedef struct ooc_scan {
     char why[256]; /* an internal inconsistency, for the error */
 } ooc_scan;
 
-/* The map's grid for calls within [t_min, t_max] on nlanes lanes. */
-bool ooc_scan_init(ooc_scan *sc, int64_t t_min, int64_t t_max, size_t nlanes);
+/* The map's grid for calls within [t_min, t_max] on nlanes lanes, at most
+ * cells_max level-0 cells (ooc_map_cells_cap of the budget; 0: the most). */
+bool ooc_scan_init(ooc_scan *sc, int64_t t_min, int64_t t_max, size_t nlanes, size_t cells_max);
 void ooc_scan_free(ooc_scan *sc);
 
 /* Sweeps one rank (rank_index: the skeleton's) from its rows' sources.

@@ -96,6 +96,31 @@ static void test_grid(void **state)
     ooc_map_free(&m);
 }
 
+/* The budget's share of cells: an eighth of it at 64 bytes a level-0 cell
+ * (all levels), between 2^15 and 2^21; the grid follows. */
+static void test_cells_cap(void **state)
+{
+    (void)state;
+    assert_int_equal(ooc_map_cells_cap(0), 2097152);
+    assert_int_equal(ooc_map_cells_cap((uint64_t)1 << 20), 32768);  /* floor */
+    assert_int_equal(ooc_map_cells_cap((uint64_t)16 << 20), 32768); /* 2 MiB / 64 */
+    assert_int_equal(ooc_map_cells_cap((uint64_t)64 << 20), 131072);
+    assert_int_equal(ooc_map_cells_cap((uint64_t)1 << 30), 2097152);
+    assert_int_equal(ooc_map_cells_cap((uint64_t)64 << 30), 2097152); /* ceiling */
+    ooc_map m;
+    /* One lane, 32768 cells: 2048 buckets a row; 10^6 ns: 256 ns needs
+     * 3907, 512 ns 1954 buckets. */
+    assert_true(ooc_map_init_cap(&m, 0, 999999, 1, 32768));
+    assert_int_equal(m.shift, 9);
+    assert_int_equal(m.nb, 2048);
+    ooc_map_free(&m);
+    /* 0: today's cap, as ooc_map_init (65536 buckets, 16 ns). */
+    assert_true(ooc_map_init_cap(&m, 0, 999999, 1, 0));
+    assert_int_equal(m.shift, 4);
+    assert_int_equal(m.nb, 65536);
+    ooc_map_free(&m);
+}
+
 static void test_lane_order(void **state)
 {
     (void)state;
@@ -570,6 +595,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid),
+        cmocka_unit_test(test_cells_cap),
         cmocka_unit_test(test_lane_order),
         cmocka_unit_test(test_level0),
         cmocka_unit_test(test_levels),

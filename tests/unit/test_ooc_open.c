@@ -400,6 +400,54 @@ static void test_flat_fallback(void **state)
     gen_cleanup();
 }
 
+/* The map's cells come from the budget (ooc_map_cells_cap): under 16 MiB
+ * an eighth, 2 MiB of cells (32768 level-0 cells over 4 lanes * 16 depth
+ * rows: at most 512 buckets a row, where 1 GiB allows 32768), and the
+ * streamed map equals the reference on that grid cell for cell. */
+static void test_map_budget(void **state)
+{
+    (void)state;
+    plist l = {0};
+    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
+    assert_non_null(mkdtemp(gen_dir));
+    gen(&l, "lanes4", "stream-mix --calls 20000 --ranks 2 --threads");
+    profile *p = NULL;
+    sv_error err;
+    assert_int_equal(profile_load(l.v[0], NULL, &p, &err), SV_OK);
+    lanes_index *ix = NULL;
+    assert_int_equal(lanes_build(p, NULL, &ix, &err), SV_OK);
+    assert_int_equal(ix->nlanes, 4);
+    ooc_map small, big;
+    assert_true(ooc_map_from_lanes_cap(ix, ooc_map_cells_cap((uint64_t)16 << 20), &small));
+    assert_true(ooc_map_from_lanes(ix, &big));
+    if (small.nb > 512 || big.nb <= small.nb)
+        fail_msg("16 MiB: %zu buckets a row (want <= 512), 1 GiB: %zu (want more)", small.nb,
+                 big.nb);
+    for (int iso = 0; iso < 2; iso++) {
+        setenv("SCOPEVIEW_IN_PROCESS", iso ? "0" : "1", 1);
+        isolate_options io = {.budget = (uint64_t)16 << 20};
+        ooc_file *f = NULL;
+        if (ooc_open(l.v[0], &io, &f, &err) != SV_OK)
+            fail_msg("%s under 16 MiB: %s", l.v[0], err.msg);
+        map_equal(&f->map, &small, iso ? "16 MiB, isolated" : "16 MiB, in process");
+        size_t cells = 0;
+        for (size_t k = 0; k < f->map.nlanes; k++) {
+            uint32_t nd = f->map.lanes[k].ndepth;
+            cells += (nd < OOC_MAP_DEPTHS ? nd : OOC_MAP_DEPTHS) * ooc_map_row_cells(&f->map);
+        }
+        if (cells * sizeof(ooc_cell) > ((size_t)2 << 20))
+            fail_msg("16 MiB: the map holds %zu cells, over an eighth of the budget", cells);
+        ooc_file_free(f);
+    }
+    unsetenv("SCOPEVIEW_IN_PROCESS");
+    ooc_map_free(&small);
+    ooc_map_free(&big);
+    lanes_free(ix);
+    profile_free(p);
+    list_free(&l);
+    gen_cleanup();
+}
+
 /* A file cut short while the loading child reads it (isolate.c's test
  * hook runs the command at the child's first progress report): an error
  * or a profile that says the file changed, never a crash. */
@@ -494,7 +542,7 @@ static void sweep_check(profile *p, bool lanes, int64_t t, const uint32_t (*want
     assert_true(ooc_seek_from_profile(p, &r.seek));
     const rank_data *rk = &p->ranks[0];
     ooc_scan sc;
-    assert_true(ooc_scan_init(&sc, ix->t_min, ix->t_max, ix->nlanes));
+    assert_true(ooc_scan_init(&sc, ix->t_min, ix->t_max, ix->nlanes, OOC_MAP_CELLS_MAX));
     ooc_src src[8];
     tsrc x[8];
     assert_true(rk->nregions <= 8);
@@ -574,9 +622,10 @@ static void test_open_calls_aside(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_open_calls_aside),
-        cmocka_unit_test(test_flat_fallback),       cmocka_unit_test(test_changed_during_open),
-        cmocka_unit_test(test_shared_and_fixtures), cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_open_calls_aside),
+        cmocka_unit_test(test_flat_fallback), cmocka_unit_test(test_changed_during_open),
+        cmocka_unit_test(test_map_budget),    cmocka_unit_test(test_shared_and_fixtures),
+        cmocka_unit_test(test_generated),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gen_cleanup();
