@@ -45,6 +45,9 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
     uint64_t b = budget ? budget : isolate_default_budget();
     term_progress_state ps;
     term_progress_start(&ps, path);
+    /* The open reads the file more than once (statistics, then the map):
+     * past the first read the byte count says nothing more. */
+    ps.full_note = "out of core, passes over the calls…";
     isolate_options io = {
         .budget = b, .progress = o->headless ? NULL : term_progress, .progress_ctx = &ps};
     sv_error err;

@@ -404,13 +404,25 @@ void term_progress(void *ctx, uint64_t done, uint64_t total)
     if (now - s->start < PROGRESS_DELAY_S || now - s->last < PROGRESS_EVERY_S)
         return;
     s->last = now;
-    char shown[40];
-    text_escape_buf(shown, sizeof shown, s->label ? s->label : "profile");
-    double pct = total ? 100.0 * (double)done / (double)total : 0.0;
-    fprintf(stderr, "\rscopeview: loading %s: %3.0f%% (%.1f of %.1f MB)  ", shown,
-            pct > 100 ? 100 : pct, (double)done / 1e6, (double)total / 1e6);
+    char line[160];
+    term_progress_line(line, sizeof line, s, done, total);
+    fprintf(stderr, "\r%s", line);
     fflush(stderr);
     s->shown = true;
+}
+
+void term_progress_line(char *buf, size_t len, const term_progress_state *s, uint64_t done,
+                        uint64_t total)
+{
+    char shown[40];
+    text_escape_buf(shown, sizeof shown, s->label ? s->label : "profile");
+    if (s->full_note && total && done >= total) {
+        snprintf(buf, len, "scopeview: loading %s: %s  ", shown, s->full_note);
+        return;
+    }
+    double pct = total ? 100.0 * (double)done / (double)total : 0.0;
+    snprintf(buf, len, "scopeview: loading %s: %3.0f%% (%.1f of %.1f MB)  ", shown,
+             pct > 100 ? 100 : pct, (double)done / 1e6, (double)total / 1e6);
 }
 
 void term_progress_done(term_progress_state *s)

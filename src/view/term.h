@@ -29,9 +29,16 @@ typedef struct term_progress_state {
     bool shown;        /* a line is on screen (term_progress_done clears it) */
     bool tty;          /* stderr is a terminal */
     const char *label; /* what is loading, e.g. the file name (escaped when shown) */
+    /* Said instead of "100%" once every byte was read at least once, for a
+     * load that reads the file again (out of core: several passes), so the
+     * line never sits at a full 100% for seconds. */
+    const char *full_note;
 } term_progress_state;
 
 void term_progress_start(term_progress_state *s, const char *label);
+/* The line term_progress writes (without the leading carriage return). */
+void term_progress_line(char *buf, size_t len, const term_progress_state *s, uint64_t done,
+                        uint64_t total);
 void term_progress(void *ctx, uint64_t done, uint64_t total);
 void term_progress_done(term_progress_state *s);
 

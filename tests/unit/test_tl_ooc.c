@@ -14,6 +14,7 @@
 #include "lanes.h"
 #include "memprof.h"
 #include "ooc_map.h"
+#include "term.h"
 #include "testutil.h"
 #include "tl_ooc.h"
 #include "tl_state.h"
@@ -216,12 +217,34 @@ static void test_view_exact(void **state)
     ooc_map_free(&m);
 }
 
+/* The open's progress line: percent while the first read goes, then what
+ * the out-of-core open is doing, never a 100% that sits for seconds. */
+static void test_progress_line(void **state)
+{
+    (void)state;
+    char buf[160];
+    term_progress_state ps = {.label = "big.h5"};
+    term_progress_line(buf, sizeof buf, &ps, 500000, 2000000);
+    assert_string_equal(buf, "scopeview: loading big.h5:  25% (0.5 of 2.0 MB)  ");
+    term_progress_line(buf, sizeof buf, &ps, 2000000, 2000000);
+    assert_string_equal(buf, "scopeview: loading big.h5: 100% (2.0 of 2.0 MB)  ");
+    ps.full_note = "out of core, passes over the calls\u2026";
+    term_progress_line(buf, sizeof buf, &ps, 1000000, 2000000);
+    assert_string_equal(buf, "scopeview: loading big.h5:  50% (1.0 of 2.0 MB)  ");
+    term_progress_line(buf, sizeof buf, &ps, 2000000, 2000000);
+    assert_string_equal(buf,
+                        "scopeview: loading big.h5: out of core, passes over the calls\u2026  ");
+    ps.label = "a\x1b[2Jb.h5"; /* a file's name never reaches the terminal raw */
+    term_progress_line(buf, sizeof buf, &ps, 0, 10);
+    assert_null(strchr(buf, 0x1b));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cell_of),    cmocka_unit_test(test_legend),
         cmocka_unit_test(test_draw_row),   cmocka_unit_test(test_draw_deep),
-        cmocka_unit_test(test_view_exact),
+        cmocka_unit_test(test_view_exact), cmocka_unit_test(test_progress_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
