@@ -416,11 +416,13 @@ void term_progress_line(char *buf, size_t len, const term_progress_state *s, uin
 {
     char shown[40];
     text_escape_buf(shown, sizeof shown, s->label ? s->label : "profile");
-    if (s->full_note && total && done >= total) {
+    double pct = total ? 100.0 * (double)done / (double)total : 0.0;
+    /* The file's own metadata is not counted as read: the first read ends
+     * a little short of the total, shown as 100% once rounded. */
+    if (s->full_note && pct >= 99.5) {
         snprintf(buf, len, "scopeview: loading %s: %s  ", shown, s->full_note);
         return;
     }
-    double pct = total ? 100.0 * (double)done / (double)total : 0.0;
     snprintf(buf, len, "scopeview: loading %s: %3.0f%% (%.1f of %.1f MB)  ", shown,
              pct > 100 ? 100 : pct, (double)done / 1e6, (double)total / 1e6);
 }

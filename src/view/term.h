@@ -29,7 +29,7 @@ typedef struct term_progress_state {
     bool shown;        /* a line is on screen (term_progress_done clears it) */
     bool tty;          /* stderr is a terminal */
     const char *label; /* what is loading, e.g. the file name (escaped when shown) */
-    /* Said instead of "100%" once every byte was read at least once, for a
+    /* Said instead of "100%" once the columns were read once, for a
      * load that reads the file again (out of core: several passes), so the
      * line never sits at a full 100% for seconds. */
     const char *full_note;
