@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "ooc.h"
 #include "ooc_job.h"
 #include "region.h"
@@ -248,9 +249,10 @@ static void take_window(tl_state *s, ui_ctx *ctx)
  * do not read again, unless that holds too many calls. */
 static void wanted_span(const tl_window *w, int64_t t0, int64_t t1, int64_t *a, int64_t *b)
 {
-    int64_t half = (t1 - t0) / 2, lo = w->f->map.t_min, hi = w->f->map.t_max + 1;
-    *a = t0 - lo > half ? t0 - half : lo;
-    *b = hi - t1 > half ? t1 + half : hi;
+    /* Saturating: a view may reach far past a profile without calls. */
+    int64_t half = ck_sub(t1, t0) / 2, lo = w->f->map.t_min, hi = ck_add(w->f->map.t_max, 1);
+    *a = ck_sub(t0, lo) > half ? ck_sub(t0, half) : lo;
+    *b = ck_sub(hi, t1) > half ? ck_add(t1, half) : hi;
     *a = *a < t0 ? *a : t0;
     *b = *b > t1 ? *b : t1;
     if (ooc_map_calls_in(&w->f->map, *a, *b) > w->cap) {
