@@ -490,6 +490,37 @@ static void thr_list(sc_row *row)
     row->nthr = k;
 }
 
+/* A streamed row's results into its region: no calls kept, the
+ * statistics, which optional columns it had, its threads (schema 1's
+ * sg_load_columns too). */
+void sc_row_to_region(sc_row *row, region *t)
+{
+    t->streamed = true;
+    t->n = 0;
+    t->st = row->st;
+    t->stream_cols = 0;
+    if (row->keep & (1u << SC_GPU)) {
+        t->stream_cols |= SV_SCOL_GPU;
+        t->st.gpu_total_ns = row->gpu_tot;
+        t->st.gpu_count = row->gpu_cnt;
+    }
+    if (row->keep & (1u << SC_AWAIT)) {
+        t->stream_cols |= SV_SCOL_AWAIT;
+        t->st.await_total_ns = row->aw_tot;
+    }
+    if (row->keep & (1u << SC_TASK))
+        t->stream_cols |= SV_SCOL_TASKS;
+    if ((row->keep & (1u << SC_CALL)) && (row->keep & (1u << SC_PARENT)))
+        t->stream_cols |= SV_SCOL_IDS;
+    if (row->keep & (1u << SC_THREAD)) {
+        t->stream_cols |= SV_SCOL_THREADS;
+        thr_list(row);
+        t->stream_threads = row->thr;
+        t->stream_nthreads = row->nthr;
+        row->thr = NULL;
+    }
+}
+
 bool sc_row_check(ld_ctx *c, lc_file *lf, size_t i)
 {
     sc_row *row = lf->sc->rows[i];
@@ -536,30 +567,7 @@ bool sc_row_check(ld_ctx *c, lc_file *lf, size_t i)
                 row->aw_at);
         row->keep &= ~(1u << SC_AWAIT);
     }
-    t->streamed = true;
-    t->n = 0;
-    t->st = row->st;
-    t->stream_cols = 0;
-    if (row->keep & (1u << SC_GPU)) {
-        t->stream_cols |= SV_SCOL_GPU;
-        t->st.gpu_total_ns = row->gpu_tot;
-        t->st.gpu_count = row->gpu_cnt;
-    }
-    if (row->keep & (1u << SC_AWAIT)) {
-        t->stream_cols |= SV_SCOL_AWAIT;
-        t->st.await_total_ns = row->aw_tot;
-    }
-    if (row->keep & (1u << SC_TASK))
-        t->stream_cols |= SV_SCOL_TASKS;
-    if ((row->keep & (1u << SC_CALL)) && (row->keep & (1u << SC_PARENT)))
-        t->stream_cols |= SV_SCOL_IDS;
-    if (row->keep & (1u << SC_THREAD)) {
-        t->stream_cols |= SV_SCOL_THREADS;
-        thr_list(row);
-        t->stream_threads = row->thr;
-        t->stream_nthreads = row->nthr;
-        row->thr = NULL;
-    }
+    sc_row_to_region(row, t);
     return true;
 }
 

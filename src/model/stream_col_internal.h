@@ -67,6 +67,8 @@ typedef struct sc_reader {
 
 /* Pass 1 over one row (stream_col.c). */
 sv_err sc_pass1_row(sc_file *sf, sc_row *row);
+/* Its results into the region (streamed, statistics, columns, threads). */
+void sc_row_to_region(sc_row *row, region *t);
 /* Pass 2 over a rank's rows (stream_rank.c); v: every row of the rank with
  * its region committed. */
 sv_err sc_finish_rows(ld_ctx *c, sc_file *sf, rank_data *rk, sc_row **v, size_t n);

@@ -255,43 +255,10 @@ static void verdict(ld_ctx *c, const rank_data *rk, const char *name, sc_row *ro
     }
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static void set_region(sc_row *row, region *t)
 {
     t->has_event_data = true;
-    t->streamed = true;
-    t->n = 0;
-    t->st = row->st;
-    t->stream_cols = 0;
-    if (row->keep & (1u << SC_GPU)) {
-        t->stream_cols |= SV_SCOL_GPU;
-        t->st.gpu_total_ns = row->gpu_tot;
-        t->st.gpu_count = row->gpu_cnt;
-    }
-    if (row->keep & (1u << SC_AWAIT)) {
-        t->stream_cols |= SV_SCOL_AWAIT;
-        t->st.await_total_ns = row->aw_tot;
-    }
-    if (row->keep & (1u << SC_TASK))
-        t->stream_cols |= SV_SCOL_TASKS;
-    if ((row->keep & (1u << SC_CALL)) && (row->keep & (1u << SC_PARENT)))
-        t->stream_cols |= SV_SCOL_IDS;
-    if (row->keep & (1u << SC_THREAD)) {
-        size_t k = 0;
-        t->stream_cols |= SV_SCOL_THREADS;
-        for (size_t i = 0; i < row->thr_cap; i++)
-            if (row->thr[i] != INT64_MIN)
-                row->thr[k++] = row->thr[i];
-        qsort(row->thr, k, sizeof *row->thr, cmp_i64);
-        t->stream_threads = row->thr;
-        t->stream_nthreads = k;
-        row->thr = NULL;
-    }
+    sc_row_to_region(row, t);
 }
 
 int sg_load_columns(ld_ctx *c, const rank_data *rk, hid_t g, const char *name, h5u_list *l,
