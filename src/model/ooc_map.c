@@ -312,6 +312,83 @@ void ooc_map_finish(ooc_map *m)
     m->finished = true;
 }
 
+/* ------------------------------------------------------------ regrid */
+
+/* Row `from` (level 0 of grid o) into `to` (level 0 of m's grid, every
+ * cell empty): each old bucket lies within one new bucket (m's buckets
+ * are wider and aligned), and the old buckets of a new one are adjacent,
+ * so they merge in order as the coarser levels do. */
+static void row_regrid(const ooc_map *o, const ooc_cell *from, const ooc_map *m, ooc_cell *to)
+{
+    size_t prev = SIZE_MAX;
+    for (size_t i = 0; i < o->nb; i++) {
+        uint64_t t = (uint64_t)o->origin + ((uint64_t)i << o->shift) - (uint64_t)m->origin;
+        size_t j = (size_t)(t >> m->shift);
+        if (j >= m->nb)
+            break;
+        to[j] = j == prev ? cell_merge(&to[j], &from[i]) : from[i];
+        prev = j;
+    }
+}
+
+static ooc_cell *rows_regrid(const ooc_map *o, const ooc_cell *from, uint32_t rows,
+                             const ooc_map *m)
+{
+    size_t orc = ooc_map_row_cells(o), rc = ooc_map_row_cells(m);
+    ooc_cell *to = malloc((size_t)rows * rc * sizeof *to);
+    if (!to)
+        return NULL;
+    cells_empty(to, (size_t)rows * rc);
+    for (uint32_t d = 0; d < rows; d++)
+        row_regrid(o, from + (size_t)d * orc, m, to + (size_t)d * rc);
+    return to;
+}
+
+bool ooc_map_regrid(ooc_map *m, int64_t t_min, int64_t t_max, size_t nlanes_hint, size_t cells_max)
+{
+    ooc_map g;
+    ooc_map_init_cap(&g, t_min, t_max, nlanes_hint, cells_max);
+    if (m->finished || g.shift < m->shift)
+        return false;
+    if (g.shift == m->shift && g.origin == m->origin && g.nb == m->nb)
+        return true;
+    ooc_map o = *m; /* the old grid, for row_regrid */
+    ooc_map n = *m;
+    n.origin = g.origin;
+    n.shift = g.shift;
+    n.nb = g.nb;
+    n.nlevels = g.nlevels;
+    ooc_cell **fresh = calloc(m->nlanes + 1, sizeof *fresh);
+    bool ok = fresh != NULL;
+    for (size_t l = 0; ok && l < m->nlanes; l++)
+        if (m->lanes[l].cells)
+            ok = (fresh[l] = rows_regrid(&o, m->lanes[l].cells, rows_of(m->lanes[l].ndepth), &n)) !=
+                 NULL;
+    ok = ok && (!m->deep || (fresh[m->nlanes] = rows_regrid(&o, m->deep, 1, &n)) != NULL);
+    if (!ok) { /* m unchanged */
+        for (size_t l = 0; fresh && l <= m->nlanes; l++)
+            free(fresh[l]);
+        free(fresh);
+        return false;
+    }
+    for (size_t l = 0; l < m->nlanes; l++) {
+        if (!m->lanes[l].cells)
+            continue;
+        free(m->lanes[l].cells);
+        m->lanes[l].cells = fresh[l];
+    }
+    if (m->deep) {
+        free(m->deep);
+        m->deep = fresh[m->nlanes];
+    }
+    free(fresh);
+    m->origin = n.origin;
+    m->shift = n.shift;
+    m->nb = n.nb;
+    m->nlevels = n.nlevels;
+    return true;
+}
+
 /* ------------------------------------------------------------ from lanes */
 
 /* Index among the rank's regions of the region holding rank call g, and

@@ -108,6 +108,14 @@ bool ooc_map_init_cap(ooc_map *m, int64_t t_min, int64_t t_max, size_t nlanes_hi
  * (ooc_map_from_lanes_cap) take the same cap, so they agree cell for cell.
  * Lanes beyond the hint still exceed it proportionally (ooc_map_init). */
 size_t ooc_map_cells_cap(uint64_t budget);
+/* The grid of ooc_map_init_cap(t_min, t_max, nlanes_hint, cells_max) for
+ * a map begun on a grid for fewer lanes (the same t_min, t_max and
+ * cells_max): a sweep that learns its inferred lanes as it goes.  The new
+ * buckets are the old ones merged (exact, as the coarser levels are), so
+ * the map equals one built on the new grid from the start.  Before
+ * ooc_map_finish; false on NOMEM (m unchanged) or when the new grid is
+ * finer. */
+bool ooc_map_regrid(ooc_map *m, int64_t t_min, int64_t t_max, size_t nlanes_hint, size_t cells_max);
 void ooc_map_free(ooc_map *m);
 /* The lane (added on first use, kept in lanes.h order); SIZE_MAX on NOMEM.
  * Lanes are sorted by (rank_index, kind, row): adding a lane that sorts

@@ -201,6 +201,77 @@ static void test_levels(void **state)
     ooc_map_free(&m);
 }
 
+/* A sweep that learns its lanes late widens the buckets: regridding the
+ * small map for twice the lanes leaves 4 buckets of 32 ns, which are
+ * test_levels' level 1 (worked there by hand). */
+static void test_regrid(void **state)
+{
+    (void)state;
+    ooc_map m;
+    small_map(&m);
+    assert_true(ooc_map_regrid(&m, 0, 100, 2 * HINT8, OOC_MAP_CELLS_MAX));
+    assert_int_equal(m.nb, 4);
+    assert_int_equal(m.shift, 5);
+    assert_int_equal(m.origin, 0);
+    check_cell(&m, 0, 0, 27, 1, 1, 35, 2);
+    check_cell(&m, 0, 1, 9, 2, 3, 35, 2);
+    check_cell(&m, 0, 2, 32, 2, 2, 16, 1);
+    check_cell(&m, 0, 3, 0, 0, 0, -1, 0);
+    assert_int_equal(m.ncalls, 5);
+    ooc_map_finish(&m);
+    check_cell(&m, 1, 0, 36, 3, 3, 35, 2);
+    check_cell(&m, 2, 0, 68, 5, 5, 35, 2);
+    /* never finer, never after the finish */
+    assert_false(ooc_map_regrid(&m, 0, 100, 2 * HINT8, OOC_MAP_CELLS_MAX));
+    ooc_map_free(&m);
+}
+
+/* An origin that moves down (t_min = 20: 16 at 16 ns, 0 at 32 ns), two
+ * lanes, depths and calls across buckets: regridded, the map equals one
+ * built on the wide grid from the start, every cell of every level. */
+static void test_regrid_moved_origin(void **state)
+{
+    (void)state;
+    static const int64_t calls[][4] = {/* lane, depth, start, end */
+                                       {0, 0, 20, 100}, {0, 1, 21, 40}, {0, 1, 44, 44},
+                                       {0, 1, 47, 81},  {1, 0, 30, 31}, {1, 0, 31, 64},
+                                       {1, 1, 33, 34},  {1, 0, 95, 100}};
+    ooc_map a, b;
+    assert_true(ooc_map_init(&a, 20, 100, HINT8));
+    assert_true(ooc_map_init(&b, 20, 100, 2 * HINT8));
+    assert_int_equal(a.origin, 16);
+    assert_int_equal(b.origin, 0);
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+        ooc_map *mm[] = {&a, &b};
+        for (int k = 0; k < 2; k++) {
+            size_t l = ooc_map_lane(mm[k], 0, LANE_INFERRED, calls[i][0]);
+            ooc_map_add(mm[k], l, (uint32_t)calls[i][1], calls[i][2], calls[i][3], (uint32_t)i);
+        }
+    }
+    assert_true(ooc_map_regrid(&a, 20, 100, 2 * HINT8, OOC_MAP_CELLS_MAX));
+    ooc_map_finish(&a);
+    ooc_map_finish(&b);
+    assert_int_equal(a.origin, b.origin);
+    assert_int_equal(a.shift, b.shift);
+    assert_int_equal(a.nb, b.nb);
+    assert_int_equal(a.nlanes, 2);
+    for (size_t l = 0; l < 2; l++) {
+        assert_int_equal(a.lanes[l].ndepth, b.lanes[l].ndepth);
+        for (uint32_t d = 0; d < a.lanes[l].ndepth; d++)
+            for (size_t c = 0; c < ooc_map_row_cells(&a); c++) {
+                const ooc_cell *x = cell(&a, l, d, 0, c), *y = cell(&b, l, d, 0, c);
+                if (memcmp(x, y, sizeof *x) != 0)
+                    fail_msg("lane %zu depth %u cell %zu: busy %llu/%llu starts %u/%u overlap "
+                             "%u/%u longest %lld/%lld",
+                             l, d, c, (unsigned long long)x->busy, (unsigned long long)y->busy,
+                             x->starts, y->starts, x->overlap, y->overlap, (long long)x->longest,
+                             (long long)y->longest);
+            }
+    }
+    ooc_map_free(&a);
+    ooc_map_free(&b);
+}
+
 static void test_columns_exact(void **state)
 {
     (void)state;
@@ -599,6 +670,8 @@ int main(void)
         cmocka_unit_test(test_lane_order),
         cmocka_unit_test(test_level0),
         cmocka_unit_test(test_levels),
+        cmocka_unit_test(test_regrid),
+        cmocka_unit_test(test_regrid_moved_origin),
         cmocka_unit_test(test_columns_exact),
         cmocka_unit_test(test_columns_approx),
         cmocka_unit_test(test_columns_approx_bar),
