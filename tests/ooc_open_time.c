@@ -3,7 +3,9 @@
  * time, the CPU time and the peak RSS of this process and of the loading
  * child (SCOPEVIEW_IN_PROCESS=1: all in this process), and what the
  * overview map and the seek index hold.  With `load`, the streamed load
- * alone (LOAD_STREAM_FORCE, no map), for comparison. */
+ * alone (LOAD_STREAM_FORCE, no map), for comparison; with `tail`, as the
+ * viewer opens it: the time to the skeleton and map (its first frame),
+ * then to the statistics that follow. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "isolate.h"
 #include "loader.h"
 #include "ooc.h"
+#include "wire_stats.h"
 
 static double now(void)
 {
@@ -56,11 +59,23 @@ int main(int argc, char **argv)
         return e != SV_OK;
     }
     ooc_file *f = NULL;
+    isolate_tail *tail = NULL;
+    if (argc > 3 && strcmp(argv[3], "tail") == 0)
+        io.tail = &tail;
     sv_err e = ooc_open(argv[1], &io, &f, &err);
-    times("ooc_open", now() - t0);
+    times(tail ? "ooc_open, to the map" : "ooc_open", now() - t0);
     if (e) {
         fprintf(stderr, "ooc_open: %s\n", err.msg);
         return 1;
+    }
+    if (tail) {
+        wire_stats *st = NULL;
+        e = isolate_tail_recv(tail, &st, &err);
+        times("ooc_open, to the statistics", now() - t0);
+        if (e)
+            fprintf(stderr, "statistics: %s\n", err.msg);
+        wire_stats_free(st);
+        isolate_tail_free(tail);
     }
     size_t cells = 0, ncp = 0, nopen = 0, nw = 0;
     for (size_t l = 0; l < f->map.nlanes; l++) {

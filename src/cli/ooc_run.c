@@ -48,8 +48,13 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
     /* The open reads the file more than once (statistics, then the map):
      * past the first read the byte count says nothing more. */
     ps.full_note = "out of core, passes over the calls…";
-    isolate_options io = {
-        .budget = b, .progress = o->headless ? NULL : term_progress, .progress_ctx = &ps};
+    /* The statistics pass 2 gives (exclusive totals, percentiles) follow the
+     * first frame: the views that show them say "computing…" until then. */
+    isolate_tail *tail = NULL;
+    isolate_options io = {.budget = b,
+                          .progress = o->headless ? NULL : term_progress,
+                          .progress_ctx = &ps,
+                          .tail = &tail};
     sv_error err;
     sv_error_clear(&err);
     ooc_file *file = NULL;
@@ -63,6 +68,7 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
         fprintf(stderr, "scopeview: warning: %s\n", file->skel->warnings[i]);
     int status = check_ranks ? check_ranks(o->ranks, file->skel) : 0;
     if (status) {
+        isolate_tail_free(tail);
         ooc_file_free(file);
         return status;
     }
@@ -84,6 +90,7 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
         .filter = f,
         .ooc = file,
         .ooc_reason = reason,
+        .stats_tail = tail, /* the app's from here on */
     };
     setlocale(LC_CTYPE, "");
     status = app_run(file->skel, &ao, stdout);

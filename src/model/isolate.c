@@ -236,8 +236,9 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
     }
     opt->budget = NULL;
     budget_free(&b);
-    /* deferred: checked after the statistics (isolate_defer.c) or the nesting (prepare) */
-    if (!e && !opt->defer_stats && !opt->skip_nest)
+    /* deferred: checked after the statistics (isolate_defer.c, the full load after a light
+     * one) or the nesting (prepare) */
+    if (!e && !opt->defer_stats && !opt->skip_nest && !opt->stats_later)
         profile_check_values(*p);
     if (e == SV_ERR_NOMEM && b.exceeded) {
         char epath[400]; /* a path over 200 characters stays whole */
@@ -278,6 +279,72 @@ static void iso_on_charge(void *ctx, uint64_t bytes)
     (void)!write(w->ticker->fd, rec, sizeof rec);
 }
 
+static bool iso_any_streamed(const profile *p)
+{
+    for (size_t i = 0; i < p->nregions; i++)
+        if (p->regions[i]->streamed)
+            return true;
+    return false;
+}
+
+/* Whether full's regions are the sent model's, in the same order. */
+static bool iso_same_regions(const profile *sent, const profile *full)
+{
+    if (sent->nregions != full->nregions || sent->nranks != full->nranks)
+        return false;
+    for (size_t i = 0; i < sent->nregions; i++) {
+        const region *a = sent->regions[i], *b = full->regions[i];
+        if (strcmp(a->name, b->name) != 0 || a->st.num_calls != b->st.num_calls)
+            return false;
+    }
+    return true;
+}
+
+/* Drops full's warnings that the sent model has already (the full load
+ * repeats the light one's). */
+static void iso_new_warnings(const profile *sent, profile *full)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < full->nwarnings; i++) {
+        bool seen = false;
+        for (size_t j = 0; !seen && j < sent->nwarnings; j++)
+            seen = strcmp(full->warnings[i], sent->warnings[j]) == 0;
+        if (seen)
+            free(full->warnings[i]);
+        else
+            full->warnings[keep++] = full->warnings[i];
+    }
+    full->nwarnings = keep;
+}
+
+/* light_first's second half: the file loaded again in full, its
+ * statistics sent on tail_fd (wire_stats.h).  0, or an errno value. */
+static int iso_full_tail(const char *path, const isolate_options *io, load_budget *b,
+                         iso_hook *hook, profile *sent, bool partial, int tail_fd)
+{
+    if (!partial) /* nothing was left for later */
+        return wire_send_stats(tail_fd, sent, sent->nwarnings);
+    isolate_options io2 = *io;
+    io2.streamed = NULL;
+    io2.streamed_ctx = NULL;
+    load_options opt = {.progress = iso_hook_tick, .progress_ctx = hook};
+    sv_error err;
+    profile *full = NULL;
+    sv_err e = iso_load(path, &io2, b, &opt, &full, &err);
+    if (!e && !iso_same_regions(sent, full)) {
+        char epath[400];
+        text_escape_buf(epath, sizeof epath, path);
+        e = sv_error_set(&err, SV_ERR_DAMAGED,
+                         "%s: the file changed while it was being read (is a job still writing "
+                         "it?); reopen it",
+                         epath);
+    }
+    if (e)
+        return wire_send_error(tail_fd, &err);
+    iso_new_warnings(sent, full);
+    return wire_send_stats(tail_fd, full, 0);
+}
+
 /* Runs in the child: limits, the load, the answer.  Never returns. */
 
 static void iso_child(const char *path, const isolate_options *io, const iso_limits *l, int prog_fd,
@@ -311,10 +378,12 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
             close(null);
     }
     bool defer = io->defer_stats && !io->prepare;
+    bool light = io->light_first && tail_fd >= 0;
     load_options opt = {.progress = iso_hook_tick,
                         .progress_ctx = &hook,
                         .defer_stats = defer,
-                        .skip_nest = io->prepare && io->prepare_nests};
+                        .skip_nest = io->prepare && io->prepare_nests,
+                        .stats_later = light};
     sv_error err;
     profile *p = NULL;
     iso_work work = {&hook.ticker, l->cpu_s, l->cpu_hard};
@@ -322,10 +391,18 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     sv_err e = iso_load(path, io, &b, &opt, &p, &err);
     if (defer) /* the model now, its statistics on tail_fd next */
         _exit(isolate_defer_send(p, e, &err, data_fd, tail_fd) ? ISO_EXIT_WIRE : 0);
+    bool partial = light && !e && iso_any_streamed(p); /* before prepare strips it */
     if (!e && io->prepare)
         e = io->prepare(io->section ? io->section->ctx : NULL, &p, &err);
     int wr = e ? wire_send_error(data_fd, &err)
                : wire_send_profile_section(data_fd, p, true, io->section);
+    if (light && !e && !wr) {
+        close(data_fd);
+        if (io->sent)
+            io->sent(io->section ? io->section->ctx : NULL);
+        b = (load_budget){.limit = l->budget, .on_charge = iso_on_charge, .on_charge_ctx = &work};
+        wr = iso_full_tail(path, io, &b, &hook, p, partial, tail_fd);
+    }
     /* No profile_free: the exit frees it at once.  _exit: the parent's
      * stdio buffers and atexit handlers are not ours. */
     _exit(wr ? ISO_EXIT_WIRE : 0);
@@ -524,7 +601,9 @@ static sv_err iso_start(isolate_load *ld, sv_error *err)
                             strerror(errno));
     }
     int tail[2] = {-1, -1};
-    if (ld->opt.defer_stats && ld->opt.stats_in_child && !ld->opt.prepare && !iso_pipe(tail)) {
+    bool tail_pipe =
+        ld->opt.defer_stats && ld->opt.stats_in_child && (!ld->opt.prepare || ld->opt.light_first);
+    if (tail_pipe && !iso_pipe(tail)) {
         int e = errno;
         close(prog[0]);
         close(prog[1]);

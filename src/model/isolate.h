@@ -57,7 +57,8 @@ typedef struct isolate_options {
      * (isolate_tail_recv, on any one thread) while the model is in use; the
      * model's statistics are zero until then.  Without tail the load waits
      * for them (the same profile as without defer_stats).  Ignored with a
-     * prepare step and in-process (*tail is then NULL). */
+     * prepare step (unless light_first) and in-process (*tail is then
+     * NULL). */
     bool defer_stats;
     struct isolate_tail **tail;
     /* With defer_stats: the child computes the statistics after sending
@@ -66,6 +67,16 @@ typedef struct isolate_options {
      * wire.h) and the statistics are computed in this process from the
      * tail (stats_local.h, stats_job.h), which is then "local". */
     bool stats_in_child;
+    /* With prepare, defer_stats and stats_in_child (the out-of-core
+     * viewer, ooc_open): the child's load stops after what the first frame
+     * needs (load_options.stats_later), prepare runs and the model is sent
+     * with its section; sent(section ctx) then lets the child free what
+     * prepare made, and the child loads the file again in full and sends
+     * that load's statistics as the tail (the same regions, else an
+     * error; its warnings the model lacks).  A file whose load had
+     * nothing to leave (no streamed region) sends its own statistics. */
+    bool light_first;
+    void (*sent)(void *ctx);
     /* An out-of-core window's plan (load_options.window, ooc_window.c). */
     const struct ooc_plan *window;
     /* The out-of-core viewer's pass during the load (load_options.streamed,

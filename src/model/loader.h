@@ -47,6 +47,11 @@ typedef struct load_options {
      * error fails the load. */
     sv_err (*streamed)(void *ctx, struct ld_ctx *c, struct lc_file *lf);
     void *streamed_ctx;
+    /* A streamed columnar load stops after pass 1 (stream_col.h): counts,
+     * totals, moments, min, max, first/last, but no exclusive totals, no
+     * percentiles and no inferred-lane count (the out-of-core viewer's
+     * first frame; a second, full load brings them: isolate.h light_first). */
+    bool stats_later;
 } load_options;
 
 enum { LOAD_STREAM_OFF, LOAD_STREAM_AUTO, LOAD_STREAM_FORCE };

@@ -117,8 +117,14 @@ typedef struct ooc_file {
 } ooc_file;
 
 /* Step 1 (blocking: call it from a worker thread or before the first
- * frame).  opt as for profile_load_isolated (budget, progress).  In
- * process (isolate_disabled) the same code runs here. */
+ * frame).  opt as for profile_load_isolated (budget, progress).  The
+ * child sends the skeleton, the map and the index after pass 1 and the
+ * map's pass; the exclusive totals, percentiles and inferred-lane counts
+ * follow (isolate.h light_first): with opt->tail set, *opt->tail receives
+ * them for later (the viewer's stats_job; the skeleton's statistics are
+ * incomplete until installed, its ninferred_lanes the sweep's), else
+ * ooc_open waits and installs them.  In process (isolate_disabled) the
+ * same code runs here, whole. */
 sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv_error *err);
 void ooc_file_free(ooc_file *f);
 

@@ -431,6 +431,14 @@ static sv_err memory_rank(hpass *hp, const hrank *hr, size_t ri, bool count)
     return e;
 }
 
+/* The rank's inferred lanes, unless its load left them to the statistics
+ * (loader.h stats_later: pass 2 finds them). */
+static uint32_t lanes_known(const hpass *hp, const hrank *hr)
+{
+    bool later = hp->c->opt && hp->c->opt->stats_later;
+    return later ? OOC_SCAN_LANES_UNKNOWN : hr->rk->ninferred_lanes;
+}
+
 static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)
 {
     hsrc *x = calloc(hr->nrows ? hr->nrows : 1, sizeof *x);
@@ -441,7 +449,7 @@ static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)
     if (rc == 0 && !pf_start(&pf, x, srcs, hr->nrows))
         pf.n = 0; /* read on this thread */
     if (rc == 0 && hr->mode == M_SWEEP)
-        rc = ooc_scan_rank(&hp->h->sc, ri, srcs, hr->nrows, hr->lanes, hr->rk->ninferred_lanes);
+        rc = ooc_scan_rank(&hp->h->sc, ri, srcs, hr->nrows, hr->lanes, lanes_known(hp, hr));
     else if (rc == 0)
         rc = ooc_scan_flat(&hp->h->sc, ri, srcs, hr->nrows);
     pf_stop(&pf);
@@ -539,8 +547,9 @@ static sv_err plan(hpass *hp, int64_t *t_min, int64_t *t_max, size_t *nlanes)
             *t_max = st->last_end_ns > *t_max ? st->last_end_ns : *t_max;
         }
         sv_err e = SV_OK;
-        if (hr->mode == M_SWEEP && !hr->lanes)
-            hr->nlanes = hr->rk->ninferred_lanes > 1 ? hr->rk->ninferred_lanes : 1;
+        uint32_t ninf = lanes_known(hp, hr);
+        if (hr->mode == M_SWEEP && !hr->lanes) /* unknown: the scan adds the others */
+            hr->nlanes = ninf > 1 && ninf != OOC_SCAN_LANES_UNKNOWN ? ninf : 1;
         else if (hr->mode == M_MEMORY)
             e = memory_rank(hp, hr, k, true);
         else if (hr->mode != M_NONE && hr->lanes)

@@ -336,6 +336,14 @@ static void oc_put(wire_w *w, void *ctx)
     ooc_wire_put(w, &x->h.sc.map, &x->h.sc.seek);
 }
 
+/* In the child, once the model is sent (isolate.h light_first): the map
+ * and the index are the parent's now, and the full load needs the room. */
+static void oc_sent(void *ctx)
+{
+    ooc_ctx *x = ctx;
+    ooc_scan_free(&x->h.sc);
+}
+
 static bool oc_get(wire_r *r, void *ctx)
 {
     ooc_ctx *x = ctx;
@@ -385,8 +393,14 @@ sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv
     io.prepare = oc_prepare;
     io.section = &sec;
     io.prepare_nests = false;
-    io.defer_stats = false;
-    io.tail = NULL;
+    /* The first frame needs the map, not pass 2 (exclusive totals,
+     * percentiles): they follow as a tail, to opt->tail when the caller
+     * takes it (the viewer's stats_job), else received before returning. */
+    io.defer_stats = true;
+    io.stats_in_child = true;
+    io.light_first = true;
+    io.sent = oc_sent;
+    io.tail = opt ? opt->tail : NULL;
     io.streamed = ooc_h5_streamed;
     io.streamed_ctx = &x->h;
     profile *p = NULL;
@@ -410,6 +424,10 @@ sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv
         e = sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     }
     if (f) {
+        /* Until the statistics come, the sweep's count (windows nest with it). */
+        for (size_t i = 0; io.tail && *io.tail && i < x->seek.nranks; i++)
+            if (x->seek.ranks[i].rank_index < p->nranks)
+                p->ranks[x->seek.ranks[i].rank_index].ninferred_lanes = x->seek.ranks[i].ninferred;
         f->skel = p;
         f->map = x->map;
         f->seek = x->seek;
@@ -419,6 +437,10 @@ sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv
         profile_free(p);
         ooc_map_free(&x->map);
         ooc_seek_free(&x->seek);
+        if (io.tail && *io.tail) {
+            isolate_tail_free(*io.tail);
+            *io.tail = NULL;
+        }
     }
     ooc_h5_free(&x->h);
     free(x);

@@ -65,7 +65,11 @@ bool ooc_scan_init(ooc_scan *sc, int64_t t_min, int64_t t_max, size_t nlanes, si
 {
     memset(sc, 0, sizeof *sc);
     bool none = t_min > t_max; /* no calls: a grid at 0, as ooc_map_from_lanes */
-    return ooc_map_init_cap(&sc->map, none ? 0 : t_min, none ? 0 : t_max, nlanes, cells_max);
+    sc->t_min = none ? 0 : t_min;
+    sc->t_max = none ? 0 : t_max;
+    sc->hint = nlanes;
+    sc->cells_max = cells_max;
+    return ooc_map_init_cap(&sc->map, sc->t_min, sc->t_max, nlanes, cells_max);
 }
 
 void ooc_scan_free(ooc_scan *sc)
@@ -208,6 +212,29 @@ static bool pop_to(rscan *rs, ostack *ln, int64_t s, int64_t e)
     return true;
 }
 
+/* Before the rank's second inferred lane: its first one, the rank's lane
+ * so far, becomes LANE_INFERRED 0 (lanes.h names inferred lanes only when
+ * there are two or more); with the count unknown beforehand, each lane
+ * from the second on adds to the grid's hint.  False on NOMEM. */
+static bool grow_hint(rscan *rs)
+{
+    ooc_scan *sc = rs->sc;
+    if (rs->ninf != OOC_SCAN_LANES_UNKNOWN)
+        return true;
+    sc->hint++;
+    return ooc_map_regrid(&sc->map, sc->t_min, sc->t_max, sc->hint, sc->cells_max);
+}
+
+static bool second_lane(rscan *rs)
+{
+    size_t l = ooc_map_find_lane(&rs->sc->map, rs->ri, LANE_RANK, -1);
+    if (l != SIZE_MAX) {
+        rs->sc->map.lanes[l].kind = LANE_INFERRED; /* the rank's only lane: the order holds */
+        rs->sc->map.lanes[l].row = 0;
+    }
+    return grow_hint(rs);
+}
+
 /* nest_infer.c's choose_lane for a rank without lane columns: the lane's
  * number, or -1 on NOMEM. */
 static long infer_lane(rscan *rs, int64_t s, int64_t e)
@@ -218,6 +245,8 @@ static long infer_lane(rscan *rs, int64_t s, int64_t e)
             return k > 0 ? (long)l : -1;
     }
     if (rs->nil < LANES_MAX) {
+        if (rs->nil == 1 && !second_lane(rs))
+            return -1;
         ostack *v = realloc(rs->il, (rs->nil + 1) * sizeof *v);
         lcache *c = v ? realloc(rs->ilc, (rs->nil + 1) * sizeof *c) : NULL;
         if (v)
@@ -227,6 +256,8 @@ static long infer_lane(rscan *rs, int64_t s, int64_t e)
         rs->ilc = c;
         memset(&rs->il[rs->nil], 0, sizeof *rs->il);
         rs->ilc[rs->nil] = (lcache){0, SIZE_MAX};
+        if (rs->nil >= 2 && !grow_hint(rs))
+            return -1;
         return (long)rs->nil++;
     }
     rs->capped = true;
@@ -325,7 +356,7 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
 {
     size_t i = src->pos;
     uint64_t pos = src->base + i;
-    if (!checkpoint(rs, s))
+    if ((rs->seq % OOC_SEEK_STRIDE == 0) && !checkpoint(rs, s))
         return -1;
     ocall c = {s, e, pos, rs->seq, src->reg, 0};
     ostack *st;
@@ -347,8 +378,8 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
             return -1;
         st = &rs->il[k];
         c.lane = (uint32_t)k;
-        l = rs->ninf >= 2 ? lane_of(rs, &rs->ilc[k], LANE_INFERRED, k)
-                          : lane_of(rs, &rs->ilc[k], LANE_RANK, -1);
+        l = rs->nil >= 2 ? lane_of(rs, &rs->ilc[k], LANE_INFERRED, k)
+                         : lane_of(rs, &rs->ilc[k], LANE_RANK, -1);
     }
     if (l == SIZE_MAX)
         return -1;
@@ -463,6 +494,7 @@ static inline size_t scan_min(const hitem *h, size_t n)
     mkey k = h[0].key;
     for (size_t j = 1; j < n; j++)
         if (h[j].key < k) {
+            __asm__ volatile(""); /* a branch (predicted), as nest_infer.c's scan */
             m = j;
             k = h[j].key;
         }
@@ -471,7 +503,7 @@ static inline size_t scan_min(const hitem *h, size_t n)
 
 /* Sweeps the head call of t and moves t on: head()'s answer, or -2 when
  * the row is out of order. */
-static int take(rscan *rs, const hitem *hi)
+static inline int take(rscan *rs, const hitem *hi)
 {
     ooc_src *t = hi->src;
     int64_t s = hi->s, e = hi->e;
@@ -575,7 +607,10 @@ int ooc_scan_rank(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc, b
             rc = -2;
         }
     uint32_t got = !lanes && rs.nil > 1 ? (uint32_t)rs.nil : 0;
-    if (rc == 0 && !lanes && got != (ninferred > 1 ? ninferred : 0)) {
+    rs.rk = &sc->seek.ranks[sc->seek.nranks - 1];
+    rs.rk->ninferred = got;
+    if (rc == 0 && !lanes && ninferred != OOC_SCAN_LANES_UNKNOWN &&
+        got != (ninferred > 1 ? ninferred : 0)) {
         snprintf(sc->why, sizeof sc->why, "%u inferred lanes where the load found %u", got,
                  ninferred);
         rc = -2;

@@ -49,6 +49,11 @@ typedef struct ooc_src {
 typedef struct ooc_scan {
     ooc_map map;
     ooc_seek seek;
+    /* The map's grid arguments: a rank whose inferred lanes are not known
+     * beforehand (OOC_SCAN_LANES_UNKNOWN) adds to the hint as it finds
+     * them, and the map is regridded (ooc_map_regrid). */
+    int64_t t_min, t_max;
+    size_t hint, cells_max;
     size_t rows_cap, ranks_cap;
     char why[256]; /* an internal inconsistency, for the error */
 } ooc_scan;
@@ -60,8 +65,13 @@ void ooc_scan_free(ooc_scan *sc);
 
 /* Sweeps one rank (rank_index: the skeleton's) from its rows' sources.
  * lanes: the rank has thread or task columns; ninferred: the skeleton's
- * ninferred_lanes.  0 ok, -1 NOMEM or a read error, -2 a row out of
- * (start, -end) order or a lane count other than ninferred (sc->why). */
+ * ninferred_lanes, counted in the grid's hint, or OOC_SCAN_LANES_UNKNOWN
+ * (a load that left it to its statistics, loader.h stats_later: the hint
+ * counted the rank as one lane).  The rank's seek entry gets the count
+ * the sweep finds.  0 ok, -1 NOMEM or a read error, -2 a row out of
+ * (start, -end) order or a lane count other than a known ninferred
+ * (sc->why). */
+#define OOC_SCAN_LANES_UNKNOWN UINT32_MAX
 int ooc_scan_rank(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc, bool lanes,
                   uint32_t ninferred);
 

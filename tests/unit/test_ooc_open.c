@@ -29,6 +29,7 @@
 #include "ooc.h"
 #include "ooc_scan.h"
 #include "testutil.h"
+#include "wire_stats.h"
 
 #define N(a) (sizeof(a) / sizeof *(a))
 
@@ -448,6 +449,122 @@ static void test_map_budget(void **state)
     gen_cleanup();
 }
 
+/* Inferred lanes under a small budget: the loading child's first load
+ * leaves the lane count to pass 2 (isolate.h light_first), so its sweep
+ * starts on the grid for one lane a rank and regrids as lanes appear
+ * (ooc_map_regrid); the map must still equal the reference built on the
+ * grid for every lane, cell for cell (16 MiB: 2048 buckets a row for one
+ * lane, 1024 for two, ...). */
+static void test_inferred_regrid(void **state)
+{
+    (void)state;
+    plist l = {0};
+    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
+    assert_non_null(mkdtemp(gen_dir));
+    gen(&l, "inferred", "stream-mix --calls 20000 --ranks 2");
+    profile *p = NULL;
+    sv_error err;
+    assert_int_equal(profile_load(l.v[0], NULL, &p, &err), SV_OK);
+    uint32_t most = 0;
+    for (size_t k = 0; k < p->nranks; k++)
+        most = p->ranks[k].ninferred_lanes > most ? p->ranks[k].ninferred_lanes : most;
+    if (most < 2)
+        fail_msg("%s: no rank with inferred lanes (%u): the test needs some", l.v[0], most);
+    lanes_index *ix = NULL;
+    assert_int_equal(lanes_build(p, NULL, &ix, &err), SV_OK);
+    ooc_map want, one;
+    size_t cap = ooc_map_cells_cap((uint64_t)16 << 20);
+    assert_true(ooc_map_from_lanes_cap(ix, cap, &want));
+    assert_true(ooc_map_init_cap(&one, ix->t_min, ix->t_max, p->nranks, cap));
+    if (one.nb <= want.nb)
+        fail_msg("one lane a rank: %zu buckets, every lane: %zu: the grids must differ", one.nb,
+                 want.nb);
+    for (int iso = 0; iso < 2; iso++) {
+        setenv("SCOPEVIEW_IN_PROCESS", iso ? "0" : "1", 1);
+        isolate_options io = {.budget = (uint64_t)16 << 20};
+        ooc_file *f = NULL;
+        if (ooc_open(l.v[0], &io, &f, &err) != SV_OK)
+            fail_msg("%s under 16 MiB: %s", l.v[0], err.msg);
+        map_equal(&f->map, &want, iso ? "inferred, isolated" : "inferred, in process");
+        for (size_t k = 0; k < f->seek.nranks; k++)
+            assert_int_equal(f->seek.ranks[k].ninferred, p->ranks[k].ninferred_lanes);
+        ooc_file_free(f);
+    }
+    unsetenv("SCOPEVIEW_IN_PROCESS");
+    ooc_map_free(&want);
+    ooc_map_free(&one);
+    lanes_free(ix);
+    profile_free(p);
+    list_free(&l);
+    gen_cleanup();
+}
+
+/* The viewer's open (opt->tail): the skeleton and map come first, with
+ * pass 2's numbers missing (exclusive totals, percentiles) and the
+ * sweep's lane counts; the tail then brings exactly the in-memory
+ * statistics.  Shared profiles and a generated file. */
+static size_t regions_differing(const profile *a, const profile *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->nregions && i < b->nregions; i++)
+        n += memcmp(&a->regions[i]->st, &b->regions[i]->st, sizeof a->regions[i]->st) != 0;
+    return n;
+}
+
+/* Returns the regions whose statistics were still to come. */
+static size_t check_tail(const char *path)
+{
+    ref r;
+    sv_error err;
+    if (!ref_load(path, &r, &err))
+        return 0; /* refused in memory: check_all covers it */
+    isolate_tail *tail = NULL;
+    isolate_options io = {.budget = (uint64_t)1 << 30, .tail = &tail};
+    ooc_file *f = NULL;
+    if (ooc_open(path, &io, &f, &err) != SV_OK)
+        fail_msg("%s: ooc_open with a tail: %s", path, err.msg);
+    assert_non_null(tail);
+    map_equal(&f->map, &r.map, path);
+    seek_equal(&f->seek, &r.seek, path);
+    for (size_t k = 0; k < r.p->nranks; k++)
+        if (f->skel->ranks[k].ninferred_lanes != r.p->ranks[k].ninferred_lanes)
+            fail_msg("%s: rank %zu: %u inferred lanes before the statistics, %u in memory", path, k,
+                     f->skel->ranks[k].ninferred_lanes, r.p->ranks[k].ninferred_lanes);
+    size_t later = regions_differing(f->skel, r.p);
+    wire_stats *st = NULL;
+    if (isolate_tail_recv(tail, &st, &err) != SV_OK)
+        fail_msg("%s: the statistics: %s", path, err.msg);
+    assert_true(wire_stats_install(f->skel, st));
+    stats_equal(f->skel, r.p, path);
+    wire_stats_free(st);
+    isolate_tail_free(tail);
+    ooc_file_free(f);
+    ref_free(&r);
+    return later;
+}
+
+static void test_tail(void **state)
+{
+    (void)state;
+    plist l = {0};
+    char buf[1024];
+    static const char *const shared[] = {"data/real", "data/upstream", "data/extended"};
+    for (size_t k = 0; sv_shared_available() && k < N(shared); k++)
+        list_dir(&l, sv_shared_path(buf, sizeof buf, shared[k]));
+    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
+    assert_non_null(mkdtemp(gen_dir));
+    gen(&l, "tail", "stream-mix --calls 20000 --ranks 2");
+    unsetenv("SCOPEVIEW_IN_PROCESS");
+    size_t later = 0;
+    for (size_t i = 0; i < l.n; i++)
+        later = check_tail(l.v[i]); /* the generated file's, last */
+    if (later == 0)
+        fail_msg("%s: every statistic came with the map: nothing was left for the tail",
+                 l.v[l.n - 1]);
+    list_free(&l);
+    gen_cleanup();
+}
+
 /* A file cut short while the loading child reads it (isolate.c's test
  * hook runs the command at the child's first progress report): an error
  * or a profile that says the file changed, never a crash. */
@@ -625,7 +742,8 @@ int main(void)
         cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_open_calls_aside),
         cmocka_unit_test(test_flat_fallback), cmocka_unit_test(test_changed_during_open),
         cmocka_unit_test(test_map_budget),    cmocka_unit_test(test_shared_and_fixtures),
-        cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_generated),     cmocka_unit_test(test_inferred_regrid),
+        cmocka_unit_test(test_tail),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gen_cleanup();
