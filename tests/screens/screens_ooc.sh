@@ -236,4 +236,27 @@ ovw "3"
 env -u TERM "$sv" --batch --size 80x24 --keys 3 "$f" >"$mem"
 check "regions view out of core = in memory" cmp -s "$scr" "$mem"
 
+# The statistics after the first frame (ooc.h: pass 2 follows the map as a tail), held back
+# by SCOPEVIEW_TEST_STATS=hold until <Ready>.  col3_full's stored figures (FIXTURES.md: outer
+# 700 + 600 ns, exclusive 500 + 300) show at once, marked; the timeline never waits for them.
+c3="$fx/col3_full.h5"
+SCOPEVIEW_TEST_STATS=hold screen 120x16 3 "$c3" --out-of-core
+check "held, out of core: regions marked as the file's" has "stored in the file (summary_statistics)"
+check "held, out of core: the rest computing" has "computing… (statistics, in the background)"
+check "held, out of core: outer's stored total 1.300 us, exclusive 800 ns" \
+    hasx "^▶outer \* +3 +1\.300 us .* 800 ns"
+check "held, out of core: no percentile before pass 2" hasx "^▶outer \* +3 .* - +- "
+screen 120x16 3 "$c3" --out-of-core
+cp "$scr" "$tmp/want"
+SCOPEVIEW_TEST_STATS=hold screen 120x16 "3<Ready>" "$c3" --out-of-core
+check "held, out of core, then <Ready>: the waited regions" cmp -s "$scr" "$tmp/want"
+check "after <Ready>, out of core: not marked" hasnt "stored in the file"
+SCOPEVIEW_TEST_STATS=hold screen 100x14 "" "$c3" --out-of-core
+check "held, out of core: the timeline is drawn (exit $rc)" rowhas 2 "  out of core$"
+check "held, out of core: the timeline does not wait" hasnt "computing"
+screen 100x14 "" "$c3" --out-of-core
+cp "$scr" "$tmp/want"
+SCOPEVIEW_TEST_STATS=hold screen 100x14 "<Ready>" "$c3" --out-of-core
+check "held timeline, out of core, then <Ready>: the waited one" cmp -s "$scr" "$tmp/want"
+
 finish
