@@ -58,7 +58,7 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
     sv_error err;
     sv_error_clear(&err);
     ooc_file *file = NULL;
-    sv_err rc = ooc_open(path, &io, &file, &err);
+    sv_err rc = ooc_open_where(path, &io, f, &file, &err);
     term_progress_done(&ps);
     if (rc != SV_OK) {
         fprintf(stderr, "scopeview: %s\n", err.msg);

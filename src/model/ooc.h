@@ -126,6 +126,13 @@ typedef struct ooc_file {
  * ooc_open waits and installs them.  In process (isolate_disabled) the
  * same code runs here, whole. */
 sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv_error *err);
+/* ooc_open whose map keeps only the calls filter keeps (-i, -x, --ranks;
+ * NULL all), as the in-memory timeline's lanes_build(p, filter) does:
+ * lanes without such calls left out, lane depths counting such calls
+ * only, the grid on their time span.  The seek index is every call's. */
+struct region_filter;
+sv_err ooc_open_where(const char *path, const isolate_options *opt,
+                      const struct region_filter *filter, ooc_file **out, sv_error *err);
 void ooc_file_free(ooc_file *f);
 
 /* Step 2 (blocking, any one thread at a time per ooc_file: it only reads

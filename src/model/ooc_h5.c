@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
 #include "isolate.h"
 #include "lanes.h"
 #include "par.h"
@@ -292,6 +293,13 @@ static void close_srcs(hsrc *x, size_t n)
     free(x);
 }
 
+/* Whether the map keeps row j's calls (ooc_h5.filter). */
+static bool row_kept(const hpass *hp, const hrank *hr, size_t j)
+{
+    const region_filter *f = hp->h->filter;
+    return !f || (filter_match_rank(f, hr->rk->rank) && filter_match_name(f, hr->rows[j]->r->name));
+}
+
 /* ------------------------------------------------------------ modes */
 
 static void choose(hpass *hp, hrank *hr)
@@ -322,9 +330,11 @@ static int count_keys(hpass *hp, const hrank *hr, size_t *n)
     ooc_keyset ks = {0};
     bool tasks = false, ok = true;
     for (size_t j = 0; j < hr->nrows; j++)
-        tasks |= (hr->rows[j]->keep & (1u << SC_TASK)) != 0;
+        tasks |= row_kept(hp, hr, j) && (hr->rows[j]->keep & (1u << SC_TASK)) != 0;
     for (size_t j = 0; ok && !tasks && j < hr->nrows; j++) {
         const region *r = hr->rows[j]->r;
+        if (!row_kept(hp, hr, j))
+            continue;
         if (!(hr->rows[j]->keep & (1u << SC_THREAD)))
             ok = ooc_keyset_add(&ks, -1, -1);
         for (size_t i = 0; ok && (hr->rows[j]->keep & (1u << SC_THREAD)) && i < r->stream_nthreads;
@@ -337,7 +347,9 @@ static int count_keys(hpass *hp, const hrank *hr, size_t *n)
     if (tasks && (!x || !srcs || !open_srcs(hp, hr, srcs, x, 1)))
         rc = -1;
     for (size_t j = 0; tasks && rc == 0 && j < hr->nrows; j++) {
-        int k;
+        int k = 0;
+        if (!row_kept(hp, hr, j))
+            continue;
         while (rc == 0 && (k = src_refill(&x[j], &srcs[j])) == 1)
             for (size_t i = 0; i < srcs[j].len; i++)
                 if (!ooc_keyset_add(&ks, srcs[j].thr ? srcs[j].thr[i] : -1,
@@ -401,7 +413,7 @@ static sv_err scratch(hpass *hp, const hrank *hr, profile **out, lanes_index **i
         e = profile_finish_steps(tp, false, true, &err);
     ld_progress(hp->c);
     if (!e)
-        e = lanes_build(tp, NULL, ix, &err);
+        e = lanes_build(tp, hp->h->filter, ix, &err);
     ld_progress(hp->c);
     return e;
 }
@@ -446,6 +458,8 @@ static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)
     prefetch pf;
     memset(&pf, 0, sizeof pf);
     int rc = x && srcs && open_srcs(hp, hr, srcs, x, 2) ? 0 : -1;
+    for (size_t j = 0; rc == 0 && j < hr->nrows; j++)
+        srcs[j].skip = !row_kept(hp, hr, j);
     if (rc == 0 && !pf_start(&pf, x, srcs, hr->nrows))
         pf.n = 0; /* read on this thread */
     if (rc == 0 && hr->mode == M_SWEEP)
@@ -541,20 +555,23 @@ static sv_err plan(hpass *hp, int64_t *t_min, int64_t *t_max, size_t *nlanes)
     for (size_t k = 0; k < hp->nr; k++) {
         hrank *hr = &hp->r[k];
         choose(hp, hr);
+        bool kept = false; /* a row the map keeps */
         for (size_t j = 0; j < hr->nrows; j++) {
             const region_stats *st = &hr->rows[j]->r->st;
+            if (!row_kept(hp, hr, j))
+                continue;
+            kept = true;
             *t_min = st->first_start_ns < *t_min ? st->first_start_ns : *t_min;
             *t_max = st->last_end_ns > *t_max ? st->last_end_ns : *t_max;
         }
         sv_err e = SV_OK;
-        uint32_t ninf = lanes_known(hp, hr);
-        if (hr->mode == M_SWEEP && !hr->lanes) /* unknown: the scan adds the others */
-            hr->nlanes = ninf > 1 && ninf != OOC_SCAN_LANES_UNKNOWN ? ninf : 1;
-        else if (hr->mode == M_MEMORY)
+        if (hr->mode == M_MEMORY)
             e = memory_rank(hp, hr, k, true);
-        else if (hr->mode != M_NONE && hr->lanes)
+        else if (!kept || hr->mode == M_NONE)
+            hr->nlanes = 0;
+        else if (hr->lanes)
             e = count_keys(hp, hr, &hr->nlanes) ? SV_ERR_NOMEM : SV_OK;
-        else if (hr->mode != M_NONE)
+        else /* a sweep adds its further inferred lanes (ooc_scan.h) */
             hr->nlanes = 1;
         if (e)
             return e;

@@ -11,8 +11,11 @@
 #include "ooc_scan.h"
 
 /* What the pass leaves for ooc_open. */
+struct region_filter;
 typedef struct ooc_h5 {
     size_t map_cells; /* set by the caller: the map's cap (ooc_map_cells_cap of --memory) */
+    /* set by the caller: the calls the map keeps (-i, -x, --ranks), NULL all */
+    const struct region_filter *filter;
     bool ran;
     ooc_scan sc;
     /* The indices the pass assumed: rank numbers by rank index, region

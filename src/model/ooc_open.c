@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "filter.h"
 #include "lanes.h"
 #include "loader.h"
 #include "ooc_h5.h"
@@ -106,10 +107,27 @@ static sv_err mem_rank(ooc_ctx *x, const rank_data *rk, size_t k)
         srcs[n] = (ooc_src){.reg = (uint32_t)j, .n = r->n, .refill = mem_refill, .ctx = &m[n]};
         n++;
     }
+    for (size_t j = 0; srcs && m && j < n; j++)
+        srcs[j].skip = x->h.filter && !filter_match(x->h.filter, m[j].r);
     int rc = srcs && m ? ooc_scan_rank(&x->h.sc, k, srcs, n, lanes, rk->ninferred_lanes) : -1;
     free(srcs);
     free(m);
     return rc == -2 ? SV_ERR_FORMAT : rc ? SV_ERR_NOMEM : SV_OK;
+}
+
+/* The grid's hint as the scan counts it (ooc_scan.h): a rank the sweep
+ * does without lane columns counts one lane, its others added as found;
+ * any other rank its (filtered) lanes. */
+static size_t mem_hint(const profile *p, const lanes_index *ix)
+{
+    size_t hint = 0;
+    for (size_t k = 0; k < p->nranks; k++) {
+        size_t nl = ix->rank_lane0[k + 1] - ix->rank_lane0[k];
+        bool lanes;
+        bool swept = p->ranks[k].ncalls && sweepable(&p->ranks[k], &lanes) && !lanes;
+        hint += swept && nl > 1 ? 1 : nl;
+    }
+    return hint;
 }
 
 /* A region's columns dropped, as the streamed load leaves it. */
@@ -206,13 +224,14 @@ static sv_err mem_route(ooc_ctx *x, profile **pp, sv_error *err)
     profile *p = *pp;
     lanes_index *ix = NULL;
     if (!e)
-        e = lanes_build(p, NULL, &ix, err);
+        e = lanes_build(p, x->h.filter, &ix, err);
     if (e)
         return e;
     ooc_seek ref = {0};
     bool have_ref = false;
-    e = ooc_scan_init(&x->h.sc, ix->t_min, ix->t_max, ix->nlanes, x->h.map_cells) ? SV_OK
-                                                                                  : SV_ERR_NOMEM;
+    e = ooc_scan_init(&x->h.sc, ix->t_min, ix->t_max, mem_hint(p, ix), x->h.map_cells)
+            ? SV_OK
+            : SV_ERR_NOMEM;
     for (size_t k = 0; !e && k < p->nranks; k++) {
         const rank_data *rk = &p->ranks[k];
         if (rk->ncalls == 0) {
@@ -366,6 +385,12 @@ void ooc_file_free(ooc_file *f)
 
 sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv_error *err)
 {
+    return ooc_open_where(path, opt, NULL, out, err);
+}
+
+sv_err ooc_open_where(const char *path, const isolate_options *opt, const region_filter *filter,
+                      ooc_file **out, sv_error *err)
+{
     sv_error_clear(err);
     if (out)
         *out = NULL;
@@ -386,6 +411,7 @@ sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv
     isolate_options io = opt ? *opt : (isolate_options){0};
     io.budget = x->budget;
     x->h.map_cells = ooc_map_cells_cap(x->budget);
+    x->h.filter = filter; /* the loading child's copy of the caller's */
     io.paths = NULL;
     io.npaths = 0;
     io.stored_statistics = false;

@@ -21,6 +21,8 @@ typedef struct ocall {
     int64_t s, e;
     uint64_t pos, seq;
     uint32_t reg, lane; /* lane: the inferred lane (sweeps without columns) */
+    uint32_t kd;        /* its lane depth among the calls the map keeps (ooc_src.skip) */
+    bool kept;
 } ocall;
 
 typedef struct ostack {
@@ -54,6 +56,7 @@ typedef struct rscan {
     size_t htcap;
     uint64_t seq;
     ooc_seek_rank *rk;
+    size_t nmap;  /* map lanes of the rank so far (inferred lanes) */
     ostack aside; /* popped calls that may still be open at a checkpoint */
     ocall *tmp;   /* a checkpoint's open calls */
     size_t ntmp, tmpcap;
@@ -214,25 +217,30 @@ static bool pop_to(rscan *rs, ostack *ln, int64_t s, int64_t e)
 
 /* Before the rank's second inferred lane: its first one, the rank's lane
  * so far, becomes LANE_INFERRED 0 (lanes.h names inferred lanes only when
- * there are two or more); with the count unknown beforehand, each lane
- * from the second on adds to the grid's hint.  False on NOMEM. */
-static bool grow_hint(rscan *rs)
-{
-    ooc_scan *sc = rs->sc;
-    if (rs->ninf != OOC_SCAN_LANES_UNKNOWN)
-        return true;
-    sc->hint++;
-    return ooc_map_regrid(&sc->map, sc->t_min, sc->t_max, sc->hint, sc->cells_max);
-}
-
-static bool second_lane(rscan *rs)
+ * the rank has two or more, whatever a filter keeps). */
+static void second_lane(rscan *rs)
 {
     size_t l = ooc_map_find_lane(&rs->sc->map, rs->ri, LANE_RANK, -1);
     if (l != SIZE_MAX) {
         rs->sc->map.lanes[l].kind = LANE_INFERRED; /* the rank's only lane: the order holds */
         rs->sc->map.lanes[l].row = 0;
     }
-    return grow_hint(rs);
+}
+
+/* The map lane of an inferred lane.  The grid's hint counted the rank as
+ * one lane: each map lane of the rank from the second on (a lane the
+ * calls kept reach) adds one, and the map is regridded (ooc_scan.h).
+ * SIZE_MAX on NOMEM. */
+static size_t inferred_map_lane(rscan *rs, size_t k)
+{
+    ooc_scan *sc = rs->sc;
+    size_t before = sc->map.nlanes;
+    size_t l = rs->nil >= 2 ? lane_of(rs, &rs->ilc[k], LANE_INFERRED, (int64_t)k)
+                            : lane_of(rs, &rs->ilc[k], LANE_RANK, -1);
+    if (l == SIZE_MAX || sc->map.nlanes == before || rs->nmap++ == 0)
+        return l;
+    sc->hint++;
+    return ooc_map_regrid(&sc->map, sc->t_min, sc->t_max, sc->hint, sc->cells_max) ? l : SIZE_MAX;
 }
 
 /* nest_infer.c's choose_lane for a rank without lane columns: the lane's
@@ -245,8 +253,8 @@ static long infer_lane(rscan *rs, int64_t s, int64_t e)
             return k > 0 ? (long)l : -1;
     }
     if (rs->nil < LANES_MAX) {
-        if (rs->nil == 1 && !second_lane(rs))
-            return -1;
+        if (rs->nil == 1)
+            second_lane(rs);
         ostack *v = realloc(rs->il, (rs->nil + 1) * sizeof *v);
         lcache *c = v ? realloc(rs->ilc, (rs->nil + 1) * sizeof *c) : NULL;
         if (v)
@@ -256,8 +264,6 @@ static long infer_lane(rscan *rs, int64_t s, int64_t e)
         rs->ilc = c;
         memset(&rs->il[rs->nil], 0, sizeof *rs->il);
         rs->ilc[rs->nil] = (lcache){0, SIZE_MAX};
-        if (rs->nil >= 2 && !grow_hint(rs))
-            return -1;
         return (long)rs->nil++;
     }
     rs->capped = true;
@@ -358,9 +364,9 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
     uint64_t pos = src->base + i;
     if ((rs->seq % OOC_SEEK_STRIDE == 0) && !checkpoint(rs, s))
         return -1;
-    ocall c = {s, e, pos, rs->seq, src->reg, 0};
+    ocall c = {s, e, pos, rs->seq, src->reg, 0, 0, !src->skip};
     ostack *st;
-    size_t l;
+    size_t l = 0;
     if (rs->lanes) {
         int64_t th = src->thr ? src->thr[i] : -1, tk = src->task ? src->task[i] : -1;
         group *g = find_group(rs, th, tk);
@@ -369,21 +375,26 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
         if (!pop_to(rs, &g->st, s, e))
             return -1;
         st = &g->st;
-        l = tk >= 0   ? lane_of(rs, &g->lc, LANE_TASK, tk)
-            : th >= 0 ? lane_of(rs, &g->lc, LANE_THREAD, th)
-                      : lane_of(rs, &g->lc, LANE_RANK, -1);
+        if (c.kept)
+            l = tk >= 0   ? lane_of(rs, &g->lc, LANE_TASK, tk)
+                : th >= 0 ? lane_of(rs, &g->lc, LANE_THREAD, th)
+                          : lane_of(rs, &g->lc, LANE_RANK, -1);
     } else {
         long k = infer_lane(rs, s, e);
         if (k < 0)
             return -1;
         st = &rs->il[k];
         c.lane = (uint32_t)k;
-        l = rs->nil >= 2 ? lane_of(rs, &rs->ilc[k], LANE_INFERRED, k)
-                         : lane_of(rs, &rs->ilc[k], LANE_RANK, -1);
+        if (c.kept)
+            l = inferred_map_lane(rs, (size_t)k);
     }
     if (l == SIZE_MAX)
         return -1;
-    ooc_map_add(&rs->sc->map, l, (uint32_t)st->sp, s, e, src->reg);
+    /* lanes.h's lane depth under a filter: the kept calls below it in its lane */
+    if (st->sp)
+        c.kd = st->v[st->sp - 1].kd + st->v[st->sp - 1].kept;
+    if (c.kept)
+        ooc_map_add(&rs->sc->map, l, c.kd, s, e, src->reg);
     if (!push(st, &c))
         return -1;
     rs->seq++;
@@ -634,6 +645,8 @@ int ooc_scan_flat(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc)
                 int64_t tk = src->task ? src->task[i] : -1;
                 seek_note(&sc->seek.rows[k], src->base + i, s);
                 first = s < first ? s : first;
+                if (src->skip)
+                    continue;
                 size_t l = tk >= 0   ? ooc_map_lane(&sc->map, rank_index, LANE_TASK, tk)
                            : th >= 0 ? ooc_map_lane(&sc->map, rank_index, LANE_THREAD, th)
                                      : ooc_map_lane(&sc->map, rank_index, LANE_RANK, -1);
@@ -727,7 +740,7 @@ bool ooc_scan_take_seek(ooc_scan *sc, size_t rank_index, const ooc_seek *ref, si
             const ooc_open_call *x = &k->open[cp->first + i];
             v[i] = (ocall){
                 x->start, x->end, x->pos, i, regmap ? regmap[x->region_index] : x->region_index,
-                x->lane};
+                x->lane,  0,      true};
         }
         ok = ok && add_cp(rk, cp->t, v, cp->count);
         free(o);

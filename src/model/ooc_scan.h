@@ -36,6 +36,10 @@ typedef struct ooc_src {
     uint64_t base;
     uint32_t reg; /* region index in the rank (the skeleton's) */
     uint64_t n;   /* calls of the row */
+    /* The row's calls are swept (nesting, lanes, seek, checkpoints) but
+     * not mapped: a filter (-i, -x, --ranks) leaves them out of the
+     * timeline, whose lane depths then count the mapped calls only. */
+    bool skip;
     /* Next chunk: sets s, e, thr, task, len, base; 1 ok, 0 end, -1 error. */
     int (*refill)(void *ctx, struct ooc_src *src);
     void *ctx;
@@ -64,13 +68,14 @@ bool ooc_scan_init(ooc_scan *sc, int64_t t_min, int64_t t_max, size_t nlanes, si
 void ooc_scan_free(ooc_scan *sc);
 
 /* Sweeps one rank (rank_index: the skeleton's) from its rows' sources.
- * lanes: the rank has thread or task columns; ninferred: the skeleton's
- * ninferred_lanes, counted in the grid's hint, or OOC_SCAN_LANES_UNKNOWN
- * (a load that left it to its statistics, loader.h stats_later: the hint
- * counted the rank as one lane).  The rank's seek entry gets the count
- * the sweep finds.  0 ok, -1 NOMEM or a read error, -2 a row out of
- * (start, -end) order or a lane count other than a known ninferred
- * (sc->why). */
+ * lanes: the rank has thread or task columns (the grid's hint counted
+ * the lanes its mapped calls reach); else the hint counted the rank as
+ * one lane and each further inferred lane its mapped calls reach adds one
+ * (ooc_map_regrid).  ninferred: the skeleton's ninferred_lanes, checked,
+ * or OOC_SCAN_LANES_UNKNOWN (a load that left it to its statistics,
+ * loader.h stats_later).  The rank's seek entry gets the count the sweep
+ * finds.  0 ok, -1 NOMEM or a read error, -2 a row out of (start, -end)
+ * order or a lane count other than a known ninferred (sc->why). */
 #define OOC_SCAN_LANES_UNKNOWN UINT32_MAX
 int ooc_scan_rank(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc, bool lanes,
                   uint32_t ninferred);

@@ -221,7 +221,7 @@ static void take_window(tl_state *s, ui_ctx *ctx)
         rc = sv_error_set(&err, SV_ERR_FORMAT, "%s: a window's ranks differ from the file's",
                           w->f->path);
     if (rc == SV_OK)
-        rc = lanes_build(wp, NULL, &ix, &err);
+        rc = lanes_build(wp, ctx->opt->filter, &ix, &err);
     if (rc == SV_OK)
         rc = lanes_add_empty(ix, w->spec, w->nspec, &err);
     if (rc != SV_OK) {

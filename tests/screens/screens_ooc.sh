@@ -40,6 +40,8 @@ above_details() { # FILE
     strip_mode "$1" | sed -n "1,$((rows - 4))p"
 }
 
+# $fe_opts: options given to both runs (a filter: -i, -x, --ranks).
+fe_opts=
 frames_equal() { # NAME FILE KEY... : in memory and out of core, after each key
     fe_name=$1 fe_file=$2
     shift 2
@@ -47,8 +49,11 @@ frames_equal() { # NAME FILE KEY... : in memory and out of core, after each key
     fe_n=0
     for fe_k in "" "$@"; do
         fe_keys="$fe_keys$fe_k"
-        env -u TERM "$sv" --batch --size 80x24 --keys "$fe_keys" "$fe_file" >"$mem" 2>"$tmp/err"
-        env -u TERM SCOPEVIEW_TEST_OOC_CAP=1000000000000 "$sv" --batch --size 80x24 \
+        # shellcheck disable=SC2086
+        env -u TERM "$sv" --batch --size 80x24 $fe_opts --keys "$fe_keys" "$fe_file" >"$mem" \
+            2>"$tmp/err"
+        # shellcheck disable=SC2086
+        env -u TERM SCOPEVIEW_TEST_OOC_CAP=1000000000000 "$sv" --batch --size 80x24 $fe_opts \
             --out-of-core --keys "$fe_keys" "$fe_file" >"$ooc" 2>>"$tmp/err"
         fe_rc=$?
         if [ "$fe_rc" != 0 ]; then
@@ -107,6 +112,31 @@ big="$tmp/mix.h5"
 # Lanes by busy time (> : the map's totals out of core) and idle lanes hidden (H) too.
 # shellcheck disable=SC2086
 [ -f "$big" ] && frames_equal "stream-mix 200k" "$big" ">" $walk + + + + + l j j "<Enter>" ] H - -
+
+# The command line's filter (-i, -x, --ranks) out of core: the map keeps the calls it keeps,
+# lane depths counting those only, as the in-memory timeline does (lanes_build(p, filter)); the
+# windows' calls are filtered alike.  The title says "filtered by options" in both.
+if need_shared "filters out of core"; then
+    for fe_opts in "--ranks 1-2" "-i step" "-x solve" "-x main --ranks 0,3"; do
+        # shellcheck disable=SC2086
+        frames_equal "solver_mpi4.h5 $fe_opts" "$shared/data/real/solver_mpi4.h5" $walk
+    done
+    fe_opts=
+fi
+if [ -f "$big" ]; then
+    for fe_opts in "-x rec" "-i overlap" "--ranks 0 -x main"; do
+        # shellcheck disable=SC2086
+        frames_equal "stream-mix 200k $fe_opts" "$big" $walk + + l j "<Enter>"
+    done
+    fe_opts=
+    # The overview (no window: at most 10 calls a window) has the filtered lanes.
+    env -u TERM "$sv" --batch --size 80x24 -i overlap --keys "" "$big" >"$mem"
+    env -u TERM SCOPEVIEW_TEST_OOC_CAP=10 "$sv" --batch --size 80x24 -i overlap --out-of-core \
+        --keys "" "$big" >"$scr"
+    want=$(sed -n 2p "$mem" | grep -o "[0-9]* lanes\?")
+    check "overview, -i overlap: the in-memory lanes ($want)" rowhas 2 "  $want  overview (out of core)$"
+    check "overview, -i overlap: filtered, said so" rowhas 1 "filtered by options"
+fi
 
 # Over --memory: 24 MB of schema-3 columns (1.5M calls) against 16M (the overview map takes an
 # eighth of the budget, ooc_map_cells_cap): out of core by itself, the overview first, the

@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "filter.h"
 #include "isolate.h"
 #include "lanes.h"
 #include "loader.h"
@@ -499,6 +500,79 @@ static void test_inferred_regrid(void **state)
     gen_cleanup();
 }
 
+/* The command line's filter (-i, -x, --ranks): the map equals the
+ * reference built from the filtered in-memory index, lanes_build(p, f)
+ * (the timeline's), cell for cell: the lanes without kept calls gone,
+ * lane depths counting kept calls only, the grid on their span.  Files
+ * with inferred lanes (stream-mix without threads: regrid as lanes come),
+ * thread lanes and the shared profiles; isolated and in process; the seek
+ * index is every call's, unfiltered. */
+static void check_filtered(const char *path, const char *inc, const char *exc, const char *ranks)
+{
+    region_filter f;
+    filter_init(&f);
+    sv_error err;
+    assert_true((!inc || filter_add_include(&f, inc, &err) == SV_OK) &&
+                (!exc || filter_add_exclude(&f, exc, &err) == SV_OK) &&
+                (!ranks || filter_set_ranks(&f, ranks, &err) == SV_OK));
+    ref r;
+    if (!ref_load(path, &r, &err)) {
+        filter_free(&f);
+        return;
+    }
+    lanes_index *ix = NULL;
+    assert_int_equal(lanes_build(r.p, &f, &ix, &err), SV_OK);
+    ooc_map want;
+    assert_true(ooc_map_from_lanes_cap(ix, ooc_map_cells_cap((uint64_t)16 << 20), &want));
+    char what[1200];
+    for (int iso = 0; iso < 2; iso++) {
+        setenv("SCOPEVIEW_IN_PROCESS", iso ? "0" : "1", 1);
+        snprintf(what, sizeof what, "%s -i %s -x %s --ranks %s (%s)", path, inc ? inc : "-",
+                 exc ? exc : "-", ranks ? ranks : "-", iso ? "isolated" : "in process");
+        isolate_options io = {.budget = (uint64_t)16 << 20};
+        ooc_file *o = NULL;
+        if (ooc_open_where(path, &io, &f, &o, &err) != SV_OK)
+            fail_msg("%s: %s", what, err.msg);
+        map_equal(&o->map, &want, what);
+        seek_equal(&o->seek, &r.seek, what);
+        nchecked++;
+        ooc_file_free(o);
+    }
+    unsetenv("SCOPEVIEW_IN_PROCESS");
+    ooc_map_free(&want);
+    lanes_free(ix);
+    ref_free(&r);
+    filter_free(&f);
+}
+
+static void test_filtered(void **state)
+{
+    (void)state;
+    plist l = {0};
+    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
+    assert_non_null(mkdtemp(gen_dir));
+    gen(&l, "inferred", "stream-mix --calls 20000 --ranks 2");
+    gen(&l, "threads", "stream-mix --calls 20000 --ranks 2 --threads");
+    nchecked = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        check_filtered(l.v[i], "overlap", NULL, NULL); /* the partial overlaps alone */
+        check_filtered(l.v[i], NULL, "rec", NULL);
+        check_filtered(l.v[i], NULL, "main", "1");
+        check_filtered(l.v[i], "nothing-matches", NULL, NULL); /* no lane at all */
+    }
+    char buf[1024];
+    if (sv_shared_available()) {
+        check_filtered(sv_shared_path(buf, sizeof buf, "data/real/solver_mpi4.h5"), NULL, "solve",
+                       "1-2");
+        check_filtered(sv_shared_path(buf, sizeof buf, "data/real/solver_threads_small.h5"), "step",
+                       NULL, NULL);
+    }
+    print_message("%zu filtered opens equal to the filtered in-memory index\n", nchecked);
+    assert_true(nchecked >= 16);
+    list_free(&l);
+    gen_cleanup();
+}
+
 /* The viewer's open (opt->tail): the skeleton and map come first, with
  * pass 2's numbers missing (exclusive totals, percentiles) and the
  * sweep's lane counts; the tail then brings exactly the in-memory
@@ -743,7 +817,7 @@ int main(void)
         cmocka_unit_test(test_flat_fallback), cmocka_unit_test(test_changed_during_open),
         cmocka_unit_test(test_map_budget),    cmocka_unit_test(test_shared_and_fixtures),
         cmocka_unit_test(test_generated),     cmocka_unit_test(test_inferred_regrid),
-        cmocka_unit_test(test_tail),
+        cmocka_unit_test(test_tail),          cmocka_unit_test(test_filtered),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gen_cleanup();
