@@ -17,13 +17,17 @@
 
 #define LANES_MAX 256 /* nest_infer.c's limit */
 
+/* 40 bytes: a push per call.  The merge's order of two calls is their
+ * (start, -end, region, position): seq_cmp, no sequence number kept. */
 typedef struct ocall {
     int64_t s, e;
-    uint64_t pos, seq;
-    uint32_t reg, lane; /* lane: the inferred lane (sweeps without columns) */
-    uint32_t kd;        /* its lane depth among the calls the map keeps (ooc_src.skip) */
+    uint64_t pos;
+    uint32_t reg;
+    uint16_t lane; /* the inferred lane (sweeps without columns: < LANES_MAX) */
     bool kept;
+    uint32_t kd; /* its lane depth among the calls the map keeps (ooc_src.skip) */
 } ocall;
+_Static_assert(sizeof(ocall) == 40, "ocall: 40 bytes a push");
 
 typedef struct ostack {
     ocall *v;
@@ -312,8 +316,14 @@ static group *find_group(rscan *rs, int64_t thread, int64_t task)
 
 static int seq_cmp(const void *a, const void *b)
 {
-    uint64_t x = ((const ocall *)a)->seq, y = ((const ocall *)b)->seq;
-    return (x > y) - (x < y);
+    const ocall *x = a, *y = b;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->e != y->e)
+        return x->e > y->e ? -1 : 1;
+    if (x->reg != y->reg)
+        return x->reg < y->reg ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
 /* The calls of st starting before t and ending at or after t. */
@@ -364,7 +374,7 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
     uint64_t pos = src->base + i;
     if ((rs->seq % OOC_SEEK_STRIDE == 0) && !checkpoint(rs, s))
         return -1;
-    ocall c = {s, e, pos, rs->seq, src->reg, 0, 0, !src->skip};
+    ocall c = {s, e, pos, src->reg, 0, !src->skip, 0};
     ostack *st;
     size_t l = 0;
     if (rs->lanes) {
@@ -384,7 +394,7 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
         if (k < 0)
             return -1;
         st = &rs->il[k];
-        c.lane = (uint32_t)k;
+        c.lane = (uint16_t)k;
         if (c.kept)
             l = inferred_map_lane(rs, (size_t)k);
     }
@@ -738,9 +748,13 @@ bool ooc_scan_take_seek(ooc_scan *sc, size_t rank_index, const ooc_seek *ref, si
         bool ok = o && v;
         for (size_t i = 0; ok && i < cp->count; i++) {
             const ooc_open_call *x = &k->open[cp->first + i];
-            v[i] = (ocall){
-                x->start, x->end, x->pos, i, regmap ? regmap[x->region_index] : x->region_index,
-                x->lane,  0,      true};
+            v[i] = (ocall){x->start,
+                           x->end,
+                           x->pos,
+                           regmap ? regmap[x->region_index] : x->region_index,
+                           (uint16_t)x->lane,
+                           true,
+                           0};
         }
         ok = ok && add_cp(rk, cp->t, v, cp->count);
         free(o);
