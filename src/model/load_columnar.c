@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "load_columnar_internal.h"
 #include "load_window.h"
 #include "stream_col.h"
@@ -439,8 +440,39 @@ static sv_err read_event_column(ld_ctx *c, hid_t f, lc_file *lf, int k, const ch
     return SV_OK;
 }
 
+/* Every column the load would read, charged up front on a copy of the
+ * budget (as alloc_rows will charge them, one by one): a load that cannot
+ * fit fails before it reads anything, with the message it would give
+ * later.  The viewer then opens the file out of core at once, rather than
+ * after reading and inflating columns it cannot keep. */
+static bool events_fit(ld_ctx *c, const h5u_list *el, const lc_file *lf)
+{
+    load_budget *b = c->rd.budget;
+    if (!b || !b->limit)
+        return true;
+    uint64_t calls = 0;
+    for (size_t j = 0; j < lf->nkept; j++)
+        calls += lf->stage[lf->order[j]].n;
+    load_budget t = *b;
+    for (int k = 0; k < EV_NCOL; k++) {
+        const char *name = k < 2 ? lf->tnames[k] : ev_names3[k];
+        char path[64];
+        if (h5u_list_find(el, name) < 0)
+            continue;
+        snprintf(path, sizeof path, "/events/%s", name);
+        if (!budget_charge(&t, calls * sizeof(int64_t), path)) {
+            b->exceeded = true;
+            memcpy(b->top, t.top, sizeof b->top);
+            return false;
+        }
+    }
+    return true;
+}
+
 static sv_err read_events(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
 {
+    if (!events_fit(c, el, lf))
+        return SV_ERR_NOMEM;
     char why[H5U_WHY_MAX];
     int64_t *batch = malloc(LC_BATCH * sizeof *batch);
     if (!batch)

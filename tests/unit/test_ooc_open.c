@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "budget.h"
 #include "filter.h"
 #include "isolate.h"
 #include "lanes.h"
@@ -573,6 +574,46 @@ static void test_filtered(void **state)
     gen_cleanup();
 }
 
+/* The viewer's in-memory attempt at a compressed file whose stored bytes
+ * fit the budget but whose columns do not (the viewer opens such a file
+ * out of core after it): the load fails before it reads an event column
+ * (none charged, none allocated), with the budget's message naming the
+ * columns.  With a budget one byte short of its columns, reading them one
+ * by one would first read and inflate every column but the last. */
+static void test_refused_before_read(void **state)
+{
+    (void)state;
+    plist l = {0};
+    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
+    assert_non_null(mkdtemp(gen_dir));
+    gen(&l, "gz", "bench-schema3 --calls 200000 --gzip");
+    profile *p = NULL;
+    sv_error err;
+    assert_int_equal(profile_load(l.v[0], NULL, &p, &err), SV_OK);
+    uint64_t calls = 0;
+    for (size_t i = 0; i < p->nregions; i++)
+        calls += p->regions[i]->n;
+    profile_free(p);
+    p = NULL;
+    /* start and end (or duration) columns at least: 16 bytes a call */
+    load_budget b = {.limit = calls * 16 - 1};
+    load_options lo = {.budget = &b};
+    sv_err e = profile_load(l.v[0], &lo, &p, &err);
+    if (e != SV_ERR_NOMEM || !b.exceeded || b.used >= calls * 8)
+        fail_msg("%s under %llu bytes: error %d, exceeded %d, %llu bytes charged (want no "
+                 "event column's)",
+                 l.v[0], (unsigned long long)b.limit, (int)e, (int)b.exceeded,
+                 (unsigned long long)b.used);
+    char msg[600];
+    budget_message(&b, "gz.h5", msg, sizeof msg);
+    if (!strstr(msg, "/events/"))
+        fail_msg("the budget's message names no column: %s", msg);
+    budget_free(&b);
+    profile_free(p);
+    list_free(&l);
+    gen_cleanup();
+}
+
 /* The viewer's open (opt->tail): the skeleton and map come first, with
  * pass 2's numbers missing (exclusive totals, percentiles) and the
  * sweep's lane counts; the tail then brings exactly the in-memory
@@ -813,11 +854,17 @@ static void test_open_calls_aside(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_open_calls_aside),
-        cmocka_unit_test(test_flat_fallback), cmocka_unit_test(test_changed_during_open),
-        cmocka_unit_test(test_map_budget),    cmocka_unit_test(test_shared_and_fixtures),
-        cmocka_unit_test(test_generated),     cmocka_unit_test(test_inferred_regrid),
-        cmocka_unit_test(test_tail),          cmocka_unit_test(test_filtered),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_open_calls_aside),
+        cmocka_unit_test(test_flat_fallback),
+        cmocka_unit_test(test_changed_during_open),
+        cmocka_unit_test(test_map_budget),
+        cmocka_unit_test(test_shared_and_fixtures),
+        cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_inferred_regrid),
+        cmocka_unit_test(test_tail),
+        cmocka_unit_test(test_filtered),
+        cmocka_unit_test(test_refused_before_read),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gen_cleanup();
