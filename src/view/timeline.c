@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "region.h"
 #include "tl_state.h"
 #include "tl_window.h"
@@ -245,14 +246,23 @@ int tl_step_call(tl_state *s, ui_ctx *ctx, int dir)
     const lane *ln = &s->ix->lanes[l];
     const lane_row *row = &ln->rows[d];
     size_t k;
+    int64_t from; /* dir < 0: a start before it; dir > 0: at or after it (out of core) */
     if (ctx->sel.call >= 0 && lanes_locate(s->ix, ctx->sel.rank, ctx->sel.call, &sl, &sd, &pos) &&
         sl == l && sd == d) {
         k = dir > 0 ? pos + 1 : pos - 1; /* pos 0 - 1 wraps to SIZE_MAX: no call */
+        int64_t e;
+        lanes_call_span(ln->rk, (uint32_t)ctx->sel.call, &from, &e);
+        from = dir > 0 ? ck_add(from, 1) : from;
     } else {
-        size_t at = lane_row_lower_start(ln, row, tl_col_time(&s->v, s->cursor_x));
+        from = tl_col_time(&s->v, s->cursor_x);
+        size_t at = lane_row_lower_start(ln, row, from);
         k = dir > 0 ? at : at - 1;
     }
-    if (k >= row->n && tl_window_beyond(s, dir)) { /* out of core: not read, not absent */
+    int seek =
+        k >= row->n && tl_window_beyond(s, dir) ? tl_window_seek_step(s, l, d, dir, from) : 0;
+    if (seek > 0) /* out of core, not read: looked for through the map */
+        return VF_HANDLED | VF_REDRAW;
+    if (seek < 0) {
         ui_set_status(ctx, "The %s call lies beyond the calls read: pan or zoom out to see it",
                       dir > 0 ? "next" : "previous");
         return VF_HANDLED | VF_REDRAW;

@@ -35,6 +35,14 @@ struct tl_window {
     int step;
     tl_view step_v;
     int step_x;
+    /* A step past the calls read (tl_window_seek_step): the row, the time
+     * it steps from, the span being read, the view to return to. */
+    int seek;
+    size_t seek_l;
+    uint32_t seek_d;
+    int64_t seek_t, seek_b0, seek_b1;
+    tl_view seek_v;
+    int seek_x;
 };
 
 static uint64_t window_cap(const ooc_file *f)
@@ -286,6 +294,11 @@ void tl_window_forget_step(tl_state *s)
 {
     if (s->win)
         s->win->error[0] = '\0'; /* a key: a window that failed is tried again */
+    if (s->win && s->win->seek) {
+        s->v = s->win->seek_v;
+        s->cursor_x = s->win->seek_x;
+        s->win->seek = 0;
+    }
     if (s->win && s->win->step) {
         s->v = s->win->step_v; /* back where the step was asked */
         s->cursor_x = s->win->step_x;
@@ -299,6 +312,126 @@ bool tl_window_beyond(const tl_state *s, int dir)
     if (!w || !w->serving)
         return false;
     return dir > 0 ? w->w1 <= w->f->map.t_max : w->w0 > w->f->map.t_min;
+}
+
+/* ------------------------------------------------------------ seek step */
+
+/* Row (l, d)'s nearest level-0 bucket of the map holding a call start
+ * before bound (dir < 0: the last such bucket, its part before bound) or
+ * at or after it (dir > 0: the first, its part from bound on), in
+ * [*b0, *b1).  1 found, 0 the map says the row has none, -1 the map does
+ * not know (a depth it does not keep). */
+static int seek_bucket(const ooc_map *m, size_t l, uint32_t d, int dir, int64_t bound, int64_t *b0,
+                       int64_t *b1)
+{
+    if (l >= m->nlanes || d >= OOC_MAP_DEPTHS || !m->lanes[l].cells)
+        return -1;
+    if (d >= m->lanes[l].ndepth || m->nb == 0)
+        return 0;
+    const ooc_cell *row = m->lanes[l].cells + (size_t)d * ooc_map_row_cells(m);
+    uint64_t w = (uint64_t)1 << m->shift;
+    uint64_t rel = bound > m->origin ? (uint64_t)bound - (uint64_t)m->origin : 0;
+    size_t b = (size_t)(rel / w < m->nb ? rel / w : m->nb);
+    if (dir < 0) {
+        if (bound <= m->origin)
+            return 0;
+        if (b < m->nb && rel % w == 0) /* bound opens bucket b: none of it is before */
+            ;
+        else if (b < m->nb)
+            b++;
+        while (b > 0 && row[b - 1].starts == 0)
+            b--;
+        if (b == 0)
+            return 0;
+        int64_t s0 = (int64_t)((uint64_t)m->origin + (uint64_t)(b - 1) * w);
+        *b0 = s0;
+        *b1 = (uint64_t)bound - (uint64_t)s0 < w ? bound : (int64_t)((uint64_t)s0 + w);
+        return 1;
+    }
+    for (; b < m->nb && row[b].starts == 0; b++)
+        ;
+    if (b >= m->nb)
+        return 0;
+    int64_t s0 = (int64_t)((uint64_t)m->origin + (uint64_t)b * w);
+    *b0 = s0 > bound ? s0 : bound;
+    *b1 = (int64_t)((uint64_t)s0 + w);
+    return 1;
+}
+
+/* The view on the span being read: its window comes next. */
+static void seek_show(tl_state *s, tl_window *w, int64_t b0, int64_t b1)
+{
+    w->seek_b0 = b0;
+    w->seek_b1 = b1;
+    tl_show_span(&s->v, b0, b1 > b0 ? b1 : b0 + 1, s->span_lo, s->span_hi);
+}
+
+int tl_window_seek_step(tl_state *s, size_t l, uint32_t d, int dir, int64_t t)
+{
+    tl_window *w = s->win;
+    if (!w || !w->serving)
+        return -1;
+    int64_t bound = dir < 0 ? (t < w->w0 ? t : w->w0) : (t > w->w1 ? t : w->w1);
+    int64_t b0, b1;
+    int r = seek_bucket(&w->f->map, l, d, dir, bound, &b0, &b1);
+    if (r <= 0)
+        return r;
+    w->seek = dir;
+    w->seek_l = l;
+    w->seek_d = d;
+    w->seek_t = t;
+    w->seek_v = s->v;
+    w->seek_x = s->cursor_x;
+    seek_show(s, w, b0, b1);
+    return 1;
+}
+
+/* The window of the span searched is drawn: the neighbour is in it (the
+ * view returns, then the step is taken as in memory: selected, revealed),
+ * or the search goes on to the next bucket with a start, or ends. */
+static void seek_go_on(tl_state *s, ui_ctx *ctx)
+{
+    tl_window *w = s->win;
+    int dir = w->seek;
+    const char *why = NULL;
+    int64_t call = -1;
+    int rank = 0;
+    if (!w->serving) {
+        why = "beyond";
+    } else if (w->seek_l < s->ix->nlanes && w->seek_d < s->ix->lanes[w->seek_l].ndepth) {
+        const lane *ln = &s->ix->lanes[w->seek_l];
+        const lane_row *row = &ln->rows[w->seek_d];
+        size_t at = lane_row_lower_start(ln, row, w->seek_t), k = dir < 0 ? at - 1 : at;
+        int64_t st = 0, e;
+        if (k < row->n)
+            lanes_call_span(ln->rk, lane_row_call(row, k), &st, &e);
+        if (k < row->n && (dir < 0 ? st >= w->seek_b0 : st < w->seek_b1)) {
+            call = lane_row_call(row, k);
+            rank = ln->rk->rank;
+        }
+    }
+    if (call < 0 && !why) { /* not in this bucket's span: the next one */
+        int64_t b0, b1;
+        int r = seek_bucket(&w->f->map, w->seek_l, w->seek_d, dir,
+                            dir < 0 ? w->seek_b0 : w->seek_b1, &b0, &b1);
+        if (r > 0) {
+            seek_show(s, w, b0, b1);
+            return;
+        }
+        why = r < 0 ? "beyond" : "none";
+    }
+    s->v = w->seek_v;
+    s->cursor_x = w->seek_x;
+    w->seek = 0;
+    if (call >= 0) {
+        tl_select(s, ctx, rank, call);
+        tl_reveal(s, rank, call, true);
+    } else if (strcmp(why, "none") == 0) {
+        ui_set_status(ctx, dir > 0 ? "No later call in this row" : "No earlier call in this row");
+    } else {
+        ui_set_status(ctx, "The %s call lies beyond the calls read: pan or zoom out to see it",
+                      dir > 0 ? "next" : "previous");
+    }
 }
 
 /* The step waiting for the kept selection's window, once that window is
@@ -350,6 +483,11 @@ void tl_window_sync(tl_state *s, ui_ctx *ctx)
     use_index(s, w->serving ? w->wix : w->empty);
     if (w->step && (w->serving || !w->loading)) {
         finish_step(s, ctx); /* may move the view: its window next */
+        tl_window_sync(s, ctx);
+        return;
+    }
+    if (w->seek && (w->serving || !w->loading)) {
+        seek_go_on(s, ctx); /* moves the view: its window next */
         tl_window_sync(s, ctx);
     }
 }

@@ -77,6 +77,14 @@ void tl_window_forget_step(tl_state *s);
 /* Out of core, the window drawn does not reach the profile's end in the
  * direction dir: a row's last call in it may not be the row's last. */
 bool tl_window_beyond(const tl_state *s, int dir);
+/* [ or ] (dir) on row (l, d) found no neighbour in the calls read: the
+ * map's buckets of that row holding a call start before t (dir < 0) or at
+ * or after it (dir > 0), nearest first, are read a window at a time
+ * (tl_window_sync), until the nearest such call is found; then the view
+ * returns and the call is selected and revealed as in memory.  1 under
+ * way, 0 the map says the row has no such call, -1 it cannot tell (a
+ * depth the map does not keep, or no window drawn). */
+int tl_window_seek_step(tl_state *s, size_t l, uint32_t d, int dir, int64_t t);
 
 /* Whether the selected call's window holds every descendant of the call
  * spanning [st, e] (exclusive time and children exact); true in memory. */

@@ -40,8 +40,11 @@ above_details() { # FILE
     strip_mode "$1" | sed -n "1,$((rows - 4))p"
 }
 
-# $fe_opts: options given to both runs (a filter: -i, -x, --ranks).
+# $fe_opts: options given to both runs (a filter: -i, -x, --ranks).  $fe_cap: the most calls a
+# window may hold (SCOPEVIEW_TEST_OOC_CAP; default: any number, every frame a window); with a
+# small one the overview's frames (the map's rows) are not compared, the windows' are.
 fe_opts=
+fe_cap=1000000000000
 frames_equal() { # NAME FILE KEY... : in memory and out of core, after each key
     fe_name=$1 fe_file=$2
     shift 2
@@ -53,12 +56,16 @@ frames_equal() { # NAME FILE KEY... : in memory and out of core, after each key
         env -u TERM "$sv" --batch --size 80x24 $fe_opts --keys "$fe_keys" "$fe_file" >"$mem" \
             2>"$tmp/err"
         # shellcheck disable=SC2086
-        env -u TERM SCOPEVIEW_TEST_OOC_CAP=1000000000000 "$sv" --batch --size 80x24 $fe_opts \
+        env -u TERM SCOPEVIEW_TEST_OOC_CAP=$fe_cap "$sv" --batch --size 80x24 $fe_opts \
             --out-of-core --keys "$fe_keys" "$fe_file" >"$ooc" 2>>"$tmp/err"
         fe_rc=$?
         if [ "$fe_rc" != 0 ]; then
             check "$fe_name after '$fe_keys': out of core exits 0 (got $fe_rc: $(head -c 300 "$tmp/err"))" false
             return
+        fi
+        if sed -n 2p "$ooc" | grep -q "overview"; then
+            fe_n=$((fe_n + 1)) # the map's rows (small $fe_cap): test_tl_ooc's
+            continue
         fi
         if sed -n 1p "$ooc" | grep -q "\[1 timeline\]" && ! sed -n 2p "$ooc" | grep -q "no lanes"; then
             # the timeline, from a window (a profile without event data has no lanes to read)
@@ -112,6 +119,20 @@ big="$tmp/mix.h5"
 # Lanes by busy time (> : the map's totals out of core) and idle lanes hidden (H) too.
 # shellcheck disable=SC2086
 [ -f "$big" ] && frames_equal "stream-mix 200k" "$big" ">" $walk + + + + + l j j "<Enter>" ] H - -
+
+# [ and ] past the calls read: windows of at most 50 calls, zoomed in; a step whose neighbour
+# lies beyond the window is looked for through the map (tl_window_seek_step) and taken as in
+# memory: the same selection, the same view.
+steps="+ + + + + + l <Enter> ] ] ] ] ] ] ] ] ] ] ] ] [ [ [ [ [ [ [ [ [ [ [ [ [ [ [ [ [ [ [ [ j"
+steps="$steps ] ] ] ] ] ] ] ] ] ] ] ] ] ] ] ] k k [ [ [ [ [ [ ["
+fe_cap=50
+if need_shared "steps past the calls read"; then
+    # shellcheck disable=SC2086
+    frames_equal "solver.h5, windows of 50 calls" "$shared/data/real/solver.h5" $steps
+fi
+# shellcheck disable=SC2086
+[ -f "$big" ] && frames_equal "stream-mix 200k, windows of 50 calls" "$big" + + + + + + + + + + $steps
+fe_cap=1000000000000
 
 # The command line's filter (-i, -x, --ranks) out of core: the map keeps the calls it keeps,
 # lane depths counting those only, as the in-memory timeline does (lanes_build(p, filter)); the
