@@ -38,6 +38,22 @@
 #include "ooc_map.h"
 #include "profile.h"
 
+/* The order of the rank's merge and sweep (nest_infer.c's): start, then
+ * the longer call first, then region index, then position in the row;
+ * qsort's sign.  The streamed scan, the seek reference and the windows'
+ * seeded nesting all sort by it. */
+static inline int ooc_merge_cmp(int64_t as, int64_t ae, uint32_t ar, uint64_t ap, int64_t bs,
+                                int64_t be, uint32_t br, uint64_t bp)
+{
+    if (as != bs)
+        return as < bs ? -1 : 1;
+    if (ae != be)
+        return ae > be ? -1 : 1;
+    if (ar != br)
+        return ar < br ? -1 : 1;
+    return (ap > bp) - (ap < bp);
+}
+
 /* A seek point every OOC_SEEK_STRIDE calls of a row. */
 #define OOC_SEEK_STRIDE 4096
 

@@ -130,13 +130,7 @@ typedef struct sn_key {
 static int sn_cmp(const void *a, const void *b)
 {
     const sn_key *x = a, *y = b;
-    if (x->s != y->s)
-        return x->s < y->s ? -1 : 1;
-    if (x->e != y->e)
-        return x->e > y->e ? -1 : 1;
-    if (x->reg != y->reg)
-        return x->reg < y->reg ? -1 : 1;
-    return (x->g > y->g) - (x->g < y->g);
+    return ooc_merge_cmp(x->s, x->e, x->reg, x->g, y->s, y->e, y->reg, y->g);
 }
 
 /* nest_infer.c's limit on a rank's inferred lanes. */

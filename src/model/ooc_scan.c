@@ -317,13 +317,7 @@ static group *find_group(rscan *rs, int64_t thread, int64_t task)
 static int seq_cmp(const void *a, const void *b)
 {
     const ocall *x = a, *y = b;
-    if (x->s != y->s)
-        return x->s < y->s ? -1 : 1;
-    if (x->e != y->e)
-        return x->e > y->e ? -1 : 1;
-    if (x->reg != y->reg)
-        return x->reg < y->reg ? -1 : 1;
-    return (x->pos > y->pos) - (x->pos < y->pos);
+    return ooc_merge_cmp(x->s, x->e, x->reg, x->pos, y->s, y->e, y->reg, y->pos);
 }
 
 /* The calls of st starting before t and ending at or after t. */

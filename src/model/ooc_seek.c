@@ -81,13 +81,7 @@ typedef struct sk_call {
 static int sk_cmp(const void *a, const void *b)
 {
     const sk_call *x = a, *y = b;
-    if (x->s != y->s)
-        return x->s < y->s ? -1 : 1;
-    if (x->e != y->e)
-        return x->e > y->e ? -1 : 1;
-    if (x->reg != y->reg)
-        return x->reg < y->reg ? -1 : 1;
-    return (x->pos > y->pos) - (x->pos < y->pos);
+    return ooc_merge_cmp(x->s, x->e, x->reg, x->pos, y->s, y->e, y->reg, y->pos);
 }
 
 /* Every call of rk with its subtree's latest start (parents by the rank's
