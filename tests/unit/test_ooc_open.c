@@ -73,6 +73,13 @@ static void list_free(plist *l)
 
 static char gen_dir[1024];
 
+/* A fresh directory for the generated files (gen_cleanup removes it). */
+static void gen_dir_new(void)
+{
+    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
+    assert_non_null(mkdtemp(gen_dir));
+}
+
 static void gen(plist *l, const char *name, const char *cmd_args)
 {
     char out[1200], cmd[4096];
@@ -87,8 +94,7 @@ static void gen(plist *l, const char *name, const char *cmd_args)
 
 static void generated(plist *l)
 {
-    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
-    assert_non_null(mkdtemp(gen_dir));
+    gen_dir_new();
     gen(l, "mix", "stream-mix --calls 20000 --ranks 2");
     gen(l, "mix_threads", "stream-mix --calls 20000 --ranks 2 --threads");
     gen(l, "mix_ids", "stream-mix --calls 12000 --ids --threads");
@@ -364,8 +370,7 @@ static void test_flat_fallback(void **state)
 {
     (void)state;
     plist l = {0};
-    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
-    assert_non_null(mkdtemp(gen_dir));
+    gen_dir_new();
     /* 100003 calls with ids: 9.6 MB of columns and keys > 8 MiB, half of 16 MiB */
     gen(&l, "ids100k", "stream-mix --calls 100000 --ids");
     ref r;
@@ -411,8 +416,7 @@ static void test_map_budget(void **state)
 {
     (void)state;
     plist l = {0};
-    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
-    assert_non_null(mkdtemp(gen_dir));
+    gen_dir_new();
     gen(&l, "lanes4", "stream-mix --calls 20000 --ranks 2 --threads");
     profile *p = NULL;
     sv_error err;
@@ -451,6 +455,8 @@ static void test_map_budget(void **state)
     gen_cleanup();
 }
 
+static void check_filtered(const char *path, const char *inc, const char *exc, const char *ranks);
+
 /* Inferred lanes under a small budget: the loading child's first load
  * leaves the lane count to pass 2 (isolate.h light_first), so its sweep
  * starts on the grid for one lane a rank and regrids as lanes appear
@@ -461,8 +467,7 @@ static void test_inferred_regrid(void **state)
 {
     (void)state;
     plist l = {0};
-    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
-    assert_non_null(mkdtemp(gen_dir));
+    gen_dir_new();
     gen(&l, "inferred", "stream-mix --calls 20000 --ranks 2");
     profile *p = NULL;
     sv_error err;
@@ -481,22 +486,12 @@ static void test_inferred_regrid(void **state)
     if (one.nb <= want.nb)
         fail_msg("one lane a rank: %zu buckets, every lane: %zu: the grids must differ", one.nb,
                  want.nb);
-    for (int iso = 0; iso < 2; iso++) {
-        setenv("SCOPEVIEW_IN_PROCESS", iso ? "0" : "1", 1);
-        isolate_options io = {.budget = (uint64_t)16 << 20};
-        ooc_file *f = NULL;
-        if (ooc_open(l.v[0], &io, &f, &err) != SV_OK)
-            fail_msg("%s under 16 MiB: %s", l.v[0], err.msg);
-        map_equal(&f->map, &want, iso ? "inferred, isolated" : "inferred, in process");
-        for (size_t k = 0; k < f->seek.nranks; k++)
-            assert_int_equal(f->seek.ranks[k].ninferred, p->ranks[k].ninferred_lanes);
-        ooc_file_free(f);
-    }
-    unsetenv("SCOPEVIEW_IN_PROCESS");
     ooc_map_free(&want);
     ooc_map_free(&one);
     lanes_free(ix);
     profile_free(p);
+    /* the map equal to the reference, the seek index's lane counts to the load's */
+    check_filtered(l.v[0], NULL, NULL, NULL);
     list_free(&l);
     gen_cleanup();
 }
@@ -516,13 +511,14 @@ static void check_filtered(const char *path, const char *inc, const char *exc, c
     assert_true((!inc || filter_add_include(&f, inc, &err) == SV_OK) &&
                 (!exc || filter_add_exclude(&f, exc, &err) == SV_OK) &&
                 (!ranks || filter_set_ranks(&f, ranks, &err) == SV_OK));
+    const region_filter *fp = inc || exc || ranks ? &f : NULL;
     ref r;
     if (!ref_load(path, &r, &err)) {
         filter_free(&f);
         return;
     }
     lanes_index *ix = NULL;
-    assert_int_equal(lanes_build(r.p, &f, &ix, &err), SV_OK);
+    assert_int_equal(lanes_build(r.p, fp, &ix, &err), SV_OK);
     ooc_map want;
     assert_true(ooc_map_from_lanes_cap(ix, ooc_map_cells_cap((uint64_t)16 << 20), &want));
     char what[1200];
@@ -532,7 +528,7 @@ static void check_filtered(const char *path, const char *inc, const char *exc, c
                  exc ? exc : "-", ranks ? ranks : "-", iso ? "isolated" : "in process");
         isolate_options io = {.budget = (uint64_t)16 << 20};
         ooc_file *o = NULL;
-        if (ooc_open_where(path, &io, &f, &o, &err) != SV_OK)
+        if (ooc_open_where(path, &io, fp, &o, &err) != SV_OK)
             fail_msg("%s: %s", what, err.msg);
         map_equal(&o->map, &want, what);
         seek_equal(&o->seek, &r.seek, what);
@@ -550,8 +546,7 @@ static void test_filtered(void **state)
 {
     (void)state;
     plist l = {0};
-    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
-    assert_non_null(mkdtemp(gen_dir));
+    gen_dir_new();
     gen(&l, "inferred", "stream-mix --calls 20000 --ranks 2");
     gen(&l, "threads", "stream-mix --calls 20000 --ranks 2 --threads");
     nchecked = 0;
@@ -584,8 +579,7 @@ static void test_refused_before_read(void **state)
 {
     (void)state;
     plist l = {0};
-    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
-    assert_non_null(mkdtemp(gen_dir));
+    gen_dir_new();
     gen(&l, "gz", "bench-schema3 --calls 200000 --gzip");
     profile *p = NULL;
     sv_error err;
@@ -666,8 +660,7 @@ static void test_tail(void **state)
     static const char *const shared[] = {"data/real", "data/upstream", "data/extended"};
     for (size_t k = 0; sv_shared_available() && k < N(shared); k++)
         list_dir(&l, sv_shared_path(buf, sizeof buf, shared[k]));
-    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
-    assert_non_null(mkdtemp(gen_dir));
+    gen_dir_new();
     gen(&l, "tail", "stream-mix --calls 20000 --ranks 2");
     unsetenv("SCOPEVIEW_IN_PROCESS");
     size_t later = 0;
@@ -687,8 +680,7 @@ static void test_changed_during_open(void **state)
 {
     (void)state;
     plist l = {0};
-    snprintf(gen_dir, sizeof gen_dir, "/tmp/test_ooc_open.XXXXXX");
-    assert_non_null(mkdtemp(gen_dir));
+    gen_dir_new();
     gen(&l, "cut", "stream-mix --calls 200000 --ranks 2");
     char cmd[2400];
     snprintf(cmd, sizeof cmd, "truncate -s 300000 '%s'", l.v[0]);
