@@ -15,18 +15,18 @@
 #include "cli/outputs.h"
 #include "cli/out_diff.h"
 #include "cli/ooc_run.h"
-#include "diff.h"
-#include "diff_remote.h"
-#include "filter.h"
-#include "isolate.h"
-#include "loader.h"
-#include "strip.h"
+#include "model/diff.h"
+#include "isolate/diff_remote.h"
+#include "model/filter.h"
+#include "isolate/isolate.h"
+#include "load/loader.h"
+#include "model/strip.h"
 #ifdef SV_MPI
 #include "cli/mpi_run.h"
 #endif
-#include "view/app.h"
-#include "view/config.h"
-#include "view/term.h"
+#include "ui/app.h"
+#include "ui/settings.h"
+#include "ui/term.h"
 
 /* What a shell reports for a process killed by SIGPIPE (128 + 13): a closed pipe reads the same
  * whether we die of the signal or exit quietly. */
@@ -374,7 +374,7 @@ static int run(const cli_options *o)
     if (o->dump_config) {
         strbuf b;
         sb_init(&b);
-        config_dump_defaults(&b);
+        settings_dump_defaults(&b);
         fputs(b.s ? b.s : "", stdout);
         sb_free(&b);
         return finish_stdout(b.oom ? 1 : 0);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The config file (src/view/config.c): a rebound key, a default view, the tree's first sort
+# The config file (src/ui/settings.c): a rebound key, a default view, the tree's first sort
 # and scope, the source pane's width, a bad line (FILE:LINE on stderr and in the status line,
 # the other lines applied), the XDG default path, --config FILE that is missing, a theme's
 # colours in a real terminal (tmux), and --dump-config: commented, and read back it gives the

@@ -6,7 +6,7 @@
 #define SV_EXPECTED_CHECK_H
 
 #include "json_min.h"
-#include "region.h"
+#include "model/region.h"
 
 /* got equals want to 1e-9 relative (fails naming what, region and rank). */
 void ec_close(const char *what, const region *r, double got, double want);

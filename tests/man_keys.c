@@ -1,5 +1,5 @@
 /* man_keys: writes doc/scopeview.1 with its key lists generated from the
- * command table (src/view/commands.def).
+ * command table (src/ui/commands.def).
  *
  *   man_keys MANPAGE > out
  *   man_keys --labels > out     every help line's keys, one a line, for the help screen check
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "view/commands.h"
+#include "ui/commands.h"
 
 #define LINES_MAX 64
 

@@ -3,7 +3,7 @@
 #ifndef SV_MEMPROF_H
 #define SV_MEMPROF_H
 
-#include "profile.h"
+#include "model/profile.h"
 
 /* Adds a region with n calls; optional columns may be NULL. */
 region *mp_region(rank_data *rk, const char *name, size_t n, const int64_t *start,

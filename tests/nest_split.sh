@@ -37,7 +37,7 @@ for f in s3 legacy mix unsorted; do
     check "$f.h5 --json" same "$g/$f.h5" --json
     check "$f.h5 --csv" same "$g/$f.h5" --csv
 done
-# Out of core (src/model/stream_pf.c): with a second thread the reads go there, into two
+# Out of core (src/load/stream_pf.c): with a second thread the reads go there, into two
 # buffers a row; the streamed --json must not change, whatever the chunks' length.
 same_ooc() {
     SCOPEVIEW_THREADS=1 SCOPEVIEW_STREAM_CHUNK=$2 "$sv" --out-of-core --json "$1" \

@@ -12,10 +12,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "isolate.h"
-#include "loader.h"
-#include "ooc.h"
-#include "wire_stats.h"
+#include "isolate/isolate.h"
+#include "load/loader.h"
+#include "ooc/ooc.h"
+#include "isolate/wire_stats.h"
 
 static double now(void)
 {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Inputs kept from fuzzing and byte flips (tests/regress/README.md): files on which libhdf5
 # 1.10.8 itself crashes, hangs or asks for gigabytes.  The real binary, through its isolated
-# load (src/model/isolate.c), must print one line "scopeview: FILE: the file is damaged (...)", exit 1, leave no
+# load (src/isolate/isolate.c), must print one line "scopeview: FILE: the file is damaged (...)", exit 1, leave no
 # core file (even with `ulimit -c unlimited`) and leave the file unchanged.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
 . "${0%/*}/lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The out-of-core batch outputs (src/model/stream*.c, issue 12): --json, --csv and --summary
+# The out-of-core batch outputs (src/load/stream*.c): --json, --csv and --summary
 # streamed in chunks must print exactly what the in-memory load prints, byte for byte, stdout
 # and stderr: on every shared profile, every fixture and generated profiles (svgen stream-mix:
 # recursion, ties, zero-length calls, partial overlaps, GPU and await columns; with thread

@@ -1,6 +1,6 @@
 /* args: see args.h. */
 #ifdef HAVE_CONFIG_H
-#include "config.h"
+#include "ui/settings.h"
 #endif
 
 #include "args.h"
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "isolate.h"
-#include "text.h"
+#include "isolate/isolate.h"
+#include "util/text.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1.0"

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sv_error.h"
+#include "model/sv_error.h"
 
 typedef enum cli_mode {
     CLI_INTERACTIVE,

@@ -10,13 +10,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "budget.h"
-#include "load_rows.h"
-#include "loader.h"
+#include "model/budget.h"
+#include "load/load_rows.h"
+#include "load/loader.h"
 #include "mpi_run.h"
-#include "par.h"
-#include "sanity.h"
-#include "text.h"
+#include "model/par.h"
+#include "model/sanity.h"
+#include "util/text.h"
 
 #define TAG_RESULT 1
 

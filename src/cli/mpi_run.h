@@ -20,8 +20,8 @@
 #define SV_MPI_RUN_H
 
 #include "args.h"
-#include "isolate.h"
-#include "profile.h"
+#include "isolate/isolate.h"
+#include "model/profile.h"
 
 typedef enum mpi_role {
     MPI_ROLE_NONE,      /* not under mpirun (or one process): the usual run */

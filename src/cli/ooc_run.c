@@ -6,10 +6,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "isolate.h"
-#include "ooc.h"
-#include "view/app.h"
-#include "view/term.h"
+#include "isolate/isolate.h"
+#include "ooc/ooc.h"
+#include "ui/app.h"
+#include "ui/term.h"
 
 bool ooc_run_file_exceeds(const char *path, uint64_t budget)
 {

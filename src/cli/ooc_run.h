@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli/args.h"
-#include "filter.h"
+#include "args.h"
+#include "model/filter.h"
 
 /* The marker isolate.c's over-budget message carries (isolate.h
  * ISOLATE_OVER_BUDGET_NOTE): the viewer then opens the file out of core. */

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "outputs.h"
-#include "region.h"
-#include "text.h"
-#include "timefmt.h"
+#include "model/region.h"
+#include "util/text.h"
+#include "util/timefmt.h"
 
 #define DIFF_NFIELDS 41
 static const char *const diff_keys[DIFF_NFIELDS] = {

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "diff.h"
-#include "sv_error.h"
+#include "model/diff.h"
+#include "model/sv_error.h"
 
 typedef enum diff_format { DIFF_OUT_SUMMARY, DIFF_OUT_JSON, DIFF_OUT_CSV } diff_format;
 

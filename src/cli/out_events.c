@@ -7,10 +7,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "checked.h"
+#include "util/checked.h"
 #include "outputs.h"
-#include "region.h"
-#include "text.h"
+#include "model/region.h"
+#include "util/text.h"
 
 #define EV_NKEYS 15
 static const char *const ev_keys[EV_NKEYS] = {

@@ -5,11 +5,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "lineprof.h"
+#include "model/lineprof.h"
 #include "outputs.h"
-#include "region.h"
-#include "text.h"
-#include "timefmt.h"
+#include "model/region.h"
+#include "util/text.h"
+#include "util/timefmt.h"
 
 static void json_metadata(strbuf *b, const profile *p)
 {

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lineprof.h"
+#include "model/lineprof.h"
 #include "outputs.h"
-#include "text.h"
-#include "timefmt.h"
+#include "util/text.h"
+#include "util/timefmt.h"
 
 #define LN_NKEYS 9
 static const char *const ln_keys[LN_NKEYS] = {

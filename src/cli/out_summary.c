@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 #include "outputs.h"
-#include "region.h"
-#include "text.h"
-#include "timefmt.h"
+#include "model/region.h"
+#include "util/text.h"
+#include "util/timefmt.h"
 
 static const table_col summary_cols[] = {
     {"", false},    {"region", false}, {"rank", true}, {"calls", true}, {"total", true},

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "region.h"
-#include "text.h"
-#include "timefmt.h"
+#include "model/region.h"
+#include "util/text.h"
+#include "util/timefmt.h"
 
 const char *const out_region_keys[OUT_REGION_NFIELDS] = {
     "name",

@@ -17,10 +17,10 @@
 #include <stdio.h>
 
 #include "args.h"
-#include "filter.h"
-#include "profile.h"
-#include "select.h"
-#include "strbuf.h"
+#include "model/filter.h"
+#include "model/profile.h"
+#include "model/select.h"
+#include "util/strbuf.h"
 
 sv_err out_summary(const profile *p, const region_filter *f, FILE *fp, sv_error *err);
 sv_err out_json(const profile *p, const region_filter *f, FILE *fp, sv_error *err);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
+#include "util/text.h"
 
 static void budget_note(load_budget *b, uint64_t bytes, const char *what)
 {

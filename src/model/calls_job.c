@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "calls_job.h"
-#include "job_gate.h"
+#include "util/job_gate.h"
 #include "nest.h"
 
 #define CALLS_JOB_THREADS_MAX 64

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "job_gate.h"
+#include "util/job_gate.h"
 #include "profile.h"
 
 typedef struct calls_job calls_job;

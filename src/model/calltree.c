@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "hash.h"
+#include "util/checked.h"
+#include "util/hash.h"
 #include "region.h"
 #include "select.h"
 

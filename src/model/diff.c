@@ -8,7 +8,7 @@
 
 #include "calltree.h"
 #include "diff_internal.h"
-#include "hash.h"
+#include "util/hash.h"
 #include "merged.h"
 #include "nest.h"
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
-#include "text.h"
+#include "util/strbuf.h"
+#include "util/text.h"
 
 void filter_init(region_filter *f)
 {

@@ -14,7 +14,7 @@
 #include "par.h"
 #include "profile.h"
 #include "stats.h"
-#include "text.h"
+#include "util/text.h"
 
 static int cmp_rank(const void *a, const void *b)
 {

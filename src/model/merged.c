@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "util/checked.h"
 #include "region.h"
 #include "select.h"
 #include "stats.h"

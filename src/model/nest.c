@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 
 #include "nest_internal.h"
-#include "text.h"
+#include "util/text.h"
 
 /* Per-call arrays of a big rank get a huge-page hint, as the loader's
  * columns do: a fresh array's page faults otherwise cost more than the

@@ -3,7 +3,7 @@
 #ifndef SV_NEST_INTERNAL_H
 #define SV_NEST_INTERNAL_H
 
-#include "checked.h"
+#include "util/checked.h"
 #include "profile.h"
 
 /* Where one rank's results go.  With per_call false only the regions'

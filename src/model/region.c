@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "stats.h"
-#include "text.h"
+#include "util/text.h"
 
 const char *const region_stat_names[RSTAT_COUNT] = {
     [RSTAT_TOTAL] = "total_duration",

@@ -5,7 +5,7 @@
 
 #include "region.h"
 #include "stats.h"
-#include "text.h"
+#include "util/text.h"
 
 static bool slice_i64(const int64_t *src, const int64_t *thr, int64_t row, size_t n, size_t m,
                       int64_t **dst)

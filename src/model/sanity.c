@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "text.h"
+#include "util/text.h"
 
 static void warn_region(profile *p, const region *r, const char *what)
 {

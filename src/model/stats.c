@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "util/checked.h"
 
 __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "view.h"
+#include "ui/view.h"
 
 /* The lines of one scope, from the command table and the user's key map. */
 #define HELP_LINES_MAX 64

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "model/stats.h"
 
 const double histogram_mark_pcts[HIST_NMARKS] = {50.0, 95.0, 99.0};
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sv_error.h"
+#include "model/sv_error.h"
 
 #define HIST_LOG_RATIO 100.0
 #define HIST_NMARKS 3

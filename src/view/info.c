@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lineprof.h"
-#include "region.h"
-#include "strbuf.h"
-#include "text.h"
-#include "timefmt.h"
-#include "view.h"
+#include "model/lineprof.h"
+#include "model/region.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+#include "util/timefmt.h"
+#include "ui/view.h"
 
 #define INFO_MAXF 5
 /* Widest a table column grows before its cells are cut. */

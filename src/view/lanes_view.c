@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lanestats.h"
-#include "region.h"
+#include "model/lanestats.h"
+#include "model/region.h"
 #include "table.h"
-#include "timefmt.h"
-#include "view.h"
+#include "util/timefmt.h"
+#include "ui/view.h"
 
 enum lv_col {
     LC_LANE,

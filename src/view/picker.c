@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "theme.h"
+#include "ui/theme.h"
 
 void picker_open(picker *p, size_t n, size_t cur)
 {

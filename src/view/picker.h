@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ui.h"
+#include "ui/ui.h"
 
 typedef struct picker {
     bool open;

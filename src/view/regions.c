@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calltree.h"
-#include "merged.h"
-#include "stored_view.h"
+#include "model/calltree.h"
+#include "model/merged.h"
+#include "model/stored_view.h"
 #include "table.h"
-#include "timefmt.h"
-#include "view.h"
+#include "util/timefmt.h"
+#include "ui/view.h"
 
 enum reg_col {
     RC_NAME,

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "util/checked.h"
 #include "pyhl.h"
 #include "source_gutter.h"
 

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "view.h"
+#include "ui/view.h"
 
 extern const view_ops source_pane_view;
 

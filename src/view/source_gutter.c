@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lineprof.h"
-#include "theme.h"
-#include "timefmt.h"
+#include "model/lineprof.h"
+#include "ui/theme.h"
+#include "util/timefmt.h"
 
 /* "999.9 ms" and the like: timefmt_ns gives four digits and a unit. */
 #define GUTTER_TIME_W 8

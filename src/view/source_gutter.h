@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "grid.h"
-#include "profile.h"
+#include "ui/grid.h"
+#include "model/profile.h"
 
 /* How many lines count as hottest. */
 #define GUTTER_HOT 3

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "theme.h"
+#include "ui/theme.h"
 
 enum { TABLE_MARGIN = 1, TABLE_GAP = 1, TABLE_WHEEL_ROWS = 3 };
 

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "grid.h"
-#include "keys.h"
+#include "ui/grid.h"
+#include "ui/keys.h"
 
 #define TABLE_MAX_COLS 24
 

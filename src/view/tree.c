@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calltree.h"
-#include "config.h"
+#include "model/calltree.h"
+#include "ui/settings.h"
 #include "picker.h"
 #include "table.h"
-#include "timefmt.h"
-#include "view.h"
+#include "util/timefmt.h"
+#include "ui/view.h"
 
 enum tree_col {
     TC_CALLS,
@@ -795,7 +795,7 @@ static void *tree_create(ui_ctx *ctx)
         return NULL;
     /* set tree-sort: config.h lists the columns in this order */
     _Static_assert((int)CFG_SORT_COUNT == (int)TC_COUNT, "config.h's tree columns");
-    const sv_config *cfg = ctx->cfg;
+    const sv_settings *cfg = ctx->cfg;
     table_init(&s->tb, tree_cols, TC_COUNT, cfg ? (size_t)cfg->tree_sort : TC_INCL,
                cfg ? !cfg->tree_sort_asc : true);
     s->seen_sel = ctx->sel.region;

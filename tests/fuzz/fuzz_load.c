@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "cli/outputs.h"
-#include "filter.h"
-#include "loader.h"
-#include "region.h"
-#include "view/app.h"
+#include "model/filter.h"
+#include "load/loader.h"
+#include "model/region.h"
+#include "ui/app.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

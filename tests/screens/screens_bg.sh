@@ -27,7 +27,7 @@ held 80x24 "" "$f" --ascii
 check "held timeline, ascii: computing..." has "computing\.\.\. (call nesting"
 check "held timeline, ascii: only ASCII" ascii_only
 
-# Meanwhile an overview (src/view/tl_overview.c): one row per recorded thread, the calls
+# Meanwhile an overview (src/view/timeline/tl_overview.c): one row per recorded thread, the calls
 # starting in each column.  small.h5: MainThread starts 1000 1100 2000 2100 2500, Worker-1
 # 1300; the span [1000, 3000] fitted to 64 columns at 80x24 is 32 ns a column (the header's
 # 2.048 us), so MainThread's calls start in columns (s - 1000) / 32 = 0 3 31 34 46 and

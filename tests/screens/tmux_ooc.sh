@@ -1,5 +1,5 @@
 #!/bin/sh
-# The viewer out of core in a real terminal (tmux, 80x24; src/view/tl_window.c): a file whose
+# The viewer out of core in a real terminal (tmux, 80x24; src/view/timeline/tl_window.c): a file whose
 # columns exceed --memory (96 MB against 64M) opens (no refusal), the first screen is the overview drawn from the
 # map ("overview (out of core)" and its legend), and zooming in reads the calls of the view on a
 # worker thread: the screen fills in with call bars by itself once they arrive (the terminal's

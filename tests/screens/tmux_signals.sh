@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every signal restores the terminal (src/view/term_signal.c): scopeview runs in a detached
+# Every signal restores the terminal (src/ui/term_signal.c): scopeview runs in a detached
 # tmux pane; SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM and SIGSEGV are sent from outside.  Each must
 # end the process with that same signal (the shell reports 128 + N) and leave the pane out of
 # the alternate screen, with the cursor shown, mouse reporting off and the tty modes back

@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "calls_job.h"
+#include "model/calls_job.h"
 #include "memprof.h"
-#include "region.h"
+#include "model/region.h"
 
 /* Rank k holds legacy_small's calls shifted by k * 10 000 ns, plus k extra
  * disjoint calls of region "d" (ranks differ in size, so the threads take

@@ -9,12 +9,12 @@
 
 #include <cmocka.h>
 
-#include "calltree.h"
+#include "model/calltree.h"
 #include "json_min.h"
-#include "loader.h"
+#include "load/loader.h"
 #include "memprof.h"
-#include "merged.h"
-#include "region.h"
+#include "model/merged.h"
+#include "model/region.h"
 #include "testutil.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "checked.h"
+#include "util/checked.h"
 
 #define MAX INT64_MAX
 #define MIN INT64_MIN

@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "jsontext.h"
-#include "loader.h"
-#include "region.h"
+#include "load/jsontext.h"
+#include "load/loader.h"
+#include "model/region.h"
 #include "testutil.h"
 
 static const char *fx(char *buf, size_t len, const char *name)

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "view/keys.h"
-#include "view/view.h"
+#include "ui/keys.h"
+#include "ui/view.h"
 
 static keymap *defaults(void)
 {
@@ -99,7 +99,7 @@ static void test_views(void **state)
     (void)state;
     static const char *const names[] = {
 #define VIEW(id, name, ops, key) name,
-#include "view/views.def"
+#include "ui/views.def"
 #undef VIEW
     };
     size_t n;

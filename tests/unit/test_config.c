@@ -10,22 +10,22 @@
 
 #include <cmocka.h>
 
-#include "view/config.h"
-#include "view/grid.h"
-#include "view/keys.h"
+#include "ui/settings.h"
+#include "ui/grid.h"
+#include "ui/keys.h"
 
-static sv_config *fresh(void)
+static sv_settings *fresh(void)
 {
-    sv_config *c = malloc(sizeof *c);
+    sv_settings *c = malloc(sizeof *c);
     assert_non_null(c);
-    assert_true(config_defaults(c));
+    assert_true(settings_defaults(c));
     return c;
 }
 
 static void test_bind(void **state)
 {
     (void)state;
-    sv_config *c = fresh();
+    sv_settings *c = fresh();
     strbuf err;
     sb_init(&err);
     const char *text = "# my keys\n"
@@ -36,7 +36,7 @@ static void test_bind(void **state)
                        "  bind regions <lt> sort-invert   \r\n"
                        "bind calls # help # a comment after a statement\n"
                        "set source-width 12 # columns\n";
-    assert_int_equal(config_parse(c, text, "cfg", &err), 0);
+    assert_int_equal(settings_parse(c, text, "cfg", &err), 0);
     assert_int_equal(err.len, 0);
     assert_int_equal(keymap_lookup(&c->keys, SCOPE_TREE, 'x'), CMD_EXPAND);
     assert_int_equal(keymap_lookup(&c->keys, SCOPE_TIMELINE, 'x'), CMD_NONE);
@@ -58,27 +58,27 @@ static void test_bind(void **state)
 static void test_theme_and_colors(void **state)
 {
     (void)state;
-    sv_config *c = fresh();
+    sv_settings *c = fresh();
     /* default: the built-in colours */
     assert_int_equal(c->pal.s8[ROLE_TITLE].fg, theme_color_style(ROLE_TITLE).fg);
     assert_int_equal(c->pal.s256[ROLE_BAR0 + 3].bg, theme_color_style256(ROLE_BAR0 + 3).bg);
     assert_false(c->pal.mono);
-    assert_int_equal(config_parse(c, "theme light\n", "cfg", NULL), 0);
+    assert_int_equal(settings_parse(c, "theme light\n", "cfg", NULL), 0);
     assert_int_equal(c->theme, THEME_NAME_LIGHT);
     assert_int_equal(c->pal.s8[ROLE_NORMAL].fg, THEME_BLACK);
     assert_int_equal(c->pal.s8[ROLE_NORMAL].bg, THEME_WHITE);
     assert_int_equal(c->pal.s256[ROLE_HEADER].bg, THEME_WHITE);
-    assert_int_equal(config_parse(c, "theme dark\n", "cfg", NULL), 0);
+    assert_int_equal(settings_parse(c, "theme dark\n", "cfg", NULL), 0);
     assert_int_equal(c->pal.s8[ROLE_NORMAL].fg, THEME_WHITE);
     assert_int_equal(c->pal.s8[ROLE_NORMAL].bg, THEME_BLACK);
-    assert_int_equal(config_parse(c, "theme mono\n", "cfg", NULL), 0);
+    assert_int_equal(settings_parse(c, "theme mono\n", "cfg", NULL), 0);
     assert_true(c->pal.mono);
     /* colours by role, after the theme */
-    assert_int_equal(config_parse(c,
-                                  "theme default\n"
-                                  "color title white blue bold underline\n"
-                                  "color bar3 black 214\n",
-                                  "cfg", NULL),
+    assert_int_equal(settings_parse(c,
+                                    "theme default\n"
+                                    "color title white blue bold underline\n"
+                                    "color bar3 black 214\n",
+                                    "cfg", NULL),
                      0);
     assert_false(c->pal.mono);
     theme_style t = c->pal.s256[ROLE_TITLE];
@@ -94,23 +94,23 @@ static void test_theme_and_colors(void **state)
 static void test_settings(void **state)
 {
     (void)state;
-    sv_config *c = fresh();
+    sv_settings *c = fresh();
     assert_int_equal(c->default_view, VIEW_TIMELINE);
     assert_int_equal(c->tree_sort, CFG_SORT_INCL);
-    assert_int_equal(config_parse(c,
-                                  "set default-view tree\n"
-                                  "set tree-scope rank\n"
-                                  "set tree-sort excl\n"
-                                  "set source-width 60\n",
-                                  "cfg", NULL),
+    assert_int_equal(settings_parse(c,
+                                    "set default-view tree\n"
+                                    "set tree-scope rank\n"
+                                    "set tree-sort excl\n"
+                                    "set source-width 60\n",
+                                    "cfg", NULL),
                      0);
     assert_int_equal(c->default_view, VIEW_TREE);
     assert_int_equal(c->tree_scope, CFG_SCOPE_RANK);
     assert_int_equal(c->tree_sort, CFG_SORT_EXCL);
     assert_false(c->tree_sort_asc);
     assert_int_equal(c->source_width, 60);
-    assert_int_equal(config_parse(c, "set tree-sort name asc\nset tree-scope thread\n", "c", NULL),
-                     0);
+    assert_int_equal(
+        settings_parse(c, "set tree-sort name asc\nset tree-scope thread\n", "c", NULL), 0);
     assert_int_equal(c->tree_sort, CFG_SORT_NAME);
     assert_true(c->tree_sort_asc);
     assert_int_equal(c->tree_scope, CFG_SCOPE_THREAD);
@@ -122,7 +122,7 @@ static void test_settings(void **state)
 static void test_bad_lines(void **state)
 {
     (void)state;
-    sv_config *c = fresh();
+    sv_settings *c = fresh();
     strbuf err;
     sb_init(&err);
     const char *text = "bind tree x expand\n"          /* 1 good */
@@ -138,7 +138,7 @@ static void test_bad_lines(void **state)
                        "set source-width -3\n"         /* 11 bad number */
                        "bind tree xyz quit\n"          /* 12 bad key */
                        "set default-view tree\n";      /* 13 good */
-    assert_int_equal(config_parse(c, text, "my.conf", &err), 9);
+    assert_int_equal(settings_parse(c, text, "my.conf", &err), 9);
     const char *want[] = {"my.conf:2: no command 'no-such-command'",
                           "my.conf:4: unknown statement 'frobnicate'",
                           "my.conf:6: tree-sort is",
@@ -157,7 +157,7 @@ static void test_bad_lines(void **state)
     assert_int_equal(c->tree_sort, CFG_SORT_INCL); /* the bad value left it */
     /* A hostile word is escaped in the message. */
     sb_reset(&err);
-    assert_int_equal(config_parse(c, "bind tree \x1b[31m quit\n", "f", &err), 1);
+    assert_int_equal(settings_parse(c, "bind tree \x1b[31m quit\n", "f", &err), 1);
     assert_null(strchr(err.s, '\x1b'));
     sb_free(&err);
     free(c);
@@ -168,21 +168,21 @@ static void test_bad_lines(void **state)
 static void test_dump_round_trip(void **state)
 {
     (void)state;
-    sv_config *want = fresh(), *got = fresh();
+    sv_settings *want = fresh(), *got = fresh();
     assert_int_equal(
-        config_parse(got,
-                     "theme light\ncolor title red red\nset default-view info\n"
-                     "set tree-sort gpu asc\nset source-width 7\nset tree-scope rank\n",
-                     "x", NULL),
+        settings_parse(got,
+                       "theme light\ncolor title red red\nset default-view info\n"
+                       "set tree-sort gpu asc\nset source-width 7\nset tree-scope rank\n",
+                       "x", NULL),
         0);
     got->keys.n = 0;
     strbuf dump, err;
     sb_init(&dump);
     sb_init(&err);
-    config_dump_defaults(&dump);
+    settings_dump_defaults(&dump);
     assert_non_null(strstr(dump.s, "bind timeline + zoom-in\n"));
     assert_non_null(strstr(dump.s, "set tree-sort incl desc\n"));
-    assert_int_equal(config_parse(got, dump.s, "dump", &err), 0);
+    assert_int_equal(settings_parse(got, dump.s, "dump", &err), 0);
     assert_int_equal(err.len, 0);
     assert_int_equal(got->keys.n, want->keys.n);
     assert_memory_equal(got->keys.e, want->keys.e, want->keys.n * sizeof want->keys.e[0]);
@@ -202,12 +202,12 @@ static void test_dump_round_trip(void **state)
 static void test_load(void **state)
 {
     (void)state;
-    sv_config *c = fresh();
+    sv_settings *c = fresh();
     strbuf err;
     sb_init(&err);
-    assert_int_equal(config_load(c, "/nonexistent/scopeview.conf", false, &err), 0);
+    assert_int_equal(settings_load(c, "/nonexistent/scopeview.conf", false, &err), 0);
     assert_int_equal(err.len, 0);
-    assert_int_equal(config_load(c, "/nonexistent/scopeview.conf", true, &err), 1);
+    assert_int_equal(settings_load(c, "/nonexistent/scopeview.conf", true, &err), 1);
     assert_non_null(strstr(err.s, "/nonexistent/scopeview.conf: "));
     char path[] = "/tmp/sv-config-XXXXXX";
     int fd = mkstemp(path);
@@ -217,16 +217,16 @@ static void test_load(void **state)
     fputs("set source-width 33\nbogus\n", f);
     fclose(f);
     sb_reset(&err);
-    assert_int_equal(config_load(c, path, true, &err), 1);
+    assert_int_equal(settings_load(c, path, true, &err), 1);
     assert_int_equal(c->source_width, 33);
     assert_non_null(strstr(err.s, ":2: unknown statement 'bogus'"));
     remove(path);
     char buf[256];
     setenv("XDG_CONFIG_HOME", "/xdg", 1);
-    assert_string_equal(config_default_path(buf, sizeof buf), "/xdg/scopeview/config");
+    assert_string_equal(settings_default_path(buf, sizeof buf), "/xdg/scopeview/config");
     unsetenv("XDG_CONFIG_HOME");
     setenv("HOME", "/home/u", 1);
-    assert_string_equal(config_default_path(buf, sizeof buf), "/home/u/.config/scopeview/config");
+    assert_string_equal(settings_default_path(buf, sizeof buf), "/home/u/.config/scopeview/config");
     sb_free(&err);
     free(c);
 }

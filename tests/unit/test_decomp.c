@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "decomp.h"
-#include "loader.h"
+#include "model/decomp.h"
+#include "load/loader.h"
 #include "memprof.h"
 #include "testutil.h"
 

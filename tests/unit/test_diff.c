@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "diff.h"
-#include "loader.h"
+#include "model/diff.h"
+#include "load/loader.h"
 #include "memprof.h"
 #include "testutil.h"
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "diff_dist.h"
+#include "view/compare/diff_dist.h"
 
 static size_t by_hand(const dist_bins *b, int64_t v)
 {

@@ -25,15 +25,15 @@
 
 #include <cmocka.h>
 
-#include "diff.h"
-#include "diff_remote.h"
-#include "filter.h"
-#include "isolate.h"
-#include "loader.h"
-#include "nest.h"
-#include "sanity.h"
+#include "model/diff.h"
+#include "isolate/diff_remote.h"
+#include "model/filter.h"
+#include "isolate/isolate.h"
+#include "load/loader.h"
+#include "model/nest.h"
+#include "model/sanity.h"
 #include "testutil.h"
-#include "wire.h"
+#include "isolate/wire.h"
 
 static void same_side(const diff_result *a, const diff_result *b, const diff_row *x,
                       const diff_row *y, int s, bool is_region, const char *what)

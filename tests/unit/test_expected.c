@@ -12,8 +12,8 @@
 #include <cmocka.h>
 
 #include "json_min.h"
-#include "loader.h"
-#include "region.h"
+#include "load/loader.h"
+#include "model/region.h"
 #include "expected_check.h"
 #include "testutil.h"
 

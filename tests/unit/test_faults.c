@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
-#include "loader.h"
-#include "region.h"
+#include "load/loader.h"
+#include "model/region.h"
 #include "testutil.h"
-#include "text.h"
+#include "util/text.h"
 
 static const char *fixture(char *buf, size_t len, const char *name)
 {

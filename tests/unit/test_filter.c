@@ -7,9 +7,9 @@
 
 #include <cmocka.h>
 
-#include "filter.h"
+#include "model/filter.h"
 #include "memprof.h"
-#include "select.h"
+#include "model/select.h"
 
 static void test_anchored_at_start(void **state)
 {

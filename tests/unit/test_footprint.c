@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "footprint.h"
-#include "lanes.h"
+#include "model/footprint.h"
+#include "model/lanes.h"
 #include "memprof.h"
 
 #define MAX_PER_CALL 32.0

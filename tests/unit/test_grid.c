@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "view/grid.h"
-#include "view/theme.h"
+#include "ui/grid.h"
+#include "ui/theme.h"
 
 static grid make_grid(int cols, int rows, bool ascii)
 {

@@ -23,11 +23,11 @@
 
 #include <cmocka.h>
 
-#include "isolate.h"
-#include "loader.h"
-#include "sanity.h"
+#include "isolate/isolate.h"
+#include "load/loader.h"
+#include "model/sanity.h"
 #include "testutil.h"
-#include "wire.h"
+#include "isolate/wire.h"
 
 /* The wire stream of p, malloc'ed. */
 static unsigned char *stream_of(const profile *p, size_t *len)

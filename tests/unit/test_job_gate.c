@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "job_gate.h"
+#include "util/job_gate.h"
 
 #define NVAL 65536
 

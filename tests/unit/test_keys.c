@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "view/keys.h"
+#include "ui/keys.h"
 
 static long parse(const char *s, int *out, size_t max)
 {

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "lanes.h"
-#include "loader.h"
+#include "model/lanes.h"
+#include "load/loader.h"
 #include "memprof.h"
 #include "testutil.h"
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "lanes.h"
+#include "model/lanes.h"
 #include "memprof.h"
 #include "testutil.h"
 

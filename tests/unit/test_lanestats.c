@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "lanestats.h"
+#include "model/lanestats.h"
 #include "memprof.h"
 
 /* One legacy lane (one rank, no threads):

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 
 #include "memprof.h"
-#include "ruler.h"
-#include "tl_layout.h"
+#include "view/timeline/ruler.h"
+#include "view/timeline/tl_layout.h"
 
 /* ------------------------------------------------------------ helpers */
 

@@ -24,10 +24,10 @@
 
 #include <cmocka.h>
 
-#include "h5util.h"
-#include "lineprof.h"
-#include "load_aux.h"
-#include "profile.h"
+#include "load/h5util.h"
+#include "model/lineprof.h"
+#include "load/load_aux.h"
+#include "model/profile.h"
 #include "testutil.h"
 
 typedef struct aux_load {

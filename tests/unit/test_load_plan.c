@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "load_rows.h"
+#include "load/load_rows.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "load_rows.h"
-#include "loader.h"
+#include "load/load_rows.h"
+#include "load/loader.h"
 #include "testutil.h"
 
 /* The others' results for process count np, each malloc'd. */

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "mwu.h"
+#include "model/mwu.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "memprof.h"
-#include "nest.h"
-#include "region.h"
+#include "model/nest.h"
+#include "model/region.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -15,9 +15,9 @@
 #include <cmocka.h>
 
 #include "memprof.h"
-#include "nest.h"
-#include "nest_internal.h"
-#include "region.h"
+#include "model/nest.h"
+#include "model/nest_internal.h"
+#include "model/region.h"
 
 static uint64_t rnd(uint64_t *s)
 {

@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "ooc.h"
-#include "ooc_job.h"
+#include "ooc/ooc.h"
+#include "ooc/ooc_job.h"
 #include "testutil.h"
 
 static void sleep_ms(long ms)

@@ -14,10 +14,10 @@
 
 #include <cmocka.h>
 
-#include "lanes.h"
-#include "loader.h"
+#include "model/lanes.h"
+#include "load/loader.h"
 #include "memprof.h"
-#include "ooc_map.h"
+#include "ooc/ooc_map.h"
 #include "testutil.h"
 
 /* A hint that leaves 8 level-0 buckets a row: 2^21 / (16384 * 16). */

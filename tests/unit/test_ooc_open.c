@@ -22,16 +22,16 @@
 
 #include <cmocka.h>
 
-#include "budget.h"
-#include "filter.h"
-#include "isolate.h"
-#include "lanes.h"
-#include "loader.h"
+#include "model/budget.h"
+#include "model/filter.h"
+#include "isolate/isolate.h"
+#include "model/lanes.h"
+#include "load/loader.h"
 #include "memprof.h"
-#include "ooc.h"
-#include "ooc_scan.h"
+#include "ooc/ooc.h"
+#include "ooc/ooc_scan.h"
 #include "testutil.h"
-#include "wire_stats.h"
+#include "isolate/wire_stats.h"
 
 #define N(a) (sizeof(a) / sizeof *(a))
 

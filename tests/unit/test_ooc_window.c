@@ -18,10 +18,10 @@
 #include <cmocka.h>
 #include <hdf5.h>
 
-#include "footprint.h"
-#include "lanes.h"
-#include "loader.h"
-#include "ooc.h"
+#include "model/footprint.h"
+#include "model/lanes.h"
+#include "load/loader.h"
+#include "ooc/ooc.h"
 #include "testutil.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

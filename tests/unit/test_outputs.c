@@ -19,11 +19,11 @@
 #include <cmocka.h>
 
 #include "cli/outputs.h"
-#include "filter.h"
+#include "model/filter.h"
 #include "json_min.h"
-#include "loader.h"
-#include "region.h"
-#include "text.h"
+#include "load/loader.h"
+#include "model/region.h"
+#include "util/text.h"
 
 #define FIXTURES SV_TOP_BUILDDIR "/tests/fixtures/"
 #define HOSTILE_NAME "evil\x1b[31mred\x07"

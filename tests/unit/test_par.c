@@ -23,12 +23,12 @@
 #include <hdf5.h>
 #include <pthread.h>
 
-#include "loader.h"
+#include "load/loader.h"
 #include "memprof.h"
-#include "par.h"
-#include "profile.h"
+#include "model/par.h"
+#include "model/profile.h"
 #include "testutil.h"
-#include "wire.h"
+#include "isolate/wire.h"
 
 /* --- comparing two models ------------------------------------------ */
 

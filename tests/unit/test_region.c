@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "memprof.h"
-#include "region.h"
+#include "model/region.h"
 
 /* Two threads: thread 0 calls [0,10] [20,50] (await 0, 5), thread 1 [5,25]. */
 static profile *two_threads(void)

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "memprof.h"
-#include "region.h"
-#include "stats.h"
+#include "model/region.h"
+#include "model/stats.h"
 
 static void test_percentile_small(void **state)
 {

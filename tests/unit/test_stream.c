@@ -10,10 +10,10 @@
 
 #include <cmocka.h>
 
-#include "nest.h"
-#include "profile.h"
-#include "stats.h"
-#include "stream.h"
+#include "model/nest.h"
+#include "model/profile.h"
+#include "model/stats.h"
+#include "load/stream.h"
 
 static uint64_t rng_state = 88172645463325252ull;
 

@@ -13,9 +13,9 @@
 #include <cmocka.h>
 
 #include "cli/outputs.h"
-#include "loader.h"
-#include "region.h"
-#include "strip.h"
+#include "load/loader.h"
+#include "model/region.h"
+#include "model/strip.h"
 
 #define FIXTURES SV_TOP_BUILDDIR "/tests/fixtures/"
 

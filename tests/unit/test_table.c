@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "table.h"
+#include "view/table.h"
 
 enum { C_NAME, C_A, C_B, C_C, C_N };
 

@@ -7,8 +7,8 @@
 
 #include <cmocka.h>
 
-#include "text.h"
-#include "timefmt.h"
+#include "util/text.h"
+#include "util/timefmt.h"
 
 static char *esc(const char *s)
 {

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "memprof.h"
-#include "tl_state.h"
+#include "view/timeline/tl_state.h"
 
 #define NKIDS 1000
 

@@ -11,13 +11,13 @@
 
 #include <cmocka.h>
 
-#include "lanes.h"
+#include "model/lanes.h"
 #include "memprof.h"
-#include "ooc_map.h"
-#include "term.h"
+#include "ooc/ooc_map.h"
+#include "ui/term.h"
 #include "testutil.h"
-#include "tl_ooc.h"
-#include "tl_state.h"
+#include "view/timeline/tl_ooc.h"
+#include "view/timeline/tl_state.h"
 
 static void check_kind(uint64_t busy, uint64_t calls, int64_t npc, tl_ooc_kind kind, int level)
 {

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "memprof.h"
-#include "tl_overview.h"
+#include "view/timeline/tl_overview.h"
 
 /* One rank, no thread ids:
  *   A starts 100 105 163 164 227, ends 110 300 170 164 227 (A[1] crosses bins)

@@ -24,16 +24,16 @@
 
 #include <cmocka.h>
 
-#include "isolate.h"
-#include "loader.h"
-#include "region.h"
-#include "sanity.h"
-#include "stats_job.h"
-#include "stats_local.h"
-#include "stored_view.h"
+#include "isolate/isolate.h"
+#include "load/loader.h"
+#include "model/region.h"
+#include "model/sanity.h"
+#include "isolate/stats_job.h"
+#include "isolate/stats_local.h"
+#include "model/stored_view.h"
 #include "testutil.h"
-#include "wire.h"
-#include "wire_stats.h"
+#include "isolate/wire.h"
+#include "isolate/wire_stats.h"
 
 /* The bytes fd holds, malloc'ed. */
 static unsigned char *fd_bytes(int fd, size_t *len)

@@ -1,0 +1,71 @@
+/* loader: reads a scope-profiler HDF5 file into a profile: schema 1 (per-rank
+ * groups, legacy and extended), schema 2 and 3 (columnar and aggregate) and
+ * the C API's per-rank file sets.  Only the loader's files include hdf5.h.
+ *
+ * The file is opened read-only, without file locking and with filter
+ * plugins off; libhdf5's own error stack is never printed.  Whole-file
+ * faults return an error; a bad region or optional column is dropped with a
+ * warning recorded in profile->warnings (the caller prints them). */
+#ifndef SV_LOADER_H
+#define SV_LOADER_H
+
+#include "model/profile.h"
+
+struct ld_ctx;
+struct lc_file;
+
+typedef struct load_options {
+    /* Called now and then during a long load; done/total in bytes read. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+    /* Columnar files with summary_statistics: when every row has it, its
+     * exclusive total is stored and the file has no await column, take the
+     * statistics from the index and read no event column (regions are then
+     * summary-only: no percentiles, no calls).  For --summary. */
+    bool stored_statistics;
+    /* The memory budget every column is charged to (budget.h), or NULL. */
+    struct load_budget *budget;
+    /* An MPI run's share of the rows (load_rows.h), or NULL for all.  With
+     * a part the load stops before the nesting: load_rows_finish does it. */
+    const struct load_part *part;
+    /* Out-of-core batch statistics (stream.h): LOAD_STREAM_AUTO streams a
+     * columnar file whose event columns would exceed the budget,
+     * LOAD_STREAM_FORCE always; regions are then `streamed` (no columns). */
+    int stream;
+    /* The viewer's load (isolate.h defer_stats): sort and number, but no
+     * statistics and no nesting yet; the caller finishes the profile with
+     * profile_finish_steps(p, true, true) once the columns are sent. */
+    bool defer_stats;
+    /* Statistics but no nesting: the caller nests (nest_rank_totals_parents,
+     * a comparison's loading child: diff_remote.c). */
+    bool skip_nest;
+    /* An out-of-core window (ooc_window.c, load_window.h): each planned row
+     * reads only its planned segments and open calls; the others none. */
+    const struct ooc_plan *window;
+    /* The out-of-core viewer's pass (ooc_h5.h): called at the end of a
+     * streamed columnar file's load, its event columns still open; an
+     * error fails the load. */
+    sv_err (*streamed)(void *ctx, struct ld_ctx *c, struct lc_file *lf);
+    void *streamed_ctx;
+    /* A streamed columnar load stops after pass 1 (stream_col.h): counts,
+     * totals, moments, min, max, first/last, but no exclusive totals, no
+     * percentiles and no inferred-lane count (the out-of-core viewer's
+     * first frame; a second, full load brings them: isolate.h light_first). */
+    bool stats_later;
+} load_options;
+
+enum { LOAD_STREAM_OFF, LOAD_STREAM_AUTO, LOAD_STREAM_FORCE };
+
+sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err);
+
+/* Several files as one profile: the C API's PREFIX_rankNNNNN.h5, one
+ * columnar file per rank.  Each file's rank is its metadata mpi_rank, else
+ * the N of its name; a rank that comes twice skips the later file, ranks
+ * missing below the highest get a warning.  The profile's metadata is the
+ * first file's; p->paths lists every file.  n == 1 is profile_load. */
+sv_err profile_load_set(const char *const *paths, size_t n, const load_options *opt, profile **out,
+                        sv_error *err);
+
+/* The load runs in a child process (isolate.h: profile_load_isolated). */
+
+#endif

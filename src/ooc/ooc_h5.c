@@ -1,0 +1,667 @@
+/* ooc_h5: ooc_open's pass over a streamed columnar file (ooc_h5.h).
+ *
+ * How each rank is done (the rank's rows with calls, pass 1's verdicts):
+ * - no call ids and every row in (start, -end) order: swept (ooc_scan.h),
+ *   windowable unless its inferred lanes leave no checkpoint;
+ * - call ids, or a row out of order: its rows read whole into a scratch
+ *   profile, nested by nest.c and indexed by lanes_build (the map then is
+ *   the in-memory one exactly), when they fit half the budget; else every
+ *   call at depth 0 of its thread / task lane (an approximate overview).
+ *   Not windowable either way; the skeleton says so. */
+#include "ooc_h5.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/filter.h"
+#include "isolate/isolate.h"
+#include "model/lanes.h"
+#include "model/par.h"
+#include "load/stream_col_internal.h"
+#include "util/text.h"
+
+enum { M_NONE, M_SWEEP, M_MEMORY, M_FLAT };
+
+#define OOC_CHUNK_MAX ((size_t)1 << 16)
+
+typedef struct hrank {
+    rank_data *rk;
+    region **regs; /* by name: the skeleton's region indices */
+    sc_row **rows; /* with calls, by region index */
+    uint32_t *reg;
+    size_t nrows;
+    uint64_t calls;
+    int mode;
+    bool lanes, ids;
+    size_t nlanes;
+} hrank;
+
+typedef struct hpass {
+    ooc_h5 *h;
+    ld_ctx *c;
+    sc_file *sf;
+    hrank *r;
+    size_t nr;
+} hpass;
+
+static int cmp_rank(const void *a, const void *b)
+{
+    int x = ((const hrank *)a)->rk->rank, y = ((const hrank *)b)->rk->rank;
+    return (x > y) - (x < y);
+}
+
+static int cmp_reg(const void *a, const void *b)
+{
+    return strcmp((*(region *const *)a)->name, (*(region *const *)b)->name);
+}
+
+static size_t reg_index(const hrank *hr, const char *name)
+{
+    size_t lo = 0, hi = hr->rk->nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int k = strcmp(hr->regs[mid]->name, name);
+        if (k == 0)
+            return mid;
+        if (k < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return SIZE_MAX;
+}
+
+static hrank *find_rank(hpass *hp, int rank)
+{
+    size_t lo = 0, hi = hp->nr;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (hp->r[mid].rk->rank == rank)
+            return &hp->r[mid];
+        if (hp->r[mid].rk->rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------ sources */
+
+struct prefetch;
+
+typedef struct hsrc {
+    sc_reader rd;
+    /* With a reader thread (prefetch): the chunk the sweep takes (cur)
+     * and the one read meanwhile (nxt), the reader's answer for it. */
+    struct prefetch *pf;
+    int64_t *cur[SC_NCOL], *nxt[SC_NCOL];
+    bool full, ended, busy;
+    bool failed; /* a read failed (not memory): the load says so */
+    int k;
+    uint64_t base;
+    size_t len;
+} hsrc;
+
+static int src_refill(void *vctx, ooc_src *src)
+{
+    hsrc *x = vctx;
+    src->base = x->rd.pos;
+    int k = sc_reader_next(&x->rd);
+    x->failed |= k < 0;
+    if (k <= 0)
+        return k;
+    src->s = x->rd.buf[SC_START];
+    src->e = x->rd.buf[SC_END];
+    src->thr = x->rd.buf[SC_THREAD];
+    src->task = x->rd.buf[SC_TASK];
+    src->len = x->rd.len;
+    return 1;
+}
+
+/* ------------------------------------------------------------ reader thread */
+
+/* Both cores (issue 12): a thread reads and decodes every row's next chunk
+ * while the sweep takes the current one.  Only that thread calls libhdf5
+ * during the sweep; it is not used in-process (the load's progress
+ * callback is the caller's, for its own thread) nor with one thread. */
+typedef struct prefetch {
+    pthread_mutex_t mu;
+    pthread_cond_t need, ready;
+    hsrc *x;
+    size_t n, next;
+    bool stop;
+    pthread_t th;
+} prefetch;
+
+static hsrc *pf_pick(prefetch *pf)
+{
+    for (size_t i = 0; i < pf->n; i++) {
+        hsrc *w = &pf->x[(pf->next + i) % pf->n];
+        if (!w->full && !w->ended && !w->busy) {
+            pf->next = (pf->next + i + 1) % pf->n;
+            return w;
+        }
+    }
+    return NULL;
+}
+
+static void *pf_main(void *arg)
+{
+    prefetch *pf = arg;
+    pthread_mutex_lock(&pf->mu);
+    for (;;) {
+        hsrc *w = NULL;
+        while (!pf->stop && !(w = pf_pick(pf)))
+            pthread_cond_wait(&pf->need, &pf->mu);
+        if (pf->stop)
+            break;
+        w->busy = true;
+        pthread_mutex_unlock(&pf->mu);
+        for (int c = 0; c < SC_NCOL; c++)
+            w->rd.buf[c] = w->nxt[c];
+        uint64_t base = w->rd.pos;
+        int k = sc_reader_next(&w->rd);
+        pthread_mutex_lock(&pf->mu);
+        w->busy = false;
+        w->full = true;
+        w->ended = k <= 0;
+        w->k = k;
+        w->base = base;
+        w->len = w->rd.len;
+        pthread_cond_broadcast(&pf->ready);
+    }
+    pthread_mutex_unlock(&pf->mu);
+    return NULL;
+}
+
+static int pf_refill(void *vctx, ooc_src *src)
+{
+    hsrc *w = vctx;
+    prefetch *pf = w->pf;
+    pthread_mutex_lock(&pf->mu);
+    while (!w->full)
+        pthread_cond_wait(&pf->ready, &pf->mu);
+    int k = w->k;
+    w->failed |= k < 0;
+    src->base = w->base;
+    src->len = k > 0 ? w->len : 0;
+    for (int c = 0; c < SC_NCOL; c++) { /* the chunk read becomes the sweep's */
+        int64_t *t = w->cur[c];
+        w->cur[c] = w->nxt[c];
+        w->nxt[c] = t;
+    }
+    w->full = false;
+    pthread_cond_signal(&pf->need);
+    pthread_mutex_unlock(&pf->mu);
+    if (k <= 0)
+        return k;
+    src->s = w->cur[SC_START];
+    src->e = w->cur[SC_END];
+    src->thr = w->cur[SC_THREAD];
+    src->task = w->cur[SC_TASK];
+    return 1;
+}
+
+/* The second set of buffers and the thread; false: read on this thread. */
+static bool pf_start(prefetch *pf, hsrc *x, ooc_src *srcs, size_t n)
+{
+    memset(pf, 0, sizeof *pf);
+    if (isolate_disabled() || par_threads() < 2 || n == 0)
+        return false;
+    for (size_t j = 0; j < n; j++)
+        memcpy(x[j].cur, x[j].rd.buf, sizeof x[j].cur);
+    for (size_t j = 0; j < n; j++)
+        for (int c = 0; c < SC_NCOL; c++)
+            if (x[j].rd.buf[c] && !(x[j].nxt[c] = malloc(x[j].rd.cap * sizeof(int64_t))))
+                return false;
+    pf->x = x;
+    pf->n = n;
+    pthread_mutex_init(&pf->mu, NULL);
+    pthread_cond_init(&pf->need, NULL);
+    pthread_cond_init(&pf->ready, NULL);
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, PAR_STACK_BYTES);
+    bool ok = pthread_create(&pf->th, &at, pf_main, pf) == 0;
+    pthread_attr_destroy(&at);
+    if (!ok) {
+        pthread_mutex_destroy(&pf->mu);
+        pthread_cond_destroy(&pf->need);
+        pthread_cond_destroy(&pf->ready);
+        pf->n = 0;
+        return false;
+    }
+    for (size_t j = 0; j < n; j++) {
+        x[j].pf = pf;
+        srcs[j].refill = pf_refill;
+    }
+    return true;
+}
+
+static void pf_stop(prefetch *pf)
+{
+    if (!pf->n)
+        return;
+    pthread_mutex_lock(&pf->mu);
+    pf->stop = true;
+    pthread_cond_broadcast(&pf->need);
+    pthread_mutex_unlock(&pf->mu);
+    pthread_join(pf->th, NULL);
+    pthread_mutex_destroy(&pf->mu);
+    pthread_cond_destroy(&pf->need);
+    pthread_cond_destroy(&pf->ready);
+    pf->n = 0;
+}
+
+static unsigned lane_cols(const sc_row *row)
+{
+    return row->keep & (1u << SC_THREAD | 1u << SC_TASK);
+}
+
+/* Readers of the rank's rows (lane columns as kept); false on NOMEM.
+ * sets: chunk buffers per reader (2 with a reader thread). */
+static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x, size_t sets)
+{
+    size_t cap = stream_chunk_len(hp->sf->budget, sets * hr->nrows, 4);
+    /* chunks that stay in the caches between the read, the decode and the
+     * sweep (SCOPEVIEW_STREAM_CHUNK's small test values pass) */
+    cap = cap < OOC_CHUNK_MAX ? cap : OOC_CHUNK_MAX;
+    for (size_t j = 0; j < hr->nrows; j++) {
+        if (!sc_reader_init(&x[j].rd, hp->sf, hr->rows[j], 3u | lane_cols(hr->rows[j]), cap, false))
+            return false;
+        srcs[j] =
+            (ooc_src){.reg = hr->reg[j], .n = hr->rows[j]->n, .refill = src_refill, .ctx = &x[j]};
+    }
+    return true;
+}
+
+static void close_srcs(hsrc *x, size_t n)
+{
+    for (size_t j = 0; x && j < n; j++) {
+        if (x[j].pf || x[j].nxt[SC_START]) { /* the buffers are cur and nxt */
+            for (int c = 0; c < SC_NCOL; c++) {
+                free(x[j].cur[c]);
+                free(x[j].nxt[c]);
+                x[j].rd.buf[c] = NULL;
+            }
+        }
+        sc_reader_free(&x[j].rd);
+    }
+    free(x);
+}
+
+/* Whether the map keeps row j's calls (ooc_h5.filter). */
+static bool row_kept(const hpass *hp, const hrank *hr, size_t j)
+{
+    const region_filter *f = hp->h->filter;
+    return !f || (filter_match_rank(f, hr->rk->rank) && filter_match_name(f, hr->rows[j]->r->name));
+}
+
+/* ------------------------------------------------------------ modes */
+
+static void choose(hpass *hp, hrank *hr)
+{
+    bool ids = true, sorted = true;
+    unsigned ncols = 2;
+    for (size_t j = 0; j < hr->nrows; j++) {
+        const sc_row *row = hr->rows[j];
+        ids &= (row->keep & (1u << SC_CALL)) && (row->keep & (1u << SC_PARENT));
+        hr->lanes |= lane_cols(row) != 0;
+        sorted &= row->in_order;
+    }
+    hr->ids = ids && hr->nrows;
+    ncols += hr->ids ? 2 : 0;
+    ncols += hr->lanes ? 2 : 0;
+    if (!hr->nrows)
+        hr->mode = M_NONE;
+    else if (!hr->ids && sorted)
+        hr->mode = M_SWEEP;
+    else /* the columns, nest.c's keys and parents, the lanes' rows */
+        hr->mode = hr->calls * (ncols * 8 + 64) <= hp->sf->budget / 2 ? M_MEMORY : M_FLAT;
+}
+
+/* Distinct lanes.h keys of a rank with lane columns (one pass over them
+ * when a row has tasks; else the threads pass 1 listed). */
+static int count_keys(hpass *hp, const hrank *hr, size_t *n)
+{
+    ooc_keyset ks = {0};
+    bool tasks = false, ok = true;
+    for (size_t j = 0; j < hr->nrows; j++)
+        tasks |= row_kept(hp, hr, j) && (hr->rows[j]->keep & (1u << SC_TASK)) != 0;
+    for (size_t j = 0; ok && !tasks && j < hr->nrows; j++) {
+        const region *r = hr->rows[j]->r;
+        if (!row_kept(hp, hr, j))
+            continue;
+        if (!(hr->rows[j]->keep & (1u << SC_THREAD)))
+            ok = ooc_keyset_add(&ks, -1, -1);
+        for (size_t i = 0; ok && (hr->rows[j]->keep & (1u << SC_THREAD)) && i < r->stream_nthreads;
+             i++)
+            ok = ooc_keyset_add(&ks, r->stream_threads[i], -1);
+    }
+    int rc = ok ? 0 : -1;
+    hsrc *x = tasks ? calloc(hr->nrows, sizeof *x) : NULL;
+    ooc_src *srcs = tasks ? calloc(hr->nrows, sizeof *srcs) : NULL;
+    if (tasks && (!x || !srcs || !open_srcs(hp, hr, srcs, x, 1)))
+        rc = -1;
+    for (size_t j = 0; tasks && rc == 0 && j < hr->nrows; j++) {
+        int k = 0;
+        if (!row_kept(hp, hr, j))
+            continue;
+        while (rc == 0 && (k = src_refill(&x[j], &srcs[j])) == 1)
+            for (size_t i = 0; i < srcs[j].len; i++)
+                if (!ooc_keyset_add(&ks, srcs[j].thr ? srcs[j].thr[i] : -1,
+                                    srcs[j].task ? srcs[j].task[i] : -1)) {
+                    rc = -1;
+                    break;
+                }
+        if (k < 0)
+            rc = -1;
+    }
+    if (tasks)
+        close_srcs(x, hr->nrows);
+    free(srcs);
+    *n = ks.n;
+    ooc_keyset_free(&ks);
+    return rc;
+}
+
+/* The rank's rows whole in a one-rank profile, nested and indexed. */
+static sv_err scratch(hpass *hp, const hrank *hr, profile **out, lanes_index **ix)
+{
+    profile *tp = profile_new(hp->c->p->path);
+    rank_data *trk = tp ? profile_add_rank(tp, hr->rk->rank) : NULL;
+    sv_err e = trk ? SV_OK : SV_ERR_NOMEM;
+    *out = tp;
+    size_t cap = stream_chunk_len(hp->sf->budget, 1, SC_NCOL);
+    for (size_t j = 0; !e && j < hr->nrows; j++) {
+        const sc_row *row = hr->rows[j];
+        region *t = rank_add_region(trk, row->r->name);
+        unsigned want = 3u | lane_cols(row) | (hr->ids ? 1u << SC_CALL | 1u << SC_PARENT : 0);
+        int64_t **dst[SC_NCOL] = {NULL};
+        if (t) {
+            int64_t **d[SC_NCOL] = {&t->start_ns,   &t->end_ns,     NULL,         &t->call_ids,
+                                    &t->parent_ids, &t->thread_ids, &t->task_ids, NULL};
+            memcpy(dst, d, sizeof d);
+            t->has_event_data = true;
+            t->n = (size_t)row->n;
+        }
+        sc_reader rd;
+        if (!t || !sc_reader_init(&rd, hp->sf, row, want, cap, false)) {
+            if (t)
+                sc_reader_free(&rd);
+            e = SV_ERR_NOMEM;
+            break;
+        }
+        for (int k = 0; !e && k < SC_NCOL; k++)
+            if ((rd.want & (1u << k)) && dst[k] && !(*dst[k] = malloc((t->n ? t->n : 1) * 8)))
+                e = SV_ERR_NOMEM;
+        int k = 0;
+        for (size_t at = 0; !e && (k = sc_reader_next(&rd)) == 1; at += rd.len)
+            for (int q = 0; q < SC_NCOL; q++)
+                if ((rd.want & (1u << q)) && dst[q])
+                    memcpy(*dst[q] + at, rd.buf[q], rd.len * sizeof(int64_t));
+        if (!e && k < 0)
+            e = SV_ERR_FORMAT;
+        sc_reader_free(&rd);
+    }
+    sv_error err;
+    ld_progress(hp->c); /* the loading child's watchdog: each step is news */
+    if (!e)
+        e = profile_finish_steps(tp, false, true, &err);
+    ld_progress(hp->c);
+    if (!e)
+        e = lanes_build(tp, hp->h->filter, ix, &err);
+    ld_progress(hp->c);
+    return e;
+}
+
+static sv_err memory_rank(hpass *hp, const hrank *hr, size_t ri, bool count)
+{
+    profile *tp = NULL;
+    lanes_index *ix = NULL;
+    sv_err e = scratch(hp, hr, &tp, &ix);
+    const rank_data *trk = tp && tp->nranks ? &tp->ranks[0] : NULL;
+    uint32_t *regmap = !e && trk ? malloc((trk->nregions + 1) * sizeof *regmap) : NULL;
+    if (!e && !regmap)
+        e = SV_ERR_NOMEM;
+    for (size_t j = 0; !e && j < trk->nregions; j++)
+        regmap[j] = (uint32_t)reg_index(hr, trk->regions[j]->name);
+    ooc_seek ref = {0};
+    if (!e && count)
+        ((hrank *)hr)->nlanes = ix->rank_lane0[1] - ix->rank_lane0[0];
+    else if (!e && (!ooc_scan_feed_lanes(&hp->h->sc, ri, ix, 0, regmap) ||
+                    !ooc_seek_from_profile(tp, &ref) ||
+                    !ooc_scan_take_seek(&hp->h->sc, ri, &ref, 0, regmap)))
+        e = SV_ERR_NOMEM;
+    ooc_seek_free(&ref);
+    free(regmap);
+    lanes_free(ix);
+    profile_free(tp);
+    return e;
+}
+
+/* The rank's inferred lanes, unless its load left them to the statistics
+ * (loader.h stats_later: pass 2 finds them). */
+static uint32_t lanes_known(const hpass *hp, const hrank *hr)
+{
+    bool later = hp->c->opt && hp->c->opt->stats_later;
+    return later ? OOC_SCAN_LANES_UNKNOWN : hr->rk->ninferred_lanes;
+}
+
+static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)
+{
+    hsrc *x = calloc(hr->nrows ? hr->nrows : 1, sizeof *x);
+    ooc_src *srcs = calloc(hr->nrows ? hr->nrows : 1, sizeof *srcs);
+    prefetch pf;
+    memset(&pf, 0, sizeof pf);
+    int rc = x && srcs && open_srcs(hp, hr, srcs, x, 2) ? 0 : -1;
+    for (size_t j = 0; rc == 0 && j < hr->nrows; j++)
+        srcs[j].skip = !row_kept(hp, hr, j);
+    if (rc == 0 && !pf_start(&pf, x, srcs, hr->nrows))
+        pf.n = 0; /* read on this thread */
+    if (rc == 0 && hr->mode == M_SWEEP)
+        rc = ooc_scan_rank(&hp->h->sc, ri, srcs, hr->nrows, hr->lanes, lanes_known(hp, hr));
+    else if (rc == 0)
+        rc = ooc_scan_flat(&hp->h->sc, ri, srcs, hr->nrows);
+    pf_stop(&pf);
+    bool failed = false;
+    for (size_t j = 0; x && j < hr->nrows; j++)
+        failed |= x[j].failed;
+    close_srcs(x, hr->nrows);
+    free(srcs);
+    if (rc == -2 || failed) /* the file changed since pass 1, or a fault of this code */
+        return SV_ERR_FORMAT;
+    return rc ? SV_ERR_NOMEM : SV_OK;
+}
+
+/* ------------------------------------------------------------ the pass */
+
+static bool note_nw(ooc_h5 *h, int rank, const char *why)
+{
+    int *r = realloc(h->nw_rank, (h->nnw + 1) * sizeof *r);
+    if (r)
+        h->nw_rank = r;
+    const char **w = r ? realloc(h->nw_why, (h->nnw + 1) * sizeof *w) : NULL;
+    if (!w)
+        return false;
+    h->nw_why = w;
+    h->nw_rank[h->nnw] = rank;
+    h->nw_why[h->nnw++] = why;
+    return true;
+}
+
+static sv_err gather(hpass *hp, lc_file *lf)
+{
+    profile *p = hp->c->p;
+    hp->nr = p->nranks;
+    hp->r = calloc(p->nranks ? p->nranks : 1, sizeof *hp->r);
+    if (!hp->r)
+        return SV_ERR_NOMEM;
+    for (size_t k = 0; k < p->nranks; k++) {
+        hrank *hr = &hp->r[k];
+        hr->rk = &p->ranks[k];
+        size_t n = hr->rk->nregions;
+        hr->regs = malloc((n ? n : 1) * sizeof *hr->regs);
+        hr->rows = malloc((n ? n : 1) * sizeof *hr->rows);
+        hr->reg = malloc((n ? n : 1) * sizeof *hr->reg);
+        if (!hr->regs || !hr->rows || !hr->reg)
+            return SV_ERR_NOMEM;
+        if (n)
+            memcpy(hr->regs, hr->rk->regions, n * sizeof *hr->regs);
+        qsort(hr->regs, n, sizeof *hr->regs, cmp_reg);
+    }
+    qsort(hp->r, hp->nr, sizeof *hp->r, cmp_rank);
+    for (size_t j = 0; j < lf->nkept; j++) {
+        size_t i = lf->order[j];
+        sc_row *row = hp->sf->rows ? hp->sf->rows[i] : NULL;
+        hrank *hr = row && row->r && row->n ? find_rank(hp, lf->ix.rank[i]) : NULL;
+        size_t ri = hr ? reg_index(hr, row->r->name) : SIZE_MAX;
+        if (!hr || ri == SIZE_MAX || hr->regs[ri] != row->r || hr->nrows == hr->rk->nregions)
+            continue; /* dropped at the verdict: not in the skeleton */
+        hr->rows[hr->nrows] = row;
+        hr->reg[hr->nrows++] = (uint32_t)ri;
+        hr->calls += row->n;
+    }
+    return SV_OK;
+}
+
+/* The skeleton's indices, kept for ooc_h5_check. */
+static sv_err note_indices(hpass *hp)
+{
+    ooc_h5 *h = hp->h;
+    h->nranks = hp->nr;
+    h->rank_no = calloc(hp->nr + 1, sizeof *h->rank_no);
+    h->regs = calloc(hp->nr + 1, sizeof *h->regs);
+    h->nregs = calloc(hp->nr + 1, sizeof *h->nregs);
+    if (!h->rank_no || !h->regs || !h->nregs)
+        return SV_ERR_NOMEM;
+    for (size_t k = 0; k < hp->nr; k++) {
+        h->rank_no[k] = hp->r[k].rk->rank;
+        h->nregs[k] = hp->r[k].rk->nregions;
+        h->regs[k] = (const void **)hp->r[k].regs;
+        hp->r[k].regs = NULL;
+    }
+    return SV_OK;
+}
+
+static sv_err plan(hpass *hp, int64_t *t_min, int64_t *t_max, size_t *nlanes)
+{
+    *t_min = INT64_MAX;
+    *t_max = INT64_MIN;
+    *nlanes = 0;
+    for (size_t k = 0; k < hp->nr; k++) {
+        hrank *hr = &hp->r[k];
+        choose(hp, hr);
+        bool kept = false; /* a row the map keeps */
+        for (size_t j = 0; j < hr->nrows; j++) {
+            const region_stats *st = &hr->rows[j]->r->st;
+            if (!row_kept(hp, hr, j))
+                continue;
+            kept = true;
+            *t_min = st->first_start_ns < *t_min ? st->first_start_ns : *t_min;
+            *t_max = st->last_end_ns > *t_max ? st->last_end_ns : *t_max;
+        }
+        sv_err e = SV_OK;
+        if (hr->mode == M_MEMORY)
+            e = memory_rank(hp, hr, k, true);
+        else if (!kept || hr->mode == M_NONE)
+            hr->nlanes = 0;
+        else if (hr->lanes)
+            e = count_keys(hp, hr, &hr->nlanes) ? SV_ERR_NOMEM : SV_OK;
+        else /* a sweep adds its further inferred lanes (ooc_scan.h) */
+            hr->nlanes = 1;
+        if (e)
+            return e;
+        *nlanes += hr->nlanes;
+    }
+    return SV_OK;
+}
+
+static sv_err run(hpass *hp)
+{
+    sv_err e = SV_OK;
+    for (size_t k = 0; !e && k < hp->nr; k++) {
+        const hrank *hr = &hp->r[k];
+        if (hr->mode == M_NONE)
+            e = ooc_scan_rank_entry(&hp->h->sc, k, INT64_MAX, true) ? SV_OK : SV_ERR_NOMEM;
+        else if (hr->mode == M_MEMORY)
+            e = memory_rank(hp, hr, k, false);
+        else
+            e = stream_rank(hp, hr, k);
+        const char *why = NULL;
+        if (hr->mode == M_FLAT)
+            why = hr->ids ? "its nesting comes from call ids and its calls exceed the budget; "
+                            "the overview shows every call at depth 0"
+                          : "a row is not in start order and the rank's calls exceed the budget; "
+                            "the overview shows every call at depth 0";
+        else if (!e && !hp->h->sc.seek.ranks[k].windowable)
+            why = "its call ids fell back to inference, or a parent starts after its child";
+        if (!e && why && !note_nw(hp->h, hr->rk->rank, why))
+            e = SV_ERR_NOMEM;
+    }
+    return e;
+}
+
+sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
+{
+    ooc_h5 *h = ctx;
+    if (h->ran) {
+        profile_warn(c->p, "%s: out-of-core: only the first file of a set is mapped", c->path);
+        return SV_OK;
+    }
+    h->ran = true;
+    snprintf(h->path, sizeof h->path, "%s", c->path);
+    hpass hp = {h, c, lf->sc, NULL, 0};
+    int64_t t0, t1;
+    size_t nlanes;
+    sv_err e = gather(&hp, lf);
+    if (!e)
+        e = plan(&hp, &t0, &t1, &nlanes);
+    if (!e && !ooc_scan_init(&h->sc, t0, t1, nlanes, h->map_cells))
+        e = SV_ERR_NOMEM;
+    if (!e)
+        e = run(&hp);
+    if (!e)
+        e = note_indices(&hp);
+    for (size_t k = 0; hp.r && k < hp.nr; k++) {
+        free(hp.r[k].regs);
+        free(hp.r[k].rows);
+        free(hp.r[k].reg);
+    }
+    free(hp.r);
+    if (e == SV_ERR_FORMAT)
+        snprintf(h->sc.why, sizeof h->sc.why, "%s",
+                 h->sc.why[0] ? h->sc.why : "a read failed while mapping the calls");
+    return e;
+}
+
+bool ooc_h5_check(const ooc_h5 *h, const profile *p)
+{
+    if (h->nranks != p->nranks)
+        return false;
+    for (size_t k = 0; k < p->nranks; k++) {
+        const rank_data *rk = &p->ranks[k];
+        if (h->rank_no[k] != rk->rank || h->nregs[k] != rk->nregions)
+            return false;
+        for (size_t j = 0; j < rk->nregions; j++)
+            if (h->regs[k][j] != (const void *)rk->regions[j])
+                return false;
+    }
+    return true;
+}
+
+void ooc_h5_free(ooc_h5 *h)
+{
+    ooc_scan_free(&h->sc);
+    for (size_t k = 0; h->regs && k < h->nranks; k++)
+        free(h->regs[k]);
+    free(h->regs);
+    free(h->nregs);
+    free(h->rank_no);
+    free(h->nw_rank);
+    free(h->nw_why);
+    memset(h, 0, sizeof *h);
+}

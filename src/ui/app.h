@@ -1,0 +1,43 @@
+/* app: the interactive and headless user interface (the views).
+ *
+ * main() loads the profile and hands it over here when no batch output was
+ * asked for.  The same drawing code serves a real terminal (ncursesw) and
+ * the headless screen mode, which prints the final screen as plain text. */
+#ifndef SV_APP_H
+#define SV_APP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/profile.h"
+#include "model/filter.h"
+
+typedef struct app_options {
+    const char *path; /* shown in the title; already the loaded file */
+    bool headless;    /* --batch: no terminal, print the final screen */
+    int cols, rows;   /* --size COLSxROWS for headless */
+    const char *keys; /* --keys for headless (may be empty) */
+    bool ascii;       /* --ascii: no Unicode glyphs */
+    bool mono;        /* --mono: no colours */
+    const region_filter *filter;
+    const char *config; /* --config FILE; NULL: $XDG_CONFIG_HOME/scopeview/config if any */
+    const struct theme_palette *palette; /* set by app_run from the config */
+    /* --diff BASE NEW: the NEW profile (the one above is BASE) and their comparison; NULL
+     * otherwise.  The compare views show only then. */
+    profile *compare;
+    struct diff_result *diff;
+    /* The statistics still to come from the loading child (isolate.h
+     * defer_stats), or NULL; app_run owns it. */
+    struct isolate_tail *stats_tail;
+    /* Out of core (issue 12): the file the skeleton profile came from (its
+     * overview map and seek index), NULL in memory; ooc_reason says why,
+     * for the views that are not offered ("the file exceeds --memory 1 GiB"). */
+    const struct ooc_file *ooc;
+    const char *ooc_reason;
+} app_options;
+
+/* Runs the interface; returns the process exit status.  out receives the
+ * headless screen. */
+int app_run(profile *p, const app_options *o, FILE *out);
+
+#endif

@@ -1,0 +1,139 @@
+/* ui: the one context passed to every view (no globals). */
+#ifndef SV_UI_H
+#define SV_UI_H
+
+#include <stdbool.h>
+#include <regex.h>
+
+#include "app.h"
+#include "grid.h"
+#include "keys.h"
+#include "model/profile.h"
+
+struct view_ops;
+
+/* The selection every view shares and follows. */
+typedef struct ui_selection {
+    region *region; /* selected region (one rank), or NULL */
+    int rank;       /* rank number of the selected call */
+    int64_t call;   /* rank call index (rank_data.calls numbering), -1 none */
+} ui_selection;
+
+/* Jumps Esc can walk back through. */
+#define UI_BACK_MAX 16
+
+typedef struct ui_ctx {
+    profile *prof;
+    const app_options *opt;
+    grid grid;
+    bool mono; /* no colours */
+    ui_selection sel;
+    /* search: the last / expression, shared by every view */
+    bool has_search;
+    regex_t search_re;
+    char search_text[256];
+    bool filter_on;   /* f: views narrow to regions matching search_re */
+    bool source_pane; /* s */
+    bool help_open;
+    int mouse_x, mouse_y; /* last mouse position for wheel/click commands */
+    /* The per-call nesting being built in the background (calls_job.h);
+     * NULL once app.c has installed it into the profile. */
+    struct calls_job *calls_job;
+    /* views */
+    const struct view_ops *const *views;
+    size_t nviews;
+    void *view_state[VIEW_COUNT]; /* indexed by view_id */
+    size_t current;               /* index into views */
+    /* The jumps Esc walks back through (calls -> timeline -> calls ->
+     * regions): views a jump (ui_open_view) left, the latest last.  A
+     * switch by the user (Tab, a digit) clears it. */
+    size_t back[UI_BACK_MAX];
+    size_t nback;
+    char status[256]; /* one-line message for the status bar */
+    /* --- added by the UI core --- */
+    bool ascii;       /* ASCII glyphs only (--ascii or a non-UTF-8 locale) */
+    rect view_area;   /* where the current view draws (between the bars) */
+    bool too_small;   /* the screen is below UI_MIN_COLS x UI_MIN_ROWS */
+    bool prompt_open; /* the / prompt is being edited in the status bar */
+    char prompt[256];
+    size_t prompt_len;
+    int help_top;                  /* first help line shown */
+    keymap keys;                   /* key -> command per scope: commands.def, then the config */
+    const struct sv_settings *cfg; /* the user's config (config.h); NULL in some tests */
+    /* How the calls view opens next (set by the regions view's rows, read
+     * and cleared by the calls view): 0 as it was, UI_DRILL_ALL every
+     * rank, UI_DRILL_RANK the selected region's rank only. */
+    int drill_scope;
+    bool show_warnings; /* the info view opens on its loader warnings (then clears it) */
+    /* The statistics still coming from the loading child (stats_job.h);
+     * NULL once app.c has installed them.  stats_error: why they never
+     * came ("" when they did or still may). */
+    struct stats_job *stats_job;
+    char stats_error[SV_MSG_MAX + 32];
+    /* Out of core: the timeline's window being read (ooc_job.h), NULL when
+     * none; the terminal wakes when it is done (tl_window.c takes it). */
+    struct ooc_job *ooc_job;
+} ui_ctx;
+
+enum { UI_DRILL_ALL = 1, UI_DRILL_RANK = 2 };
+
+/* Below this size only a "Terminal too small" message is drawn. */
+#define UI_MIN_COLS 40
+#define UI_MIN_ROWS 10
+
+/* A screen backend: the terminal (term.c) or the headless one (headless.c).
+ * app.c runs the same loop over either. */
+typedef struct ui_backend {
+    void *state;
+    /* The next key (blocking); SVK_NONE when there are no more (headless)
+     * or the user asked to stop (a signal).  Sets ctx->mouse_x/y for mouse
+     * keys. */
+    int (*next_key)(void *state, ui_ctx *ctx);
+    /* Shows ctx->grid. */
+    void (*present)(void *state, const ui_ctx *ctx);
+    /* The current screen size. */
+    void (*size)(void *state, int *cols, int *rows);
+} ui_backend;
+
+/* The help overlay (help.c). */
+void help_draw(ui_ctx *ctx, rect area);
+/* Handles a key while help is open; returns view_flags. */
+int help_on_key(ui_ctx *ctx, int key);
+
+/* true while the per-call nesting (parents, depths, exclusive times) is
+ * still being computed in the background: views that need it draw
+ * ui_computing_text() instead, and build once it is false. */
+bool ui_calls_pending(const ui_ctx *ctx);
+/* The regions' statistics (percentiles, exclusive totals, ...) are not in
+ * the profile yet (or failed: stats_error): views that show them say so,
+ * or show the file's stored summary_statistics, marked as such. */
+bool ui_stats_pending(const ui_ctx *ctx);
+const char *ui_stats_text(const ui_ctx *ctx);
+const char *ui_computing_text(const ui_ctx *ctx);
+
+/* Helpers views use to move the user around. */
+/* false for a compare view outside --diff: no tab, no key, not in the Tab cycle. */
+bool ui_view_shown(const ui_ctx *ctx, size_t i);
+void ui_open_view(ui_ctx *ctx, view_id id);
+/* The label of the key that opens view id ("1"), "" when none does. */
+const char *ui_view_key(const ui_ctx *ctx, view_id id, char *buf, size_t len);
+void ui_set_status(ui_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool ui_search_match(const ui_ctx *ctx, const char *name);
+/* Selects a call (rank number, rank call index) and its region. */
+void ui_select_call(ui_ctx *ctx, int rank, int64_t call);
+void ui_select_region(ui_ctx *ctx, region *r);
+/* Selects the slowest call of the selected region over every rank the
+ * filter keeps and every lane (ties: the lowest rank, then the first
+ * recorded), so its duration is the region's Max.  Without a selected
+ * region it takes the region with the largest total time.  Says what it
+ * did in the status line; the caller decides which view shows the call
+ * (d and S, app.c; S in the calls and regions views). */
+void ui_select_slowest(ui_ctx *ctx);
+/* The same on one rank (rank >= 0: a per-rank row), or every rank (< 0). */
+void ui_select_slowest_on(ui_ctx *ctx, int rank);
+/* Moves a scrolled text's top line for a scrolling command (Up, Down,
+ * wheel, PgUp, PgDn, Home, End), end being the line count; returns false
+ * for any other command.  The caller clamps. */
+bool ui_scroll(size_t *top, size_t end, int page_rows, ui_cmd cmd);
+
+#endif
