@@ -152,10 +152,10 @@ run --memory 12X "$h/noalloc.h5"
 check "--memory 12X is a usage error" [ "$rc" = 2 ]
 check "--memory 12X says what it wants" hasf "--memory wants a size such as 512M or 2G, not '12X'" "$err"
 
-# --- a crash in the loading child (sent by the test hook, which runs in the child at the load's
-# first progress report): contained, one line; with the file changed first, that is the news.
+# --- a crash in the loading child (the test hook makes the child crash at the load's first
+# progress report): contained, one line; with the file changed first, that is the news.
 cp "$fx/small.h5" "$h/crash.h5"
-SCOPEVIEW_TEST_DURING_LOAD='kill -SEGV $PPID' "$sv" --json "$h/crash.h5" >"$scr" 2>"$err"
+SCOPEVIEW_TEST_DURING_LOAD=crash "$sv" --json "$h/crash.h5" >"$scr" 2>"$err"
 rc=$?
 check "crash: exit 1, not a signal" [ "$rc" = 1 ]
 check "crash: one line" one_line
@@ -166,7 +166,7 @@ else # ASan catches the signal and ends the child with its own status
     check "crash: damaged" hasf "crash.h5: the file is damaged (" "$err"
 fi
 cp "$fx/small.h5" "$h/change.h5"
-SCOPEVIEW_TEST_DURING_LOAD="truncate -s 1000 '$h/change.h5'; kill -SEGV \$PPID" \
+SCOPEVIEW_TEST_DURING_LOAD="truncate=1000,crash" \
     "$sv" --json "$h/change.h5" >"$scr" 2>"$err"
 rc=$?
 check "changed then crashed: exit 1" [ "$rc" = 1 ]
@@ -174,7 +174,7 @@ check "changed then crashed: says the file changed" \
     hasf "change.h5: the file changed while it was being read (is a job still writing it?); try again when it is complete" "$err"
 # Changed under the load without a crash: loaded, with a warning that says so.
 cp "$fx/small.h5" "$h/change2.h5"
-SCOPEVIEW_TEST_DURING_LOAD="truncate -s 1000 '$h/change2.h5'" \
+SCOPEVIEW_TEST_DURING_LOAD="truncate=1000" \
     "$sv" --json "$h/change2.h5" >"$scr" 2>"$err"
 rc=$?
 check "changed: exit 0 or 1, never a signal" sh -c "[ $rc = 0 ] || [ $rc = 1 ]"

@@ -189,21 +189,33 @@ static void iso_set_limit(int resource, rlim_t soft, rlim_t hard)
     (void)setrlimit(resource, &rl);
 }
 
-/* Test hook (tests/isolate.sh): a shell command run once, in the child,
- * at the load's first progress report, while the file is open and partly
- * read: it changes the file under the load. */
+/* Test hook (tests/isolate.sh, SCOPEVIEW_TEST_DURING_LOAD): at the load's
+ * first progress report, while the file is open and partly read, the child
+ * changes the file under the load ("truncate=N") and then, if asked, dies
+ * as libhdf5 would on a damaged file ("crash").  Actions, not a shell
+ * command: the loading child runs no other program. */
 typedef struct iso_hook {
     iso_ticker ticker;
-    const char *cmd;
+    const char *actions; /* NULL once done */
+    const char *path;
 } iso_hook;
+
+static void iso_hook_act(const char *actions, const char *path)
+{
+    const char *t = strstr(actions, "truncate=");
+    if (t)
+        (void)!truncate(path, (off_t)strtoll(t + 9, NULL, 10));
+    if (strstr(actions, "crash"))
+        raise(SIGSEGV);
+}
 
 static void iso_hook_tick(void *ctx, uint64_t done, uint64_t total)
 {
     iso_hook *h = ctx;
-    if (h->cmd) {
-        const char *cmd = h->cmd;
-        h->cmd = NULL;
-        (void)!system(cmd);
+    if (h->actions) {
+        const char *a = h->actions;
+        h->actions = NULL;
+        iso_hook_act(a, h->path);
     }
     iso_tick(&h->ticker, done, total);
 }
@@ -365,7 +377,7 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_IGN);
-    iso_hook hook = {{prog_fd, now_ms()}, getenv("SCOPEVIEW_TEST_DURING_LOAD")};
+    iso_hook hook = {{prog_fd, now_ms()}, getenv("SCOPEVIEW_TEST_DURING_LOAD"), path};
     /* Silent: the parent gives the one-line verdict (a sanitizer's report
      * included; SCOPEVIEW_IN_PROCESS=1 shows it in-process). */
     int null = open("/dev/null", O_RDWR);
