@@ -14,6 +14,7 @@
 
 #include "isolate/isolate.h"
 #include "util/text.h"
+#include "util/hooks.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1.0"
@@ -496,7 +497,7 @@ static char *demo_beside_exe(void)
 
 char *cli_find_demo(sv_error *err)
 {
-    const char *env = getenv("SCOPEVIEW_DEMO");
+    const char *env = hook_value(HOOK_DEMO);
     if (env && *env) {
         char *s = strdup(env);
         if (!s)

@@ -17,6 +17,7 @@
 #include "model/par.h"
 #include "model/sanity.h"
 #include "util/text.h"
+#include "util/hooks.h"
 
 #define TAG_RESULT 1
 
@@ -51,7 +52,7 @@ mpi_role mpi_run_role(const cli_options *o)
  * split at all). */
 static bool verbose(void)
 {
-    const char *v = getenv("SCOPEVIEW_MPI_VERBOSE");
+    const char *v = hook_value(HOOK_MPI_VERBOSE);
     return v && *v && strcmp(v, "0") != 0;
 }
 
@@ -153,7 +154,7 @@ static void worker(const char *path, const isolate_options *how, int me, int np)
     if (!e)
         e = load_rows_encode(q, &nests, &buf, &len, &err);
     /* A test hook: results lost on the way, process 0 does it all. */
-    const char *lose = getenv("SCOPEVIEW_MPI_TEST_LOSE");
+    const char *lose = hook_value(HOOK_MPI_TEST_LOSE);
     if (e || len > INT_MAX || (lose && strcmp(lose, "1") == 0))
         len = 0;
     if (verbose())
@@ -251,7 +252,7 @@ static int leader(const char *path, const isolate_options *how, int np, profile 
  * uses every CPU).  SCOPEVIEW_THREADS, when set, is the user's. */
 static void share_cpus(void)
 {
-    const char *set = getenv("SCOPEVIEW_THREADS");
+    const char *set = hook_value(HOOK_THREADS);
     if (set && *set)
         return;
     int here = 1;

@@ -30,6 +30,7 @@
 #include "util/text.h"
 #include "wire.h"
 #include "wire_stats.h"
+#include "util/hooks.h"
 
 /* ASan and TSan reserve terabytes of address space up front: RLIMIT_AS
  * would make every later mapping fail, so a sanitized build goes without it. */
@@ -152,7 +153,7 @@ bool isolate_parse_size(const char *s, uint64_t *bytes)
 
 bool isolate_disabled(void)
 {
-    const char *a = getenv("SCOPEVIEW_IN_PROCESS"), *b = getenv("SCOPEVIEW_NO_PROBE");
+    const char *a = hook_value(HOOK_IN_PROCESS), *b = hook_value(HOOK_NO_PROBE);
     return (a && strcmp(a, "1") == 0) || (b && strcmp(b, "1") == 0);
 }
 
@@ -377,14 +378,14 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_IGN);
-    iso_hook hook = {{prog_fd, now_ms()}, getenv("SCOPEVIEW_TEST_DURING_LOAD"), path};
+    iso_hook hook = {{prog_fd, now_ms()}, hook_value(HOOK_TEST_DURING_LOAD), path};
     /* Silent: the parent gives the one-line verdict (a sanitizer's report
      * included; SCOPEVIEW_IN_PROCESS=1 shows it in-process). */
     int null = open("/dev/null", O_RDWR);
     if (null >= 0) {
         dup2(null, STDIN_FILENO);
         dup2(null, STDOUT_FILENO);
-        if (!getenv("SCOPEVIEW_CHILD_STDERR"))
+        if (!hook_value(HOOK_CHILD_STDERR))
             dup2(null, STDERR_FILENO);
         if (null > STDERR_FILENO)
             close(null);

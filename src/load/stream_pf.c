@@ -4,6 +4,7 @@
  * variable (broadcast) serve both directions: a handful of waits per chunk
  * of up to a million calls. */
 #include "stream_pf.h"
+#include "util/hooks.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -197,7 +198,7 @@ void sc_pf_stop(sc_pf *pf)
 
 size_t sc_pf_chunk_len(size_t len)
 {
-    const char *env = getenv("SCOPEVIEW_STREAM_CHUNK");
+    const char *env = hook_value(HOOK_STREAM_CHUNK);
     if (env && *env && strtol(env, NULL, 10) >= 1)
         return len;
     return len < PF_CHUNK_MAX ? len : PF_CHUNK_MAX;

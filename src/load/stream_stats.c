@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "stream.h"
+#include "util/hooks.h"
 
 #define PCT_W 11 /* linear splits of a heavy bucket: 2^PCT_W sub-buckets */
 
@@ -384,7 +385,7 @@ void stream_pct_result(const stream_pct *pc, region_stats *st)
 
 size_t stream_chunk_len(uint64_t budget, size_t nreaders, size_t ncols)
 {
-    const char *env = getenv("SCOPEVIEW_STREAM_CHUNK");
+    const char *env = hook_value(HOOK_STREAM_CHUNK);
     if (env && *env) {
         long v = strtol(env, NULL, 10);
         if (v >= 1)

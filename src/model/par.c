@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #endif
 #include "par.h"
+#include "util/hooks.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -21,7 +22,7 @@ static _Thread_local par_warns *par_sink;
 
 int par_threads(void)
 {
-    const char *s = getenv("SCOPEVIEW_THREADS");
+    const char *s = hook_value(HOOK_THREADS);
     if (s && *s) {
         char *end;
         long v = strtol(s, &end, 10);

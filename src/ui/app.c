@@ -19,6 +19,7 @@
 #include "term.h"
 #include "util/text.h"
 #include "view.h"
+#include "util/hooks.h"
 
 typedef struct app {
     ui_ctx *ctx;
@@ -639,7 +640,7 @@ static bool app_take_calls(app *a)
 static void app_start_calls(app *a, const app_options *o)
 {
     ui_ctx *ctx = a->ctx;
-    const char *hook = getenv("SCOPEVIEW_TEST_CALLS");
+    const char *hook = hook_value(HOOK_TEST_CALLS);
     bool hold = hook && strcmp(hook, "hold") == 0;
     unsigned delay = 0;
     if (hook && strncmp(hook, "delay:", 6) == 0)
@@ -688,7 +689,7 @@ static void app_start_stats(app *a, const app_options *o)
     ui_ctx *ctx = a->ctx;
     if (!o->stats_tail)
         return;
-    const char *hook = getenv("SCOPEVIEW_TEST_STATS");
+    const char *hook = hook_value(HOOK_TEST_STATS);
     bool hold = hook && strcmp(hook, "hold") == 0;
     unsigned delay = 0;
     if (hook && strncmp(hook, "delay:", 6) == 0)
@@ -704,7 +705,7 @@ static void app_start_stats(app *a, const app_options *o)
 
 static void app_wait_stats(app *a, const app_options *o)
 {
-    const char *hook = getenv("SCOPEVIEW_TEST_STATS");
+    const char *hook = hook_value(HOOK_TEST_STATS);
     if (a->ctx->stats_job && o->headless && !(hook && strcmp(hook, "hold") == 0))
         stats_job_wait(a->ctx->stats_job);
     app_take_stats(a);

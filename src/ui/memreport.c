@@ -5,10 +5,11 @@
 
 #include "model/footprint.h"
 #include "memreport.h"
+#include "util/hooks.h"
 
 void memreport_maybe(const profile *p)
 {
-    const char *v = getenv("SCOPEVIEW_REPORT_BYTES");
+    const char *v = hook_value(HOOK_REPORT_BYTES);
     if (!v || !*v || (v[0] == '0' && !v[1]))
         return;
     size_t calls = 0;

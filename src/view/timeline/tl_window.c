@@ -9,6 +9,7 @@
 #include "ooc/ooc_job.h"
 #include "model/region.h"
 #include "util/text.h"
+#include "util/hooks.h"
 
 struct tl_window {
     const ooc_file *f;
@@ -49,7 +50,7 @@ static uint64_t window_cap(const ooc_file *f)
 {
     /* SCOPEVIEW_TEST_OOC_CAP=N (tests): windows of at most N calls, so a
      * small file has an overview too. */
-    const char *t = getenv("SCOPEVIEW_TEST_OOC_CAP");
+    const char *t = hook_value(HOOK_TEST_OOC_CAP);
     if (t && *t)
         return strtoull(t, NULL, 10);
     return ooc_window_cap(f->budget);
@@ -79,7 +80,7 @@ bool tl_window_init(tl_state *s, ui_ctx *ctx)
         free(w);
         return false;
     }
-    const char *hook = getenv("SCOPEVIEW_TEST_WINDOW");
+    const char *hook = hook_value(HOOK_TEST_WINDOW);
     w->hold = hook && strcmp(hook, "hold") == 0;
     w->f = f;
     w->cap = window_cap(f);
