@@ -30,7 +30,7 @@ void h5u_col_close(h5u_col *col);
 h5u_status h5u_read_index(h5u_reader *rd, hid_t loc, const char *name, uint64_t **out, size_t *n,
                           size_t *nnegative, char *why, size_t whylen);
 
-/* One row of rank_region_index/summary_statistics (UPSTREAM-FORMATS 3.4). */
+/* One row of rank_region_index/summary_statistics (doc/FORMAT.md, "Schema 2 and 3"). */
 typedef struct h5u_sumstat {
     int64_t total, minimum, maximum, first, last, start_minimum, end_maximum;
     uint64_t gpu_count;

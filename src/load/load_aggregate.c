@@ -1,4 +1,4 @@
-/* load_aggregate: storage_layout "aggregate" (UPSTREAM-FORMATS.md 3.6):
+/* load_aggregate: storage_layout "aggregate" (doc/FORMAT.md, "The aggregate layout"):
  * one summary per (region, rank) from the aggregate_* index columns, no
  * events.  The layout's other index and /events columns exist with 0 rows;
  * they are not read. */

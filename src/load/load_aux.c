@@ -1,6 +1,6 @@
 /* load_aux: see load_aux.h.
  *
- * Layouts (UPSTREAM-FORMATS.md 4.5, 4.6; upstream h5writer and likwid_data):
+ * Layouts (doc/FORMAT.md, "Auxiliary records"):
  *   line_profile/<i>/        attrs region, filename, function, first_lineno,
  *                            unit [, source, source_first_lineno];
  *                            datasets line_numbers i8, hits i8, times f8

@@ -1,5 +1,5 @@
 /* load_columnar: scope-profiler's columnar layout, schema 2 (start_times,
- * end_times) and 3 (start_deltas, durations), UPSTREAM-FORMATS.md section 3.
+ * end_times) and 3 (start_deltas, durations), doc/FORMAT.md, "Schema 2 and 3".
  *
  * Every rank_region_index row is one (region, rank) whose calls are
  * [offset, offset + count) of every /events column.  Rows are checked first

@@ -351,7 +351,7 @@ static int64_t meta_int(const profile *p, size_t from, const char *key)
     return -1;
 }
 
-/* scope_profiler_schema: absent = 1; an integer 1..3 (UPSTREAM-FORMATS 1). */
+/* scope_profiler_schema: absent = 1; an integer 1..3 (doc/FORMAT.md, "Which layout a file has"). */
 static sv_err read_schema(ld_ctx *c, hid_t f, sv_error *err)
 {
     c->schema = 1;

@@ -3,7 +3,7 @@
  * A lane is one (rank, thread) or one (rank, task): calls with a task row go
  * to their task's lane, the others to their thread's lane, and a rank
  * without thread columns gets a single lane, or one per inferred lane when
- * its calls overlap partly (FORMAT-REFERENCE.md "inferred lanes").  Within a lane a call's depth
+ * its calls overlap partly (doc/FORMAT.md, "Inferred lanes").  Within a lane a call's depth
  * counts only its ancestors in the same lane, so executor work started by a
  * task begins at depth 0 in its thread's lane.
  *

@@ -1,5 +1,5 @@
 /* nest: parent of every call and exclusive time, exactly as
- * FORMAT-REFERENCE.md defines them.
+ * doc/FORMAT.md defines them.
  *
  * A rank whose every region with events has call_ids and parent_ids uses
  * the explicit links; any other rank (legacy files included), or one whose

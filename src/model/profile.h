@@ -194,7 +194,7 @@ typedef struct rank_calls {
      * (rank_call_children).  No offsets array (4 bytes a call, issue 12). */
     uint32_t *child; /* nchild */
     size_t nchild;   /* calls with a parent */
-    /* n: inferred lane of each call (FORMAT-REFERENCE.md "inferred lanes");
+    /* n: inferred lane of each call (doc/FORMAT.md, "Inferred lanes");
      * NULL when the rank has one lane or records its threads. */
     uint32_t *lane;
 } rank_calls;
@@ -230,7 +230,7 @@ typedef struct meta_entry {
     char *text; /* the value shown as text, always set */
 } meta_entry;
 
-/* Which scope-profiler layout a file had (UPSTREAM-FORMATS.md). */
+/* Which scope-profiler layout a file had (doc/FORMAT.md). */
 typedef enum profile_layout {
     LAYOUT_GROUPS,   /* schema 1: rank<N>/regions/<name>/ (legacy and extended) */
     LAYOUT_COLUMNAR, /* schema 2 (start/end) or 3 (gap-encoded) */

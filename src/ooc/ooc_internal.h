@@ -29,7 +29,7 @@ void ooc_same_zero(profile *w, const profile *skel);
 bool ooc_region_has(const region *r, uint32_t bit);
 
 /* Nests rank rk of a finished window again as the whole profile did: the
- * first-fit sweep of inferred lanes (FORMAT-REFERENCE.md), in which every
+ * first-fit sweep of inferred lanes (doc/FORMAT.md), in which every
  * call with forced[g] != UINT32_MAX joins that lane; rk->calls is replaced
  * and rk->ninferred_lanes set to ninferred.  For ranks whose whole profile
  * inferred lanes (ninferred > 0) only. */

@@ -198,7 +198,7 @@ static void doc_wrap(info_doc *d, int role, int indent, const char *text)
 
 /* --- the page --- */
 
-/* What the file is, in scope-profiler's own terms (UPSTREAM-FORMATS.md). */
+/* What the file is, in scope-profiler's own terms (doc/FORMAT.md). */
 static const char *info_layout_text(const profile *p)
 {
     switch (p->layout) {
@@ -291,7 +291,7 @@ static void build_rank_tables(info_doc *d, const rank_data *rk)
     }
 }
 
-/* One line for ranks whose lanes were inferred (FORMAT-REFERENCE.md
+/* One line for ranks whose lanes were inferred (doc/FORMAT.md
  * "inferred lanes"): the file names no threads, the lanes are a guess
  * (calls that overlap partly ran on different threads). */
 static void build_inferred_note(info_doc *d, const profile *p)

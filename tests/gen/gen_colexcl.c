@@ -1,5 +1,5 @@
 /* gen_colexcl: exclusive totals of a columnar profile from its explicit call
- * graph, by FORMAT-REFERENCE.md's rule: a call's exclusive time is its
+ * graph, by doc/FORMAT.md's rule: a call's exclusive time is its
  * duration minus the length of the union of its direct children's intervals,
  * each clipped to the call.  Children are the calls of the same rank whose
  * parent id is the call's id (ids are unique within a rank only). */

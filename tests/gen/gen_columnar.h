@@ -1,7 +1,7 @@
 /* gen_columnar: svgen's writer of scope-profiler's columnar layouts
  * (schema 2 and 3, "columnar" and "aggregate"), the C API's per-rank files
  * and the auxiliary rank records (line profiles, perf events).  See
- * /work/shared/spec/UPSTREAM-FORMATS.md; like gen.c it shares no code with
+ * doc/FORMAT.md; like gen.c it shares no code with
  * the reader.
  *
  * The caller describes a profile in memory (rows of (rank, region) with

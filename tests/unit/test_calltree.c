@@ -510,7 +510,7 @@ static void test_threads_small_fits(void **state)
         calltree *t = build(p, -1, -1, fold);
         check_children_fit(t);
         /* a worker's call inside the main thread's stays nested in it
-         * (FORMAT-REFERENCE: they cannot be told apart) */
+         * (doc/FORMAT.md: they cannot be told apart) */
         assert_int_not_equal(PATH(t, "main", "worker_task", "rhs"), CT_NONE);
         calltree_free(t);
     }

@@ -1,5 +1,5 @@
 /* Nesting and exclusive time, against values worked out by hand
- * (FORMAT-REFERENCE.md rules; tests/gen/FIXTURES.md for legacy_small). */
+ * (doc/FORMAT.md rules; tests/gen/FIXTURES.md for legacy_small). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -119,7 +119,7 @@ static void test_inferred_lanes(void **state)
     profile_free(p);
 }
 
-/* Inferred lanes, first fit (FORMAT-REFERENCE.md), three threads without
+/* Inferred lanes, first fit (doc/FORMAT.md), three threads without
  * thread ids: m [0,100] on the main thread, workers w [10,110] and
  * [20,120], each running r inside it: r [15,105] fits only in w[0]'s lane
  * (m ends inside it), r [25,115] only in w[1]'s; r [112,118] starts after

@@ -936,7 +936,7 @@ static void test_window_file_set(void **state)
 }
 
 /* A legacy file of one rank: region `a` [0, 50); `b` [40, 10^7) overlaps
- * it partly, so it runs on inferred lane 1 (FORMAT-REFERENCE.md); then
+ * it partly, so it runs on inferred lane 1 (doc/FORMAT.md); then
  * 10000 calls `c` [100 + 10k, 105 + 10k), each inside b but on lane 0 (the
  * first lane that fits: empty once a ended), at depth 0.  At every later
  * checkpoint b is open on lane 1 while lane 0 is empty: a window's sweep
