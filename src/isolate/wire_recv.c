@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "wire_internal.h"
+#include "util/bigmem.h"
 
 /* ------------------------------------------------------------ reader */
 
@@ -96,38 +97,19 @@ static bool wr_bool(wire_r *r)
     return wr_u64(r) != 0;
 }
 
-/* Column arrays as the loader allocates them (h5util): big ones 2 MiB-aligned
- * with a huge-page hint, medium ones faulted in by one madvise; page faults
- * cost more than the copy from the pipe.  Big ones are faulted in by the
+/* Column arrays as the loader allocates them (util/bigmem.h): big ones
+ * 2 MiB-aligned with a huge-page hint, medium ones faulted in by one
+ * madvise; page faults cost more than the copy from the pipe.  Big ones are faulted in by the
  * read itself, one huge page at a time, not all at once beforehand: the
  * sender releases its pages as they are read (wire_send_profile_final), so
  * each huge page is taken just after one of those is freed and reuses warm
  * memory instead of fresh pages (several times slower to fault in on a VM).
  * free() releases either. */
-#define WR_HUGE_MIN ((size_t)4 << 20)
-#define WR_HUGE_STEP ((size_t)2 << 20)
+#define WR_HUGE_STEP BIGMEM_HUGE_ALIGN
 
 static void *wr_column_mem(size_t bytes)
 {
-    const size_t huge_min = WR_HUGE_MIN, align = WR_HUGE_STEP;
-    if (bytes < huge_min) {
-        void *p = malloc(bytes ? bytes : 1);
-#ifdef MADV_POPULATE_WRITE
-        if (p && bytes >= ((size_t)64 << 10)) {
-            uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-            uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
-            if (e > a)
-                madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-        }
-#endif
-        return p;
-    }
-    size_t sz = (bytes + align - 1) & ~(align - 1);
-    void *p;
-    if (posix_memalign(&p, align, sz) != 0)
-        return NULL;
-    madvise(p, sz, MADV_HUGEPAGE);
-    return p;
+    return bigmem_column(bytes);
 }
 
 /* Allocates n bytes charged to the budget (NULL after a failure); a column's
@@ -206,7 +188,7 @@ static char **wr_strv(wire_r *r, size_t n)
  * without transparent huge pages. */
 static bool wr_col_bytes(wire_r *r, unsigned char *v, size_t bytes)
 {
-    if (bytes < WR_HUGE_MIN)
+    if (bytes < BIGMEM_HUGE_MIN)
         return wr_bytes(r, v, bytes);
     for (size_t off = 0; off < bytes; off += WR_HUGE_STEP) {
         size_t k = bytes - off < WR_HUGE_STEP ? bytes - off : WR_HUGE_STEP;

@@ -6,36 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "h5util_cols.h"
 #include "h5util_internal.h"
+#include "util/bigmem.h"
 
-/* As h5util.c's column buffers: big ones 2 MiB-aligned with a huge-page
- * hint, medium ones faulted in by one madvise (page faults cost more than
- * the read itself). */
+/* As h5util.c's column buffers (util/bigmem.h). */
 int64_t *h5u_alloc_i64(size_t n)
 {
-    size_t bytes = (n ? n : 1) * sizeof(int64_t);
-    const size_t huge_min = (size_t)4 << 20, align = (size_t)2 << 20;
-    if (bytes < huge_min) {
-        int64_t *p = malloc(bytes);
-#ifdef MADV_POPULATE_WRITE
-        if (p && bytes >= ((size_t)64 << 10)) {
-            uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-            uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
-            if (e > a)
-                madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-        }
-#endif
-        return p;
-    }
-    size_t sz = (bytes + align - 1) & ~(align - 1);
-    void *p;
-    if (posix_memalign(&p, align, sz) != 0)
-        return NULL;
-    madvise(p, sz, MADV_HUGEPAGE);
-    return p;
+    return bigmem_column((n ? n : 1) * sizeof(int64_t));
 }
 
 const char *h5u_filter_name(unsigned id)

@@ -4,30 +4,20 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "nest_internal.h"
 #include "util/text.h"
+#include "util/bigmem.h"
 
 /* Per-call arrays of a big rank get a huge-page hint, as the loader's
  * columns do: a fresh array's page faults otherwise cost more than the
  * nesting that fills it.  Only the whole 2 MiB pages inside the array are
  * hinted: rounding the array up to whole huge pages (or aligning it to one)
  * would hold up to 2 MiB more per array, resident once the last page is
- * written (issue 12: bytes per call).  Freed with free(). */
-#define BIG_MIN ((size_t)4 << 20)
-#define BIG_ALIGN ((size_t)2 << 20)
-
+ * written (util/bigmem.h's bigmem_array).  Freed with free(). */
 static void *alloc_big(size_t bytes)
 {
-    void *p = malloc(bytes ? bytes : 1);
-    if (p && bytes >= BIG_MIN) {
-        uintptr_t a = ((uintptr_t)p + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1);
-        uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)(BIG_ALIGN - 1);
-        if (e > a)
-            madvise((void *)a, e - a, MADV_HUGEPAGE);
-    }
-    return p;
+    return bigmem_array(bytes);
 }
 
 int64_t nest_union_clipped(const int64_t *s, const int64_t *e, size_t n, int64_t lo, int64_t hi)
