@@ -731,12 +731,8 @@ static int app_loop(app *a)
         if (key == SVK_READY) {
             /* A terminal: a worker is done (taken above); headless, the key <Ready>: wait
              * until both are.  A terminal never waits for the other one. */
-            if (a->ctx->opt->headless && a->ctx->calls_job)
-                calls_job_wait(a->ctx->calls_job);
-            if (a->ctx->opt->headless && a->ctx->stats_job)
-                stats_job_wait(a->ctx->stats_job);
-            if (a->ctx->opt->headless && a->ctx->ooc_job)
-                ooc_job_wait(a->ctx->ooc_job);
+            if (a->ctx->opt->headless)
+                ui_jobs_wait(a->ctx);
             continue;
         }
         int fl = app_key(a, key);

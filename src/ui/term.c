@@ -15,9 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "model/calls_job.h"
-#include "isolate/stats_job.h"
-#include "ooc/ooc_job.h"
 #include "grid.h"
 #include "keys.h"
 #include "term_signal.h"
@@ -267,9 +264,7 @@ static int term_next_key(void *state, ui_ctx *ctx)
                 return SVK_NONE;
             if (!instant)
                 t->dead_reads = 0;
-            if ((ctx->calls_job && calls_job_done(ctx->calls_job)) ||
-                (ctx->stats_job && stats_job_done(ctx->stats_job)) ||
-                (ctx->ooc_job && ooc_job_done(ctx->ooc_job)))
+            if (ui_job_ready(ctx))
                 return SVK_READY; /* app.c installs it and redraws */
             continue;
         }

@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isolate/stats_job.h"
+#include "model/calls_job.h"
 #include "model/filter.h"
 #include "model/region.h"
 #include "model/select.h"
+#include "ooc/ooc_job.h"
 #include "util/timefmt.h"
 #include "view.h"
 
@@ -215,4 +218,21 @@ void ui_select_slowest_on(ui_ctx *ctx, int rank)
 void ui_select_slowest(ui_ctx *ctx)
 {
     ui_select_slowest_on(ctx, -1);
+}
+
+bool ui_job_ready(const ui_ctx *ctx)
+{
+    return (ctx->calls_job && calls_job_done(ctx->calls_job)) ||
+           (ctx->stats_job && stats_job_done(ctx->stats_job)) ||
+           (ctx->ooc_job && ooc_job_done(ctx->ooc_job));
+}
+
+void ui_jobs_wait(ui_ctx *ctx)
+{
+    if (ctx->calls_job)
+        calls_job_wait(ctx->calls_job);
+    if (ctx->stats_job)
+        stats_job_wait(ctx->stats_job);
+    if (ctx->ooc_job)
+        ooc_job_wait(ctx->ooc_job);
 }

@@ -136,4 +136,12 @@ void ui_select_slowest_on(ui_ctx *ctx, int rank);
  * for any other command.  The caller clamps. */
 bool ui_scroll(size_t *top, size_t end, int page_rows, ui_cmd cmd);
 
+/* The viewer's background jobs (nesting, statistics, an out-of-core
+ * window), polled in one place: whether any has published its result (the
+ * terminal then wakes the loop, which installs it). */
+bool ui_job_ready(const ui_ctx *ctx);
+
+/* Headless <Ready>: blocks until every running job has published. */
+void ui_jobs_wait(ui_ctx *ctx);
+
 #endif
