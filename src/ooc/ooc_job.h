@@ -1,6 +1,6 @@
 /* ooc_job: one out-of-core window (ooc.h ooc_window) read on a worker
  * thread, so the viewer keeps drawing the overview and taking keys while
- * the calls of the visible span are read (issue 12).
+ * the calls of the visible span are read.
  *
  * Ownership: the worker only reads the ooc_file (read-only once open) and
  * writes the job's own fields; it publishes the window whole with a

@@ -73,7 +73,8 @@ static void job_gate_publish(job_gate *g)
 static void *job_gate_main(void *arg)
 {
     job_gate *g = arg;
-    job_gate_background(); /* behind the UI thread's first frame */
+    if (!g->foreground)
+        job_gate_background(); /* behind the UI thread's first frame */
     g->work(g->arg);
     job_gate_publish(g);
     return NULL;

@@ -1,5 +1,5 @@
 /* job_gate: the scaffolding the viewer's background jobs share (calls_job,
- * stats_job): one worker thread that does a job's work, then publishes its
+ * stats_job, ooc_job): one worker thread that does a job's work, then publishes its
  * result whole, and the test hooks that hold the result back.
  *
  * The worker writes only the job's own memory until it publishes: a release
@@ -32,6 +32,9 @@ typedef struct job_gate {
     job_gate_work work;
     void *arg;
     bool threaded; /* the worker runs on thread (set by the starting thread) */
+    /* The user waits for this work (a window of calls being read): its
+     * worker keeps the UI thread's priority instead of JOB_GATE_NICE. */
+    bool foreground;
     pthread_t thread;
 } job_gate;
 
