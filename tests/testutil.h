@@ -17,9 +17,10 @@ const char *sv_shared_path(char *buf, size_t len, const char *rel);
 /* True when the shared reference data (data/real) is there. */
 bool sv_shared_available(void);
 
-/* The exit status of a test program some of whose tests need the shared
- * data: failed (cmocka's count) when a test failed; else, without the
- * shared data, 77 (automake's SKIP) after a line saying so; else 0. */
+/* The exit status of a test program some of whose tests also cross-check
+ * against the shared data: failed (cmocka's count).  Without the shared
+ * data a line says that those cross-checks were left out; the program's
+ * own tests, on generated fixtures, still decide. */
 int sv_shared_exit(int failed);
 
 bool sv_file_exists(const char *path);

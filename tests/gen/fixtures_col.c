@@ -319,4 +319,5 @@ void scen_fixtures_col(const char *dir)
     write_capi(dir);
     write_legacy_threads2(dir);
     write_mixed_ids(dir);
+    scen_expected_set(dir);
 }

@@ -9,6 +9,8 @@
 void scen_fixtures(const char *dir, const int64_t *nums);
 /* fixtures_col.c: the columnar, aggregate, C-API and inferred-lane fixtures. */
 void scen_fixtures_col(const char *dir);
+/* exp_*.h5 and exp.json: one profile in three storages and its statistics (gen_expected.c). */
+void scen_expected_set(const char *dir);
 /* demo.c: the realistic MPI + asyncio + GPU demo profile. */
 int scen_demo_main(int argc, char **argv); /* [options] PATH */
 /* bench_col.c: a large schema-3 profile, `bench-schema3 PATH --calls N [--gzip]`. */

@@ -106,14 +106,8 @@ static size_t check_rank(const rank_data *rk)
     return checked;
 }
 
-static void check_file(const char *rel)
+static void check_path(const char *path, const char *rel)
 {
-    char path[1024];
-    sv_shared_path(path, sizeof path, rel);
-    if (!sv_file_exists(path)) {
-        print_message("SKIP: %s not found\n", path);
-        skip();
-    }
     profile *p;
     sv_error err;
     if (profile_load(path, NULL, &p, &err) != SV_OK)
@@ -124,6 +118,28 @@ static void check_file(const char *rel)
         n += check_rank(&p->ranks[k]);
     print_message("%s: %zu calls\n", rel, n);
     profile_free(p);
+}
+
+static void check_file(const char *rel)
+{
+    char path[1024];
+    sv_shared_path(path, sizeof path, rel);
+    if (!sv_file_exists(path)) {
+        print_message("SKIP: %s not found\n", path);
+        skip();
+    }
+    check_path(path, rel);
+}
+
+/* Generated profiles: ids, lanes, GPU and await columns, legacy threads. */
+static void test_fixture_profiles(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"small.h5", "col3_full.h5", "col2_full.h5",
+                                        "legacy_threads2.h5", "exp_s3.h5"};
+    char path[1024];
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
+        check_path(sv_fixture_path(path, sizeof path, files[k]), files[k]);
 }
 
 static void test_shared_profiles(void **state)
@@ -195,6 +211,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_shared_profiles),
+        cmocka_unit_test(test_fixture_profiles),
     };
     return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -1,5 +1,7 @@
-/* Every shared profile against statistics computed independently with
- * numpy (../shared/data/expected, one JSON file per profile), to a relative 1e-9. */
+/* Profiles against statistics computed independently, to a relative 1e-9:
+ * the generator's expected set (svgen fixtures: exp_*.h5 and exp.json, its
+ * own arithmetic), always; every shared profile against numpy's figures
+ * (../shared/data/expected) when that data is there. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,18 +29,9 @@ static const char *shared_dir(char *buf, size_t len)
     return buf;
 }
 
-/* data/<sub>/<base>.h5 against <expdir>/<base>.json */
-static void check_profile_in(const char *sub, const char *expdir, const char *base)
+/* The profile at h5 against the expected JSON at js. */
+static void check_paths(const char *h5, const char *js, const char *base)
 {
-    char dir[512], h5[768], js[768];
-    shared_dir(dir, sizeof dir);
-    snprintf(h5, sizeof h5, "%s/data/%s/%s.h5", dir, sub, base);
-    snprintf(js, sizeof js, "%s/data/%s/%s.json", dir, expdir, base);
-    struct stat st;
-    if (stat(h5, &st) != 0) {
-        print_message("SKIP: shared data not found (%s)\n", h5);
-        skip();
-    }
     size_t len = 0;
     char *text = sv_slurp(js, &len), msg[128];
     assert_non_null(text);
@@ -68,6 +61,34 @@ static void check_profile_in(const char *sub, const char *expdir, const char *ba
     }
     jm_free(exp);
     profile_free(p);
+}
+
+/* data/<sub>/<base>.h5 against <expdir>/<base>.json */
+static void check_profile_in(const char *sub, const char *expdir, const char *base)
+{
+    char dir[512], h5[768], js[768];
+    shared_dir(dir, sizeof dir);
+    snprintf(h5, sizeof h5, "%s/data/%s/%s.h5", dir, sub, base);
+    snprintf(js, sizeof js, "%s/data/%s/%s.json", dir, expdir, base);
+    struct stat st;
+    if (stat(h5, &st) != 0) {
+        print_message("SKIP: shared data not found (%s)\n", h5);
+        skip();
+    }
+    check_paths(h5, js, base);
+}
+
+/* The generator's expected set: one profile (2 ranks, nested by ids, ties
+ * and gaps) in schema 3, schema 2 with gzip and odd chunks, and fixed-length
+ * strings, each against the statistics svgen computed when it wrote them. */
+static void test_generated(void **s)
+{
+    (void)s;
+    static const char *const files[] = {"exp_s3.h5", "exp_s2_gzip.h5", "exp_s3_fixed.h5"};
+    char js[1024], h5[1024];
+    sv_fixture_path(js, sizeof js, "exp.json");
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
+        check_paths(sv_fixture_path(h5, sizeof h5, files[k]), js, files[k]);
 }
 
 static void check_profile(const char *sub, const char *base)
@@ -141,6 +162,7 @@ int main(void)
         cmocka_unit_test(test_solver_mpi4),  cmocka_unit_test(test_solver_threads_small),
         cmocka_unit_test(test_async_server), cmocka_unit_test(test_upstream),
         cmocka_unit_test(test_gpu_train),    cmocka_unit_test(test_recursion),
+        cmocka_unit_test(test_generated),
     };
     return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

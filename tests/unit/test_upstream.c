@@ -153,6 +153,43 @@ static void test_same_calls(void **s)
     }
 }
 
+/* Every region of a and b holds the same calls (name, rank, times). */
+static void same_calls(const char *a, const char *b)
+{
+    char pa[1024], pb[1024];
+    profile *x, *y;
+    sv_error err;
+    if (profile_load(sv_fixture_path(pa, sizeof pa, a), NULL, &x, &err) != SV_OK)
+        fail_msg("load %s: %s", a, err.msg);
+    if (profile_load(sv_fixture_path(pb, sizeof pb, b), NULL, &y, &err) != SV_OK)
+        fail_msg("load %s: %s", b, err.msg);
+    assert_int_equal(x->nregions, y->nregions);
+    for (size_t i = 0; i < x->nregions; i++) {
+        const region *r = x->regions[i];
+        const region *q = rank_region(profile_rank(y, r->rank), r->name);
+        if (!q)
+            fail_msg("%s: region %s of rank %d missing", b, r->name, r->rank);
+        assert_int_equal(r->n, q->n);
+        for (size_t k = 0; k < r->n; k++) {
+            assert_int_equal(r->start_ns[k], q->start_ns[k]);
+            assert_int_equal(r->end_ns[k], q->end_ns[k]);
+        }
+    }
+    profile_free(x);
+    profile_free(y);
+}
+
+/* The generator's runs written in several layouts (svgen fixtures): schema
+ * 2 with absolute times and schema 3 with gap-encoded ones, gzip and odd
+ * chunks, fixed-length strings: every layout decodes the same calls. */
+static void test_generated_same_calls(void **s)
+{
+    (void)s;
+    same_calls("col2_full.h5", "col3_full.h5");
+    same_calls("exp_s3.h5", "exp_s2_gzip.h5");
+    same_calls("exp_s3.h5", "exp_s3_fixed.h5");
+}
+
 /* Columns the expected files do not spell out: lanes, await, metadata. */
 static void test_threads_async_columns(void **s)
 {
@@ -268,7 +305,7 @@ int main(void)
         cmocka_unit_test(test_sp3_fixedstr),      cmocka_unit_test(test_sp3_threads),
         cmocka_unit_test(test_same_calls),        cmocka_unit_test(test_threads_async_columns),
         cmocka_unit_test(test_basic_source_meta), cmocka_unit_test(test_capi_native),
-        cmocka_unit_test(test_stored_statistics),
+        cmocka_unit_test(test_stored_statistics), cmocka_unit_test(test_generated_same_calls),
     };
     return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }
