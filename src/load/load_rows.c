@@ -6,6 +6,7 @@
 
 #include "load_columnar_internal.h"
 #include "load_rows.h"
+#include "util/hash.h"
 
 /* Estimated cost of a call, in relative units, from the CPU time of each
  * step on the 100M-call schema-3 benchmark file (bench/README.md "MPI"):
@@ -185,11 +186,10 @@ static int groups_stats_owner(int rank, const char *name, int count)
     if (count <= 1)
         return 0;
     /* FNV-1a over the rank and the name: the same in every process. */
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = SV_FNV64_INIT;
     for (int i = 0; i < 4; i++)
-        h = (h ^ (uint8_t)((unsigned)rank >> (8 * i))) * 1099511628211ull;
-    for (const unsigned char *s = (const unsigned char *)name; *s; s++)
-        h = (h ^ *s) * 1099511628211ull;
+        h = sv_fnv64_byte(h, (uint8_t)((unsigned)rank >> (8 * i)));
+    h = sv_fnv64_str(h, name);
     return 1 + (int)(h % (uint64_t)(count - 1));
 }
 

@@ -25,6 +25,7 @@
 
 #include "loader_internal.h"
 #include "stream_col.h"
+#include "util/hash.h"
 
 /* ------------------------------------------------------------ messages */
 
@@ -97,10 +98,7 @@ void ld_progress(const ld_ctx *c)
 
 static uint64_t addr_hash(uint64_t x)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return x;
+    return sv_hash_u64(x);
 }
 
 static bool addr_set_grow(addr_set *s)

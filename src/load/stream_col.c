@@ -12,6 +12,7 @@
 #include "model/par.h"
 #include "stream_col_internal.h"
 #include "stream_pf.h"
+#include "util/hash.h"
 
 static const char *const sc_names[SC_NCOL] = {
     NULL, NULL, "gpu_durations", "call_ids", "parent_ids", "thread_ids", "task_ids", "await_ns"};
@@ -278,7 +279,7 @@ static bool thr_add(sc_row *row, int64_t v)
         for (size_t i = 0; i < row->thr_cap; i++) {
             if (row->thr[i] == INT64_MIN)
                 continue;
-            size_t h = ((uint64_t)row->thr[i] * 0x9E3779B97F4A7C15ull) & (cap - 1);
+            size_t h = sv_hash_u64((uint64_t)row->thr[i]) & (cap - 1);
             while (t[h] != INT64_MIN)
                 h = (h + 1) & (cap - 1);
             t[h] = row->thr[i];
@@ -287,7 +288,7 @@ static bool thr_add(sc_row *row, int64_t v)
         row->thr = t;
         row->thr_cap = cap;
     }
-    size_t h = ((uint64_t)v * 0x9E3779B97F4A7C15ull) & (row->thr_cap - 1);
+    size_t h = sv_hash_u64((uint64_t)v) & (row->thr_cap - 1);
     while (row->thr[h] != INT64_MIN && row->thr[h] != v)
         h = (h + 1) & (row->thr_cap - 1);
     if (row->thr[h] == INT64_MIN) {

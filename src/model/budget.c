@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/text.h"
+#include "util/hash.h"
 
 static void budget_note(load_budget *b, uint64_t bytes, const char *what)
 {
@@ -65,10 +66,7 @@ void budget_message(const load_budget *b, const char *epath, char *buf, size_t l
 
 static uint64_t budget_hash(uint64_t x)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
+    return sv_hash_u64(x);
 }
 
 static bool budget_seen_grow(load_budget *b)

@@ -1,6 +1,7 @@
 /* warncap: see warncap.h.  Kinds live in a small open-addressing table of
  * 64-bit hashes owned by the profile. */
 #include "warncap.h"
+#include "util/hash.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -29,11 +30,11 @@ static const char *warn_reason(const char *line)
 /* FNV-1a of the reason, digits skipped. */
 static uint64_t warn_hash(const char *reason)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = SV_FNV64_INIT;
     for (const unsigned char *c = (const unsigned char *)reason; *c; c++) {
         if (*c >= '0' && *c <= '9')
             continue;
-        h = (h ^ *c) * 1099511628211ull;
+        h = sv_fnv64_byte(h, *c);
     }
     return h ? h : 1;
 }

@@ -10,6 +10,7 @@
  * Every pop of a call ending at or after the popping call's start keeps it
  * aside (`aside`) until a checkpoint finds it ended. */
 #include "ooc_scan.h"
+#include "util/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,8 +277,7 @@ static long infer_lane(rscan *rs, int64_t s, int64_t e)
 
 static uint64_t ghash(int64_t thread, int64_t task)
 {
-    uint64_t h = (uint64_t)thread * 0x9E3779B97F4A7C15ull ^ (uint64_t)task * 0xC2B2AE3D27D4EB4Full;
-    return h ^ (h >> 29);
+    return sv_hash_pair((uint64_t)thread, (uint64_t)task);
 }
 
 static group *find_group(rscan *rs, int64_t thread, int64_t task)

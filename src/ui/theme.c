@@ -6,15 +6,12 @@
 #include <string.h>
 
 #include "grid.h"
+#include "util/hash.h"
 
 /* FNV-1a: stable across runs and platforms, unlike a pointer hash. */
 int theme_region_role(const char *name)
 {
-    uint32_t h = 2166136261u;
-    for (const unsigned char *s = (const unsigned char *)(name ? name : ""); *s; s++) {
-        h ^= *s;
-        h *= 16777619u;
-    }
+    uint32_t h = sv_fnv32_str(name ? name : "");
     return ROLE_BAR0 + (int)(h % THEME_NBARS);
 }
 

@@ -1,5 +1,6 @@
-/* hash: the one hash of the open-addressing tables (call tree nodes, the
- * comparison's names and paths).  Header-only. */
+/* hash: the hashes of every table and every stable choice (open-addressing
+ * tables, the MPI run's owner of a row, a region's colour, warning kinds).
+ * Header-only. */
 #ifndef SV_HASH_H
 #define SV_HASH_H
 
@@ -17,13 +18,43 @@ static inline uint64_t sv_hash_u64(uint64_t x)
     return x;
 }
 
-/* A NUL-terminated string: FNV-1a over its bytes, then mixed. */
+/* Two keys at once (a thread and a task). */
+static inline uint64_t sv_hash_pair(uint64_t a, uint64_t b)
+{
+    return sv_hash_u64(a ^ sv_hash_u64(b));
+}
+
+/* FNV-1a, 64 bits, a byte at a time: stable across runs, processes and
+ * platforms, for choices that must agree between them. */
+#define SV_FNV64_INIT 1469598103934665603ULL
+
+static inline uint64_t sv_fnv64_byte(uint64_t h, unsigned char c)
+{
+    return (h ^ c) * 1099511628211ULL;
+}
+
+static inline uint64_t sv_fnv64_str(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = sv_fnv64_byte(h, (unsigned char)*s);
+    return h;
+}
+
+/* A NUL-terminated string for a table: FNV-1a over its bytes, then mixed. */
 static inline uint64_t sv_hash_str(const char *s)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return sv_hash_u64(h);
+    return sv_hash_u64(sv_fnv64_str(SV_FNV64_INIT, s));
+}
+
+/* FNV-1a, 32 bits: a small stable number from a name (a region's colour). */
+static inline uint32_t sv_fnv32_str(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 16777619u;
+    }
+    return h;
 }
 
 #endif
