@@ -12,8 +12,7 @@
 
 #include "util/checked.h"
 #include "stream.h"
-
-#define LANES_MAX 256 /* nest_infer.c's limit */
+#include "model/nest.h"
 
 typedef struct open_call {
     int64_t s, e, cover_end, covered;
@@ -61,7 +60,7 @@ static lane *choose(sweep *sw, int64_t s, int64_t e)
     for (size_t l = 0; l < sw->nlanes; l++)
         if (fits(sw, &sw->lanes[l], s, e))
             return &sw->lanes[l];
-    if (sw->nlanes < LANES_MAX) {
+    if (sw->nlanes < NEST_LANES_MAX) {
         if (sw->nlanes == sw->cap) {
             size_t cap = sw->cap ? 2 * sw->cap : 4;
             lane *v = realloc(sw->lanes, cap * sizeof *v);

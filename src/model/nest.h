@@ -15,6 +15,12 @@
 
 #include "profile.h"
 
+/* Inferred lanes a rank may open.  Every first-fit sweep (nest_infer.c,
+ * the streamed one in load/stream_nest.c, the out-of-core scan and the
+ * window's seeded sweep in ooc/) stops here and puts further calls in the
+ * last lane, so that they all give the same lanes. */
+#define NEST_LANES_MAX 256
+
 /* Sets every region's st.exclusive_total_ns and each rank's explicit_ids.
  * Warns (profile_warn) about orphan parent ids and cycles. */
 sv_err nest_compute_totals(profile *p, sv_error *err);

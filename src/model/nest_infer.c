@@ -7,6 +7,7 @@
 
 #include "nest_sweep.h"
 #include "par.h"
+#include "nest.h"
 
 static call_key key_of(const rank_data *rk, uint32_t reg, uint32_t idx)
 {
@@ -295,7 +296,6 @@ static bool rank_has_lanes(const rank_data *rk)
  * call that fits none of them when the limit is reached goes to the last
  * lane as before lanes were inferred (partial overlaps not nested), so a
  * hostile file cannot make the first-fit search quadratic. */
-#define LANES_MAX 256
 
 static bool contains(const open_call *p, const call_key *c)
 {
@@ -398,7 +398,7 @@ static lane_stack *choose_lane(sweep *sw, const call_key *c)
         for (size_t l = 0; l < sw->nlanes; l++)
             if (lane_fits(sw, &sw->lanes[l], c))
                 return &sw->lanes[l];
-        if (sw->nlanes < LANES_MAX)
+        if (sw->nlanes < NEST_LANES_MAX)
             return open_lane(sw);
         sw->capped = true;
     } else if (sw->nlanes == 0) {
@@ -494,7 +494,7 @@ static void warn_capped(const rank_data *rk)
     profile_warn(rk->owner,
                  "%s: rank %d: calls overlap partly on more than %d inferred lanes; "
                  "the rest are drawn on the last lane",
-                 rk->owner->path, rk->rank, LANES_MAX);
+                 rk->owner->path, rk->rank, NEST_LANES_MAX);
 }
 
 sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)

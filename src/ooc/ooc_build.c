@@ -7,6 +7,7 @@
 
 #include "model/lanes.h"
 #include "ooc_internal.h"
+#include "model/nest.h"
 
 /* ------------------------------------------------------------ the frame */
 
@@ -134,7 +135,6 @@ static int sn_cmp(const void *a, const void *b)
 }
 
 /* nest_infer.c's limit on a rank's inferred lanes. */
-#define SN_LANES_MAX 256
 
 typedef struct sn_lane {
     sn_key *stk;
@@ -186,7 +186,7 @@ static size_t sn_choose(sn_sweep *sw, const sn_key *c, uint32_t forced)
     for (size_t l = 0; l < sw->nlanes; l++)
         if (sn_fits(&sw->lanes[l], c))
             return l;
-    if (sw->nlanes < SN_LANES_MAX)
+    if (sw->nlanes < NEST_LANES_MAX)
         return sn_grow(sw, sw->nlanes + 1) ? sw->nlanes - 1 : SIZE_MAX;
     sn_lane *ln = &sw->lanes[sw->nlanes - 1];
     while (ln->sp > 0 && !sn_contains(&ln->stk[ln->sp - 1], c))

@@ -11,12 +11,11 @@
  * aside (`aside`) until a checkpoint finds it ended. */
 #include "ooc_scan.h"
 #include "util/hash.h"
+#include "model/nest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define LANES_MAX 256 /* nest_infer.c's limit */
 
 /* 40 bytes: a push per call.  The merge's order of two calls is their
  * (start, -end, region, position): seq_cmp, no sequence number kept. */
@@ -24,7 +23,7 @@ typedef struct ocall {
     int64_t s, e;
     uint64_t pos;
     uint32_t reg;
-    uint16_t lane; /* the inferred lane (sweeps without columns: < LANES_MAX) */
+    uint16_t lane; /* the inferred lane (sweeps without columns: < NEST_LANES_MAX) */
     bool kept;
     uint32_t kd; /* its lane depth among the calls the map keeps (ooc_src.skip) */
 } ocall;
@@ -257,7 +256,7 @@ static long infer_lane(rscan *rs, int64_t s, int64_t e)
         if (k)
             return k > 0 ? (long)l : -1;
     }
-    if (rs->nil < LANES_MAX) {
+    if (rs->nil < NEST_LANES_MAX) {
         if (rs->nil == 1)
             second_lane(rs);
         ostack *v = realloc(rs->il, (rs->nil + 1) * sizeof *v);
