@@ -26,8 +26,31 @@ json_field() { sed -n "$1p" "$tmp/s" | sed -n "s/.*\"$2\": \([^,}]*\).*/\1/p"; }
     echo "lines.sh: $sv missing (run from make check)"
     exit 99
 }
+# --- a generated profile (tests/gen/FIXTURES.md, col3_full.h5): rank0/line_profile/0 is region
+# inner, function inner, app.py first line 20, unit 1e-9 s, lines 21 and 22 with hits 3 and 3,
+# times 150 and 90 ns: total 240 ns, shares 62.5 and 37.5 %, per hit 50 and 30 ns; source
+# "def inner():" from line 20.  rank0/perf_events/outer: 2 calls, cycles 1000, instructions 2500.
+full="$fx/col3_full.h5"
+need_fixture "$full"
+run --lines inner "$full"
+check "generated: exit 0" [ "$rc" = 0 ]
+check "generated: heading" hasf "region: inner  line profiles: 1"
+check "generated: record heading" hasf "rank 0  inner  app.py:20  total 240 ns"
+check "generated: line 21" has "^ *21  *3  *150 ns  *50 ns  *62\.5  *x = 1$"
+check "generated: line 22" has "^ *22  *3  *90 ns  .*ns  *37\.5  *return x$"
+run --lines inner --csv "$full"
+row22=$(grep '^0,inner,app.py,22,' "$tmp/s")
+check "generated csv: line 22 time 90 ns" near "$(echo "$row22" | cut -d, -f6)" 9e-08
+check "generated csv: line 22 per hit 30 ns" near "$(echo "$row22" | cut -d, -f7)" 3e-08
+check "generated csv: line 22 percent" near "$(echo "$row22" | cut -d, -f8)" 37.5
+run --json "$full"
+check "generated json: outer's cycles" hasf '{"source": "perf_events", "name": "cycles", "value": 1000, "calls": 2, "per_call": 500}'
+check "generated json: outer's instructions" hasf '"name": "instructions", "value": 2500, "calls": 2, "per_call": 1250}'
+run --lines outer "$full"
+check "generated: a region without a line profile: exit 1" [ "$rc" = 1 ]
+
 if [ ! -f "$up/sp3-basic.h5" ]; then
-    skip "$up/sp3-basic.h5 not found: every check here needs it"
+    skip "$up/sp3-basic.h5 not found: its cross-checks were left out"
     finish
 fi
 basic="$up/sp3-basic.h5"
