@@ -77,8 +77,10 @@ static uint32_t node_intern(ct_build *b, uint32_t parent, uint32_t name)
     h = node_slot(b, parent, name); /* the table may have grown */
     calltree *t = b->t;
     uint32_t k = (uint32_t)t->n++;
-    t->nodes[k] =
-        (ct_node){.name = name, .parent = parent, .depth = parent ? t->nodes[parent].depth + 1 : 0};
+    t->nodes[k] = (ct_node){.name = name,
+                            .parent = parent,
+                            .depth = parent ? t->nodes[parent].depth + 1 : 0,
+                            .first_ns = INT64_MAX};
     b->hash[h] = k;
     return k;
 }
@@ -148,6 +150,26 @@ static void pass_free(rank_pass *rp)
     free(rp->stack);
 }
 
+/* Whether call i of r overlaps the scope's band (always without one). */
+static bool in_band(calltree_scope s, const region *r, size_t i)
+{
+    if (!calltree_scope_banded(s))
+        return true;
+    int64_t a = r->start_ns[i], e = r->end_ns[i];
+    return a == e ? a >= s.t0 && a < s.t1 : a < s.t1 && e > s.t0;
+}
+
+/* The part of call i of r inside the scope's band. */
+static int64_t band_duration(calltree_scope s, const region *r, size_t i)
+{
+    int64_t a = r->start_ns[i], e = r->end_ns[i];
+    if (calltree_scope_banded(s)) {
+        a = a > s.t0 ? a : s.t0;
+        e = e < s.t1 ? e : s.t1;
+    }
+    return e > a ? e - a : 0;
+}
+
 static void pass_mark(rank_pass *rp, const calltree *t, const region_filter *f)
 {
     const rank_data *rk = rp->rk;
@@ -159,7 +181,8 @@ static void pass_mark(rank_pass *rp, const calltree *t, const region_filter *f)
             size_t c = r->gidx0 + i;
             rp->cname[c] = id;
             rp->eff[c] = CT_UNSET;
-            if (any && (t->scope.thread < 0 || r->thread_ids[i] == t->scope.thread))
+            if (any && (t->scope.thread < 0 || r->thread_ids[i] == t->scope.thread) &&
+                in_band(t->scope, r, i))
                 rp->flags[c] = CF_IN;
         }
     }
@@ -214,10 +237,15 @@ static void pass_accumulate(calltree *t, const rank_pass *rp)
             t->has_gpu |= r->gpu_ns != NULL;
             t->ncalls++;
             nd->calls++;
-            nd->excl_ns = ck_add(nd->excl_ns, rank_call_excl(rk, c));
+            bool band = calltree_scope_banded(t->scope);
+            nd->excl_ns =
+                ck_add(nd->excl_ns, band ? rank_call_excl_in(rk, c, t->scope.t0, t->scope.t1)
+                                         : rank_call_excl(rk, c));
+            if (r->start_ns[i] < nd->first_ns)
+                nd->first_ns = r->start_ns[i];
             if (rp->flags[c] & CF_INNER)
                 continue;
-            int64_t d = r->end_ns[i] - r->start_ns[i];
+            int64_t d = band_duration(t->scope, r, i);
             nd->entries++;
             nd->incl_ns = ck_add(nd->incl_ns, d);
             if (d > nd->max_ns)
@@ -278,6 +306,8 @@ static sv_err build_children(calltree *t, sv_error *err)
             root->gpu_n += nd->gpu_n;
             if (nd->max_ns > root->max_ns)
                 root->max_ns = nd->max_ns;
+            if (nd->first_ns < root->first_ns)
+                root->first_ns = nd->first_ns;
         }
         root->excl_ns = ck_add(root->excl_ns, nd->excl_ns);
     }
@@ -320,7 +350,7 @@ sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion,
     if (!e && !node_reserve(&b))
         e = sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     if (!e) {
-        t->nodes[0] = (ct_node){.parent = CT_NONE};
+        t->nodes[0] = (ct_node){.parent = CT_NONE, .first_ns = INT64_MAX};
         t->n = 1;
     }
     for (size_t k = 0; !e && k < p->nranks; k++)
@@ -532,13 +562,13 @@ sv_err calltree_scopes(const profile *p, const region_filter *filter, calltree_s
 {
     calltree_scope *v = NULL;
     size_t n = 0, cap = 0;
-    bool ok = scope_push(&v, &n, &cap, (calltree_scope){-1, -1});
+    bool ok = scope_push(&v, &n, &cap, (calltree_scope){-1, -1, 0, 0});
     for (size_t k = 0; ok && k < p->nranks; k++) {
         const rank_data *rk = &p->ranks[k];
         if (!filter_match_rank(filter, rk->rank))
             continue;
         if (p->nranks > 1)
-            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, -1});
+            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, -1, 0, 0});
         int64_t *rows = NULL;
         size_t nrows = 0;
         if (ok && rank_thread_rows(rk, &rows, &nrows, err)) {
@@ -546,7 +576,7 @@ sv_err calltree_scopes(const profile *p, const region_filter *filter, calltree_s
             return SV_ERR_NOMEM;
         }
         for (size_t i = 0; ok && i < nrows; i++)
-            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, rows[i]});
+            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, rows[i], 0, 0});
         free(rows);
     }
     if (!ok) {

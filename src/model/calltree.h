@@ -31,11 +31,19 @@
 #define CT_NONE UINT32_MAX
 
 /* Which calls a tree holds.  rank < 0: every rank; thread < 0: every
- * thread of the rank. */
+ * thread of the rank.  A time band t0 < t1 keeps the calls overlapping
+ * [t0, t1) (a zero-length call: starting in it) and counts only their time
+ * inside it; t1 <= t0 (the zero of an initializer): no band. */
 typedef struct calltree_scope {
     int rank;
     int64_t thread;
+    int64_t t0, t1;
 } calltree_scope;
+
+static inline bool calltree_scope_banded(calltree_scope s)
+{
+    return s.t1 > s.t0;
+}
 
 typedef struct ct_node {
     uint32_t name;   /* index into calltree.names */
@@ -47,9 +55,10 @@ typedef struct ct_node {
     int64_t excl_ns;
     int64_t max_ns; /* longest counted call */
     int64_t await_ns;
-    int64_t gpu_ns;  /* over calls with a GPU timing */
-    int64_t await_n; /* counted calls with an await column */
-    int64_t gpu_n;   /* counted calls with a GPU timing */
+    int64_t gpu_ns;   /* over calls with a GPU timing */
+    int64_t await_n;  /* counted calls with an await column */
+    int64_t gpu_n;    /* counted calls with a GPU timing */
+    int64_t first_ns; /* earliest start of a call merged into it (INT64_MAX: none) */
 } ct_node;
 
 typedef struct ct_name {

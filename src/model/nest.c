@@ -650,12 +650,20 @@ sv_err nest_build_calls(profile *p, sv_error *err)
 
 int64_t rank_call_excl(const rank_data *rk, size_t g)
 {
+    return rank_call_excl_in(rk, g, INT64_MIN, INT64_MAX);
+}
+
+int64_t rank_call_excl_in(const rank_data *rk, size_t g, int64_t t0, int64_t t1)
+{
     const rank_calls *c = rk->calls;
     size_t i = 0, ci = 0;
     const region *r = rank_call_region(rk, (int64_t)g, &i);
     if (!c || !r || g >= c->n)
         return 0;
-    int64_t s = r->start_ns[i], e = r->end_ns[i];
+    int64_t s = r->start_ns[i] > t0 ? r->start_ns[i] : t0;
+    int64_t e = r->end_ns[i] < t1 ? r->end_ns[i] : t1;
+    if (e <= s)
+        return 0;
     int64_t covered = 0, cur_s = 0, cur_e = 0;
     bool open = false;
     /* Children are ordered by start: the union of nest_union_clipped.

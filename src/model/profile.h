@@ -305,6 +305,10 @@ void rank_calls_free(rank_calls *c);
  * direct children clipped to it (never negative), the same as the regions'
  * exclusive totals add up.  Needs rk->calls; O(children).  (nest.c) */
 int64_t rank_call_excl(const rank_data *rk, size_t g);
+/* The same within the time band [t0, t1): the part of the call inside it
+ * less the union of its children's parts inside it (a flame graph of a
+ * selection).  rank_call_excl is the band (INT64_MIN, INT64_MAX). */
+int64_t rank_call_excl_in(const rank_data *rk, size_t g, int64_t t0, int64_t t1);
 /* The children of rank call g, ordered by start: *kids receives the
  * first (NULL when none); returns their number.  Needs rk->calls;
  * O(log calls).  (nest.c) */
