@@ -141,16 +141,20 @@ static int tabs_width(const ui_ctx *ctx, bool compact)
 }
 
 static const char *path_base(const char *path);
+static void filter_label(const ui_ctx *ctx, char *buf, size_t len);
 
-/* Whether the tabs go compact: the full names, the way back and the file's
- * name (up to 32 columns of it) do not fit. */
+/* Whether the tabs go compact: the full names, the way back, the file's
+ * name (up to 32 columns of it) and the filter do not fit. */
 static bool title_compact(const ui_ctx *ctx)
 {
-    char back[160];
+    char back[160], filt[320];
     back_label(ctx, back, sizeof back);
-    int bw = text_display_width(back);
+    filter_label(ctx, filt, sizeof filt);
+    int bw = text_display_width(back), lw = text_display_width(filt);
     int fw = text_display_width(path_base(ctx->opt->path ? ctx->opt->path : ""));
-    return tabs_width(ctx, false) + (bw ? bw + 2 : 0) + 2 + (fw < 32 ? fw : 32) > ctx->grid.cols;
+    return tabs_width(ctx, false) + (bw ? bw + 2 : 0) + 2 + (fw < 32 ? fw : 32) +
+               (lw ? lw + 1 : 0) >
+           ctx->grid.cols;
 }
 
 static void tab_label(const ui_ctx *ctx, size_t i, char *buf, size_t len)
