@@ -52,7 +52,7 @@ clean_err() { "$oc" clean "$tmp/err"; }
 # --- hostile strings in every output
 "$svgen" hostile "$tmp/hostile.h5" >/dev/null || exit 99
 cp "$fx/fault_hostile_strings.h5" "$tmp/evil.h5"
-views="1 2 3 4 5"
+views="1 2 3 4 5 8"
 for f in "$tmp/hostile.h5" "$tmp/evil.h5"; do
     b=$(basename "$f")
     sum=$(cksum <"$f")
@@ -110,7 +110,7 @@ check "huge strings: exit 0 within 256 MiB" [ "$rc" = 0 ]
 check "huge strings: valid JSON" "$oc" json "$tmp/out"
 check "huge strings: loads in under 30 s" [ $((t1 - t0)) -lt 30 ]
 check "huge strings: warns that the text was cut" grep -q "cut to" "$tmp/err"
-for keys in 1 2 3 4 5 "4<Enter>"; do
+for keys in 1 2 3 4 5 8 "4<Enter>"; do
     svrun --batch --size 200x60 --keys "$keys" "$f"
     [ "$rc" = 0 ] && "$oc" screen 200 60 "$tmp/out" || echo "$keys" >>"$tmp/screens"
 done

@@ -54,6 +54,10 @@ static const view_ops ooc_tree = {
     .name = "tree", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 static const view_ops ooc_calls = {
     .name = "calls", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
+/* The flame graph's call paths need every call's parent: out of core the
+ * viewer holds none, so it says so rather than drawing a partial graph. */
+static const view_ops ooc_flame = {
+    .name = "flame", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 static const view_ops ooc_lanes = {
     .name = "lanes", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 
@@ -67,4 +71,6 @@ void ooc_view_registry(const view_ops *const *base, size_t n, const view_ops **r
         reg[VIEW_CALLS] = &ooc_calls;
     if (VIEW_LANES < n)
         reg[VIEW_LANES] = &ooc_lanes;
+    if (VIEW_FLAME < n)
+        reg[VIEW_FLAME] = &ooc_flame;
 }

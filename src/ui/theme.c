@@ -64,15 +64,39 @@ theme_style theme_color_style(int role)
         return (theme_style){THEME_YELLOW, THEME_DEFAULT, 0};
     case ROLE_SRC_NUMBER:
         return (theme_style){THEME_CYAN, THEME_DEFAULT, 0};
+    case ROLE_HEAT0:
+        return (theme_style){THEME_BLACK, THEME_BLUE, 0};
+    case ROLE_HEAT1:
+        return (theme_style){THEME_BLACK, THEME_CYAN, 0};
+    case ROLE_HEAT2:
+        return (theme_style){THEME_BLACK, THEME_YELLOW, 0};
+    case ROLE_HEAT3:
+        return (theme_style){THEME_BLACK, THEME_RED, GA_BOLD};
+    case ROLE_SLOWER:
+        return (theme_style){THEME_BLACK, THEME_RED, 0};
+    case ROLE_SLOWER_MORE:
+        return (theme_style){THEME_WHITE, THEME_RED, GA_BOLD};
+    case ROLE_FASTER:
+        return (theme_style){THEME_BLACK, THEME_BLUE, 0};
+    case ROLE_FASTER_MORE:
+        return (theme_style){THEME_WHITE, THEME_BLUE, GA_BOLD};
     default:
         return (theme_style){THEME_DEFAULT, THEME_DEFAULT, 0};
     }
 }
 
+/* Heat: light blue, light yellow, orange, red; the change: light and
+ * strong red, light and strong blue. */
+static const short flame_bg256[ROLE_BAR0 - ROLE_HEAT0] = {153, 229, 215, 203, 217, 160, 153, 27};
+
 theme_style theme_color_style256(int role)
 {
     if (role >= ROLE_BAR0 && role < ROLE_COUNT)
         return (theme_style){THEME_BLACK, bar_bg256[role - ROLE_BAR0], 0};
+    if (role >= ROLE_HEAT0 && role < ROLE_BAR0)
+        return (theme_style){role == ROLE_SLOWER_MORE || role == ROLE_FASTER_MORE ? THEME_WHITE
+                                                                                  : THEME_BLACK,
+                             flame_bg256[role - ROLE_HEAT0], 0};
     return theme_color_style(role);
 }
 
@@ -89,6 +113,19 @@ int theme_mono_attr(int role)
     if (role >= ROLE_BAR0 && role < ROLE_COUNT)
         return GA_REVERSE;
     switch (role) {
+    case ROLE_HEAT0:
+    case ROLE_FASTER:
+        return GA_DIM;
+    case ROLE_HEAT1:
+        return 0;
+    case ROLE_HEAT2:
+    case ROLE_SLOWER:
+        return GA_REVERSE;
+    case ROLE_HEAT3:
+    case ROLE_SLOWER_MORE:
+        return GA_REVERSE | GA_BOLD;
+    case ROLE_FASTER_MORE:
+        return GA_DIM | GA_UNDERLINE;
     case ROLE_TITLE:
     case ROLE_STATUS:
         return GA_REVERSE;
@@ -168,9 +205,10 @@ int theme_name_lookup(const char *s)
 
 /* Indexed by role, up to the bars (named bar0 .. bar15). */
 static const char *const role_names[ROLE_BAR0] = {
-    "normal",      "title",      "status",      "header",        "selected",
-    "dim",         "warning",    "await",       "dense",         "search",
-    "src-keyword", "src-string", "src-comment", "src-decorator", "src-number",
+    "normal",      "title",         "status",      "header", "selected",    "dim",
+    "warning",     "await",         "dense",       "search", "src-keyword", "src-string",
+    "src-comment", "src-decorator", "src-number",  "heat0",  "heat1",       "heat2",
+    "heat3",       "slower",        "slower-more", "faster", "faster-more",
 };
 
 const char *theme_role_name(int role, char *buf, size_t len)

@@ -22,6 +22,14 @@ typedef enum theme_role {
     ROLE_SRC_COMMENT,
     ROLE_SRC_DECORATOR,
     ROLE_SRC_NUMBER,
+    ROLE_HEAT0, /* flame graph self-time heat, cold to hot: ROLE_HEAT0 .. + 3 */
+    ROLE_HEAT1,
+    ROLE_HEAT2,
+    ROLE_HEAT3,
+    ROLE_SLOWER, /* differential flame graph: slower (more: _MORE), faster */
+    ROLE_SLOWER_MORE,
+    ROLE_FASTER,
+    ROLE_FASTER_MORE,
     ROLE_BAR0, /* region colours: ROLE_BAR0 + (hash % THEME_NBARS) */
     THEME_NBARS = 16,
     ROLE_COUNT = ROLE_BAR0 + 16

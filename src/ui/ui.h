@@ -65,6 +65,10 @@ typedef struct ui_ctx {
      * rank, UI_DRILL_RANK the selected region's rank only. */
     int drill_scope;
     bool show_warnings; /* the info view opens on its loader warnings (then clears it) */
+    /* The time band the flame graph opens on next (the timeline's
+     * selection: F), read and cleared by the flame view; t1 <= t0: none. */
+    int64_t flame_t0, flame_t1;
+    bool flame_band;
     /* The statistics still coming from the loading child (stats_job.h);
      * NULL once app.c has installed them.  stats_error: why they never
      * came ("" when they did or still may). */

@@ -516,6 +516,25 @@ static int jump_end(tl_state *s, bool to_end)
     return VF_HANDLED | VF_REDRAW;
 }
 
+/* F: the flame graph of the selected call's span on every rank (a
+ * zero-length call: its nanosecond), else of the time shown. */
+static int flame_of_band(tl_state *s, ui_ctx *ctx)
+{
+    size_t i = 0;
+    rank_data *rk = ctx->sel.call >= 0 ? profile_rank(ctx->prof, ctx->sel.rank) : NULL;
+    const region *r = rk && !s->win ? rank_call_region(rk, ctx->sel.call, &i) : NULL;
+    if (r) {
+        ctx->flame_t0 = r->start_ns[i];
+        ctx->flame_t1 = r->end_ns[i] > r->start_ns[i] ? r->end_ns[i] : r->start_ns[i] + 1;
+    } else {
+        ctx->flame_t0 = s->v.t0;
+        ctx->flame_t1 = tl_col_time(&s->v, s->geo.tw > 0 ? s->geo.tw : 1);
+    }
+    ctx->flame_band = true;
+    ui_open_view(ctx, VIEW_FLAME);
+    return VF_HANDLED | VF_REDRAW;
+}
+
 static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 {
     tl_state *s = state;
@@ -562,6 +581,8 @@ static int timeline_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     case CMD_OVERLAPS:
         tl_overlap_open(s, ctx);
         return VF_HANDLED | VF_REDRAW;
+    case CMD_FLAME_BAND:
+        return flame_of_band(s, ctx);
     case CMD_GROUP_TASKS:
     case CMD_HIDE_IDLE:
     case CMD_SORT_NEXT:
