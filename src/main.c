@@ -221,6 +221,7 @@ static int run_viewer(const cli_options *o, profile *p, const region_filter *f, 
         .ascii = o->ascii,
         .mono = o->mono,
         .config = o->config,
+        .view = o->view,
         .filter = f,
     };
     *tail = NULL;
@@ -241,6 +242,7 @@ static int run_viewer_compare(const cli_options *o, profile *p[2], diff_result *
         .ascii = o->ascii,
         .mono = o->mono,
         .config = o->config,
+        .view = o->view,
         .filter = f,
         .compare = p[1],
         .diff = d,

@@ -1,6 +1,8 @@
 /* args: see args.h. */
 #ifdef HAVE_CONFIG_H
+#include "ui/commands.h"
 #include "ui/settings.h"
+#include "ui/view.h"
 #endif
 
 #include "args.h"
@@ -51,6 +53,7 @@ enum {
     OPT_CSV_RAW,
     OPT_CONFIG,
     OPT_DUMP_CONFIG,
+    OPT_VIEW,
     OPT_OUT_OF_CORE,
 };
 
@@ -80,6 +83,7 @@ static const struct option cli_long_options[] = {
     {"csv-raw", no_argument, NULL, OPT_CSV_RAW},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"dump-config", no_argument, NULL, OPT_DUMP_CONFIG},
+    {"view", required_argument, NULL, OPT_VIEW},
     {"out-of-core", no_argument, NULL, OPT_OUT_OF_CORE},
     {NULL, 0, NULL, 0},
 };
@@ -245,6 +249,14 @@ static int apply_option(int c, cli_options *o, cli_wants *w, FILE *err)
     case OPT_DUMP_CONFIG:
         o->dump_config = true;
         return 0;
+    case OPT_VIEW: {
+        int id = scope_lookup(optarg);
+        if (id < 0 || id >= VIEW_COUNT)
+            return usage_error(err, "--view wants a view name (timeline, tree, ...), not", optarg);
+        o->view = optarg;
+        o->view_id = id;
+        return 0;
+    }
     default:
         return usage_error(err, "unhandled option", NULL);
     }
@@ -318,6 +330,24 @@ static int resolve_mode(cli_options *o, const cli_wants *w, FILE *err)
     return 0;
 }
 
+/* --view opens the viewer on a view: not with a batch output, and a view
+ * of the comparison only with --diff. */
+static int check_view(const cli_options *o, FILE *err)
+{
+    if (!o->view)
+        return 0;
+    if (o->mode != CLI_INTERACTIVE)
+        return usage_error(err,
+                           "--view is for the viewer and --batch: drop --summary, --json, --csv, "
+                           "--events and --lines",
+                           NULL);
+    size_t n;
+    const view_ops *const *reg = views_registry(&n);
+    if ((size_t)o->view_id < n && reg[o->view_id]->compare_only && o->compare != CLI_COMPARE_DIFF)
+        return usage_error(err, "this view needs --diff BASE NEW:", o->view);
+    return 0;
+}
+
 int cli_parse(int argc, char **argv, cli_options *o, FILE *err)
 {
     cli_wants w = {false, false, false};
@@ -360,7 +390,8 @@ int cli_parse(int argc, char **argv, cli_options *o, FILE *err)
     }
     if (optind < argc)
         return usage_error(err, "too many arguments: unexpected", argv[optind]);
-    return resolve_mode(o, &w, err);
+    int rc = resolve_mode(o, &w, err);
+    return rc ? rc : check_view(o, err);
 }
 
 void cli_options_free(cli_options *o)
@@ -432,6 +463,8 @@ void cli_print_usage(FILE *out)
           "      --config FILE      read FILE instead of $XDG_CONFIG_HOME/scopeview/config\n"
           "                         (~/.config/scopeview/config): keys, colours, settings\n"
           "      --dump-config      print the built-in defaults as a config file and exit\n"
+          "      --view ID          open on view ID: timeline, tree, regions, calls, info,\n"
+          "                         compare (with --diff), lanes, flame\n"
           "\n"
           "      --memory LIMIT     what loading the file may allocate, e.g. 512M, 2G\n"
           "                         (default: half the machine's memory)\n"

@@ -52,6 +52,8 @@ typedef struct cli_options {
     bool mono;          /* --mono */
     const char *config; /* --config FILE, NULL = the default config file */
     bool dump_config;   /* --dump-config: print the defaults and exit */
+    const char *view;   /* --view ID (views.def's name), NULL = the config's default-view */
+    int view_id;        /* its view_id when view is set */
     uint64_t memory;    /* --memory LIMIT in bytes, 0 = the default budget */
     bool csv_raw;       /* --csv-raw: no formula-injection prefix */
     bool out_of_core;   /* --out-of-core: stream the batch statistics (model/stream.h) */

@@ -87,6 +87,7 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
         .ascii = o->ascii,
         .mono = o->mono,
         .config = o->config,
+        .view = o->view,
         .filter = f,
         .ooc = file,
         .ooc_reason = reason,

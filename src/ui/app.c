@@ -895,8 +895,9 @@ int app_run(profile *p, const app_options *o, FILE *out)
         app_start_calls(&a, o);
     app_wait_stats(&a, o);
     app_create_views(&a);
-    if ((size_t)cfg->default_view < ctx->nviews && ui_view_shown(ctx, cfg->default_view))
-        ctx->current = (size_t)cfg->default_view;
+    int first = o->view ? scope_lookup(o->view) : (int)cfg->default_view;
+    if (first >= 0 && (size_t)first < ctx->nviews && ui_view_shown(ctx, (size_t)first))
+        ctx->current = (size_t)first;
     bool sized = ctx->nviews > 0 && app_resize(&a);
     if (sized)
         status = app_loop(&a);

@@ -21,6 +21,8 @@ typedef struct app_options {
     bool mono;        /* --mono: no colours */
     const region_filter *filter;
     const char *config; /* --config FILE; NULL: $XDG_CONFIG_HOME/scopeview/config if any */
+    const char *view;   /* --view ID: the view shown first (views.def's name); NULL: the
+                         * config's default-view */
     const struct theme_palette *palette; /* set by app_run from the config */
     /* --diff BASE NEW: the NEW profile (the one above is BASE) and their comparison; NULL
      * otherwise.  The compare views show only then. */
