@@ -350,6 +350,26 @@ static void fx_fault_region_no_regions(hid_t f)
     gen_metadata(f, &(gen_kv){"hostname", GEN_STR, "nohost", 0, 0}, 1);
 }
 
+/* The flame graph's hand-checked profile (FIXTURES.md flame.h5): two
+ * ranks, main > {io, solve > rhs}, nesting inferred from the intervals. */
+static void fx_flame(hid_t f)
+{
+    hid_t r0 = gen_rank(f, 0);
+    put(r0, "main", (gen_cols){.n = 1, .start = I64(0), .end = I64(1000000)});
+    put(r0, "solve",
+        (gen_cols){.n = 2, .start = I64(0, 700000), .end = I64(600000, 900000)});
+    put(r0, "io", (gen_cols){.n = 1, .start = I64(600000), .end = I64(700000)});
+    put(r0, "rhs", (gen_cols){.n = 2, .start = I64(100000, 750000), .end = I64(400000, 800000)});
+    gen_close(r0);
+    hid_t r1 = gen_rank(f, 1);
+    put(r1, "main", (gen_cols){.n = 1, .start = I64(0), .end = I64(1000000)});
+    put(r1, "io", (gen_cols){.n = 1, .start = I64(0), .end = I64(500000)});
+    put(r1, "solve", (gen_cols){.n = 1, .start = I64(500000), .end = I64(1000000)});
+    put(r1, "rhs", (gen_cols){.n = 1, .start = I64(500000), .end = I64(750000)});
+    gen_close(r1);
+    gen_metadata(f, &(gen_kv){"hostname", GEN_STR, "flamehost", 0, 0}, 1);
+}
+
 /* ------------------------------------------------------------ table */
 
 typedef struct fixture {
@@ -361,6 +381,7 @@ static const fixture fixtures[] = {
     {"small.h5", fx_small},
     {"legacy_small.h5", fx_legacy_small},
     {"legacy_empty_region.h5", fx_legacy_empty_region},
+    {"flame.h5", fx_flame},
     {"nested_names.h5", fx_nested_names},
     {"int_types.h5", fx_int_types},
     {"strings_fixed.h5", fx_strings_fixed},
