@@ -1,34 +1,33 @@
 /* flame: view 8, the flame graph (icicle) of the calls in a scope
- * (model/flame.h): top-down or inverted, zoom, search, the frame's calls
- * in the timeline.  Drawing is in flame_draw.c. */
+ * (model/flame.h, drawn by the flamegraph widget): every rank merged, a
+ * rank, a thread or the timeline's time band (F); top-down or inverted;
+ * t shows a frame's slowest call in the timeline. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "flame_view.h"
 #include "util/timefmt.h"
+#include "view/flamegraph.h"
+#include "view/picker.h"
+
+typedef struct fv_state {
+    flamegraph g;
+    char error[SV_MSG_MAX];
+    calltree_scope *scopes; /* r: all ranks, each rank, each thread */
+    size_t nscopes, scope_i;
+    bool band; /* a time band from the timeline (F) */
+    int64_t t0, t1;
+    flame_mode mode; /* top-down or inverted (i) */
+    flame_order order;
+    picker pick;
+    const ui_ctx *pick_ctx;
+} fv_state;
 
 /* ------------------------------------------------------------- building */
 
-static void fv_free_graph(fv_state *s)
-{
-    flame_free(s->f);
-    s->f = NULL;
-    free(s->boxes);
-    s->boxes = NULL;
-    s->nboxes = 0;
-    free(s->match);
-    s->match = NULL;
-    s->match_on = false;
-    s->laid = false;
-    s->nzoom = 0;
-    s->cur = 0;
-    s->top = 0;
-}
-
 static void fv_build(fv_state *s, ui_ctx *ctx)
 {
-    fv_free_graph(s);
+    fg_set(&s->g, NULL);
     if (ui_calls_pending(ctx)) /* drawn as "computing…", built once they are in */
         return;
     const region_filter *filt = ctx->opt ? ctx->opt->filter : NULL;
@@ -41,16 +40,14 @@ static void fv_build(fv_state *s, ui_ctx *ctx)
     }
     sv_error err;
     sv_error_clear(&err);
-    if (flame_build(ctx->prof, sc, s->mode, filt, &s->f, &err)) {
+    flame *f = NULL;
+    if (flame_build(ctx->prof, sc, s->mode, filt, &f, &err)) {
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return;
     }
     s->error[0] = '\0';
-    flame_sort(s->f, s->order);
-    s->max_self = 0;
-    for (size_t i = 1; i < s->f->n; i++)
-        if (s->f->nodes[i].self > s->max_self)
-            s->max_self = s->f->nodes[i].self;
+    flame_sort(f, s->order);
+    fg_set(&s->g, f);
 }
 
 /* A band asked for by the timeline (F) since the last frame. */
@@ -64,97 +61,99 @@ static void fv_refresh(fv_state *s, ui_ctx *ctx)
         fv_build(s, ctx);
         return;
     }
-    if (!s->f && !s->error[0])
+    if (!s->g.f && !s->error[0])
         fv_build(s, ctx);
 }
 
-/* --------------------------------------------------------------- layout */
+/* -------------------------------------------------------------- drawing */
 
-const flame_box *fv_box_of(const fv_state *s, uint32_t node)
+static void scope_text(calltree_scope sc, const ui_ctx *ctx, char *buf, size_t len)
 {
-    for (size_t i = 0; i < s->nboxes; i++)
-        if (s->boxes[i].node == node)
-            return &s->boxes[i];
-    return NULL;
+    int n;
+    if (sc.rank < 0) {
+        n = snprintf(buf, len, "all ranks");
+    } else if (sc.thread < 0) {
+        n = snprintf(buf, len, "rank %d", sc.rank);
+    } else {
+        char name[128];
+        rank_data *rk = profile_rank(ctx->prof, sc.rank);
+        n = snprintf(buf, len, "rank %d, thread %s", sc.rank,
+                     rk ? rank_thread_name(rk, sc.thread, name, sizeof name) : "?");
+    }
+    if (calltree_scope_banded(sc) && n > 0 && (size_t)n < len) {
+        char a[40], b[40];
+        int64_t t0 = ctx->prof->min_start_ns;
+        timefmt_ns(a, sizeof a, (double)(sc.t0 - t0));
+        timefmt_ns(b, sizeof b, (double)(sc.t1 - t0));
+        snprintf(buf + n, len - (size_t)n, ", %s .. %s", a, b);
+    }
 }
 
-void fv_layout(fv_state *s, int width, uint32_t nvis)
+/* The picker's item i: scope i. */
+static void pick_label(size_t i, char *buf, size_t len, void *user)
 {
-    if (!s->f)
-        return;
-    uint32_t root = fv_root(s);
-    if (s->cur >= s->f->n || !flame_is_under(s->f, s->cur, root))
-        s->cur = root;
-    uint32_t d = s->f->nodes[s->cur].depth - s->f->nodes[root].depth;
-    if (d < s->top)
-        s->top = d;
-    else if (d >= s->top + nvis)
-        s->top = d - nvis + 1;
-    uint32_t rows = s->top + nvis;
-    if (s->laid && s->lw == width && s->lrows == rows && s->lroot == root)
-        return;
-    free(s->boxes);
-    s->boxes = NULL;
-    s->nboxes = 0;
-    if (!flame_layout(s->f, root, width, rows, &s->boxes, &s->nboxes)) {
-        s->boxes = NULL;
-        s->nboxes = 0;
-    }
-    s->laid = true;
-    s->lw = width;
-    s->lrows = rows;
-    s->lroot = root;
-    if (!fv_box_of(s, s->cur)) /* narrower than a cell at this width */
-        s->cur = root;
+    const fv_state *s = user;
+    scope_text(s->scopes[i], s->pick_ctx, buf, len);
 }
 
-/* --------------------------------------------------------------- search */
-
-void fv_sync_search(fv_state *s, const ui_ctx *ctx)
+/* The scope (cut in the middle when long), the mode, then the order and
+ * colours, or the search's matches and their share of the scope. */
+static void fv_header(fv_state *s, ui_ctx *ctx, rect area)
 {
-    if (!s->f)
-        return;
-    if (!ctx->has_search) {
-        free(s->match);
-        s->match = NULL;
-        s->match_on = false;
-        return;
+    grid *g = &ctx->grid;
+    char scope[256], tail[256];
+    const flame *f = s->g.f;
+    calltree_scope sc = f ? f->scope : (calltree_scope){-1, -1, s->t0, s->t1};
+    scope_text(sc, ctx, scope, sizeof scope);
+    const char *mode = s->mode == FLAME_INVERTED ? "inverted" : "top-down";
+    if (f && fg_sync_search(&s->g, ctx)) {
+        char tot[40];
+        timefmt_ns(tot, sizeof tot, (double)f->nodes[0].weight);
+        double share = f->nodes[0].weight > 0
+                           ? 100.0 * (double)s->g.match_ns / (double)f->nodes[0].weight
+                           : 0.0;
+        snprintf(tail, sizeof tail, "  %s  matches: %.1f%% of %s", mode, share, tot);
+    } else {
+        snprintf(tail, sizeof tail, "  %s  %s  colour: %s", mode,
+                 s->order == FLAME_ORDER_HEAVY ? "heaviest first" : "by first call",
+                 s->g.heat ? "self-time heat" : "region");
     }
-    if (s->match_on && strcmp(s->match_text, ctx->search_text) == 0)
-        return;
-    free(s->match);
-    s->match = calloc(s->f->nnames ? s->f->nnames : 1, 1);
-    s->match_on = s->match != NULL;
-    if (!s->match)
-        return;
-    for (size_t i = 0; i < s->f->nnames; i++)
-        s->match[i] = ui_search_match(ctx, s->f->names[i]);
-    snprintf(s->match_text, sizeof s->match_text, "%s", ctx->search_text);
-    s->match_ns = flame_match_time(s->f, 0, s->match);
+    grid_fill(g, (rect){area.x, area.y, area.w, 1}, ' ', ROLE_NORMAL, 0);
+    int x = area.x + grid_put_text(g, area.x, area.y, area.w, " scope: ", ROLE_NORMAL, GA_BOLD);
+    int room = area.x + area.w - x - grid_text_width(g, tail);
+    int sw = grid_text_width(g, scope);
+    x += grid_put_text_mid(g, x, area.y,
+                           sw < room   ? sw
+                           : room > 12 ? room
+                                       : 12,
+                           scope, ROLE_NORMAL, GA_BOLD);
+    grid_put_text(g, x, area.y, area.x + area.w - x, tail, ROLE_NORMAL, GA_BOLD);
 }
 
-static int fv_search(fv_state *s, ui_ctx *ctx, int dir)
+static void fv_draw(void *state, ui_ctx *ctx, rect area)
 {
-    fv_sync_search(s, ctx);
-    if (!s->match || s->nboxes == 0)
-        return VF_HANDLED | VF_REDRAW;
-    const flame_box *cb = fv_box_of(s, s->cur);
-    size_t at = cb ? (size_t)(cb - s->boxes) : 0, n = s->nboxes;
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = dir > 0 ? (at + k) % n : (at + n - k % n) % n;
-        uint32_t node = s->boxes[i].node;
-        if (node && s->match[s->f->nodes[node].name]) {
-            s->cur = node;
-            return VF_HANDLED | VF_REDRAW;
-        }
+    fv_state *s = state;
+    if (!s || area.h < 5 || area.w < 10)
+        return;
+    fv_refresh(s, ctx);
+    fv_header(s, ctx, area);
+    rect body = {area.x, area.y + 1, area.w, area.h - 1};
+    if (!s->g.f) {
+        grid_put_text(&ctx->grid, area.x + 1, area.y + 2, area.w - 2,
+                      s->error[0] ? s->error : ui_computing_text(ctx), ROLE_DIM, 0);
+        return;
     }
-    ui_set_status(ctx, "No frame shown matches /%s/", ctx->search_text);
-    return VF_HANDLED | VF_REDRAW;
+    fg_draw(&s->g, ctx, body);
+    if (s->pick.open) {
+        s->pick_ctx = ctx;
+        picker_draw(&s->pick, ctx, body, " Scope of the flame graph: all ranks, a rank or a thread",
+                    pick_label, s);
+    }
 }
 
 /* ------------------------------------------------------------- the calls */
 
-/* Whether call g (region r, index i) is in the graph's scope. */
+/* Whether call i of r is in the graph's scope. */
 static bool call_in_scope(const flame *f, const ui_ctx *ctx, const region *r, size_t i)
 {
     calltree_scope sc = f->scope;
@@ -228,13 +227,13 @@ static void slowest_on_rank(const flame *f, const ui_ctx *ctx, const rank_data *
 /* t: the frame's slowest call, selected and shown in the timeline. */
 static int fv_show_calls(fv_state *s, ui_ctx *ctx)
 {
-    const flame *f = s->f;
-    if (s->cur == 0 || f->mode == FLAME_DIFF) {
+    const flame *f = s->g.f;
+    if (s->g.cur == 0) {
         ui_set_status(ctx, "Move to a frame first");
         return VF_HANDLED | VF_REDRAW;
     }
     size_t n;
-    const char **v = node_chain(f, s->cur, &n);
+    const char **v = node_chain(f, s->g.cur, &n);
     fv_slowest best = {.rank = -1, .call = -1};
     const region_filter *filt = ctx->opt ? ctx->opt->filter : NULL;
     for (size_t k = 0; v && k < ctx->prof->nranks; k++) {
@@ -259,58 +258,22 @@ static int fv_show_calls(fv_state *s, ui_ctx *ctx)
 
 /* ------------------------------------------------------------ commands */
 
-/* The cursor moved: its region becomes the selection (s shows its source). */
-static int fv_moved(fv_state *s, ui_ctx *ctx)
+/* The cursor's region becomes the selection (s shows its source, d its
+ * calls). */
+static void fv_select(fv_state *s, ui_ctx *ctx)
 {
-    const flame *f = s->f;
-    if (s->cur && f->reps) {
-        region *r = f->reps[f->nodes[s->cur].name];
+    const flame *f = s->g.f;
+    if (s->g.cur && f && f->reps) {
+        region *r = f->reps[f->nodes[s->g.cur].name];
         if (r && r != ctx->sel.region)
             ui_select_region(ctx, r);
     }
-    return VF_HANDLED | VF_REDRAW;
-}
-
-static int fv_move(fv_state *s, ui_ctx *ctx, ui_cmd cmd)
-{
-    const flame_box *b = fv_box_of(s, s->cur);
-    if (!b)
-        return VF_HANDLED;
-    size_t i = (size_t)(b - s->boxes);
-    if (cmd == CMD_LEFT && i > 0 && s->boxes[i - 1].row == b->row)
-        s->cur = s->boxes[i - 1].node;
-    else if (cmd == CMD_RIGHT && i + 1 < s->nboxes && s->boxes[i + 1].row == b->row)
-        s->cur = s->boxes[i + 1].node;
-    else if (cmd == CMD_UP && s->cur != fv_root(s))
-        s->cur = s->f->nodes[s->cur].parent;
-    else if (cmd == CMD_DOWN) {
-        for (size_t k = i + 1; k < s->nboxes; k++)
-            if (s->boxes[k].row == b->row + 1 && s->boxes[k].x0 >= b->x0 &&
-                s->boxes[k].x1 <= b->x1) {
-                s->cur = s->boxes[k].node;
-                break;
-            }
-    } else if (cmd == CMD_HOME)
-        s->cur = fv_root(s);
-    return fv_moved(s, ctx);
-}
-
-static int fv_zoom(fv_state *s, bool in)
-{
-    if (in && s->cur != fv_root(s) && s->nzoom < FV_ZOOM_MAX)
-        s->zoom[s->nzoom++] = s->cur;
-    else if (!in && s->nzoom > 0)
-        s->nzoom--; /* the cursor stays on the frame zoomed out of */
-    else
-        return in ? VF_HANDLED : 0; /* Esc at the top: the app's back */
-    s->top = 0;
-    return VF_HANDLED | VF_REDRAW;
 }
 
 static int fv_pick_cmd(fv_state *s, ui_ctx *ctx, ui_cmd cmd)
 {
     s->pick_ctx = ctx;
-    enum picker_result r = picker_cmd(&s->pick, ctx, cmd, fv_pick_label, s);
+    enum picker_result r = picker_cmd(&s->pick, ctx, cmd, pick_label, s);
     if (r == PICK_CHOSEN && (s->pick.cur != s->scope_i || s->band)) {
         s->scope_i = s->pick.cur;
         s->band = false;
@@ -321,42 +284,22 @@ static int fv_pick_cmd(fv_state *s, ui_ctx *ctx, ui_cmd cmd)
     return VF_HANDLED | VF_REDRAW;
 }
 
-static int fv_toggle(fv_state *s, ui_ctx *ctx, ui_cmd cmd)
-{
-    if (cmd == CMD_FLAME_INVERT) {
-        s->mode = s->mode == FLAME_INVERTED ? FLAME_TOP_DOWN : FLAME_INVERTED;
-        fv_build(s, ctx);
-    } else if (cmd == CMD_FLAME_ORDER) {
-        s->order = s->order == FLAME_ORDER_HEAVY ? FLAME_ORDER_FIRST : FLAME_ORDER_HEAVY;
-        flame_sort(s->f, s->order);
-        s->laid = false;
-    } else {
-        s->heat = !s->heat;
-    }
-    return VF_HANDLED | VF_REDRAW;
-}
-
 static int fv_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 {
     fv_state *s = state;
     if (!s)
         return 0;
     fv_refresh(s, ctx);
-    if (!s->f)
+    if (cmd == CMD_FLAME_INVERT) { /* also after an error, to go back */
+        s->mode = s->mode == FLAME_INVERTED ? FLAME_TOP_DOWN : FLAME_INVERTED;
+        fv_build(s, ctx);
+        return VF_HANDLED | VF_REDRAW;
+    }
+    if (!s->g.f)
         return 0;
     if (s->pick.open)
         return fv_pick_cmd(s, ctx, cmd);
     switch (cmd) {
-    case CMD_LEFT:
-    case CMD_RIGHT:
-    case CMD_UP:
-    case CMD_DOWN:
-    case CMD_HOME:
-        return fv_move(s, ctx, cmd);
-    case CMD_ENTER:
-        return fv_zoom(s, true);
-    case CMD_BACK:
-        return fv_zoom(s, false);
     case CMD_SCOPE:
         if (s->nscopes < 2 && !s->band) {
             ui_set_status(ctx, "One scope only: all ranks");
@@ -364,27 +307,19 @@ static int fv_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
         }
         picker_open(&s->pick, s->nscopes, s->scope_i);
         return VF_HANDLED | VF_REDRAW;
-    case CMD_FLAME_INVERT:
     case CMD_FLAME_ORDER:
-    case CMD_FLAME_COLOR:
-        return fv_toggle(s, ctx, cmd);
+        s->order = s->order == FLAME_ORDER_HEAVY ? FLAME_ORDER_FIRST : FLAME_ORDER_HEAVY;
+        fg_sort(&s->g, s->order);
+        return VF_HANDLED | VF_REDRAW;
     case CMD_FLAME_TIMELINE:
         return fv_show_calls(s, ctx);
-    case CMD_SEARCH_NEXT:
-    case CMD_SEARCH_PREV:
-        return ctx->has_search ? fv_search(s, ctx, cmd == CMD_SEARCH_NEXT ? 1 : -1) : 0;
-    default:
-        return 0;
+    default: {
+        int r = fg_cmd(&s->g, ctx, cmd);
+        if (r & VF_HANDLED)
+            fv_select(s, ctx);
+        return r;
     }
-}
-
-static void fv_view_draw(void *state, ui_ctx *ctx, rect area)
-{
-    fv_state *s = state;
-    if (!s)
-        return;
-    fv_refresh(s, ctx);
-    fv_draw(s, ctx, area);
+    }
 }
 
 /* ------------------------------------------------------------ lifetime */
@@ -405,7 +340,7 @@ static void fv_destroy(void *state)
     fv_state *s = state;
     if (!s)
         return;
-    fv_free_graph(s);
+    fg_free(&s->g);
     free(s->scopes);
     free(s);
 }
@@ -414,7 +349,7 @@ const view_ops flame_view = {
     .name = "flame",
     .create = fv_create,
     .destroy = fv_destroy,
-    .draw = fv_view_draw,
+    .draw = fv_draw,
     .on_cmd = fv_cmd,
     .on_resize = NULL,
 };
