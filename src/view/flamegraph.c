@@ -275,13 +275,19 @@ static void draw_box(const flamegraph *g, ui_ctx *ctx, const flame_box *b, int x
     grid_put_cp(gr, x + b->x1 - 1, y, gl->vline, role, 0);
     if (w < 2)
         return;
-    char label[600];
+    char label[600], short_label[600];
     frame_label(g, gr->ascii, b->node, label, sizeof label);
-    const char *name = b->node ? flame_name(g->f, b->node) : "all";
+    /* without its figures, a differential frame keeps its mark */
+    const char *mark =
+        g->f->mode == FLAME_DIFF && b->node ? diff_mark(&g->f->nodes[b->node], gr->ascii) : "";
+    snprintf(short_label, sizeof short_label, "%s%s", mark,
+             b->node ? flame_name(g->f, b->node) : "all");
     if (grid_text_width(gr, label) <= w - 1)
         grid_put_text(gr, x + b->x0, y, w - 1, label, role, 0);
-    else if (grid_text_width(gr, name) <= w - 1)
-        grid_put_text(gr, x + b->x0, y, w - 1, name, role, 0);
+    else if (grid_text_width(gr, short_label) <= w - 1)
+        grid_put_text(gr, x + b->x0, y, w - 1, short_label, role, 0);
+    else if (mark[0] && grid_text_width(gr, mark) <= w - 1)
+        grid_put_text(gr, x + b->x0, y, w - 1, mark, role, 0);
     else
         grid_put_cp(gr, x + b->x0, y, gl->ellipsis, role, 0);
 }

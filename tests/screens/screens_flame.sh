@@ -185,6 +185,43 @@ check "a profile without nested calls draws" [ "$rc" = 0 ]
 screen 80x24 "" "$f" --view flame --out-of-core
 check "out of core: not available" has "not available out of core"
 
+# --- the compare view's differential flame graph marks exactly the paths --diff flags: every
+# frame is visited with n over the search /./ and its details read (path, flag), against the
+# path rows of --diff --csv whose flag is not "none"
+svgen="$top_build/svgen"
+"$svgen" demo --seed 1 "$tmp/a.h5" >/dev/null && "$svgen" demo --seed 2 --slow solve=40 "$tmp/b.h5" >/dev/null ||
+    exit 99
+"$sv" --diff "$tmp/a.h5" "$tmp/b.h5" --csv >"$tmp/d.csv"
+awk -F, '$1 == "path" && $NF != "none" { print $3 "\t" $NF }' "$tmp/d.csv" | sort >"$tmp/flagged"
+check "--diff flags some paths ($(wc -l <"$tmp/flagged"))" [ -s "$tmp/flagged" ]
+screen 200x50 "6mmm" "$tmp/b.h5" --diff "$tmp/a.h5" --ascii
+check "compare: the flame screen" rowhas 2 "\[flame\]"
+nslow=$(grep -c 'slower$' "$tmp/flagged")
+check "compare: the header counts the flagged paths" rowhas 3 "flagged ($nslow 0)"
+check "compare: as many ^ marks as slower paths ($nslow)" \
+    [ "$(sed -n '4,47p' "$scr" | grep -o '[|]^[a-z]\|^^[a-z]' | wc -l | tr -d ' ')" = "$nslow" ]
+first= keys="6mmm/.<Enter>"
+: >"$tmp/seen"
+for k in $(seq 1 80); do
+    keys="${keys}n"
+    screen 200x50 "$keys" "$tmp/b.h5" --diff "$tmp/a.h5" --ascii
+    p=$(sed -n 48p "$scr" | sed 's/^ //; s/ *$//')
+    [ "$p" = "$first" ] && break
+    [ -n "$first" ] || first=$p
+    flag=none
+    sed -n 49p "$scr" | grep -q 'slower (significant)' && flag=slower
+    sed -n 49p "$scr" | grep -q 'faster (significant)' && flag=faster
+    printf '%s\t%s\n' "$p" "$flag" >>"$tmp/seen"
+done
+grep -v 'none$' "$tmp/seen" | sort >"$tmp/marked"
+check "compare: n visits every frame ($(wc -l <"$tmp/seen") paths)" [ "$(wc -l <"$tmp/seen")" -gt 10 ]
+check "compare: the marked paths are exactly the flagged ones" cmp -s "$tmp/flagged" "$tmp/marked"
+[ "$failed" = 0 ] || diff "$tmp/flagged" "$tmp/marked"
+# paths of one run only: flame.h5's four are the base's, small.h5's are new
+screen 80x24 "6mmm" "$fx/small.h5" --diff "$f" --ascii
+check "compare: base-only paths counted" rowhas 3 "base only: 4 paths"
+check "compare: new paths labelled" has "+outer new"
+
 # --- --view
 for v in timeline tree regions calls info lanes flame; do
     screen 80x24 "" "$f" --view "$v"

@@ -249,12 +249,57 @@ static void test_matches(void **state)
     profile_free(p);
 }
 
+/* base: abc(); new: main [0,1000) > a [0,600) > c [100,400), main > d
+ * [600,1000).  The differential graph: widths from the new run, main>d new
+ * (base 0), main>b and main>b>c the base's only (not drawn, counted). */
+static void test_from_diff(void **state)
+{
+    (void)state;
+    profile *base = abc();
+    profile *newp = profile_new("mem2");
+    rank_data *rk = profile_add_rank(newp, 0);
+    int64_t ms[] = {0}, me[] = {1000}, as[] = {0}, ae[] = {600};
+    int64_t cs[] = {100}, ce[] = {400}, ds[] = {600}, de[] = {1000};
+    mp_region(rk, "main", 1, ms, me);
+    mp_region(rk, "a", 1, as, ae);
+    mp_region(rk, "c", 1, cs, ce);
+    mp_region(rk, "d", 1, ds, de);
+    mp_finish(newp);
+    diff_options o;
+    diff_options_init(&o);
+    diff_result *d = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (diff_profiles(base, newp, &o, NULL, &d, &err))
+        fail_msg("diff_profiles: %s", err.msg);
+    flame *f = NULL;
+    assert_int_equal(flame_from_diff(d, &f, &err), SV_OK);
+    assert_int_equal(f->mode, FLAME_DIFF);
+    assert_int_equal(f->nodes[0].weight, 1000);
+    assert_int_equal(f->gone, 2);
+    uint32_t m = PATH(f, "main");
+    assert_int_equal(f->nodes[m].weight, 1000);
+    assert_int_equal(f->nodes[m].base, 1000);
+    uint32_t x = PATH(f, "main", "d");
+    assert_int_equal(f->nodes[x].weight, 400);
+    assert_int_equal(f->nodes[x].base, 0);
+    assert_int_equal(f->nodes[x].state, DS_NEW);
+    assert_int_equal(f->nodes[PATH(f, "main", "a", "c")].weight, 300);
+    assert_int_equal(child(f, m, "b"), FLAME_NONE);
+    assert_int_equal(kids(f, m), 2);
+    flame_free(f);
+    diff_free(d);
+    profile_free(base);
+    profile_free(newp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_top_down), cmocka_unit_test(test_inverted),
-        cmocka_unit_test(test_band),     cmocka_unit_test(test_order),
-        cmocka_unit_test(test_layout),   cmocka_unit_test(test_matches),
+        cmocka_unit_test(test_top_down),  cmocka_unit_test(test_inverted),
+        cmocka_unit_test(test_band),      cmocka_unit_test(test_order),
+        cmocka_unit_test(test_layout),    cmocka_unit_test(test_matches),
+        cmocka_unit_test(test_from_diff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,9 @@
 /* diff_view: view 6 "compare", shown only with scopeview --diff BASE NEW.
  *
  * A header says BASE -> NEW and which screen is shown; m / M switch between
- * the four screens of diff_views.h: the call-path tree, the regions, the
- * selected region's overlaid distributions, the two timelines.  Below the
+ * the five screens of diff_views.h: the call-path tree, the regions, the
+ * selected region's overlaid distributions, the two timelines, the
+ * differential flame graph.  Below the
  * tree and the regions table, the distributions of the selected region
  * stay in view as a pane when the screen is tall enough. */
 #include <stdio.h>
@@ -11,7 +12,7 @@
 
 #include "diff_views.h"
 
-static const char *const screen_names[CS_COUNT] = {"paths", "regions", "distributions",
+static const char *const screen_names[CS_COUNT] = {"paths", "regions", "distributions", "flame",
                                                    "timelines"};
 
 static const char *base_name(const char *p)
@@ -24,23 +25,31 @@ static void cmp_header(cmp_state *s, ui_ctx *ctx, rect area)
 {
     const diff_result *d = s->d;
     grid *g = &ctx->grid;
-    char b[1024];
+    char b[1024], counts[512];
     int x = area.x + 1;
+    bool regions = s->screen == CS_REGIONS;
+    snprintf(counts, sizeof counts, "  %zu slower, %zu faster %s (p adj < %g, %s %s %g%%)  m M",
+             d->nflag[regions ? 0 : 1][0], d->nflag[regions ? 0 : 1][1],
+             regions ? "regions" : "paths", d->opt.alpha, diff_metric_names[d->opt.metric],
+             ctx->ascii ? ">=" : "≥", d->opt.threshold * 100);
     snprintf(b, sizeof b, "%s %s %s  ", base_name(d->label[0]), ctx->ascii ? "->" : "→",
              base_name(d->label[1]));
     x += grid_put_text(g, x, area.y, area.x + area.w - x, b, ROLE_HEADER, GA_BOLD);
+    /* Every screen's name, or on a narrow screen the current one only, so
+     * the counts still show. */
+    int names = 0;
+    for (int i = 0; i < CS_COUNT; i++)
+        names += grid_text_width(g, screen_names[i]) + 2;
+    bool all = x + names + 24 <= area.x + area.w;
     for (int i = 0; i < CS_COUNT; i++) {
+        if (!all && i != (int)s->screen)
+            continue;
         snprintf(b, sizeof b, "%s%s%s", i == (int)s->screen ? "[" : " ", screen_names[i],
                  i == (int)s->screen ? "]" : " ");
         x += grid_put_text(g, x, area.y, area.x + area.w - x, b, ROLE_HEADER,
                            i == (int)s->screen ? GA_REVERSE : 0);
     }
-    bool regions = s->screen == CS_REGIONS;
-    snprintf(b, sizeof b, "  %zu slower, %zu faster %s (p adj < %g, %s %s %g%%)  m M",
-             d->nflag[regions ? 0 : 1][0], d->nflag[regions ? 0 : 1][1],
-             regions ? "regions" : "paths", d->opt.alpha, diff_metric_names[d->opt.metric],
-             ctx->ascii ? ">=" : "≥", d->opt.threshold * 100);
-    grid_put_text(g, x, area.y, area.x + area.w - x, b, ROLE_HEADER, 0);
+    grid_put_text(g, x, area.y, area.x + area.w - x, counts, ROLE_HEADER, 0);
 }
 
 static const diff_row *selected_region(const cmp_state *s)
@@ -65,6 +74,10 @@ static void cmp_draw(void *state, ui_ctx *ctx, rect area)
     }
     if (s->screen == CS_TIMELINES) {
         dtl_draw(s, ctx, body);
+        return;
+    }
+    if (s->screen == CS_FLAME) {
+        dflame_draw(s, ctx, body);
         return;
     }
     int dist_h = area.h >= 18 ? (area.h >= 40 ? 14 : 8) : 0;
@@ -95,6 +108,8 @@ static int cmp_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
         return dreg_cmd(s, ctx, cmd);
     case CS_TIMELINES:
         return dtl_cmd(s, ctx, cmd);
+    case CS_FLAME:
+        return dflame_cmd(s, ctx, cmd);
     default:
         return 0;
     }
@@ -110,6 +125,7 @@ static void cmp_destroy(void *state)
     free(s->stack);
     free(s->rorder);
     dtl_free(&s->tl);
+    fg_free(&s->fg);
     free(s);
 }
 

@@ -4,7 +4,8 @@
  * switched with m / M: the call-path tree of both runs (diff_tree.c), the
  * regions (diff_regions.c), the selected region's overlaid duration
  * histograms (diff_dist.c) and the two runs' timelines on one time axis
- * (diff_timeline.c).  The selected region is shared by all four. */
+ * (diff_timeline.c), and the differential flame graph (diff_flame.c).  The
+ * selected region is shared by the first four. */
 #ifndef SV_DIFF_VIEWS_H
 #define SV_DIFF_VIEWS_H
 
@@ -14,10 +15,18 @@
 
 #include "model/diff.h"
 #include "model/lanes.h"
+#include "view/flamegraph.h"
 #include "view/table.h"
 #include "ui/view.h"
 
-typedef enum cmp_screen { CS_TREE, CS_REGIONS, CS_DIST, CS_TIMELINES, CS_COUNT } cmp_screen;
+typedef enum cmp_screen {
+    CS_TREE,
+    CS_REGIONS,
+    CS_DIST,
+    CS_FLAME,
+    CS_TIMELINES,
+    CS_COUNT
+} cmp_screen;
 
 /* The timelines screen: both runs' lanes, one time axis. */
 typedef struct cmp_timelines {
@@ -51,6 +60,10 @@ typedef struct cmp_state {
     /* the selected region row (DIFF_NONE: none) */
     uint32_t region;
     cmp_timelines tl;
+    /* the differential flame graph, built when first shown */
+    flamegraph fg;
+    bool fg_built;
+    char fg_error[SV_MSG_MAX];
 } cmp_state;
 
 bool dtree_init(cmp_state *s);
@@ -67,6 +80,9 @@ void dist_draw(const diff_result *d, const diff_row *r, ui_ctx *ctx, rect area);
 void dtl_draw(cmp_state *s, ui_ctx *ctx, rect area);
 int dtl_cmd(cmp_state *s, ui_ctx *ctx, ui_cmd cmd);
 void dtl_free(cmp_timelines *tl);
+
+void dflame_draw(cmp_state *s, ui_ctx *ctx, rect area);
+int dflame_cmd(cmp_state *s, ui_ctx *ctx, ui_cmd cmd);
 
 /* Cell text shared by the tables. */
 void cmp_fmt_ns(char *b, size_t n, bool known, double ns, bool sign);
