@@ -103,7 +103,13 @@ static void fv_header(fv_state *s, ui_ctx *ctx, rect area)
     grid *g = &ctx->grid;
     char scope[256], tail[256];
     const flame *f = s->g.f;
-    calltree_scope sc = f ? f->scope : (calltree_scope){-1, -1, s->t0, s->t1};
+    /* without a graph (an error, or still computing): the scope asked for */
+    calltree_scope asked = s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1, 0, 0};
+    if (s->band) {
+        asked.t0 = s->t0;
+        asked.t1 = s->t1;
+    }
+    calltree_scope sc = f ? f->scope : asked;
     scope_text(sc, ctx, scope, sizeof scope);
     const char *mode = s->mode == FLAME_INVERTED ? "inverted" : "top-down";
     if (f && fg_sync_search(&s->g, ctx)) {
