@@ -43,17 +43,18 @@ frames() {
 }
 
 # frame_ok ROW NAME TIME ALL [X0]: row ROW has a frame labelled NAME whose width is within one
-# cell of TIME * 80 / ALL (and, given X0 in ns, whose left edge within one cell of X0 * 80 / ALL),
+# cell of TIME * W / ALL (and, given X0 in ns, whose left edge within one cell of X0 * W / ALL;
+# W is 80 unless set),
 # and whose label says the share 100 * TIME / ALL to the tenth (its share of the scope, SCOPE
 # when given as the 6th argument).
 frame_ok() {
-    frames "$1" | awk -v name="$2" -v w="$3" -v all="$4" -v x="${5:-}" -v scope="${6:-$4}" '
+    frames "$1" | awk -v name="$2" -v w="$3" -v all="$4" -v x="${5:-}" -v scope="${6:-$4}" -v W="${W:-80}" '
         function abs(v) { return v < 0 ? -v : v }
         $3 == name {
             found = 1
-            exact = w * 80 / all
+            exact = w * W / all
             if (abs(($2 - $1) - exact) > 1) { print "width " $2 - $1 " for " exact; bad = 1 }
-            if (x != "" && abs($1 - x * 80 / all) > 1) { print "x0 " $1 " for " x * 80 / all; bad = 1 }
+            if (x != "" && abs($1 - x * W / all) > 1) { print "x0 " $1 " for " x * W / all; bad = 1 }
             share = sprintf("%.1f%%", 100 * w / scope)
             if ($4 != share) { print "share " $4 " for " share; bad = 1 }
         }
@@ -221,6 +222,34 @@ check "compare: the marked paths are exactly the flagged ones" cmp -s "$tmp/flag
 screen 80x24 "6mmm" "$fx/small.h5" --diff "$f" --ascii
 check "compare: base-only paths counted" rowhas 3 "base only: 4 paths"
 check "compare: new paths labelled" has "+outer new"
+
+# --- the shared solver profiles (one call path per region: main > timestep > {assemble, solve
+# > {rhs, precond}, io/checkpoint}) against the independently computed statistics in expected/:
+# widths by total_duration top-down, by total_exclusive_duration inverted, ranks summed
+if need_shared "the shared solver profiles"; then
+    for name in solver solver_mpi4; do
+        h5="$shared_root/data/real/$name.h5" js="$shared_root/data/expected/$name.json"
+        awk -F': ' '/"name":/ { n = $2; gsub(/[",]/, "", n) }
+            /"total_duration":/ { t[n] += $2 + 0 }
+            /"total_exclusive_duration":/ { e[n] += $2 + 0; ex += $2 + 0 }
+            END { for (k in t) printf("%s %.0f %.0f\n", k, t[k] * 1e9, e[k] * 1e9); printf("ALLEX %.0f 0\n", ex * 1e9) }' \
+            "$js" >"$tmp/exp"
+        v() { awk -v k="$1" -v c="$2" '$1 == k { print $c }' "$tmp/exp"; }
+        W=200
+        screen 200x30 "" "$h5" --view flame --ascii
+        check "$name: main fills the row" frame_ok 4 main "$(v main 2)" "$(v main 2)" 0
+        check "$name: timestep" frame_ok 5 timestep "$(v timestep 2)" "$(v main 2)" 0
+        check "$name: assemble" frame_ok 6 assemble "$(v assemble 2)" "$(v main 2)" 0
+        check "$name: solve" frame_ok 6 solve "$(v solve 2)" "$(v main 2)" "$(v assemble 2)"
+        check "$name: rhs" frame_ok 7 rhs "$(v rhs 2)" "$(v main 2)"
+        check "$name: precond" frame_ok 7 precond "$(v precond 2)" "$(v main 2)"
+        screen 200x30 "i" "$h5" --view flame --ascii
+        for r in assemble rhs precond; do
+            check "$name inverted: $r by its exclusive time" frame_ok 4 "$r" "$(v $r 3)" "$(v ALLEX 2)"
+        done
+        W=80
+    done
+fi
 
 # --- --view
 for v in timeline tree regions calls info lanes flame; do
