@@ -156,6 +156,21 @@ static int fg_move(flamegraph *g, ui_cmd cmd)
     return VF_HANDLED | VF_REDRAW;
 }
 
+/* A click selects the frame under the pointer (nothing else moves). */
+static int fg_click(flamegraph *g, const ui_ctx *ctx)
+{
+    int x = ctx->mouse_x - g->ax, y = ctx->mouse_y - g->ay;
+    if (!g->laid || x < 0 || y < 0)
+        return VF_HANDLED;
+    uint32_t row = g->top + (uint32_t)y;
+    for (size_t i = 0; i < g->nboxes; i++)
+        if (g->boxes[i].row == row && x >= g->boxes[i].x0 && x < g->boxes[i].x1) {
+            g->cur = g->boxes[i].node;
+            return VF_HANDLED | VF_REDRAW;
+        }
+    return VF_HANDLED;
+}
+
 static int fg_zoom(flamegraph *g, bool in)
 {
     if (in && g->cur != fg_root(g) && g->nzoom < FG_ZOOM_MAX)
@@ -179,6 +194,8 @@ int fg_cmd(flamegraph *g, ui_ctx *ctx, ui_cmd cmd)
     case CMD_DOWN:
     case CMD_HOME:
         return fg_move(g, cmd);
+    case CMD_CLICK:
+        return fg_click(g, ctx);
     case CMD_ENTER:
         return fg_zoom(g, true);
     case CMD_BACK:
@@ -355,6 +372,8 @@ void fg_draw(flamegraph *g, ui_ctx *ctx, rect area)
     fg_sync_search(g, ctx);
     uint32_t nvis = (uint32_t)(area.h - 2);
     fg_layout(g, area.w, nvis);
+    g->ax = area.x;
+    g->ay = area.y;
     if (g->f->n <= 1)
         grid_put_text(&ctx->grid, area.x + 1, area.y + 1, area.w - 2, "No calls in this scope",
                       ROLE_DIM, 0);

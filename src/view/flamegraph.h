@@ -38,6 +38,7 @@ typedef struct flamegraph {
     int lw;
     uint32_t lrows, lroot, top;
     bool laid;
+    int ax, ay; /* where the frames were drawn: the top-left cell of row top */
     /* the search the matches were worked out for */
     uint8_t *match; /* per name */
     bool match_on;
@@ -64,8 +65,8 @@ bool fg_sync_search(flamegraph *g, const ui_ctx *ctx);
  * path and figures. */
 void fg_draw(flamegraph *g, ui_ctx *ctx, rect area);
 
-/* The moves, Enter, Esc, n / N and c; 0 for the others (and for Esc at
- * the top, which is the app's). */
+/* The moves, a click on a frame, Enter, Esc, n / N and c; 0 for the
+ * others (and for Esc at the top, which is the app's). */
 int fg_cmd(flamegraph *g, ui_ctx *ctx, ui_cmd cmd);
 
 #endif

@@ -171,6 +171,11 @@ screen 80x24 "r<Down><Enter>" "$f" --view flame --ascii
 check "r: rank 0" rowhas 2 "scope: rank 0"
 check "r: rank 0's main is 1 ms" rowhas 23 "incl 1.000 ms"
 
+# --- a click selects the frame under it (the headless click is the view's middle: at 80x10
+# row 5, column 40, inside rhs [24, 48) on row 6 of the screen)
+screen 80x10 "<Click>" "$f" --view flame --ascii
+check "a click selects the frame under the pointer" rowhas 8 " main > solve > rhs$"
+
 # --- Unicode, mono, the smallest screen
 screen 80x24 "" "$f" --view flame
 check "Unicode: frames end with a box line" rowhas 5 "io 30.0% *│solve"
