@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/checked.h"
+#include "imbalance.h"
 #include "region.h"
 #include "select.h"
 #include "stats.h"
@@ -154,29 +155,35 @@ static void merge_pooled_std(merged_region *m)
     ms_set(m, MS_STD, var > 0 ? sqrt(var) : 0.0);
 }
 
-/* Over the nranks ranks considered: a rank without the region counts as
- * a total of 0 (it did not do that work while the others did). */
-static void merge_imbalance(merged_region *m, size_t nranks)
+/* Upstream's definition over the ranks that ran it (imbalance.h); the
+ * slowest rank is the one with the largest total among them. */
+static bool merge_imbalance(merged_region *m)
 {
-    double sum = 0, hi = 0, t;
-    int slow = -1;
-    for (size_t i = 0; i < m->nranks; i++) {
-        if (!merged_stat_of_region(m->ranks[i], MS_TOTAL, &t))
-            return;
-        sum += t;
-        if (slow < 0 || t > hi) {
-            hi = t;
-            slow = m->ranks[i]->rank;
-        }
+    double *t = malloc((m->nranks ? m->nranks : 1) * sizeof *t);
+    bool *ran = malloc((m->nranks ? m->nranks : 1) * sizeof *ran);
+    if (!t || !ran) {
+        free(t);
+        free(ran);
+        return false;
     }
-    if (m->nranks == 0)
-        return;
-    double mean = sum / (double)(nranks > m->nranks ? nranks : m->nranks);
-    ms_set(m, MS_IMBALANCE, hi > 0 ? (hi - mean) / hi : 0.0);
-    m->slowest_rank = slow;
+    bool all = true;
+    for (size_t i = 0; i < m->nranks; i++) {
+        bool known;
+        ran[i] = imb_region_ran(m->ranks[i], &t[i], &known);
+        all &= !ran[i] || known;
+        m->nnot_run += !ran[i];
+    }
+    imb_figures f;
+    if (all && imb_figures_of(t, ran, m->nranks, &f)) {
+        ms_set(m, MS_IMBALANCE, f.imbalance);
+        m->slowest_rank = m->ranks[f.argmax]->rank;
+    }
+    free(t);
+    free(ran);
+    return true;
 }
 
-static bool merge_one(merged_region *m, size_t nranks)
+static bool merge_one(merged_region *m)
 {
     m->event_data = true;
     m->summary_only = true;
@@ -187,7 +194,8 @@ static bool merge_one(merged_region *m, size_t nranks)
     m->slowest_rank = -1;
     merge_sums(m);
     merge_extremes(m);
-    merge_imbalance(m, nranks);
+    if (!merge_imbalance(m))
+        return false;
     if (m->nranks == 1) {
         static const merged_stat own[] = {MS_P50, MS_P95, MS_P99, MS_STD};
         for (size_t k = 0; k < sizeof own / sizeof *own; k++) {
@@ -208,12 +216,34 @@ static bool merge_one(merged_region *m, size_t nranks)
     return true;
 }
 
+/* The kept ranks without the region (g->ranks is in rank order). */
+static bool merge_absent(merged_region *g, const profile *p, const region_filter *filter)
+{
+    size_t j = 0;
+    for (size_t k = 0; k < p->nranks; k++) {
+        int rank = p->ranks[k].rank;
+        if (!filter_match_rank(filter, rank))
+            continue;
+        while (j < g->nranks && g->ranks[j]->rank < rank)
+            j++;
+        if (j < g->nranks && g->ranks[j]->rank == rank)
+            continue;
+        if (!g->absent && !(g->absent = malloc(p->nranks * sizeof *g->absent)))
+            return false;
+        g->absent[g->nabsent++] = rank;
+    }
+    g->nnot_run = g->nabsent;
+    return true;
+}
+
 void merged_regions_free(merged_region *m, size_t count)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
         free(m[i].ranks);
+        free(m[i].absent);
+    }
     free(m);
 }
 
@@ -222,9 +252,7 @@ sv_err merged_regions_build(const profile *p, const region_filter *filter, merge
 {
     *out = NULL;
     *count = 0;
-    size_t nv = 0, nranks = 0;
-    for (size_t k = 0; k < p->nranks; k++)
-        nranks += filter_match_rank(filter, p->ranks[k].rank);
+    size_t nv = 0;
     region **v = profile_regions_by_name(p);
     for (size_t i = 0; v && i < p->nregions; i++)
         if (filter_match(filter, v[i]))
@@ -243,7 +271,7 @@ sv_err merged_regions_build(const profile *p, const region_filter *filter, merge
         ok = g->ranks != NULL;
         if (ok) {
             memcpy(g->ranks, v + i, g->nranks * sizeof *g->ranks);
-            ok = merge_one(g, nranks);
+            ok = merge_absent(g, p, filter) && merge_one(g);
         }
         i = j;
     }

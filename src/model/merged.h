@@ -26,8 +26,8 @@ typedef enum merged_stat {
     MS_EXCL,
     MS_AWAIT_SHARE, /* await total / total, a fraction */
     MS_GPU,
-    MS_IMBALANCE, /* (max - mean) / max of the per-rank totals, a fraction;
-                   * a rank without the region counts as 0 */
+    MS_IMBALANCE, /* max / mean - 1 of the per-rank totals over the ranks
+                   * that ran the region (imbalance.h), a fraction */
     MS_COUNT
 } merged_stat;
 
@@ -40,6 +40,12 @@ typedef struct merged_region {
     uint32_t known;    /* bit k: v[k] is known */
     double v[MS_COUNT];
     int slowest_rank; /* rank with the largest total (-1 unknown) */
+    /* The ranks the filter keeps that did not run the region: without it
+     * (absent) or with no calls of it (in ranks).  Left out of the
+     * imbalance; the per-rank rows list them as "not run". */
+    int *absent; /* rank numbers, ascending */
+    size_t nabsent;
+    size_t nnot_run; /* absent + those in ranks without calls */
 } merged_region;
 
 /* Merges every region name of p that the filter keeps (NULL: all), over

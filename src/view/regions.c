@@ -8,6 +8,7 @@
 #include "model/merged.h"
 #include "model/stored_view.h"
 #include "table.h"
+#include "util/text.h"
 #include "util/timefmt.h"
 #include "ui/view.h"
 
@@ -53,9 +54,17 @@ static const merged_stat reg_stat[RC_COUNT] = {
 };
 
 typedef struct reg_row {
-    uint32_t m;   /* merged region */
-    int32_t rank; /* index into its ranks for a breakdown row, -1 merged */
+    uint32_t m; /* merged region */
+    /* A breakdown row: an index into its ranks, or nranks + k for absent[k]
+     * (a rank that does not have the region: "not run"); -1 merged. */
+    int32_t rank;
 } reg_row;
+
+/* A breakdown row of a rank without the region. */
+static bool row_absent(const merged_region *m, reg_row r)
+{
+    return r.rank >= 0 && (size_t)r.rank >= m->nranks;
+}
 
 typedef struct regions_state {
     merged_region *m;
@@ -152,6 +161,22 @@ static reg_row cursor_row(const regions_state *s)
     return s->tb.cursor < s->nrows ? s->rows[s->tb.cursor] : (reg_row){UINT32_MAX, -1};
 }
 
+/* The per-rank rows of merged region i in rank order, the ranks that do
+ * not have it among them. */
+static bool push_breakdown(regions_state *s, uint32_t i)
+{
+    const merged_region *m = &s->m[i];
+    size_t a = 0, r = 0;
+    bool ok = true;
+    while (ok && (a < m->nabsent || r < m->nranks)) {
+        if (r < m->nranks && (a == m->nabsent || m->ranks[r]->rank < m->absent[a]))
+            ok = push_row(s, (reg_row){i, (int32_t)r++});
+        else
+            ok = push_row(s, (reg_row){i, (int32_t)(m->nranks + a++)});
+    }
+    return ok;
+}
+
 static void reg_flatten(regions_state *s, const ui_ctx *ctx)
 {
     reg_row keep = cursor_row(s);
@@ -162,8 +187,7 @@ static void reg_flatten(regions_state *s, const ui_ctx *ctx)
         if (ctx->filter_on && !ui_search_match(ctx, s->m[i].name))
             continue;
         ok = push_row(s, (reg_row){i, -1});
-        for (size_t r = 0; ok && s->breakdown && r < s->m[i].nranks; r++)
-            ok = push_row(s, (reg_row){i, (int32_t)r});
+        ok = ok && (!s->breakdown || push_breakdown(s, i));
     }
     /* the cursor stays on its region (its merged row when sub-rows go) */
     size_t at = s->tb.cursor, fallback = s->nrows;
@@ -253,7 +277,7 @@ static region *row_region(const regions_state *s, reg_row r)
         return NULL;
     const merged_region *m = &s->m[r.m];
     region *x = NULL;
-    if (r.rank >= 0)
+    if (r.rank >= 0 && !row_absent(m, r))
         x = m->ranks[r.rank];
     for (size_t i = 0; !x && i < m->nranks; i++)
         if (m->ranks[i]->rank == m->slowest_rank)
@@ -360,6 +384,8 @@ static void reg_draw_cell(const regions_state *s, grid *g, reg_row r, size_t col
     char b[64];
     double v;
     bool known;
+    if (row_absent(m, r))
+        return; /* "not run" in the name column says it all */
     if (col == RC_SLOW) {
         known = m->slowest_rank >= 0;
         if (r.rank < 0)
@@ -390,11 +416,19 @@ static void reg_draw_name(const regions_state *s, ui_ctx *ctx, reg_row r, int y,
     const merged_region *m = &s->m[r.m];
     grid *g = &ctx->grid;
     char b[64];
+    if (row_absent(m, r)) {
+        snprintf(b, sizeof b, "  rank %d: not run", m->absent[(size_t)r.rank - m->nranks]);
+        table_put(&s->tb, g, RC_NAME, y, b, cur ? ROLE_SELECTED : ROLE_DIM, 0);
+        return;
+    }
     if (r.rank >= 0) {
-        int rk = m->ranks[r.rank]->rank;
+        const region *x = m->ranks[r.rank];
+        int rk = x->rank;
         bool say_slow = m->nranks > 1 && rk == m->slowest_rank && !table_col_shown(&s->tb, RC_SLOW);
-        snprintf(b, sizeof b, "  rank %d%s%s", rk, m->ranks[r.rank]->has_event_data ? "" : " *",
-                 say_slow ? " (slowest)" : "");
+        double calls;
+        bool not_run = merged_stat_of_region(x, MS_CALLS, &calls) && calls == 0;
+        snprintf(b, sizeof b, "  rank %d%s%s%s", rk, x->has_event_data ? "" : " *",
+                 not_run ? ": not run" : "", say_slow ? " (slowest)" : "");
         table_put(&s->tb, g, RC_NAME, y, b, cur ? ROLE_SELECTED : ROLE_DIM, 0);
         return;
     }
@@ -489,6 +523,19 @@ static int reg_table_cmd(regions_state *s, ui_ctx *ctx, ui_cmd cmd)
     return VF_HANDLED | VF_REDRAW;
 }
 
+/* On a "not run" row there are no calls to list or show: says so. */
+static bool reg_absent_status(regions_state *s, ui_ctx *ctx)
+{
+    reg_row r = cursor_row(s);
+    if (r.m >= s->nm || !row_absent(&s->m[r.m], r))
+        return false;
+    const merged_region *m = &s->m[r.m];
+    char name[160];
+    text_escape_buf(name, sizeof name, m->name);
+    ui_set_status(ctx, "rank %d did not run %s", m->absent[(size_t)r.rank - m->nranks], name);
+    return true;
+}
+
 static int reg_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 {
     regions_state *s = state;
@@ -515,6 +562,8 @@ static int reg_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     case CMD_DRILL:
         if (s->nrows == 0)
             return VF_HANDLED;
+        if (reg_absent_status(s, ctx))
+            return VF_HANDLED | VF_REDRAW;
         reg_select(s, ctx);
         /* a "rank N" row lists that rank's calls, a merged row every rank's */
         ctx->drill_scope = cursor_row(s).rank >= 0 ? UI_DRILL_RANK : UI_DRILL_ALL;
@@ -523,6 +572,8 @@ static int reg_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     case CMD_SLOWEST:
         if (s->nrows == 0)
             return 0;
+        if (reg_absent_status(s, ctx))
+            return VF_HANDLED | VF_REDRAW;
         /* the slowest call over every rank, or over the row's own rank */
         reg_select(s, ctx);
         ui_select_slowest_on(ctx,

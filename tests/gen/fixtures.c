@@ -370,6 +370,39 @@ static void fx_flame(hid_t f)
     gen_metadata(f, &(gen_kv){"hostname", GEN_STR, "flamehost", 0, 0}, 1);
 }
 
+/* ---------------------------------------------------- aggregate views */
+
+/* agg4.h5: 4 ranks for the imbalance, series and callers views
+ * (FIXTURES.md has the values and the hand-computed answers). */
+static void fx_agg4(hid_t f)
+{
+    static const int64_t work_len[4] = {1000, 1200, 800, 1000};
+    static const int64_t io_len[3] = {300, 300, 1000};
+    for (int r = 0; r < 4; r++) {
+        hid_t rk = gen_rank(f, r);
+        put(rk, "main", (gen_cols){.n = 1, .start = I64(0), .end = I64(20000)});
+        int64_t ws[2] = {100, 2000}, we[2] = {100 + work_len[r], 2000 + work_len[r]};
+        put(rk, "work", (gen_cols){.n = 2, .start = ws, .end = we});
+        if (r < 3) {
+            int64_t ie[1] = {4000 + io_len[r]};
+            put(rk, "io", (gen_cols){.n = 1, .start = I64(4000), .end = ie});
+        }
+        if (r == 0) {
+            int64_t ss[20], se[20];
+            for (int i = 0; i < 20; i++) {
+                ss[i] = 6000 + 200 * i;
+                se[i] = ss[i] + (i == 0 ? 150 : 50 + i);
+            }
+            put(rk, "step", (gen_cols){.n = 20, .start = ss, .end = se});
+            put(rk, "solve",
+                (gen_cols){.n = 3, .start = I64(200, 400, 4100), .end = I64(500, 480, 4200)});
+            put(rk, "kernel",
+                (gen_cols){.n = 3, .start = I64(250, 420, 4120), .end = I64(350, 450, 4160)});
+        }
+        gen_close(rk);
+    }
+}
+
 /* ------------------------------------------------------------ table */
 
 typedef struct fixture {
@@ -400,6 +433,7 @@ static const fixture fixtures[] = {
     {"fault_huge_string.h5", fx_fault_huge_string},
     {"fault_bad_parent_only.h5", fx_fault_bad_parent_only},
     {"fault_region_no_regions.h5", fx_fault_region_no_regions},
+    {"agg4.h5", fx_agg4},
 };
 
 static char *join(const char *dir, const char *file)

@@ -139,15 +139,17 @@ screen 80x24 "3b" "$small"
 check "regions small b: one rank, no breakdown" has "One rank"
 
 # nested_names.h5: ranks 0, 2 and 5 (5 has no regions); deep/a/b/c lasts 10 ns on rank 0 and
-# 2 ns on rank 2: imbalance over the three ranks (10 - 12/3) / 10 = 60.0%, slowest r0;
-# io (10 ns, rank 0 only): (10 - 10/3) / 10 = 66.7%; agg is summary-only (2 calls, 30 ns).
+# 2 ns on rank 2: imbalance max / mean - 1 over the ranks that ran it, 10 / 6 - 1 = 66.7%,
+# slowest r0 (rank 5 did not run it: not counted as 0, which gave 60.0%); io (10 ns, rank 0
+# only): 0.0%; agg is summary-only (2 calls, 30 ns).
 screen 120x24 "3" "$fx/nested_names.h5"
 shape 120 24 "regions nested_names"
-check "regions nested: deep/a/b/c 2 calls, 12 ns, 60.0%, r0" hasx "^.deep/a/b/c +2 +12 ns .* 60\.0% +r0$"
-check "regions nested: io 66.7%" hasx "^.io +1 +10 ns .* 66\.7% +r0$"
+check "regions nested: deep/a/b/c 2 calls, 12 ns, 66.7%, r0" hasx "^.deep/a/b/c +2 +12 ns .* 66\.7% +r0$"
+check "regions nested: io 0.0% (rank 0 alone ran it)" hasx "^.io +1 +10 ns .* 0\.0% +r0$"
 check "regions nested: agg marked, mean 15 ns, max unknown" hasx "^.agg \* +2 +30 ns +15 ns +- "
 screen 120x24 "3b" "$fx/nested_names.h5"
 check "regions nested b: deep/a/b/c rank 2 row" hasx "^   rank 2 +1 +2 ns "
+check "regions nested b: rank 5 listed as not run" hasx "^   rank 5: not run *$"
 check "regions nested b: a one-rank region has no slow mark" sh -c "! grep -qE '^   rank 0 \*.* slow' '$tmp/out'"
 
 # ============================================================ shared reference profiles
@@ -312,7 +314,7 @@ else
         t3=$(exp "$js" "$r" 3 total_duration)
         im=$(awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" 'BEGIN {
             m = a; s = 0; if (b > m) m = b; if (c > m) m = c; if (d > m) m = d
-            printf "%.1f%%", 100 * (m - (a + b + c + d) / 4) / m }')
+            printf "%.1f%%", 100 * (m / ((a + b + c + d) / 4) - 1) }')
         slow=$(printf '%s 0\n%s 1\n%s 2\n%s 3\n' "$t0" "$t1" "$t2" "$t3" | sort -gr -k1,1 |
             head -n 1 | awk '{print $2}')
         calls=$(awk "BEGIN { print $(calls_of "$js" "$r" 0) + $(calls_of "$js" "$r" 1) + \

@@ -1,0 +1,177 @@
+/* The aggregate views' model (imbalance.h and the regions' imbalance in
+ * merged.h) on agg4.h5 (tests/gen/FIXTURES.md),
+ * every expected figure worked out here from the fixture's raw calls. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "load/loader.h"
+#include "model/imbalance.h"
+#include "model/merged.h"
+#include "testutil.h"
+
+/* The fixture's raw durations (FIXTURES.md), from which the test computes. */
+static const double work_len[4] = {1000, 1200, 800, 1000}; /* two calls each */
+static const double io_len[3] = {300, 300, 1000};          /* rank 3: none */
+
+static profile *load_agg4(void)
+{
+    char path[4096];
+    sv_fixture_path(path, sizeof path, "agg4.h5");
+    profile *p = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (profile_load(path, NULL, &p, &err))
+        fail_msg("load %s: %s", path, err.msg);
+    return p;
+}
+
+/* max / mean - 1 and max - mean over the n totals, computed here. */
+static void upstream_imbalance(const double *t, size_t n, double *imb, double *excess)
+{
+    double sum = 0, hi = t[0];
+    for (size_t i = 0; i < n; i++) {
+        sum += t[i];
+        hi = t[i] > hi ? t[i] : hi;
+    }
+    double mean = sum / (double)n;
+    *imb = hi / mean - 1;
+    *excess = hi - mean;
+}
+
+static const imb_row *find_row(const imb_row *rows, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(rows[i].name, name) == 0)
+            return &rows[i];
+    fail_msg("no imbalance row %s", name);
+    return NULL;
+}
+
+static void test_imbalance_rows(void **state)
+{
+    (void)state;
+    profile *p = load_agg4();
+    imb_row *rows;
+    size_t n;
+    assert_int_equal(imb_build(p, NULL, &rows, &n, NULL), SV_OK);
+    assert_int_equal(n, 6);
+
+    double wt[4], imb, exc;
+    for (int r = 0; r < 4; r++)
+        wt[r] = 2 * work_len[r];
+    upstream_imbalance(wt, 4, &imb, &exc);
+    const imb_row *w = find_row(rows, n, "work");
+    assert_true(w->known);
+    assert_int_equal(w->f.nran, 4);
+    assert_float_equal(w->f.imbalance, imb, 1e-12);
+    assert_float_equal(w->f.excess, exc, 1e-9);
+    assert_int_equal(w->straggler, 1);
+
+    /* io: rank 3 did not run it and stays out of the mean */
+    upstream_imbalance(io_len, 3, &imb, &exc);
+    const imb_row *io = find_row(rows, n, "io");
+    assert_true(io->known);
+    assert_int_equal(io->nranks, 4);
+    assert_int_equal(io->f.nran, 3);
+    assert_float_equal(io->f.imbalance, imb, 1e-12);
+    assert_float_equal(io->f.excess, exc, 1e-9);
+    assert_float_equal(io->f.mean, (300.0 + 300 + 1000) / 3, 1e-9);
+    assert_int_equal(io->straggler, 2);
+    assert_int_equal(io->ranks[3].rank, 3);
+    assert_false(io->ranks[3].ran);
+    assert_null(io->ranks[3].r);
+    assert_true(io->ranks[2].ran);
+    assert_float_equal(io->ranks[2].total, 1000, 0);
+
+    /* sorted by excess: io, work, then the even ones by name */
+    assert_string_equal(rows[0].name, "io");
+    assert_string_equal(rows[1].name, "work");
+    assert_string_equal(rows[2].name, "kernel");
+    assert_string_equal(rows[5].name, "step");
+    const imb_row *st = find_row(rows, n, "step");
+    assert_int_equal(st->f.nran, 1);
+    assert_float_equal(st->f.imbalance, 0, 0);
+    imb_free(rows, n);
+
+    /* --ranks 2,3: io ran on rank 2 alone */
+    region_filter f;
+    filter_init(&f);
+    assert_int_equal(filter_set_ranks(&f, "2,3", NULL), SV_OK);
+    assert_int_equal(imb_build(p, &f, &rows, &n, NULL), SV_OK);
+    io = find_row(rows, n, "io");
+    assert_int_equal(io->nranks, 2);
+    assert_int_equal(io->f.nran, 1);
+    assert_float_equal(io->f.imbalance, 0, 0);
+    assert_int_equal(io->straggler, 2);
+    imb_free(rows, n);
+    filter_free(&f);
+    profile_free(p);
+}
+
+/* The regions table's column uses the same definition and lists rank 3. */
+static void test_merged_imbalance(void **state)
+{
+    (void)state;
+    profile *p = load_agg4();
+    merged_region *m;
+    size_t n;
+    assert_int_equal(merged_regions_build(p, NULL, &m, &n, NULL), SV_OK);
+    double imb, exc;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(m[i].name, "io") == 0) {
+            upstream_imbalance(io_len, 3, &imb, &exc);
+            assert_true(m[i].known & (1u << MS_IMBALANCE));
+            assert_float_equal(m[i].v[MS_IMBALANCE], imb, 1e-12);
+            assert_int_equal(m[i].nabsent, 1);
+            assert_int_equal(m[i].absent[0], 3);
+            assert_int_equal(m[i].nnot_run, 1);
+            assert_int_equal(m[i].slowest_rank, 2);
+        } else if (strcmp(m[i].name, "step") == 0) {
+            assert_float_equal(m[i].v[MS_IMBALANCE], 0, 0);
+            assert_int_equal(m[i].nabsent, 3);
+            assert_int_equal(m[i].absent[2], 3);
+        } else if (strcmp(m[i].name, "work") == 0) {
+            double wt[4];
+            for (int r = 0; r < 4; r++)
+                wt[r] = 2 * work_len[r];
+            upstream_imbalance(wt, 4, &imb, &exc);
+            assert_float_equal(m[i].v[MS_IMBALANCE], imb, 1e-12);
+            assert_int_equal(m[i].nabsent, 0);
+        }
+    }
+    merged_regions_free(m, n);
+    profile_free(p);
+}
+
+/* The pure figures: a rank that did not run is not a zero. */
+static void test_imbalance_figures(void **state)
+{
+    (void)state;
+    const double t[4] = {4, 0, 2, 6};
+    const bool ran[4] = {true, false, true, true};
+    imb_figures f;
+    assert_true(imb_figures_of(t, ran, 4, &f));
+    assert_int_equal(f.nran, 3);
+    assert_float_equal(f.mean, 4, 0);
+    assert_float_equal(f.imbalance, 0.5, 1e-15);
+    assert_float_equal(f.excess, 2, 0);
+    assert_int_equal(f.argmax, 3);
+    const bool none[4] = {false, false, false, false};
+    assert_false(imb_figures_of(t, none, 4, &f));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_imbalance_figures),
+        cmocka_unit_test(test_imbalance_rows),
+        cmocka_unit_test(test_merged_imbalance),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
