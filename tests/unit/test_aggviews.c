@@ -1,5 +1,5 @@
-/* The aggregate views' model (imbalance.h and the regions' imbalance in
- * merged.h) on agg4.h5 (tests/gen/FIXTURES.md),
+/* The aggregate views' model (imbalance.h, series.h, butterfly.h and the
+ * regions' imbalance in merged.h) on agg4.h5 (tests/gen/FIXTURES.md),
  * every expected figure worked out here from the fixture's raw calls. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 #include "load/loader.h"
 #include "model/imbalance.h"
 #include "model/merged.h"
+#include "model/series.h"
 #include "testutil.h"
 
 /* The fixture's raw durations (FIXTURES.md), from which the test computes. */
@@ -166,12 +167,96 @@ static void test_imbalance_figures(void **state)
     assert_false(imb_figures_of(t, none, 4, &f));
 }
 
+/* linear-interpolated percentile of sorted v (numpy's default) */
+static double pct_sorted(const double *v, size_t n, double q)
+{
+    double pos = q / 100 * (double)(n - 1);
+    size_t lo = (size_t)pos;
+    return lo + 1 < n ? v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]) : v[lo];
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_series_step(void **state)
+{
+    (void)state;
+    profile *p = load_agg4();
+    double x[20], y[20], sorted[20];
+    for (int i = 0; i < 20; i++) {
+        x[i] = 6000 + 200 * i;
+        y[i] = i == 0 ? 150 : 50 + i;
+        sorted[i] = y[i];
+    }
+    qsort(sorted, 20, sizeof *sorted, dbl_cmp);
+    series *s = NULL;
+    sv_error err;
+    assert_int_equal(series_build(p, NULL, "step", -1, &s, &err), SV_OK);
+    assert_int_equal(s->n, 20);
+    assert_int_equal(s->calls[0].dur, 150);
+    assert_int_equal(s->calls[19].start, 6000 + 200 * 19);
+    assert_float_equal(s->p50, pct_sorted(sorted, 20, 50), 1e-9);
+    assert_float_equal(s->p95, pct_sorted(sorted, 20, 95), 1e-9);
+    assert_float_equal(s->p99, pct_sorted(sorted, 20, 99), 1e-9);
+    assert_int_equal(s->outliers, 1); /* the 150 */
+    /* warm-up: 150 against the median of 51..69 */
+    assert_true(s->has_warmup);
+    assert_float_equal(s->warmup_rest, sorted[9], 0); /* rest sorted: sorted[0..18] */
+    assert_float_equal(s->warmup_ratio, 150.0 / 60.0, 1e-12);
+    /* drift: least squares over (x, y) of the calls after the first, read at 5% and 95% of
+     * their span */
+    double mx = 0, my = 0;
+    for (int i = 1; i < 20; i++) {
+        mx += x[i] / 19;
+        my += y[i] / 19;
+    }
+    double sxy = 0, sxx = 0;
+    for (int i = 1; i < 20; i++) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+    }
+    double b = sxy / sxx, a = my - b * mx;
+    double xa = x[1] + 0.05 * (x[19] - x[1]), xb = x[1] + 0.95 * (x[19] - x[1]);
+    double want = (a + b * xb - (a + b * xa)) / (a + b * xa);
+    assert_true(s->has_drift);
+    assert_float_equal(s->drift, want, 1e-9);
+    assert_float_equal(s->drift_from, a + b * xa, 1e-6);
+
+    /* 5 columns by index: 4 calls each, the first holds the 150 */
+    series_bin bins[5];
+    int64_t scratch[20];
+    series_bins(s, false, bins, 5, scratch);
+    assert_int_equal(bins[0].n, 4);
+    assert_int_equal(bins[0].max, 150);
+    assert_int_equal(bins[0].min, 51);
+    assert_int_equal(bins[0].med, 52); /* 51 52 53 150: lower median */
+    assert_int_equal(bins[0].slowest, 0);
+    assert_int_equal(bins[4].n, 4);
+    assert_int_equal(bins[4].max, 69);
+    assert_int_equal(bins[4].slowest, 19);
+    series_free(s);
+
+    /* io over every rank: rank 3 has none; on rank 3 alone: not found */
+    assert_int_equal(series_build(p, NULL, "io", -1, &s, &err), SV_OK);
+    assert_int_equal(s->n, 3);
+    assert_false(s->has_drift); /* every call starts at 4000: no span */
+    series_free(s);
+    assert_int_equal(series_build(p, NULL, "io", 3, &s, &err), SV_ERR_NOT_FOUND);
+    assert_null(s);
+    assert_int_equal(series_build(p, NULL, "nope", -1, &s, &err), SV_ERR_NOT_FOUND);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_imbalance_figures),
         cmocka_unit_test(test_imbalance_rows),
         cmocka_unit_test(test_merged_imbalance),
+        cmocka_unit_test(test_series_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
