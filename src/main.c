@@ -269,6 +269,12 @@ static int run_output(const cli_options *o, profile *p, const region_filter *f)
     } else if (o->mode == CLI_LINES) {
         lines_request req = {o->lines_region, o->has_events_rank, o->events_rank, o->events_format};
         rc = out_lines(p, f, &req, stdout, &err);
+    } else if (o->mode == CLI_IMBALANCE) {
+        rc = out_imbalance(p, f, o->events_format, o->csv_raw, stdout, &err);
+    } else if (o->mode == CLI_TIMESERIES) {
+        timeseries_request req = {o->series_region, o->has_events_rank, o->events_rank,
+                                  o->events_format};
+        rc = out_timeseries(p, f, &req, stdout, &err);
     } else {
         rc = out_summary(p, f, stdout, &err);
     }
@@ -403,7 +409,8 @@ static int run(const cli_options *o)
                                                     (o->mode == CLI_INTERACTIVE && !viewer)};
         /* --json, --csv, --summary stream a file whose calls exceed the budget (stream.h). */
         bool streams = o->mode == CLI_SUMMARY || o->mode == CLI_JSON || o->mode == CLI_CSV ||
-                       o->mode == CLI_LINES || (o->mode == CLI_INTERACTIVE && !viewer);
+                       o->mode == CLI_LINES || o->mode == CLI_IMBALANCE ||
+                       (o->mode == CLI_INTERACTIVE && !viewer);
         how.stream = !streams         ? LOAD_STREAM_OFF
                      : o->out_of_core ? LOAD_STREAM_FORCE
                                       : LOAD_STREAM_AUTO;

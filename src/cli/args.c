@@ -55,6 +55,8 @@ enum {
     OPT_DUMP_CONFIG,
     OPT_VIEW,
     OPT_OUT_OF_CORE,
+    OPT_IMBALANCE,
+    OPT_TIMESERIES,
 };
 
 static const struct option cli_long_options[] = {
@@ -85,6 +87,8 @@ static const struct option cli_long_options[] = {
     {"dump-config", no_argument, NULL, OPT_DUMP_CONFIG},
     {"view", required_argument, NULL, OPT_VIEW},
     {"out-of-core", no_argument, NULL, OPT_OUT_OF_CORE},
+    {"imbalance", no_argument, NULL, OPT_IMBALANCE},
+    {"timeseries", required_argument, NULL, OPT_TIMESERIES},
     {NULL, 0, NULL, 0},
 };
 
@@ -197,6 +201,12 @@ static int apply_option(int c, cli_options *o, cli_wants *w, FILE *err)
     case OPT_LINES:
         o->lines_region = optarg;
         return 0;
+    case OPT_IMBALANCE:
+        o->imbalance = true;
+        return 0;
+    case OPT_TIMESERIES:
+        o->series_region = optarg;
+        return 0;
     case OPT_RANK:
         o->has_events_rank = true;
         return parse_int_range(optarg, 0, INT_MAX, &o->events_rank)
@@ -283,14 +293,31 @@ static int resolve_compare(cli_options *o, const cli_wants *w, FILE *err)
                 what);
         return 2;
     }
-    if (o->events_region || o->lines_region)
-        return usage_error(err, "--events and --lines cannot be combined with", what);
+    if (o->events_region || o->lines_region || o->imbalance || o->series_region)
+        return usage_error(
+            err, "--events, --lines, --imbalance and --timeseries cannot be combined with", what);
     if (o->compare == CLI_COMPARE_CHECK && (w->summary || w->json || w->csv))
         return usage_error(err, "--check prints its own report: drop --summary, --json and --csv",
                            NULL);
     if ((int)w->summary + (int)w->json + (int)w->csv > 1)
         return usage_error(err, "choose one of --summary, --json and --csv", NULL);
     o->mode = w->summary ? CLI_SUMMARY : w->json ? CLI_JSON : w->csv ? CLI_CSV : CLI_INTERACTIVE;
+    return 0;
+}
+
+/* --imbalance or --timeseries REGION: JSON or CSV, nothing else at once. */
+static int resolve_aggregate(cli_options *o, const cli_wants *w, FILE *err)
+{
+    const char *what = o->imbalance ? "--imbalance" : "--timeseries";
+    if ((o->imbalance && o->series_region) || o->events_region || o->lines_region)
+        return usage_error(err, "choose one of --events, --lines, --imbalance and --timeseries",
+                           NULL);
+    if (w->summary || w->json == w->csv)
+        return usage_error(err, "choose one of --json and --csv for", what);
+    if (o->imbalance && o->has_events_rank)
+        return usage_error(err, "--rank does not apply to --imbalance (use --ranks)", NULL);
+    o->mode = o->imbalance ? CLI_IMBALANCE : CLI_TIMESERIES;
+    o->events_format = w->json ? EVENTS_JSON : EVENTS_CSV;
     return 0;
 }
 
@@ -302,6 +329,8 @@ static int resolve_mode(cli_options *o, const cli_wants *w, FILE *err)
     if (o->metric || o->max_regression >= 0 || o->fail_on_new)
         return usage_error(
             err, "--metric, --max-regression and --fail-on-new need --diff or --check", NULL);
+    if (o->imbalance || o->series_region)
+        return resolve_aggregate(o, w, err);
     if (o->lines_region) {
         if (o->events_region)
             return usage_error(err, "choose one of --events and --lines", NULL);
@@ -323,7 +352,7 @@ static int resolve_mode(cli_options *o, const cli_wants *w, FILE *err)
         return 0;
     }
     if (o->has_events_rank)
-        return usage_error(err, "--rank only applies to --events and --lines", NULL);
+        return usage_error(err, "--rank only applies to --events, --lines and --timeseries", NULL);
     if ((int)w->summary + (int)w->json + (int)w->csv > 1)
         return usage_error(err, "choose one of --summary, --json and --csv", NULL);
     o->mode = w->summary ? CLI_SUMMARY : w->json ? CLI_JSON : w->csv ? CLI_CSV : CLI_INTERACTIVE;
@@ -431,6 +460,14 @@ void cli_print_usage(FILE *out)
           "      --lines REGION     the line profile of REGION: per profiled line its\n"
           "                         hits, time, time per hit, share of the function and\n"
           "                         source; add --json or --csv for those formats\n"
+          "      --imbalance        per region, the ranks' imbalance: max / mean - 1 of\n"
+          "                         their inclusive totals over the ranks that ran it,\n"
+          "                         the excess (max - mean), the straggler, the ranks\n"
+          "                         that did not run it; with --json or --csv\n"
+          "      --timeseries REGION  each call's start and duration in start order (one\n"
+          "                         rank with --rank N), and in JSON the p50, p95, p99,\n"
+          "                         calls above the p99, warm-up and drift; with --json\n"
+          "                         or --csv\n"
           "      --rank N           with --events or --lines: only rank N; with --diff\n"
           "                         or --check: rank N of BASE against rank N of NEW\n"
           "      --csv-raw          CSV cells as they are: no ' before a cell that starts\n"

@@ -18,7 +18,9 @@ typedef enum cli_mode {
     CLI_JSON,
     CLI_CSV,
     CLI_EVENTS,
-    CLI_LINES, /* --lines REGION; --rank and the format as for --events */
+    CLI_LINES,      /* --lines REGION; --rank and the format as for --events */
+    CLI_IMBALANCE,  /* --imbalance --json|--csv */
+    CLI_TIMESERIES, /* --timeseries REGION [--rank N] --json|--csv */
     CLI_HELP,
     CLI_VERSION
 } cli_mode;
@@ -35,6 +37,8 @@ typedef struct cli_options {
 
     const char *events_region; /* --events REGION */
     const char *lines_region;  /* --lines REGION */
+    const char *series_region; /* --timeseries REGION */
+    bool imbalance;            /* --imbalance */
     int events_rank;           /* --rank N */
     bool has_events_rank;
     events_format events_format; /* --json / --csv with --events */

@@ -53,6 +53,22 @@ typedef struct lines_request {
 sv_err out_lines(const profile *p, const region_filter *f, const lines_request *req, FILE *fp,
                  sv_error *err);
 
+/* --imbalance (out_agg.c): per region name, upstream's rank imbalance over the ranks that ran it
+ * (model/imbalance.h), sorted by excess time; JSON (with each rank's total) or CSV. */
+sv_err out_imbalance(const profile *p, const region_filter *f, events_format format, bool raw,
+                     FILE *fp, sv_error *err);
+
+/* --timeseries REGION [--rank N] (out_agg.c): each call's start and duration in start order, with
+ * the series' percentiles, warm-up and drift (model/series.h) in the JSON head. */
+typedef struct timeseries_request {
+    const char *name;
+    bool has_rank;
+    int rank;
+    events_format format;
+} timeseries_request;
+sv_err out_timeseries(const profile *p, const region_filter *f, const timeseries_request *req,
+                      FILE *fp, sv_error *err);
+
 /* ------------------------------------------------------------------ shared by the outputs */
 
 /* A typed value of one output column, so JSON, CSV and text print the same rows. */
