@@ -159,7 +159,8 @@ bool keymap_defaults(keymap *km)
 
 /* --- help lines --- */
 
-#define GROUP_MAX 8
+/* A group is at most one row per view (the view keys' line) */
+#define GROUP_MAX (VIEW_COUNT > 8 ? VIEW_COUNT : 8)
 #define GROUP_KEYS 8
 
 /* The rows of one help line: a row and the "" rows after it. */
@@ -215,7 +216,10 @@ static void view_keys_line(const keymap *km, key_scope scope, const char *help, 
         if (hidden >> v & 1u)
             continue;
         cmd_row r = {ROW_CMD, scope, CMD_VIEW(v), NULL, NULL};
+        size_t before = g.nrows;
         group_add(&g, km, &r);
+        if (g.nrows == before)
+            break; /* no room: never another view's key under this one's name */
         char one[96] = "";
         for (size_t k = 0; k < g.nkeys[g.nrows - 1]; k++)
             add_label(one, sizeof one, g.keys[g.nrows - 1][k]);
