@@ -60,6 +60,9 @@ static const view_ops ooc_flame = {
     .name = "flame", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 static const view_ops ooc_lanes = {
     .name = "lanes", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
+/* The series plots every call's duration, which out of core is never held. */
+static const view_ops ooc_series = {
+    .name = "series", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 
 void ooc_view_registry(const view_ops *const *base, size_t n, const view_ops **reg)
 {
@@ -73,4 +76,8 @@ void ooc_view_registry(const view_ops *const *base, size_t n, const view_ops **r
         reg[VIEW_LANES] = &ooc_lanes;
     if (VIEW_FLAME < n)
         reg[VIEW_FLAME] = &ooc_flame;
+}
+
+    if (VIEW_SERIES < n)
+        reg[VIEW_SERIES] = &ooc_series;
 }

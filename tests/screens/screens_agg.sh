@@ -48,6 +48,38 @@ check "regions b: rank 3 of io: not run" hasx "^   rank 3: not run *$"
 screen 100x30 "3bjjjjjjjjjjjjjj<Enter>" "$a"
 check "regions b: Enter on a not-run row says so" has "rank 3 did not run io"
 
+# ---------------------------------------------------------------- duration over time (D)
+# step on rank 0: 150 ns, then 51..69 ns (FIXTURES.md): p50 60.5, p95 69 + 0.05 * 81 = 73.05,
+# p99 69 + 0.81 * 81 = 134.6; warm-up 150 / 60 = 2.50x; drift of the line through 51..69 from
+# 51.9 to 68.1 ns: +31.2%
+for mode in "" --mono --ascii; do
+    screen 80x24 "3/step<Enter>D" "$a" $mode
+    check "series $mode: 24 lines within 80 columns" sh -c "[ \$(wc -l <'$scr') = 24 ] && [ $(widest) -le 80 ]"
+    check "series $mode: step, 20 calls, p50, p95" has "step  all ranks, 20 calls  p50 60.50 ns  p95 73.05 ns  y: linear"
+    check "series $mode: warm-up 2.50x" has "warm-up: first call 150 ns, 2.50x the median of the rest (60 ns)"
+    check "series $mode: drift +31.2%, one outlier above p99 134.6 ns" \
+        has "drift: +31.2% from first to last tenth (fitted)  outliers: 1 above p99 134.6 ns"
+    check "series $mode: one mark per call, the legend says so" has "one \(dot\|mark\) per call"
+    check "series $mode: the first call's column" has "column 1: 1 call, 150 ns .. 150 ns"
+done
+check "series --ascii: ASCII only" ascii_only
+screen 80x24 "3/step<Enter>D<Enter>" "$a"
+check "series Enter: the timeline" rowhas 1 "\[1 timeline\]"
+check "series Enter: the column's slowest call selected" has "Slowest call of column 1: step on rank 0, call index 0, 150 ns"
+screen 80x24 "3/step<Enter>D<End><Enter>" "$a"
+check "series End Enter: the last call (69 ns)" has "Slowest call of column 69: step on rank 0, call index 19, 69 ns"
+screen 80x24 "3/step<Enter>Dxy" "$a"
+check "series x: call index axis" has "x: call index (in start order)"
+check "series y: log scale" has "y: log"
+screen 80x24 "3/work<Enter>Dr" "$a"
+check "series r: one rank" has "work  rank 0, 2 calls"
+screen 80x24 "3/work<Enter>Drr" "$a"
+check "series rr: the next rank" has "work  rank 1, 2 calls"
+screen 80x24 "D" "$a"
+check "series without a selection says what to do" has "No region selected"
+screen 80x24 "D" "$a" --out-of-core
+check "series out of core: not offered, says why" has "not available out of core"
+
 if need_shared "shared profiles"; then
     f="$shared_root/data/real/solver_mpi4.h5"
     # Each region's imbalance from the raw calls: max / mean - 1 of the per-rank totals.
@@ -58,5 +90,24 @@ if need_shared "shared profiles"; then
                   printf "%.1f%%", 100 * (m / (s / k) - 1) }')
         check "mpi4 imbalance view: $r $im" hasx "^.$r +$(printf '%s' "$im" | sed 's/\./\\./') "
     done
+    # solve over the four ranks from the raw calls: count, warm-up ratio, calls above the p99
+    set -- $("$sv" --events solve --csv "$f" | tail -n +2 | sort -t, -k3,3g -k1,1n -k2,2n | awk -F, '
+        { d[NR] = $5 }
+        END { n = NR; for (i = 2; i <= n; i++) r[i - 1] = d[i]; m = n - 1
+              for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+              med = m % 2 ? r[(m + 1) / 2] : (r[m / 2] + r[m / 2 + 1]) / 2
+              for (i = 1; i <= n; i++) a[i] = d[i]
+              for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+              pos = 0.99 * (n - 1); lo = int(pos); p99 = a[lo + 1] + (pos - lo) * (a[lo + 2] - a[lo + 1])
+              o = 0; for (i = 1; i <= n; i++) if (d[i] > p99) o++
+              printf "%d %.2f %d\n", n, d[1] / med, o }')
+    screen 80x24 "3/solve<Enter>D" "$f"
+    check "mpi4 series: solve, $1 calls over every rank" has "solve  all ranks, $1 calls"
+    check "mpi4 series: warm-up $2x" has "$2x the median of the rest"
+    check "mpi4 series: $3 outliers above the p99" has "outliers: $3 above p99"
+    check "mpi4 series: binned at 80 columns, the legend says so" has "min, median and max of up to"
+    g="$shared_root/data/extended/gpu_train.h5"
+    screen 80x24 "3/allreduce<Enter>D" "$g"
+    check "series of a summary-only region: says so" has "no recorded calls (summary only)"
 fi
 finish
