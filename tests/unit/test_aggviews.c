@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "load/loader.h"
+#include "memprof.h"
+#include "model/butterfly.h"
 #include "model/imbalance.h"
 #include "model/merged.h"
 #include "model/series.h"
@@ -250,13 +252,104 @@ static void test_series_step(void **state)
     profile_free(p);
 }
 
+static const bfly_caller *find_caller(const butterfly *b, const char *path)
+{
+    for (size_t i = 0; i < b->ncallers; i++)
+        if (strcmp(b->callers[i].path, path) == 0)
+            return &b->callers[i];
+    fail_msg("no caller path '%s'", path);
+    return NULL;
+}
+
+/* solve on rank 0 (FIXTURES.md): [200,500] in work with [400,480] inside it
+ * (recursion, counted in the outer call), [4100,4200] in io; kernel
+ * [250,350] [420,450] [4120,4160], one in each solve call. */
+static void test_butterfly_solve(void **state)
+{
+    (void)state;
+    profile *p = load_agg4();
+    butterfly *b = NULL;
+    sv_error err;
+    assert_int_equal(butterfly_build(p, NULL, "solve", -1, &b, &err), SV_OK);
+    assert_int_equal(b->calls, 2);
+    assert_int_equal(b->nested, 1);
+    assert_int_equal(b->incl_ns, (500 - 200) + (4200 - 4100));
+    assert_int_equal(b->ncallers, 2);
+    const bfly_caller *w = find_caller(b, "main > work");
+    assert_int_equal(w->calls, 1);
+    assert_int_equal(w->incl_ns, 300);
+    assert_string_equal(w->parent, "work");
+    const bfly_caller *io = find_caller(b, "main > io");
+    assert_int_equal(io->incl_ns, 100);
+    assert_string_equal(b->callers[0].path, "main > work"); /* the larger first */
+    assert_int_equal(b->ncallees, 1);
+    assert_string_equal(b->callees[0].name, "kernel");
+    assert_int_equal(b->callees[0].calls, 3);
+    assert_int_equal(b->callees[0].incl_ns, 100 + 30 + 40);
+    assert_int_equal(b->callees[0].excl_ns, 100 + 30 + 40);
+    /* self: 300 - (100 + 80), 80 - 30, 100 - 40 */
+    assert_int_equal(b->self_ns, 120 + 50 + 60);
+    assert_int_equal(b->self_ns + b->callees[0].incl_ns, b->incl_ns);
+    butterfly_free(b);
+
+    /* kernel's callers: solve under work (two calls, one through the inner solve) and io */
+    assert_int_equal(butterfly_build(p, NULL, "kernel", 0, &b, &err), SV_OK);
+    assert_int_equal(b->ncallers, 3);
+    assert_int_equal(find_caller(b, "main > work > solve")->incl_ns, 100);
+    assert_int_equal(find_caller(b, "main > work > solve > solve")->incl_ns, 30);
+    assert_int_equal(find_caller(b, "main > io > solve")->incl_ns, 40);
+    assert_int_equal(b->ncallees, 0);
+    assert_int_equal(b->self_ns, 170);
+    butterfly_free(b);
+
+    /* work over the four ranks: callers main (8 calls), callees solve on rank 0 */
+    assert_int_equal(butterfly_build(p, NULL, "work", -1, &b, &err), SV_OK);
+    assert_int_equal(b->calls, 8);
+    assert_int_equal(b->ncallers, 1);
+    assert_int_equal(b->callers[0].calls, 8);
+    assert_int_equal(b->callers[0].incl_ns, 2 * (1000 + 1200 + 800 + 1000));
+    assert_int_equal(b->ncallees, 1);
+    assert_int_equal(b->callees[0].calls, 1); /* the outer solve only: the inner is in it */
+    assert_int_equal(b->callees[0].incl_ns, 300);
+    butterfly_free(b);
+    assert_int_equal(butterfly_build(p, NULL, "io", 3, &b, &err), SV_ERR_NOT_FOUND);
+    profile_free(p);
+}
+
+/* Indirect recursion x > y > x > z: the inner x is in y's time, once. */
+static void test_butterfly_indirect(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    mp_region(rk, "x", 2, (int64_t[]){0, 20}, (int64_t[]){100, 80});
+    mp_region(rk, "y", 1, (int64_t[]){10}, (int64_t[]){90});
+    mp_region(rk, "z", 1, (int64_t[]){30}, (int64_t[]){40});
+    mp_finish(p);
+    butterfly *b = NULL;
+    sv_error err;
+    assert_int_equal(butterfly_build(p, NULL, "x", -1, &b, &err), SV_OK);
+    assert_int_equal(b->calls, 1);
+    assert_int_equal(b->nested, 1);
+    assert_int_equal(b->incl_ns, 100);
+    assert_int_equal(b->ncallers, 1);
+    assert_string_equal(b->callers[0].path, ""); /* a root call */
+    assert_null(b->callers[0].parent);
+    assert_int_equal(b->ncallees, 1);
+    assert_string_equal(b->callees[0].name, "y");
+    assert_int_equal(b->callees[0].incl_ns, 80);
+    assert_int_equal(b->callees[0].excl_ns, 80 - 60);
+    assert_int_equal(b->self_ns, 20);
+    butterfly_free(b);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_imbalance_figures),
-        cmocka_unit_test(test_imbalance_rows),
-        cmocka_unit_test(test_merged_imbalance),
-        cmocka_unit_test(test_series_step),
+        cmocka_unit_test(test_imbalance_figures), cmocka_unit_test(test_imbalance_rows),
+        cmocka_unit_test(test_merged_imbalance),  cmocka_unit_test(test_series_step),
+        cmocka_unit_test(test_butterfly_solve),   cmocka_unit_test(test_butterfly_indirect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,241 @@
+/* butterfly: callers and callees of one region (butterfly.h). */
+#include "butterfly.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/checked.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+typedef struct bfly_work {
+    butterfly *b;
+    size_t ccap, ecap;
+    strbuf path;
+    const region **anc; /* ancestors' regions, innermost first */
+    size_t nanc, anc_cap;
+    uint32_t *stack; /* the callee walk */
+    size_t nstack, stack_cap;
+    bool oom;
+} bfly_work;
+
+static int64_t call_dur(const region *r, size_t i)
+{
+    return ck_sub(r->end_ns[i], r->start_ns[i]);
+}
+
+static bool grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap * 2 : 16;
+    while (n < need)
+        n *= 2;
+    void *g = realloc(*v, n * size);
+    if (!g)
+        return false;
+    *v = g;
+    *cap = n;
+    return true;
+}
+
+/* The call's ancestors into w->anc; false when one is a call of x. */
+static bool bfly_outermost(bfly_work *w, const rank_data *rk, const region *x, size_t g)
+{
+    w->nanc = 0;
+    for (int32_t a = rk->calls->parent[g]; a >= 0; a = rk->calls->parent[a]) {
+        const region *r = rank_call_region(rk, a, NULL);
+        if (r == x)
+            return false;
+        if (!grow((void **)&w->anc, &w->anc_cap, w->nanc + 1, sizeof *w->anc)) {
+            w->oom = true;
+            return false;
+        }
+        w->anc[w->nanc++] = r;
+    }
+    return true;
+}
+
+static void bfly_add_caller(bfly_work *w, int64_t dur)
+{
+    butterfly *b = w->b;
+    w->path.len = 0;
+    if (w->path.s)
+        w->path.s[0] = '\0';
+    for (size_t k = w->nanc; k-- > 0;) {
+        sb_puts(&w->path, w->anc[k]->name);
+        if (k)
+            sb_puts(&w->path, " > ");
+    }
+    if (w->path.oom) {
+        w->oom = true;
+        return;
+    }
+    const char *key = w->path.s ? w->path.s : "";
+    for (size_t i = 0; i < b->ncallers; i++)
+        if (strcmp(b->callers[i].path, key) == 0) {
+            b->callers[i].calls++;
+            b->callers[i].incl_ns = ck_add(b->callers[i].incl_ns, dur);
+            return;
+        }
+    char *copy = strdup(key);
+    if (!copy || !grow((void **)&b->callers, &w->ccap, b->ncallers + 1, sizeof *b->callers)) {
+        free(copy);
+        w->oom = true;
+        return;
+    }
+    b->callers[b->ncallers++] = (bfly_caller){copy, w->nanc ? w->anc[0]->name : NULL, 1, dur};
+}
+
+static void bfly_add_callee(bfly_work *w, const char *name, int64_t incl, int64_t excl)
+{
+    butterfly *b = w->b;
+    for (size_t i = 0; i < b->ncallees; i++)
+        if (b->callees[i].name == name || strcmp(b->callees[i].name, name) == 0) {
+            b->callees[i].calls++;
+            b->callees[i].incl_ns = ck_add(b->callees[i].incl_ns, incl);
+            b->callees[i].excl_ns = ck_add(b->callees[i].excl_ns, excl);
+            return;
+        }
+    if (!grow((void **)&b->callees, &w->ecap, b->ncallees + 1, sizeof *b->callees)) {
+        w->oom = true;
+        return;
+    }
+    b->callees[b->ncallees++] = (bfly_callee){name, 1, incl, excl};
+}
+
+/* The children of call g, its own calls folded in (their children walked
+ * in turn, their exclusive time the region's). */
+static void bfly_callees(bfly_work *w, const rank_data *rk, const region *x, size_t g)
+{
+    w->nstack = 0;
+    if (!grow((void **)&w->stack, &w->stack_cap, 1, sizeof *w->stack)) {
+        w->oom = true;
+        return;
+    }
+    w->stack[w->nstack++] = (uint32_t)g;
+    while (w->nstack && !w->oom) {
+        size_t c = w->stack[--w->nstack];
+        w->b->self_ns = ck_add(w->b->self_ns, rank_call_excl(rk, c));
+        const uint32_t *kids;
+        size_t nk = rank_call_children(rk, c, &kids);
+        for (size_t k = 0; k < nk; k++) {
+            size_t idx;
+            const region *r = rank_call_region(rk, kids[k], &idx);
+            if (!r)
+                continue;
+            if (r == x) {
+                if (!grow((void **)&w->stack, &w->stack_cap, w->nstack + 1, sizeof *w->stack)) {
+                    w->oom = true;
+                    return;
+                }
+                w->stack[w->nstack++] = kids[k];
+            } else {
+                bfly_add_callee(w, r->name, call_dur(r, idx), rank_call_excl(rk, kids[k]));
+            }
+        }
+    }
+}
+
+static void bfly_rank(bfly_work *w, const rank_data *rk, const region *x)
+{
+    w->b->nested += (int64_t)x->n;
+    for (size_t j = 0; j < x->n && !w->oom; j++) {
+        size_t g = x->gidx0 + j;
+        if (!bfly_outermost(w, rk, x, g))
+            continue; /* walked from its outermost call */
+        int64_t d = call_dur(x, j);
+        w->b->calls++;
+        w->b->nested--;
+        w->b->incl_ns = ck_add(w->b->incl_ns, d);
+        bfly_add_caller(w, d);
+        bfly_callees(w, rk, x, g);
+    }
+}
+
+static int caller_cmp(const void *a, const void *b)
+{
+    const bfly_caller *x = a, *y = b;
+    if (x->incl_ns != y->incl_ns)
+        return x->incl_ns > y->incl_ns ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+static int callee_cmp(const void *a, const void *b)
+{
+    const bfly_callee *x = a, *y = b;
+    if (x->incl_ns != y->incl_ns)
+        return x->incl_ns > y->incl_ns ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static sv_err bfly_check(const profile *p, const region_filter *f, const char *name, int rank,
+                         sv_error *err)
+{
+    size_t found = 0, calls = 0;
+    for (size_t k = 0; k < p->nranks; k++) {
+        const rank_data *rk = &p->ranks[k];
+        if (!filter_match_rank(f, rk->rank) || (rank >= 0 && rk->rank != rank))
+            continue;
+        const region *r = rank_region(rk, name);
+        found += r != NULL;
+        calls += r && r->has_event_data ? r->n : 0;
+    }
+    char shown[160];
+    text_escape_buf(shown, sizeof shown, name);
+    if (!found)
+        return sv_error_set(err, SV_ERR_NOT_FOUND, "no region %s on the ranks shown", shown);
+    if (!calls)
+        return sv_error_set(err, SV_ERR_NO_EVENT_DATA,
+                            "region %s has no recorded calls (summary only)", shown);
+    return SV_OK;
+}
+
+sv_err butterfly_build(profile *p, const region_filter *filter, const char *name, int rank,
+                       butterfly **out, sv_error *err)
+{
+    *out = NULL;
+    sv_err rc = bfly_check(p, filter, name, rank, err);
+    if (rc == SV_OK)
+        rc = profile_ensure_calls(p, err);
+    if (rc != SV_OK)
+        return rc;
+    bfly_work w = {0};
+    sb_init(&w.path);
+    w.b = calloc(1, sizeof *w.b);
+    if (!w.b)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory (callers)");
+    w.b->rank = rank;
+    for (size_t k = 0; k < p->nranks && !w.oom; k++) {
+        const rank_data *rk = &p->ranks[k];
+        if (!filter_match_rank(filter, rk->rank) || (rank >= 0 && rk->rank != rank))
+            continue;
+        const region *x = rank_region(rk, name);
+        if (x && x->has_event_data && rk->calls) {
+            w.b->name = x->name;
+            bfly_rank(&w, rk, x);
+        }
+    }
+    sb_free(&w.path);
+    free(w.anc);
+    free(w.stack);
+    if (w.oom) {
+        butterfly_free(w.b);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory (callers)");
+    }
+    qsort(w.b->callers, w.b->ncallers, sizeof *w.b->callers, caller_cmp);
+    qsort(w.b->callees, w.b->ncallees, sizeof *w.b->callees, callee_cmp);
+    *out = w.b;
+    return SV_OK;
+}
+
+void butterfly_free(butterfly *b)
+{
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->ncallers; i++)
+        free(b->callers[i].path);
+    free(b->callers);
+    free(b->callees);
+    free(b);
+}
