@@ -60,7 +60,10 @@ static const view_ops ooc_flame = {
     .name = "flame", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 static const view_ops ooc_lanes = {
     .name = "lanes", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
-/* The series plots every call's duration, which out of core is never held. */
+/* The series plots every call's duration and the callers walk every call's
+ * parents: out of core neither is held. */
+static const view_ops ooc_callers = {
+    .name = "callers", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 static const view_ops ooc_series = {
     .name = "series", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 
@@ -80,4 +83,6 @@ void ooc_view_registry(const view_ops *const *base, size_t n, const view_ops **r
 
     if (VIEW_SERIES < n)
         reg[VIEW_SERIES] = &ooc_series;
+    if (VIEW_CALLERS < n)
+        reg[VIEW_CALLERS] = &ooc_callers;
 }

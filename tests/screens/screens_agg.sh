@@ -80,6 +80,32 @@ check "series without a selection says what to do" has "No region selected"
 screen 80x24 "D" "$a" --out-of-core
 check "series out of core: not offered, says why" has "not available out of core"
 
+# ---------------------------------------------------------------- callers and callees (B)
+# solve on rank 0 (FIXTURES.md): called from main > work (300 ns) and main > io (100 ns), the
+# inner solve counted in its outer call; calls kernel 3 times, 170 ns; self 120 + 50 + 60 ns
+for mode in "" --mono --ascii; do
+    screen 80x24 "3/solve<Enter>B" "$a" $mode
+    check "callers $mode: 24 lines within 80 columns" sh -c "[ \$(wc -l <'$scr') = 24 ] && [ $(widest) -le 80 ]"
+    check "callers $mode: 2 outermost calls, 400 ns, the recursive one said" \
+        has "solve  all ranks: 2 calls, 400 ns (1 recursive call inside them)"
+    check "callers $mode: main > work 1 call 300 ns 75.0%" hasx "^.? main > work +1 +300 ns +75\.0%$"
+    check "callers $mode: main > io 1 call 100 ns 25.0%" hasx "^.? main > io +1 +100 ns +25\.0%$"
+    check "callers $mode: self 230 ns 57.5%" hasx "^.? \(self: its own exclusive time\) +230 ns +57\.5% +230 ns +57\.5%$"
+    check "callers $mode: kernel 3 calls 170 ns 42.5%" hasx "^.? kernel +3 +170 ns +42\.5% +170 ns +42\.5%$"
+done
+check "callers --ascii: ASCII only" ascii_only
+screen 80x24 "3/solve<Enter>B<Enter>" "$a"
+check "callers Enter on a path: centred on its direct caller (work, 8 calls)" has "work  all ranks: 8 calls, 8.000 us"
+screen 80x24 "3/solve<Enter>B<End><Enter>" "$a"
+check "callers Enter on a callee: centred on kernel, three paths" has "kernel  all ranks: 3 calls, 170 ns"
+check "callers kernel: the path through the inner solve" hasx "^.? main > work > solve > solve +1 +30 ns +17\.6%$"
+screen 80x24 "3/work<Enter>Br" "$a"
+check "callers r: rank 0's work" has "work  rank 0: 2 calls, 2.000 us"
+screen 80x24 "B" "$a"
+check "callers without a selection says what to do" has "No region selected"
+screen 80x24 "B" "$a" --out-of-core
+check "callers out of core: not offered, says why" has "not available out of core"
+
 if need_shared "shared profiles"; then
     f="$shared_root/data/real/solver_mpi4.h5"
     # Each region's imbalance from the raw calls: max / mean - 1 of the per-rank totals.
@@ -106,6 +132,22 @@ if need_shared "shared profiles"; then
     check "mpi4 series: warm-up $2x" has "$2x the median of the rest"
     check "mpi4 series: $3 outliers above the p99" has "outliers: $3 above p99"
     check "mpi4 series: binned at 80 columns, the legend says so" has "min, median and max of up to"
+    # solver.h5's solve against the independently computed statistics (expected/solver.json):
+    # its calls and total, its exclusive total as self, rhs and precond (called only by solve)
+    js="$shared_root/data/expected/solver.json"
+    xv() { awk -v want="$1" -v key="$2" '/^  "name": / { n = $0; sub(/^  "name": "/, "", n); sub(/",$/, "", n) }
+        $1 == "\"" key "\":" && n == want { v = $2; sub(/,$/, "", v); print v; exit }' "$js"; }
+    ns() { awk -v s="$1" 'BEGIN { v = s * 1e9; a = v < 0 ? -v : v; u = 1; split("ns us ms s", unit, " ")
+        while (u < 4 && a >= 999.95) { v /= 1000; a /= 1000; u++ }
+        if (u == 1 && v == int(v)) printf "%.0f %s", v, unit[u]; else if (a < 9.9995) printf "%.3f %s", v, unit[u]
+        else if (a < 99.995) printf "%.2f %s", v, unit[u]; else printf "%.1f %s", v, unit[u] }'; }
+    screen 100x24 "3/^solve<Enter>B" "$shared_root/data/real/solver.h5"
+    check "solver callers: solve's calls and total" has "solve  all ranks: $(xv solve num_calls) calls, $(ns "$(xv solve total_duration)")"
+    check "solver callers: self is solve's exclusive total" hasx "self: its own exclusive time\) +$(ns "$(xv solve total_exclusive_duration)") "
+    for r in rhs precond; do
+        check "solver callers: $r $(xv $r num_calls) calls, $(ns "$(xv $r total_duration)")" \
+            hasx "^.? $r +$(xv $r num_calls) +$(ns "$(xv $r total_duration)") "
+    done
     g="$shared_root/data/extended/gpu_train.h5"
     screen 80x24 "3/allreduce<Enter>D" "$g"
     check "series of a summary-only region: says so" has "no recorded calls (summary only)"
