@@ -268,8 +268,9 @@ static void imb_draw(void *state, ui_ctx *ctx, rect area)
     }
     char line[160];
     size_t nr = s->n ? s->rows[0].nranks : 0;
-    snprintf(line, sizeof line, " %zu regions over %zu ranks  sort: %s%s", s->n, nr,
-             imb_cols[s->tb.sort_col].title, s->tb.sort_desc ? " desc" : " asc");
+    snprintf(line, sizeof line, " %zu region%s over %zu rank%s  sort: %s%s", s->n,
+             s->n == 1 ? "" : "s", nr, nr == 1 ? "" : "s", imb_cols[s->tb.sort_col].title,
+             s->tb.sort_desc ? " desc" : " asc");
     grid_put_text(g, area.x, area.y, area.w, line, ROLE_NORMAL, GA_BOLD);
     /* The table takes what the bars leave: every rank's bar fits when it can. */
     int want_bars = (int)nr + 1, rest = area.h - 2;

@@ -38,6 +38,10 @@ check "imbalance >: sorted by the next column" rowhas 2 "sort: Max desc"
 check "imbalance >: main (20 us) first" hasx "^.main +0\.0% "
 screen 80x24 "9" "$a" --ranks 2,3
 check "imbalance --ranks 2,3: io ran on one of two ranks" hasx "^.io +0\.0% +0 ns +1\.000 us +1\.000 us +1/2 +r2$"
+screen 80x24 "9" "$fx/small.h5"
+check "imbalance on one rank: the header in the singular" rowhas 2 "^ 4 regions over 1 rank  sort"
+screen 80x24 "9G" "$fx/legacy_empty_region.h5"
+check "imbalance: a region without calls ran on no rank, unknown" hasx "^.empty +- +- +- +- +0/1 +-$"
 screen 120x40 "9" "$a"
 check "imbalance 120x40: fits" [ "$(widest)" -le 120 ]
 
