@@ -8,7 +8,7 @@
 
 title() { head -n 1 "$tmp/out"; }
 status_line() { tail -n 1 "$tmp/out"; }
-current_tab() { title | grep -o '\[[0-9] [^]]*\]' | head -n 1; }
+current_tab() { title | grep -o '\[[0-9A-Z] [^]]*\]' | head -n 1; }
 # shape COLS ROWS NAME: one line per row, none wider than the screen, exit 0, clean
 shape() {
     check "$3: exit 0" [ "$rc" = 0 ]
@@ -34,8 +34,10 @@ check "status bar shows the help key" sh -c "tail -n 1 '$tmp/out' | grep -q '? h
 check "nothing on stderr" [ ! -s "$tmp/err" ]
 cp "$tmp/out" "$tmp/first"
 
-# The tabs in the title: "N name" each, in order.
-tabs=$(title | grep -o '[[ ][0-9] [a-z]*[] ]' | sed 's/^.//; s/.$//')
+# The tabs in the title: "N name" each, in order (wide enough for their names: at 80
+# columns the title bar lists the other views by key alone).
+screen 200x24 "" "$small"
+tabs=$(title | grep -o '[[ ][0-9A-Z] [a-z]*[] ]' | sed 's/^.//; s/.$//')
 ntabs=$(printf '%s\n' "$tabs" | grep -c .)
 check "title lists at least one view" [ "$ntabs" -ge 1 ]
 
@@ -72,7 +74,7 @@ check "help fits in 100x200" has "lines 1-\\([0-9]*\\) of \\1$"
 check "help has one legend" [ "$(grep -c "^Legend" "$tmp/out")" = 1 ]
 check "help explains the await shading once" [ "$(grep -c "suspended" "$tmp/out")" = 1 ]
 for v in $tabs; do
-    case $v in [0-9]) ;; *) check "help has a section for the $v view" inhelp "^[0-9] $v view" ;; esac
+    case $v in [0-9A-Z]) ;; *) check "help has a section for the $v view" inhelp "^[0-9A-Z] $v view" ;; esac
 done
 for k in "q " "? F1" "Esc" "Tab S-Tab" "Left Right h l" "Up Down k j" "+ = -" "0 " "z " "\[ \]" \
     "Enter" "/ " "n N" "f " "d " "S " "s " "J K" "} {"; do

@@ -37,21 +37,21 @@ run_env="env TERM=xterm-256color LANG=C.UTF-8"
 # --- first screen, help, resize, quit
 start80 ui "$run_env '$sv' '$small'"
 check "first screen appears" wait_for ui "small\.h5"
-check "title bar shows the current view" has "^ \[1 "
+check "title bar shows the current view" has "^  *\[1 "
 check "status bar shows the help key" row_has 24 "? help"
 t send-keys -t ui '?'
 check "? opens the help" wait_for ui "Help: keys and legend"
 t send-keys -t ui q
 check "q closes the help" wait_until ui hasnt "Help: keys"
-check "after the help the view is back" has "^ \[1 "
+check "after the help the view is back" has "^  *\[1 "
 t resize-window -t ui -x 100 -y 30
 check "after a resize to 100x30 the status bar is on row 30" wait_until ui row_has 30 "? help"
-check "after a resize the title is redrawn" has "^ \[1 "
+check "after a resize the title is redrawn" has "^  *\[1 "
 t resize-window -t ui -x 30 -y 8
 check "at 30x8 the screen says it is too small" wait_for ui "Terminal too small"
 check "at 30x8 the message gives the size" has "(30x8)"
 t resize-window -t ui -x 80 -y 24
-check "back at 80x24 the interface recovers" wait_for ui "^ \[1 "
+check "back at 80x24 the interface recovers" wait_for ui "^  *\[1 "
 check "back at 80x24 the message is gone" hasnt "too small"
 check "back at 80x24 the status bar is on row 24" wait_until ui row_has 24 "? help"
 # A storm of resizes, some while keys are being handled, ending at 1x1 then 80x24.
@@ -64,7 +64,7 @@ done
 t resize-window -t ui -x 1 -y 1
 t resize-window -t ui -x 80 -y 24
 check "after a storm of resizes the screen is whole at 80x24" wait_until ui row_has 24 "? help"
-check "after a storm of resizes the title is there" has "^ \[1 "
+check "after a storm of resizes the title is there" has "^  *\[1 "
 t send-keys -t ui q
 check "q quits with status 0" wait_for ui "SV-EXIT=0"
 check "q leaves the terminal restored" restored ui
