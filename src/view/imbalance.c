@@ -58,18 +58,24 @@ static void imb_ensure(imb_state *s, ui_ctx *ctx)
 typedef struct imb_key {
     double key;
     bool known;
+    const char *name; /* sorting by name, and ties */
     size_t idx;
     bool desc;
+    bool by_name;
 } imb_key;
 
 static int imb_key_cmp(const void *a, const void *b)
 {
     const imb_key *x = a, *y = b;
+    if (x->by_name) {
+        int c = strcmp(x->name, y->name);
+        return x->desc ? -c : c;
+    }
     if (x->known != y->known)
         return x->known ? -1 : 1; /* unknown last either way */
     if (x->known && x->key != y->key)
         return (x->key < y->key) == x->desc ? 1 : -1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
+    return strcmp(x->name, y->name);
 }
 
 static double imb_col_key(const imb_row *r, size_t col, bool *known)
@@ -87,15 +93,12 @@ static double imb_col_key(const imb_row *r, size_t col, bool *known)
     case IC_RAN:
         *known = true;
         return (double)r->f.nran;
-    case IC_SLOW:
-        return r->straggler;
     default:
-        *known = true;
-        return 0;
+        return r->straggler;
     }
 }
 
-/* Rows in the table's order; names (and ties) by name. */
+/* Rows in the table's order (ties by name). */
 static void imb_sort(imb_state *s)
 {
     imb_key *k = malloc((s->n ? s->n : 1) * sizeof *k);
@@ -105,14 +108,10 @@ static void imb_sort(imb_state *s)
         free(tmp);
         return; /* the order stays as it was */
     }
+    bool by_name = s->tb.sort_col == IC_NAME;
     for (size_t i = 0; i < s->n; i++) {
-        size_t by_name = 0; /* the rank of the name among the names */
-        for (size_t j = 0; s->tb.sort_col == IC_NAME && j < s->n; j++)
-            by_name += strcmp(s->rows[j].name, s->rows[i].name) < 0;
-        k[i] = (imb_key){0, true, i, s->tb.sort_desc};
-        if (s->tb.sort_col == IC_NAME)
-            k[i].key = (double)by_name;
-        else
+        k[i] = (imb_key){0, true, s->rows[i].name, i, s->tb.sort_desc, by_name};
+        if (!by_name)
             k[i].key = imb_col_key(&s->rows[i], s->tb.sort_col, &k[i].known);
     }
     qsort(k, s->n, sizeof *k, imb_key_cmp);

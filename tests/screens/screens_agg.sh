@@ -36,6 +36,8 @@ check "imbalance Enter: Esc leads back" rowhas 1 "Esc: imbalance"
 screen 80x24 "9>" "$a"
 check "imbalance >: sorted by the next column" rowhas 2 "sort: Max desc"
 check "imbalance >: main (20 us) first" hasx "^.main +0\.0% "
+screen 80x24 "9<<" "$a"
+check "imbalance <<: by name, io then kernel" sh -c "sed -n '4,5p' '$scr' | awk '{ print \$1 }' | tr -d '▶' | tr '\n' ' ' | grep -qx 'io kernel '"
 screen 80x24 "9" "$a" --ranks 2,3
 check "imbalance --ranks 2,3: io ran on one of two ranks" hasx "^.io +0\.0% +0 ns +1\.000 us +1\.000 us +1/2 +r2$"
 screen 80x24 "9" "$fx/small.h5"
