@@ -44,6 +44,15 @@ screen 80x24 "9" "$fx/small.h5"
 check "imbalance on one rank: the header in the singular" rowhas 2 "^ 4 regions over 1 rank  sort"
 screen 80x24 "9G" "$fx/legacy_empty_region.h5"
 check "imbalance: a region without calls ran on no rank, unknown" hasx "^.empty +- +- +- +- +0/1 +-$"
+screen 80x24 "9j" "$a"
+sed 1d "$scr" >"$tmp/inmem"
+screen 80x24 "9j" "$a" --out-of-core
+check "imbalance out of core: the same table and bars as in memory" sh -c "sed 1d '$scr' | cmp -s - '$tmp/inmem'"
+SCOPEVIEW_TEST_STATS=hold
+export SCOPEVIEW_TEST_STATS
+screen 80x24 "9" "$a" --out-of-core
+unset SCOPEVIEW_TEST_STATS
+check "imbalance out of core before the statistics: computing, no numbers" sh -c "grep -q 'computing' '$scr' && ! grep -q '87.5%' '$scr'"
 screen 120x40 "9" "$a"
 check "imbalance 120x40: fits" [ "$(widest)" -le 120 ]
 
