@@ -61,7 +61,7 @@ typedef enum diff_value {
     DV_P95,
     DV_P99,
     DV_EXCL,      /* exclusive total */
-    DV_IMBALANCE, /* regions: (max - mean) / max of the per-rank totals */
+    DV_IMBALANCE, /* regions: max / mean - 1 of the per-rank totals (imbalance.h) */
     DV_COUNT
 } diff_value;
 
