@@ -79,8 +79,6 @@ void ooc_view_registry(const view_ops *const *base, size_t n, const view_ops **r
         reg[VIEW_LANES] = &ooc_lanes;
     if (VIEW_FLAME < n)
         reg[VIEW_FLAME] = &ooc_flame;
-}
-
     if (VIEW_SERIES < n)
         reg[VIEW_SERIES] = &ooc_series;
     if (VIEW_CALLERS < n)
