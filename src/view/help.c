@@ -207,7 +207,8 @@ static void walk_all(help_walk *hw)
     walk_legends(hw);
 }
 
-/* The key column fits the longest key label, within 12..20 columns. */
+/* The key column fits the longest key label, within 12..22 columns (the
+ * view keys of a comparison with every view: "1 2 3 4 5 6 7 8 9 D B"). */
 static int key_column(const ui_ctx *ctx, help_section *sec)
 {
     int w = 12;
@@ -218,7 +219,7 @@ static int key_column(const ui_ctx *ctx, help_section *sec)
             w = w > kw ? w : kw;
         }
     }
-    return w < 20 ? w : 20;
+    return w < 22 ? w : 22;
 }
 
 static void walk_setup(help_walk *hw, ui_ctx *ctx, rect area, bool draw)

@@ -69,8 +69,8 @@ check "help legend explains await shading" inhelp "awaited"
 check "help legend explains the density glyph" inhelp "several calls"
 check "help legend explains the source pane" inhelp "source pane"
 check "help has a section for the source pane" inhelp "^Source pane"
-screen 100x200 "?" "$small"
-check "help fits in 100x200" has "lines 1-\\([0-9]*\\) of \\1$"
+screen 100x300 "?" "$small"
+check "help fits in 100x300" has "lines 1-\\([0-9]*\\) of \\1$"
 check "help has one legend" [ "$(grep -c "^Legend" "$tmp/out")" = 1 ]
 check "help explains the await shading once" [ "$(grep -c "suspended" "$tmp/out")" = 1 ]
 for v in $tabs; do

@@ -161,7 +161,7 @@ if [ -f "$d" ]; then
     if need_shared "the title at 80 columns (solver_threads_small.h5)"; then
         screen 80x24 "3<Enter><Enter>" "$shared/real/solver_threads_small.h5"
         check "80 columns: views by key, the way back and the whole file name" \
-            rowhas 1 "\[1 timeline\] 2 3 4 5 7 9 D B  Esc: calls < regions  solver_threads_small\.h5"
+            rowhas 1 "\[1 timeline\] 2 3 4 5 7 8 9 D B  Esc: calls < regions  solver_threads_small\.h5"
     fi
 fi
 

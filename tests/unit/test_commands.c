@@ -143,7 +143,7 @@ static void test_help_lines(void **state)
     size_t n = commands_help(km, SCOPE_GLOBAL, l, 64);
     assert_true(n > 10 && n <= 64);
     assert_string_equal(line_keys(l, n, "move left"), "Left Right h l");
-    assert_string_equal(line_keys(l, n, "open a view"), "1 2 3 4 5 6 7 9 D B");
+    assert_string_equal(line_keys(l, n, "open a view"), "1 2 3 4 5 6 7 8 9 D B");
     assert_non_null(find_line(l, n, "open a view by number: 1 timeline, 2 tree, 3 regions"));
     assert_null(find_line(l, n, "zoom in")); /* the timeline's own */
     n = commands_help(km, SCOPE_TIMELINE, l, 64);
