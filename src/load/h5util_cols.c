@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "h5chunk.h"
 #include "h5util_cols.h"
 #include "h5util_internal.h"
 #include "util/bigmem.h"
@@ -137,6 +138,7 @@ h5u_status h5u_col_open(h5u_reader *rd, hid_t loc, const char *name, h5u_col *co
         goto fail;
     col->n = (uint64_t)dim;
     col->rd = rd;
+    col->fast = h5c_open(col->ds, col->n);
     return H5U_OK;
 fail:
     h5u_col_close(col);
@@ -145,6 +147,8 @@ fail:
 
 void h5u_col_close(h5u_col *col)
 {
+    h5c_close(col->fast);
+    col->fast = NULL;
     if (col->space >= 0)
         H5Sclose(col->space);
     if (col->ds >= 0) {
@@ -153,6 +157,39 @@ void h5u_col_close(h5u_col *col)
         H5Dclose(col->ds);
     }
     col->space = col->ds = -1;
+}
+
+static h5u_status read_h5(h5u_col *col, uint64_t off, size_t cnt, void *dst, bool wide, char *why,
+                          size_t whylen)
+{
+    hsize_t start = off, count = cnt;
+    hid_t ms = H5Screate_simple(1, &count, NULL);
+    if (ms < 0 || H5Sselect_hyperslab(col->space, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0) {
+        if (ms >= 0)
+            H5Sclose(ms);
+        return h5u_fail(why, whylen, "bad dataspace");
+    }
+    herr_t rc = H5Dread(col->ds, wide ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, ms, col->space,
+                        H5P_DEFAULT, dst);
+    H5Sclose(ms);
+    if (rc < 0)
+        return h5u_fail(why, whylen, "read failed");
+    return H5U_OK;
+}
+
+static h5u_status check_wide(const h5u_col *col, uint64_t off, size_t cnt, const void *dst,
+                             bool as_unsigned, char *why, size_t whylen)
+{
+    if (!as_unsigned && col->wide_unsigned) {
+        const uint64_t *u = dst;
+        for (size_t i = 0; i < cnt; i++)
+            if (u[i] > (uint64_t)INT64_MAX) {
+                h5u_set_why(why, whylen, "value %llu at element %llu is beyond 2^63",
+                            (unsigned long long)u[i], (unsigned long long)(off + i));
+                return H5U_BAD;
+            }
+    }
+    return H5U_OK;
 }
 
 h5u_status h5u_col_read(h5u_col *col, uint64_t off, size_t cnt, void *dst, bool as_unsigned,
@@ -165,31 +202,15 @@ h5u_status h5u_col_read(h5u_col *col, uint64_t off, size_t cnt, void *dst, bool 
                     (unsigned long long)(off + cnt), (unsigned long long)col->n);
         return H5U_BAD;
     }
-    hsize_t start = off, count = cnt;
-    hid_t ms = H5Screate_simple(1, &count, NULL);
-    if (ms < 0 || H5Sselect_hyperslab(col->space, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0) {
-        if (ms >= 0)
-            H5Sclose(ms);
-        return h5u_fail(why, whylen, "bad dataspace");
-    }
     /* uint64 read as int64 would clamp values beyond 2^63 without a word:
      * read the bits, then refuse such a value. */
     bool wide = as_unsigned || col->wide_unsigned;
-    herr_t rc = H5Dread(col->ds, wide ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, ms, col->space,
-                        H5P_DEFAULT, dst);
-    H5Sclose(ms);
-    if (rc < 0)
-        return h5u_fail(why, whylen, "read failed");
-    if (!as_unsigned && col->wide_unsigned) {
-        const uint64_t *u = dst;
-        for (size_t i = 0; i < cnt; i++)
-            if (u[i] > (uint64_t)INT64_MAX) {
-                h5u_set_why(why, whylen, "value %llu at element %llu is beyond 2^63",
-                            (unsigned long long)u[i], (unsigned long long)(off + i));
-                return H5U_BAD;
-            }
+    if (!col->fast || !h5c_read(col->fast, off, cnt, dst, wide)) {
+        h5u_status st = read_h5(col, off, cnt, dst, wide, why, whylen);
+        if (st != H5U_OK)
+            return st;
     }
-    return H5U_OK;
+    return check_wide(col, off, cnt, dst, as_unsigned, why, whylen);
 }
 
 h5u_status h5u_read_index(h5u_reader *rd, hid_t loc, const char *name, uint64_t **out, size_t *n,

@@ -9,9 +9,10 @@
 typedef struct h5u_col {
     h5u_reader *rd;
     hid_t ds, space;
-    uint64_t n;         /* elements */
-    bool is_unsigned;   /* the file type is unsigned */
-    bool wide_unsigned; /* unsigned and 64-bit: values may exceed INT64_MAX */
+    uint64_t n;           /* elements */
+    bool is_unsigned;     /* the file type is unsigned */
+    bool wide_unsigned;   /* unsigned and 64-bit: values may exceed INT64_MAX */
+    struct h5c_col *fast; /* the direct chunk reader (h5chunk.h), or NULL */
 } h5u_col;
 
 /* Opens integer column `name` below loc: 1-D, plausible for the file's
@@ -19,7 +20,9 @@ typedef struct h5u_col {
  * fix, 'h5repack -f NONE'). */
 h5u_status h5u_col_open(h5u_reader *rd, hid_t loc, const char *name, h5u_col *col, char *why,
                         size_t whylen);
-/* Elements [off, off + cnt) into dst as int64 (or uint64 when as_unsigned). */
+/* Elements [off, off + cnt) into dst as int64 (or uint64 when as_unsigned):
+ * through the direct chunk reader where it applies, else (or when it gives
+ * up on this read) through H5Dread, with the same values either way. */
 h5u_status h5u_col_read(h5u_col *col, uint64_t off, size_t cnt, void *dst, bool as_unsigned,
                         char *why, size_t whylen);
 void h5u_col_close(h5u_col *col);
