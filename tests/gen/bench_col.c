@@ -1,8 +1,9 @@
-/* bench_col: `svgen bench-schema3 PATH --calls N [--gzip]`, the schema-3
+/* bench_col: `svgen bench-schema3 PATH --calls N [--gzip] [--chunk C]`, the schema-3
  * benchmark input: one rank, 5 nested regions (main > step > {assemble,
  * solve > precond x2}), summary_statistics and exclusive totals, event
- * columns chunked as h5py chunks them (gzip: deflate 4 + shuffle, as the
- * writer's "auto" compression).  Measured: 10M calls 0.6 s, 330 MB of
+ * columns chunked as h5py chunks them, or C elements a chunk (the writer's
+ * appends of a large run: 1,024), gzip: deflate 4 + shuffle, as the
+ * writer's "auto" compression.  Measured: 10M calls 0.6 s, 330 MB of
  * memory, a 160 MB file; 100M calls 20 s, 3.2 GB, 1.6 GB. */
 #include <errno.h>
 #include <stdio.h>
@@ -51,7 +52,7 @@ static int64_t bench_step(bench_col *c, int64_t t, size_t npre, gen_rng *rng)
     return t + 300;
 }
 
-static void bench_write(const char *path, size_t ncalls, bool gzip)
+static void bench_write(const char *path, size_t ncalls, bool gzip, size_t chunk)
 {
     size_t nsteps = (ncalls - 1) / 5, extra = (ncalls - 1) % 5;
     size_t cap[B_COUNT] = {1, nsteps, nsteps, nsteps, 2 * nsteps + extra};
@@ -91,7 +92,7 @@ static void bench_write(const char *path, size_t ncalls, bool gzip)
     gc_profile p = {.rows = rows, .nrows = B_COUNT, .meta = meta, .nmeta = 6};
     gc_opts o = {.timing = 3,
                  .chunked = true,
-                 .chunk = gen_guess_chunk(ncalls, 8),
+                 .chunk = chunk ? chunk : gen_guess_chunk(ncalls, 8),
                  .deflate = gzip ? 4 : 0,
                  .shuffle = gzip,
                  .excl = excl};
@@ -107,9 +108,16 @@ int scen_bench_schema3_main(int argc, char **argv)
     const char *path = NULL;
     long long calls = -1;
     bool gzip = false;
+    long long chunk = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--gzip") == 0) {
             gzip = true;
+        } else if (strcmp(argv[i], "--chunk") == 0 && i + 1 < argc) {
+            char *end = NULL;
+            errno = 0;
+            chunk = strtoll(argv[++i], &end, 10);
+            if (errno || *end || end == argv[i] || chunk < 1 || chunk > 100000000)
+                calls = -2;
         } else if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc) {
             char *end = NULL;
             errno = 0;
@@ -123,9 +131,10 @@ int scen_bench_schema3_main(int argc, char **argv)
         }
     }
     if (!path || calls < 0) {
-        fputs("usage: svgen bench-schema3 PATH --calls N [--gzip]  (6 <= N <= 1e9)\n", stderr);
+        fputs("usage: svgen bench-schema3 PATH --calls N [--gzip] [--chunk C]  (6 <= N <= 1e9)\n",
+              stderr);
         return 2;
     }
-    bench_write(path, (size_t)calls, gzip);
+    bench_write(path, (size_t)calls, gzip, (size_t)chunk);
     return 0;
 }

@@ -25,8 +25,9 @@ static const command commands[] = {
      "realistic 2-rank MPI + asyncio + GPU demo profile; L: schema3 (default), schema2, "
      "legacy, aggregate, capi (PATH_rank<NNNNN>.h5 per rank); --slow: a second run where region "
      "R's calls take PCT% longer"},
-    {"bench-schema3", "PATH --calls N [--gzip]", 0, 0, 0, NULL,
-     "schema-3 profile of N nested calls with summary_statistics (gzip: deflate 4 + shuffle)"},
+    {"bench-schema3", "PATH --calls N [--gzip] [--chunk C]", 0, 0, 0, NULL,
+     "schema-3 profile of N nested calls with summary_statistics (gzip: deflate 4 + shuffle; "
+     "C elements a chunk, else h5py's guess)"},
     {"stream-mix",
      "PATH --calls N [--ranks R] [--threads] [--ids] [--unsorted] [--gzip] [--schema2] "
      "[--chunk C]",
