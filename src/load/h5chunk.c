@@ -243,28 +243,45 @@ typedef struct h5c_task_set {
     bool *failed; /* per task */
 } h5c_task_set;
 
+/* Shuffle's inverse: byte b of element i is at b * (nbytes / es) + i; bytes
+ * past the last whole element stay where they are. */
 static void unshuffle(const uint8_t *in, uint8_t *out, size_t nbytes, size_t es)
 {
     size_t ne = nbytes / es;
-    for (size_t b = 0; b < es; b++) {
-        const uint8_t *s = in + b * ne;
-        for (size_t i = 0; i < ne; i++)
-            out[i * es + b] = s[i];
+    if (es == 8) { /* the columns' case: eight streams gathered a word at a time */
+        for (size_t i = 0; i < ne; i++) {
+            uint64_t v = 0;
+            for (size_t b = 0; b < 8; b++)
+                v |= (uint64_t)in[b * ne + i] << (8 * b);
+            memcpy(out + i * 8, &v, 8);
+        }
+    } else {
+        for (size_t b = 0; b < es; b++) {
+            const uint8_t *s = in + b * ne;
+            for (size_t i = 0; i < ne; i++)
+                out[i * es + b] = s[i];
+        }
     }
     memcpy(out + ne * es, in + ne * es, nbytes - ne * es);
 }
 
 /* Undoes the pipeline of chunk k (last filter first, skipping the masked
- * ones) from its stored bytes; the whole chunk's bytes, or NULL. */
+ * ones) from its stored bytes; the whole chunk's bytes, or NULL.  The last
+ * step writes into direct when given (a whole chunk as the caller wants
+ * it), else into s0 or s1. */
 static const uint8_t *decode(const h5c_col *c, const h5c_chunk *k, const uint8_t *stored,
-                             uint8_t *s0, uint8_t *s1, struct libdeflate_decompressor *z)
+                             uint8_t *s0, uint8_t *s1, uint8_t *direct,
+                             struct libdeflate_decompressor *z)
 {
     size_t cbytes = c->cdim * c->esize, have = k->size;
     const uint8_t *cur = stored;
+    int last = 0;
+    while (last < c->nfilters && (k->mask & (1u << last)))
+        last++;
     for (int i = c->nfilters - 1; i >= 0; i--) {
         if (k->mask & (1u << i))
             continue;
-        uint8_t *out = cur == s0 ? s1 : s0;
+        uint8_t *out = i == last && direct ? direct : cur == s0 ? s1 : s0;
         if (c->filter[i] == H5C_DEFLATE) {
             size_t got = 0;
             if (libdeflate_zlib_decompress(z, cur, have, out, cbytes, &got) != LIBDEFLATE_SUCCESS ||
@@ -294,10 +311,13 @@ static bool run_chunk(const h5c_task_set *s, uint64_t ci, uint8_t *s0, uint8_t *
             dst[i] = v;
         return c->fill_ok;
     }
-    const uint8_t *bytes = decode(c, k, c->batch + s->boff[ci - s->first], s0, s1, z);
+    /* A whole chunk of what the caller wants is decoded in place. */
+    uint8_t *direct = c->esize == 8 && !c->big_endian && lo == a && hi == b ? (uint8_t *)dst : NULL;
+    const uint8_t *bytes = decode(c, k, c->batch + s->boff[ci - s->first], s0, s1, direct, z);
     if (!bytes)
         return false;
-    convert(c, bytes + (lo - a) * c->esize, cnt, dst);
+    if (bytes != direct)
+        convert(c, bytes + (lo - a) * c->esize, cnt, dst);
     return true;
 }
 
