@@ -28,7 +28,15 @@
 #      --summary (target 0.2 s), --json against the raw read (target 4x),
 #      --json --memory 1G (its time, or the refusal), the viewer's first
 #      frame in memory and out of core within --memory 1G (target 3 s), peak
-#      RSS of each.
+#      RSS of each; a third file, gzip with the writer's 1,024-element chunks
+#      (targets: --json --memory 1G <= 0.25x raw read, first frame out of
+#      core <= 3 s), and the h5py + numpy script on each;
+#   8. the Python baseline: bench/h5py_stats.py (h5py reads the columns,
+#      numpy computes each row's count, total, mean, min, max, std,
+#      percentiles, first start) against --json on the same file, both in
+#      this run (targets: --json <= 0.5x the script, peak RSS <= the
+#      script's), with --json through libhdf5's H5Dread
+#      (SCOPEVIEW_H5READ=1) and the raw read beside them.
 # Prints a table and writes $BENCH_OUT/results.json.  Every process is timed
 # by bench/runstat (wall clock, and CPU and peak RSS from wait4).
 #
@@ -39,7 +47,10 @@
 # BENCH_FIRST_FILES="legacy-10M schema3-10M" the files of part 6,
 # BENCH_BIG=1 adds part 7 (BENCH_BIG_FILE, BENCH_BIG_GZIP_FILE: existing
 # 100M-event files to use instead of writing them into $BENCH_OUT;
-# BENCH_BIG_REPEATS, 3).
+# BENCH_BIG_GZIP1K_FILE the 1,024-chunk one; BENCH_BIG_CALLS, 100000000: the
+# calls of the files written; BENCH_BIG_REPEATS, 3),
+# BENCH_PY_FILES="s3c1k-10M ..." the files of part 8, BENCH_PYTHON
+# (/usr/bin/python3, Debian's, with python3-h5py and python3-numpy).
 set -eu
 
 srcdir=${1:-$(dirname "$0")/..}
@@ -67,7 +78,9 @@ extended-2M|extended|2000000|2000000|4
 many-3000x10|many-regions|3000 10|30000|3
 legacy-10k|legacy|10000|10000|-
 schema3-10M|bench-schema3|--calls 10000000|10000000|3
-schema3-10M-gzip|bench-schema3|--calls 10000000 --gzip|10000000|1.5"
+schema3-10M-gzip|bench-schema3|--calls 10000000 --gzip|10000000|1.5
+s3c1k-10M|bench-schema3|--calls 10000000 --chunk 1024|10000000|-
+s3c1k-10M-gzip|bench-schema3|--calls 10000000 --gzip --chunk 1024|10000000|-"
 
 gen_file() { # name kind args
     m_f="$OUT/$1.h5"
@@ -143,7 +156,11 @@ show() { if [ "$1" = null ]; then echo "n/a"; else fmt '%.2fx' "$1"; fi; }
 yes_no() { if [ "$1" = 1 ] || [ "$1" = true ]; then echo ok; else echo MISSED; fi; }
 tf() { if [ "$1" = 1 ] || [ "$1" = true ]; then echo true; else echo false; fi; }
 
-PARTS=${BENCH_PARTS:-1 4 5 6}
+PARTS=${BENCH_PARTS:-1 4 5 6 8}
+# The Python baseline needs Debian's python3-h5py and python3-numpy.
+PYTHON=${BENCH_PYTHON:-/usr/bin/python3}
+PY_OK=""
+"$PYTHON" -c 'import h5py, numpy' 2>/dev/null && PY_OK=1
 [ "${BENCH_BIG:-0}" = 1 ] && PARTS="$PARTS 7"
 part_on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -444,26 +461,30 @@ fi
 if part_on 7; then
     RB=${BENCH_BIG_REPEATS:-3}
     BIG_PLAIN=${BENCH_BIG_FILE:-$OUT/schema3-100M.h5}
-    BIG_GZIP=${BENCH_BIG_GZIP_FILE:-$OUT/schema3-100M-gzip.h5}
-    for spec in "$BIG_PLAIN|" "$BIG_GZIP|--gzip"; do
-        bf=${spec%|*} bopt=${spec#*|}
+    BIG_CALLS=${BENCH_BIG_CALLS:-100000000}
+    BIG_NAME=schema3-$(calc "$BIG_CALLS / 1000000")M
+    BIG_PLAIN=${BENCH_BIG_FILE:-$OUT/$BIG_NAME.h5}
+    BIG_GZIP=${BENCH_BIG_GZIP_FILE:-$OUT/$BIG_NAME-gzip.h5}
+    BIG_GZIP1K=${BENCH_BIG_GZIP1K_FILE:-$OUT/$BIG_NAME-gzip-c1k.h5}
+    for spec in "$BIG_PLAIN|" "$BIG_GZIP|--gzip" "$BIG_GZIP1K|--gzip --chunk 1024"; do
+        bf=${spec%%|*} bopt=${spec#*|}
         if [ ! -s "$bf" ] || { [ "${BENCH_REGEN:-0}" = 1 ] && [ "$bf" = "$OUT/${bf##*/}" ]; }; then
-            echo "bench: writing $bf (svgen bench-schema3 PATH --calls 100000000 $bopt)" >&2
-            # shellcheck disable=SC2086 # $bopt is empty or one word
-            "$SVGEN" bench-schema3 "$bf.tmp" --calls 100000000 $bopt >/dev/null
+            echo "bench: writing $bf (svgen bench-schema3 PATH --calls $BIG_CALLS $bopt)" >&2
+            # shellcheck disable=SC2086 # $bopt is a few words
+            "$SVGEN" bench-schema3 "$bf.tmp" --calls "$BIG_CALLS" $bopt >/dev/null
             mv "$bf.tmp" "$bf"
         fi
     done
     echo
-    echo "100M-event schema-3 file, median of $RB (targets: --summary <= 0.2 s, --json <= 4x raw read"
-    echo "and within --memory 1G, first frame <= 3 s):"
+    echo "$BIG_CALLS-event schema-3 file, median of $RB (targets: --summary <= 0.2 s, --json <= 4x raw read"
+    echo "and within --memory 1G, first frame <= 3 s; gzip-c1k: --json --memory 1G <= 0.25x raw read):"
     BJSON="$TMP/bigjson"
     : >"$BJSON"
-    for spec in "plain|$BIG_PLAIN" "gzip|$BIG_GZIP"; do
+    for spec in "plain|$BIG_PLAIN" "gzip|$BIG_GZIP" "gzip-c1k|$BIG_GZIP1K"; do
         kind=${spec%%|*} bf=${spec#*|}
         "$RAW" "$bf" >"$TMP/raw.json"
         colbytes=$(sed -n 's/.*"column_bytes": \([0-9]*\).*/\1/p' "$TMP/raw.json")
-        for k in raw sum json mem first ofirst; do : >"$TMP/b$k-$kind"; done
+        for k in raw sum json mem first ofirst py; do : >"$TMP/b$k-$kind"; done
         run_once "$TMP/warm" "$RAW" "$bf"
         : >"$TMP/bmem-msg"
         i=0
@@ -476,6 +497,7 @@ if part_on 7; then
             run_fb "$TMP/bfirst-$kind" env SCOPEVIEW_TEST_CALLS=hold SCOPEVIEW_TEST_STATS=hold "$SV" --batch --size 200x60 "$bf"
             # The viewer out of core within the budget (the map's overview).
             run_fb "$TMP/bofirst-$kind" env SCOPEVIEW_TEST_STATS=hold "$SV" --batch --size 200x60 --memory 1G "$bf"
+            [ -z "$PY_OK" ] || run_once "$TMP/bpy-$kind" "$PYTHON" "$srcdir/bench/h5py_stats.py" "$bf"
             i=$((i + 1))
         done
         raw_s=$(median "$TMP/braw-$kind" 1)
@@ -492,7 +514,9 @@ if part_on 7; then
         sum_met=0 js_met=0 ms_met=0 ff_met=0
         [ "$sum_st" = 0 ] && sum_met=$(calc "$sum_s <= 0.2")
         [ "$js_st" = 0 ] && [ "$js_ratio" != null ] && js_met=$(calc "$js_ratio <= 4")
-        [ "$ms_st" = 0 ] && [ "$ms_ratio" != null ] && ms_met=$(calc "$ms_ratio <= 4 && $ms_rss * 1024 <= 1073741824")
+        ms_target=4
+        [ "$kind" = gzip-c1k ] && ms_target=0.25
+        [ "$ms_st" = 0 ] && [ "$ms_ratio" != null ] && ms_met=$(calc "$ms_ratio <= $ms_target && $ms_rss * 1024 <= 1073741824")
         [ "$ff_st" = 0 ] && ff_met=$(calc "$ff <= 3")
         of_met=0
         [ "$of_st" = 0 ] && of_met=$(calc "$of <= 3 && $of_rss * 1024 <= 1073741824")
@@ -513,6 +537,13 @@ if part_on 7; then
             "$(calc "$ff_rss / 1024")" "$([ "$ff_st" = 0 ] || echo " FAILED (exit $ff_st)")"
         printf '    first frame out of core (--memory 1G) %.3f s (%s), peak RSS %.0f MiB%s\n' "$of" "$(yes_no "$of_met")" \
             "$(calc "$of_rss / 1024")" "$([ "$of_st" = 0 ] || echo " FAILED (exit $of_st)")"
+        py_s=null py_rss=0 py_ratio=null
+        if [ -s "$TMP/bpy-$kind" ]; then
+            py_s=$(median "$TMP/bpy-$kind" 1) py_rss=$(median "$TMP/bpy-$kind" 4)
+            py_ratio=$(ratio "$ms" "$py_s")
+            printf '    h5py + numpy script %.3f s, peak RSS %.0f MiB: --json --memory 1G = %s of it\n' \
+                "$py_s" "$(calc "$py_rss / 1024")" "$(show "$py_ratio")"
+        fi
         [ -s "$BJSON" ] && printf ',\n' >>"$BJSON"
         printf '    "%s": {"file": "%s", "column_bytes": %s, "raw_read_s": %s,\n' \
             "$kind" "$bf" "$colbytes" "$raw_s" >>"$BJSON"
@@ -525,15 +556,59 @@ if part_on 7; then
             "$([ -n "$refusal" ] && printf '"%s"' "$refusal" || echo null)" >>"$BJSON"
         printf '      "first_frame_s": %s, "first_frame_exit": %s, "first_frame_peak_rss_bytes": %s, "first_frame_met": %s,\n' \
             "$ff" "$ff_st" "$(calc "$ff_rss * 1024")" "$(tf "$ff_met")" >>"$BJSON"
-        printf '      "ooc_first_frame_s": %s, "ooc_first_frame_exit": %s, "ooc_first_frame_peak_rss_bytes": %s, "ooc_first_frame_met": %s}' \
+        printf '      "ooc_first_frame_s": %s, "ooc_first_frame_exit": %s, "ooc_first_frame_peak_rss_bytes": %s, "ooc_first_frame_met": %s,\n' \
             "$of" "$of_st" "$(calc "$of_rss * 1024")" "$(tf "$of_met")" >>"$BJSON"
+        printf '      "json_memory_1g_target": %s, "h5py_script_s": %s, "h5py_script_peak_rss_bytes": %s, "json_memory_1g_to_script": %s}' \
+            "$ms_target" "$py_s" "$(calc "$py_rss * 1024")" "$py_ratio" >>"$BJSON"
     done
     {
-        printf '  "big": {"calls": 100000000, "repeats": %s, "summary_target_s": 0.2, "json_target": 4, "memory": "1G", "first_frame_target_s": 3,\n' "$RB"
+        printf '  "big": {"calls": %s, "repeats": %s, "summary_target_s": 0.2, "json_target": 4, "memory": "1G", "first_frame_target_s": 3,\n' "$BIG_CALLS" "$RB"
         printf '    "files": {\n'
         cat "$BJSON"
         printf '\n    }\n  }'
     } >"$TMP/frag-7"
+fi
+
+# ------------------------------------------------------------ part 8
+if part_on 8 && [ -z "$PY_OK" ]; then
+    echo "part 8 skipped: $PYTHON lacks h5py or numpy (Debian: python3-h5py python3-numpy)"
+elif part_on 8; then
+    echo
+    echo "The h5py + numpy script against --json, median of $R (targets: --json <= 0.5x the script,"
+    echo "peak RSS <= the script's); --json through H5Dread (SCOPEVIEW_H5READ=1) and the raw read beside:"
+    printf '  %-14s %9s %9s %9s %9s %8s %8s %9s %9s %s\n' file "raw read" script "--json" "H5Dread" \
+        "/script" "/raw" "RSS" "script" ""
+    PJSON="$TMP/pyjson"
+    : >"$PJSON"
+    for name in ${BENCH_PY_FILES:-s3c1k-10M s3c1k-10M-gzip schema3-10M-gzip legacy-10M}; do
+        f="$OUT/$name.h5"
+        [ -s "$f" ] || continue
+        measure "praw-$name" "$RAW" "$f"
+        measure "ppy-$name" "$PYTHON" "$srcdir/bench/h5py_stats.py" "$f"
+        measure "pjs-$name" "$SV" --json "$f"
+        measure "ph5-$name" env SCOPEVIEW_H5READ=1 "$SV" --json "$f"
+        raw_s=$(median "$TMP/praw-$name" 1) py_s=$(median "$TMP/ppy-$name" 1)
+        js=$(median "$TMP/pjs-$name" 1) h5=$(median "$TMP/ph5-$name" 1)
+        py_rss=$(median "$TMP/ppy-$name" 4) js_rss=$(median "$TMP/pjs-$name" 4)
+        js_st=$(worst_status "$TMP/pjs-$name") py_st=$(worst_status "$TMP/ppy-$name")
+        to_py=$(ratio "$js" "$py_s") to_raw=$(ratio "$js" "$raw_s")
+        met=0
+        [ "$js_st" = 0 ] && [ "$py_st" = 0 ] && [ "$to_py" != null ] &&
+            met=$(calc "$to_py <= 0.5 && $js_rss <= $py_rss")
+        printf '  %-14s %7.3f s %7.3f s %7.3f s %7.3f s %7s %7s %5.0f MiB %5.0f MiB %s\n' "$name" \
+            "$raw_s" "$py_s" "$js" "$h5" "$(show "$to_py")" "$(show "$to_raw")" \
+            "$(calc "$js_rss / 1024")" "$(calc "$py_rss / 1024")" \
+            "$([ "$js_st" = 0 ] && [ "$py_st" = 0 ] && yes_no "$met" || echo "FAILED")"
+        [ -s "$PJSON" ] && printf ',\n' >>"$PJSON"
+        printf '    "%s": {"raw_read_s": %s, "script_s": %s, "script_peak_rss_bytes": %s, "script_exit": %s, "json_s": %s, "json_h5dread_s": %s, "json_peak_rss_bytes": %s, "json_exit": %s, "json_to_script": %s, "json_to_raw": %s, "met": %s}' \
+            "$name" "$raw_s" "$py_s" "$(calc "$py_rss * 1024")" "$py_st" "$js" "$h5" \
+            "$(calc "$js_rss * 1024")" "$js_st" "$to_py" "$to_raw" "$(tf "$met")" >>"$PJSON"
+    done
+    {
+        printf '  "python": {"script": "bench/h5py_stats.py", "json_to_script_target": 0.5, "files": {\n'
+        cat "$PJSON"
+        printf '\n  }}'
+    } >"$TMP/frag-8"
 fi
 
 # ------------------------------------------------------------ results.json
@@ -543,7 +618,7 @@ fi
     printf '  "repeats": %s, "statistic": "median", "parts": "%s",\n' "$R" "$PARTS"
     printf '  "targets": {"json_ratio": {"legacy-10M": 3, "extended-2M": 4, "many-3000x10": 3},\n'
     printf '              "memory": "1.5 * column_bytes + 32 MiB", "per_key_ratio": 2}'
-    for k in 1 4 5 6 7; do
+    for k in 1 4 5 6 7 8; do
         [ -s "$TMP/frag-$k" ] || continue
         printf ',\n'
         cat "$TMP/frag-$k"
