@@ -34,9 +34,8 @@ struct h5c_col {
     bool fill_ok;                /* unallocated chunks read as fill_i64/fill_u64 */
     int64_t fill_i64;
     uint64_t fill_u64;
-    uint8_t *batch; /* H5C_BATCH_BYTES (or one chunk) of stored bytes */
-    size_t batch_cap;
-    uint8_t *edge; /* one chunk, for a plain chunk read only in part */
+    uint8_t *batch; /* batch_lim (or one chunk) of stored bytes, for one read */
+    size_t batch_cap, batch_lim;
     int threads;
 };
 
@@ -144,7 +143,6 @@ void h5c_close(h5c_col *c)
     if (!c)
         return;
     free(c->batch);
-    free(c->edge);
     free(c);
 }
 
@@ -340,26 +338,35 @@ static void decode_task(void *ctx, size_t t)
 
 /* --- reading --- */
 
-/* Elements [lo, hi) of the chunk at element a of a plain column into dst:
- * a whole chunk straight into place, part of one through c->edge. */
-static bool read_plain(h5c_col *c, uint64_t a, uint64_t lo, uint64_t hi, uint64_t fill,
-                       uint64_t *dst)
+/* Elements [lo, hi) through H5Dread: the part of a plain chunk a read
+ * takes, which libhdf5 reads alone (a whole chunk would be read for it). */
+static bool read_part(const h5c_col *c, uint64_t lo, uint64_t hi, bool as_unsigned, uint64_t *dst)
+{
+    hsize_t start = lo, count = hi - lo;
+    hid_t fs = H5Dget_space(c->ds), ms = H5Screate_simple(1, &count, NULL);
+    bool ok = fs >= 0 && ms >= 0 &&
+              H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+              H5Dread(c->ds, as_unsigned ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, ms, fs,
+                      H5P_DEFAULT, dst) >= 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    H5Eclear2(H5E_DEFAULT);
+    return ok;
+}
+
+/* The whole chunk at element a of a plain column straight into dst. */
+static bool read_plain(const h5c_col *c, uint64_t a, uint64_t fill, uint64_t *dst)
 {
     uint64_t i = a / c->cdim;
-    size_t cbytes = c->cdim * 8;
-    bool whole = lo == a && hi == a + c->cdim;
-    if (!whole && !c->edge && !(c->edge = malloc(cbytes)))
-        return false;
     uint32_t mask = 0, size = 0;
-    if (chunk_read(c, i, whole ? (void *)dst : c->edge, &mask)) {
-        if (!whole)
-            memcpy(dst, c->edge + (lo - a) * 8, (hi - lo) * 8);
+    if (chunk_read(c, i, dst, &mask))
         return true;
-    }
     /* Not allocated: the fill value, else libhdf5's to say what it is. */
     if (!c->fill_ok || !chunk_size(c, i, &size) || size != 0)
         return false;
-    for (uint64_t j = 0; j < hi - lo; j++)
+    for (uint64_t j = 0; j < c->cdim; j++)
         dst[j] = fill;
     return true;
 }
@@ -369,7 +376,10 @@ static bool plain_range(h5c_col *c, uint64_t off, size_t cnt, bool as_unsigned, 
     uint64_t fill = as_unsigned ? c->fill_u64 : (uint64_t)c->fill_i64;
     for (uint64_t a = off / c->cdim * c->cdim; a < off + cnt; a += c->cdim) {
         uint64_t lo = a > off ? a : off, hi = a + c->cdim < off + cnt ? a + c->cdim : off + cnt;
-        if (!read_plain(c, a, lo, hi, fill, dst + (lo - off)))
+        bool ok = lo == a && hi == a + c->cdim
+                      ? read_plain(c, a, fill, dst + (lo - off))
+                      : read_part(c, lo, hi, as_unsigned, dst + (lo - off));
+        if (!ok)
             return false;
     }
     return true;
@@ -395,10 +405,9 @@ static bool fill_batch(h5c_col *c, uint64_t i, size_t *nb, h5c_chunk *k, size_t 
     for (; got < want; got++) {
         if (!chunk_size(c, i + got, &k[got].size))
             return false;
-        if (got > 0 && pos + k[got].size > H5C_BATCH_BYTES)
+        if (got > 0 && pos + k[got].size > c->batch_lim)
             break;
-        if (!grow_batch(c,
-                        pos + k[got].size > H5C_BATCH_BYTES ? pos + k[got].size : H5C_BATCH_BYTES))
+        if (!grow_batch(c, pos + k[got].size > c->batch_lim ? pos + k[got].size : c->batch_lim))
             return false;
         boff[got] = pos;
         k[got].mask = 0;
@@ -450,9 +459,17 @@ bool h5c_read(h5c_col *c, uint64_t off, size_t cnt, void *dst, bool as_unsigned)
         return false;
     if (plain(c))
         return plain_range(c, off, cnt, as_unsigned, dst);
+    /* The batch is the read's own: a streamed read of a slice holds no more
+     * than about the slice (its stored bytes are rarely more than its
+     * values), and no column keeps a buffer between reads, so the streamed
+     * readers' many open columns stay within their budget. */
+    c->batch_lim = cnt < H5C_BATCH_BYTES / 8 ? cnt * 8 : H5C_BATCH_BYTES;
     uint64_t c0 = off / c->cdim, c1 = (off + cnt - 1) / c->cdim;
-    while (c0 <= c1)
-        if (!read_batch(c, c0, c1, off, cnt, dst, as_unsigned, &c0))
-            return false;
-    return true;
+    bool ok = true;
+    while (ok && c0 <= c1)
+        ok = read_batch(c, c0, c1, off, cnt, dst, as_unsigned, &c0);
+    free(c->batch);
+    c->batch = NULL;
+    c->batch_cap = 0;
+    return ok;
 }
