@@ -62,6 +62,28 @@ screen 80x24 "" "$small" --config "$tmp/nonexistent"
 check "a missing --config file: exit 2" [ "$rc" = 2 ]
 check "... saying which" hasf "$tmp/nonexistent: No such file or directory" "$tmp/err"
 
+# --- one rule for a file that cannot be read as a config file, --config's or the default
+# one: its message and exit 2, at once (a FIFO without a writer must not block the viewer)
+mkfifo "$tmp/fifo"
+head -c 1100000 /dev/zero | tr '\0' '#' >"$tmp/big"
+for c in "$tmp/fifo:not a regular file" "$tmp:a directory, not a config file" \
+    "/dev/zero:not a regular file" "$tmp/big:larger than 1 MiB"; do
+    f=${c%%:*} why=${c#*:}
+    timeout 20 env -u TERM "$sv" --batch --size 80x24 --keys "" --config "$f" "$small" \
+        >"$scr" 2>"$tmp/err" </dev/null
+    rc=$?
+    check "--config $f: exit 2" [ "$rc" = 2 ]
+    check "... saying why" hasf "scopeview: $f: $why" "$tmp/err"
+    check "... one line" [ "$(lines "$tmp/err")" = 1 ]
+done
+rm -f "$XDG_CONFIG_HOME/scopeview/config"
+mkfifo "$XDG_CONFIG_HOME/scopeview/config"
+timeout 20 env -u TERM "$sv" --batch --size 80x24 --keys "" "$small" >"$scr" 2>"$tmp/err" </dev/null
+rc=$?
+check "a FIFO at the default path: exit 2" [ "$rc" = 2 ]
+check "... saying why" hasf "scopeview: $XDG_CONFIG_HOME/scopeview/config: not a regular file" "$tmp/err"
+rm "$XDG_CONFIG_HOME/scopeview/config"
+
 # --- --dump-config: commented defaults that read back to the same behaviour
 run --dump-config
 check "--dump-config exits 0" [ "$rc" = 0 ]

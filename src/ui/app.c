@@ -820,8 +820,10 @@ static int app_print(const ui_ctx *ctx, FILE *out)
 }
 
 /* The config file: --config's (which must exist) or the default one (if
- * any).  A bad line is reported (stderr, and the status line) and skipped;
- * an unreadable --config file is fatal.  Returns 0 or an exit status. */
+ * any).  A bad line is reported (stderr, and the status line) and skipped.
+ * One rule for a file that cannot be read as a config file (unreadable, not
+ * a regular file, over 1 MiB), --config's or the default one: exit 2 with
+ * its message, as for any other bad argument.  Returns 0 or an exit status. */
 static int app_load_config(ui_ctx *ctx, const app_options *o, sv_settings *cfg)
 {
     char path[4096];
@@ -829,6 +831,12 @@ static int app_load_config(ui_ctx *ctx, const app_options *o, sv_settings *cfg)
     strbuf err;
     sb_init(&err);
     int bad = file ? settings_load(cfg, file, o->config != NULL, &err) : 0;
+    if (bad == SETTINGS_UNREADABLE) {
+        fprintf(stderr, "scopeview: %.*s\n", err.s ? (int)strcspn(err.s, "\n") : 0,
+                err.s ? err.s : "");
+        sb_free(&err);
+        return 2;
+    }
     if (bad && err.s) {
         size_t first = strcspn(err.s, "\n");
         int shown = 0;
@@ -841,9 +849,8 @@ static int app_load_config(ui_ctx *ctx, const app_options *o, sv_settings *cfg)
                     bad - shown);
         ui_set_status(ctx, "%.*s%s", (int)first, err.s, bad > 1 ? " (and more: see stderr)" : "");
     }
-    bool fatal = bad && o->config && access(o->config, R_OK) != 0;
     sb_free(&err);
-    return fatal ? 2 : 0;
+    return 0;
 }
 
 int app_run(profile *p, const app_options *o, FILE *out)

@@ -2,10 +2,13 @@
 #include "settings.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "grid.h"
 #include "keys.h"
@@ -256,35 +259,70 @@ int settings_parse(sv_settings *c, const char *text, const char *fname, strbuf *
     return bad;
 }
 
+/* Why path cannot be read as a config file, or NULL when text holds it.
+ * O_NONBLOCK so that a FIFO never blocks the open; only a regular file of at
+ * most CONFIG_MAX_BYTES is read at all (a FIFO, a directory, /dev/zero are
+ * refused on their type, before any read). */
+static const char *read_config(const char *path, char **text, size_t *len, int *err_no)
+{
+    *text = NULL;
+    *err_no = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        *err_no = errno;
+        return strerror(errno);
+    }
+    struct stat st;
+    const char *why = NULL;
+    if (fstat(fd, &st) != 0)
+        why = strerror(errno);
+    else if (S_ISDIR(st.st_mode))
+        why = "a directory, not a config file";
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if (st.st_size > (off_t)CONFIG_MAX_BYTES)
+        why = "larger than 1 MiB";
+    else if (!(*text = malloc(CONFIG_MAX_BYTES + 1)))
+        why = "out of memory";
+    size_t n = 0;
+    while (!why && n <= CONFIG_MAX_BYTES) {
+        ssize_t r = read(fd, *text + n, CONFIG_MAX_BYTES + 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            why = "read error";
+        else if (r == 0)
+            break;
+        else
+            n += (size_t)r;
+    }
+    close(fd);
+    if (!why && n > CONFIG_MAX_BYTES) /* it grew after the fstat */
+        why = "larger than 1 MiB";
+    if (!why && memchr(*text, '\0', n))
+        why = "not a text file (a NUL byte)";
+    if (why) {
+        free(*text);
+        *text = NULL;
+        return why;
+    }
+    (*text)[n] = '\0';
+    *len = n;
+    return NULL;
+}
+
 int settings_load(sv_settings *c, const char *path, bool must_exist, strbuf *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (errno == ENOENT && !must_exist)
+    char *text;
+    size_t n;
+    int err_no;
+    const char *why = read_config(path, &text, &n, &err_no);
+    if (why) {
+        if (err_no == ENOENT && !must_exist)
             return 0;
         if (err)
-            sb_printf(err, "%s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    char *text = malloc(CONFIG_MAX_BYTES + 1);
-    size_t n = text ? fread(text, 1, CONFIG_MAX_BYTES + 1, f) : 0;
-    bool failed = !text || ferror(f) || n > CONFIG_MAX_BYTES;
-    fclose(f);
-    if (failed) {
-        if (err)
-            sb_printf(err, "%s: %s\n", path,
-                      !text                  ? "out of memory"
-                      : n > CONFIG_MAX_BYTES ? "larger than 1 MiB"
-                                             : "read error");
-        free(text);
-        return 1;
-    }
-    text[n] = '\0';
-    if (strlen(text) != n) {
-        free(text);
-        if (err)
-            sb_printf(err, "%s: not a text file (a NUL byte)\n", path);
-        return 1;
+            sb_printf(err, "%s: %s\n", path, why);
+        return SETTINGS_UNREADABLE;
     }
     int bad = settings_parse(c, text, path, err);
     free(text);

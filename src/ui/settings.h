@@ -61,8 +61,11 @@ bool settings_defaults(sv_settings *c);
 int settings_parse(sv_settings *c, const char *text, const char *fname, strbuf *err);
 
 /* Reads and applies the file at path.  A missing file is no error unless
- * must_exist; an unreadable one is one message ("path: reason").  Returns
- * the number of problems. */
+ * must_exist.  A file that cannot be read as a config file (missing,
+ * unreadable, not a regular file: a FIFO, a directory, a device; over 1 MiB;
+ * a NUL byte) is one message ("path: reason") and SETTINGS_UNREADABLE;
+ * otherwise returns the number of bad lines (each reported and skipped). */
+#define SETTINGS_UNREADABLE (-1)
 int settings_load(sv_settings *c, const char *path, bool must_exist, strbuf *err);
 
 /* The config file used without --config: $XDG_CONFIG_HOME/scopeview/config,

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -207,7 +209,8 @@ static void test_load(void **state)
     sb_init(&err);
     assert_int_equal(settings_load(c, "/nonexistent/scopeview.conf", false, &err), 0);
     assert_int_equal(err.len, 0);
-    assert_int_equal(settings_load(c, "/nonexistent/scopeview.conf", true, &err), 1);
+    assert_int_equal(settings_load(c, "/nonexistent/scopeview.conf", true, &err),
+                     SETTINGS_UNREADABLE);
     assert_non_null(strstr(err.s, "/nonexistent/scopeview.conf: "));
     char path[] = "/tmp/sv-config-XXXXXX";
     int fd = mkstemp(path);
@@ -231,6 +234,53 @@ static void test_load(void **state)
     free(c);
 }
 
+/* A FIFO, a directory, a device and a file over 1 MiB cannot be read as a
+ * config file: one message each and SETTINGS_UNREADABLE, at once (the FIFO
+ * without a writer would block a plain open; the alarm turns that into a
+ * failure instead of a hang). */
+static void test_not_regular(void **state)
+{
+    (void)state;
+    sv_settings *c = fresh();
+    strbuf err;
+    sb_init(&err);
+    char dir[] = "/tmp/sv-config-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[64], big[64];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(big, sizeof big, "%s/big", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    FILE *f = fopen(big, "w");
+    assert_non_null(f);
+    for (int i = 0; i < (1 << 20) / 16 + 1; i++)
+        fputs("# a comment ...\n", f);
+    fclose(f);
+    const struct {
+        const char *path, *why;
+    } cases[] = {
+        {fifo, ": not a regular file"},
+        {dir, ": a directory, not a config file"},
+        {"/dev/zero", ": not a regular file"},
+        {big, ": larger than 1 MiB"},
+    };
+    alarm(10);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int must = 0; must < 2; must++) {
+            sb_reset(&err);
+            assert_int_equal(settings_load(c, cases[i].path, must, &err), SETTINGS_UNREADABLE);
+            char want[128];
+            snprintf(want, sizeof want, "%s%s\n", cases[i].path, cases[i].why);
+            assert_string_equal(err.s, want);
+        }
+    }
+    alarm(0);
+    remove(fifo);
+    remove(big);
+    rmdir(dir);
+    sb_free(&err);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_bad_lines),
         cmocka_unit_test(test_dump_round_trip),
         cmocka_unit_test(test_load),
+        cmocka_unit_test(test_not_regular),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
