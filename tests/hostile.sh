@@ -15,7 +15,8 @@
 oc="$top_build/tests/outcheck"
 bg="$top_build/tests/bounds_gen"
 svgen="$top_build/svgen"
-for x in "$sv" "$oc" "$bg" "$svgen"; do
+hg="$top_build/tests/hostile_gen"
+for x in "$sv" "$oc" "$bg" "$svgen" "$hg"; do
     [ -x "$x" ] || {
         echo "hostile.sh: $x missing (run from make check)"
         exit 99
@@ -172,5 +173,24 @@ for keys in 1 3; do
     check "100000 regions: view $keys draws" "$oc" screen 200 60 "$tmp/out"
 done
 check "100000 regions: unchanged" [ "$(cksum <"$tmp/regions.h5")" = "$sum" ]
+
+# --- mpi_size 10^12 on a 26 KB file: 65,536 ranks (the cap), found by a hash and not a
+# search per rank (that took 4 s for --json and over 10 s out of core). The bound is loose
+# for a loaded machine; the quadratic load missed it several times over.
+ms() { echo $(($(date +%s%N) / 1000000)); }
+slow=3000
+[ "$asan" = yes ] && slow=10000
+"$hg" ranks "$tmp/ranks.h5" 1000000000000 || exit 99
+t0=$(ms)
+svrun --json "$tmp/ranks.h5"
+t1=$(ms)
+check "mpi_size 1e12: --json exits 0" [ "$rc" = 0 ]
+check "mpi_size 1e12: 65536 ranks" grep -q '"num_ranks": 65536' "$tmp/out"
+check "mpi_size 1e12: --json within $slow ms (took $((t1 - t0)))" [ $((t1 - t0)) -lt $slow ]
+t0=$(ms)
+svrun --batch --size 80x24 --keys "" --memory 16M --out-of-core "$tmp/ranks.h5"
+t1=$(ms)
+check "mpi_size 1e12: the out-of-core viewer draws" grep -q "out of core" "$tmp/out"
+check "mpi_size 1e12: ... within $slow ms (took $((t1 - t0)))" [ $((t1 - t0)) -lt $slow ]
 
 finish

@@ -19,7 +19,9 @@
  *   hostile_gen dead PATH        a writer that died: "open for write" stays
  *   hostile_gen lzf PATH         a column compressed with lzf (filter 32000)
  *   hostile_gen linked PATH N    one region's columns hard-linked into N more
- *   hostile_gen uint64 PATH      an unsigned time of 2^63 + 100 */
+ *   hostile_gen uint64 PATH      an unsigned time of 2^63 + 100
+ *   hostile_gen ranks PATH N     schema 3, two calls of "r" on rank 0 and
+ *                                metadata mpi_size N (no other rank) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +167,34 @@ static void write_noalloc3(const char *path, long n)
     hid_t ev = gen_group(f, "events");
     early_dataset(ev, "start_deltas", (hsize_t)n);
     early_dataset(ev, "durations", (hsize_t)n);
+    gen_close(ev);
+    gen_close(f);
+}
+
+/* Schema 3, columnar: region "r" on rank 0, calls [0, 10] and [20, 50];
+ * /metadata mpi_size N, so the profile has ranks 0..min(N, 65536) - 1, all
+ * but rank 0 without calls. */
+static void write_ranks(const char *path, long n)
+{
+    hid_t f = gen_file_create(path);
+    gen_attr_int(f, "scope_profiler_schema", 3);
+    gen_attr_str(f, "storage_layout", "columnar");
+    gen_metadata(f, (const gen_kv[]){{"mpi_size", GEN_INT, NULL, n, 0}}, 1);
+    hid_t rt = gen_group(f, "region_table");
+    const char *names[] = {"r"};
+    gen_col_strs(rt, "names", names, 1);
+    gen_close(rt);
+    hid_t ix = gen_group(f, "rank_region_index");
+    int64_t zero = 0, count = 2;
+    gen_col_i64(ix, "region_ids", &zero, 1);
+    gen_col_i64(ix, "ranks", &zero, 1);
+    gen_col_i64(ix, "event_offsets", &zero, 1);
+    gen_col_i64(ix, "event_counts", &count, 1);
+    gen_close(ix);
+    hid_t ev = gen_group(f, "events");
+    const int64_t deltas[] = {0, 20}, durations[] = {10, 30};
+    gen_col_i64(ev, "start_deltas", deltas, 2);
+    gen_col_i64(ev, "durations", durations, 2);
     gen_close(ev);
     gen_close(f);
 }
@@ -405,6 +435,8 @@ int main(int argc, char **argv)
         write_linked(path, n);
     else if (strcmp(what, "uint64") == 0)
         write_uint64(path);
+    else if (strcmp(what, "ranks") == 0)
+        write_ranks(path, n);
     else {
         fprintf(stderr, "hostile_gen: unknown scenario %s\n", what);
         return 2;

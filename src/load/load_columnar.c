@@ -18,6 +18,7 @@
 #include "load_columnar_internal.h"
 #include "load_window.h"
 #include "stream_col.h"
+#include "util/hash.h"
 #include "util/text.h"
 
 /* Rows shorter than this are read in batches of this many elements. */
@@ -42,12 +43,59 @@ static int64_t **ev_col(region *r, int k)
 
 /* ------------------------------------------------------------ shared */
 
+static size_t rank_slot(const rank_map *m, int rank)
+{
+    return (size_t)sv_hash_u64((uint32_t)rank) & (m->cap - 1);
+}
+
+static void rank_map_put(rank_map *m, int rank, size_t idx)
+{
+    size_t j = rank_slot(m, rank);
+    while (m->v[j] != UINT64_MAX)
+        j = (j + 1) & (m->cap - 1);
+    m->v[j] = (uint64_t)(uint32_t)rank << 32 | (uint32_t)idx;
+    m->n++;
+}
+
+/* The map holds every rank of p (rebuilt when ranks went away); false on NOMEM. */
+static bool rank_map_sync(rank_map *m, const profile *p)
+{
+    if (p->nranks < m->indexed) {
+        free(m->v);
+        memset(m, 0, sizeof *m);
+    }
+    if ((p->nranks + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap : 64;
+        while ((p->nranks + 1) * 2 > cap)
+            cap *= 2;
+        uint64_t *v = malloc(cap * sizeof *v);
+        if (!v)
+            return false;
+        free(m->v);
+        *m = (rank_map){.v = v, .cap = cap};
+        for (size_t i = 0; i < cap; i++)
+            v[i] = UINT64_MAX;
+    }
+    for (; m->indexed < p->nranks; m->indexed++)
+        rank_map_put(m, p->ranks[m->indexed].rank, m->indexed);
+    return true;
+}
+
 rank_data *ld_rank(ld_ctx *c, int rank)
 {
-    for (size_t i = 0; i < c->p->nranks; i++)
-        if (c->p->ranks[i].rank == rank)
-            return &c->p->ranks[i];
-    return profile_add_rank(c->p, rank);
+    profile *p = c->p;
+    if (p->nranks >= UINT32_MAX || !rank_map_sync(&c->ranks, p))
+        return NULL;
+    rank_map *m = &c->ranks;
+    for (size_t j = rank_slot(m, rank); m->v[j] != UINT64_MAX; j = (j + 1) & (m->cap - 1)) {
+        size_t idx = (uint32_t)m->v[j];
+        if ((int)(uint32_t)(m->v[j] >> 32) == rank && idx < p->nranks && p->ranks[idx].rank == rank)
+            return &p->ranks[idx];
+    }
+    rank_data *rk = profile_add_rank(p, rank);
+    if (rk && !rank_map_sync(m, p))
+        return NULL;
+    return rk;
 }
 
 sv_err ld_read_i64_col(ld_ctx *c, hid_t f, const char *path, size_t n, int64_t **out, size_t *len)

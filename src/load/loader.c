@@ -772,6 +772,7 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
     sg_free(&c); /* out of core, schema 1 (stream_col.h) */
     free(c.seen.v);
     free(c.rank_groups.v);
+    free(c.ranks.v);
     if (!e)
         /* A streamed load (stream_col.h) nested its ranks as it read them. */
         /* An out-of-core window's statistics are never shown (ooc.h). */

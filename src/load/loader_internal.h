@@ -28,6 +28,15 @@ typedef struct addr_set {
     size_t cap, n;
 } addr_set;
 
+/* The profile's ranks by rank number (ld_rank): a hostile mpi_size asks for
+ * 65,536 ranks, and a linear search per rank made the load quadratic.  Slots
+ * hold rank << 32 | index into p->ranks; the ranks from p->ranks[indexed]
+ * on are added at the next lookup, so ranks added elsewhere are found too. */
+typedef struct rank_map {
+    uint64_t *v;
+    size_t cap, n, indexed;
+} rank_map;
+
 typedef struct ld_ctx {
     profile *p;
     const load_options *opt;
@@ -37,6 +46,7 @@ typedef struct ld_ctx {
     size_t meta_cap;
     addr_set seen;
     addr_set rank_groups; /* object addresses of the rank groups loaded (aliases) */
+    rank_map ranks;
     bool depth_warned;
     /* Columnar layouts: */
     int schema;        /* scope_profiler_schema (1 when absent) */
@@ -128,6 +138,8 @@ sv_err ld_load_columnar(ld_ctx *c, hid_t f, const h5u_list *root, bool aggregate
 sv_err ld_load_aggregate(ld_ctx *c, hid_t f, ld_index *ix);
 /* The rank_data of `rank`, added when missing; NULL on NOMEM.  Valid until
  * the next call (the rank array grows). */
+/* The profile's rank `rank`, added when missing (NULL on NOMEM); a hash
+ * lookup, not a search. */
 rank_data *ld_rank(ld_ctx *c, int rank);
 /* Reads whole 1-D integer dataset `path` below f as int64 (any integer
  * type); a warning and NULL when bad or not n long
