@@ -193,4 +193,31 @@ t1=$(ms)
 check "mpi_size 1e12: the out-of-core viewer draws" grep -q "out of core" "$tmp/out"
 check "mpi_size 1e12: ... within $slow ms (took $((t1 - t0)))" [ $((t1 - t0)) -lt $slow ]
 
+# --- --lines on times out of range (hostile_gen lines: 1e299 ns, 1.7e308 ns twice, 5 ns, a
+# total that is not finite; +inf s and 2 ms): one rule in every output, "-" in text, null in
+# JSON, an empty CSV field
+"$hg" lines "$tmp/lines.h5" || exit 99
+svrun --lines r "$tmp/lines.h5"
+check "lines text: exit 0" [ "$rc" = 0 ]
+check "lines text: the total is unknown" grep -q "^rank 0  f  f.py:10  total -$" "$tmp/out"
+for l in 11 12 13; do
+    check "lines text: line $l: time, per hit, % unknown" grep -qE "^ *$l +1 +- +- +- *$" "$tmp/out"
+done
+check "lines text: line 14: 5 ns, its share unknown" grep -qE "^ *14 +1 +5 ns +5 ns +- *$" "$tmp/out"
+check "lines text: line 21 (+inf s) unknown" grep -qE "^ *21 +1 +- +- +- *$" "$tmp/out"
+check "lines text: line 22: 2 ms, its share unknown" grep -qE "^ *22 +1 +2.000 ms +2.000 ms +- *$" "$tmp/out"
+check "lines text: no nan, no inf" sh -c "! grep -qi 'nan\|inf' '$tmp/out'"
+check "lines text: no line wider than 60" [ "$(wc -L <"$tmp/out")" -le 60 ]
+svrun --lines r --csv "$tmp/lines.h5"
+check "lines csv: line 11 empty fields" grep -qx "0,f,f.py,11,1,,,," "$tmp/out"
+check "lines csv: line 14" grep -qx "0,f,f.py,14,1,5e-09,5e-09,," "$tmp/out"
+check "lines csv: line 21 empty fields" grep -qx "0,f,f.py,21,1,,,," "$tmp/out"
+check "lines csv: line 22" grep -qx "0,f,f.py,22,1,0.002,0.002,," "$tmp/out"
+check "lines csv: never the word null" sh -c "! grep -q null '$tmp/out'"
+check "lines csv: rectangular" "$oc" csv "$tmp/out"
+svrun --lines r --json "$tmp/lines.h5"
+check "lines json: valid" "$oc" json "$tmp/out"
+check "lines json: line 12 null" grep -qF '"line": 12, "hits": 1, "time": null, "time_per_hit": null, "percent": null' "$tmp/out"
+check "lines json: line 14" grep -qF '"line": 14, "hits": 1, "time": 5e-09, "time_per_hit": 5e-09, "percent": null' "$tmp/out"
+
 finish

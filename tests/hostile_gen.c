@@ -21,13 +21,17 @@
  *   hostile_gen linked PATH N    one region's columns hard-linked into N more
  *   hostile_gen uint64 PATH      an unsigned time of 2^63 + 100
  *   hostile_gen ranks PATH N     schema 3, two calls of "r" on rank 0 and
- *                                metadata mpi_size N (no other rank) */
+ *                                metadata mpi_size N (no other rank)
+ *   hostile_gen lines PATH       line profiles of region "r" with times of
+ *                                1e299 ns, 1.7e308 ns, +inf s and 5 ns */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "gen/gen.h"
+#include "gen/gen_columnar.h"
 
 #define E18 1000000000000000000LL
 
@@ -197,6 +201,40 @@ static void write_ranks(const char *path, long n)
     gen_col_i64(ev, "durations", durations, 2);
     gen_close(ev);
     gen_close(f);
+}
+
+/* Schema 3: region "r" on rank 0, one call [0, 100], and two line profiles
+ * of it (function f, file f.py, 1 hit a line):
+ * - from line 10, unit 1 ns: lines 11..14 of 1e299, 1.7e308, 1.7e308 and
+ *   5 ns (the total is not finite: every share unknown);
+ * - from line 20, unit 1000 s: line 21 of 1.7e308 units (+inf s) and line
+ *   22 of 0.000002 units (2 ms; its share of an infinite total unknown). */
+static void write_lines(const char *path)
+{
+    const int64_t s = 0, e = 100;
+    const gc_row row = {.region = "r", .n = 1, .start = &s, .end = &e};
+    const gc_line_profile lp[] = {
+        {.region = "r",
+         .filename = "f.py",
+         .function = "f",
+         .first_lineno = 10,
+         .unit = 1e-9,
+         .n = 4,
+         .lines = (const int64_t[]){11, 12, 13, 14},
+         .hits = (const int64_t[]){1, 1, 1, 1},
+         .times = (const double[]){1e299, 1.7e308, 1.7e308, 5}},
+        {.region = "r",
+         .filename = "f.py",
+         .function = "f",
+         .first_lineno = 20,
+         .unit = 1000,
+         .n = 2,
+         .lines = (const int64_t[]){21, 22},
+         .hits = (const int64_t[]){1, 1},
+         .times = (const double[]){1.7e308, 0.000002}},
+    };
+    gc_write(path, &(gc_profile){.rows = &row, .nrows = 1, .lines = lp, .nlines = 2},
+             &(gc_opts){.schema = 3, .timing = 3, .chunked = true});
 }
 
 /* rank0: "work", 1000 calls [10 i, 10 i + 5]; rank1..rankN are hard links
@@ -437,6 +475,8 @@ int main(int argc, char **argv)
         write_uint64(path);
     else if (strcmp(what, "ranks") == 0)
         write_ranks(path, n);
+    else if (strcmp(what, "lines") == 0)
+        write_lines(path);
     else {
         fprintf(stderr, "hostile_gen: unknown scenario %s\n", what);
         return 2;

@@ -98,8 +98,10 @@ static void ln_values(const ln_rec *rc, size_t i, out_value *v, char **owned)
     v[5] = (out_value){.kind = OV_SECONDS, .d = t};
     v[6] = lp->hits[i] > 0 ? (out_value){.kind = OV_SECONDS, .d = t / (double)lp->hits[i]}
                            : (out_value){.kind = OV_NULL};
-    v[7] = total > 0 ? (out_value){.kind = OV_SECONDS, .d = 100.0 * t / total}
-                     : (out_value){.kind = OV_NULL};
+    /* A share of a time or a total out of range is unknown too (not 0, not NaN). */
+    bool share = total > 0 && timefmt_in_range_s(t) && timefmt_in_range_s(total);
+    v[7] = share ? (out_value){.kind = OV_SECONDS, .d = 100.0 * t / total}
+                 : (out_value){.kind = OV_NULL};
     v[8] = ln_source_value(rc, i, owned);
 }
 

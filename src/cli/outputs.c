@@ -129,8 +129,16 @@ static void put_ns_as_seconds(strbuf *b, int64_t ns)
     put_seconds(b, (double)ns / SV_NS_PER_SECOND);
 }
 
+/* A time out of range (timefmt.h) is unknown in every output, as a null. */
+static const out_value *out_known(const out_value *v)
+{
+    static const out_value unknown = {.kind = OV_NULL};
+    return v->kind == OV_SECONDS && !timefmt_in_range_s(v->d) ? &unknown : v;
+}
+
 void out_json_value(strbuf *b, const out_value *v)
 {
+    v = out_known(v);
     switch (v->kind) {
     case OV_NULL:
         sb_puts(b, "null");
@@ -249,6 +257,7 @@ static void put_list(strbuf *b, const out_value *v, const char *sep, bool csv, b
 
 void out_csv_value_mode(strbuf *b, const out_value *v, bool raw)
 {
+    v = out_known(v);
     switch (v->kind) {
     case OV_NULL:
         break;
@@ -273,6 +282,7 @@ void out_csv_value(strbuf *b, const out_value *v)
 void out_text_value(strbuf *b, const out_value *v)
 {
     char num[64];
+    v = out_known(v);
     switch (v->kind) {
     case OV_NULL:
         sb_putc(b, '-');

@@ -4,12 +4,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+bool timefmt_in_range_ns(double ns)
+{
+    return isfinite(ns) && fabs(ns) < TIMEFMT_RANGE_NS;
+}
+
+bool timefmt_in_range_s(double seconds)
+{
+    return isfinite(seconds) && fabs(seconds) < TIMEFMT_RANGE_NS / 1e9;
+}
+
 char *timefmt_ns(char *buf, size_t len, double ns)
 {
     static const char *const units[] = {"ns", "us", "ms", "s"};
     double v = ns, a = fabs(ns);
     int u = 0;
-    if (!isfinite(ns)) {
+    if (!timefmt_in_range_ns(ns)) {
         snprintf(buf, len, "-");
         return buf;
     }

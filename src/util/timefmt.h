@@ -2,9 +2,19 @@
 #ifndef SV_TIMEFMT_H
 #define SV_TIMEFMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-/* Four significant digits and a unit: "850 ns", "12.35 us", "1.234 s".
+/* The one rule for a time that is out of range: not a finite number, or of
+ * a magnitude of 2^64 ns (about 585 years) or more, beyond any difference of
+ * two int64 nanosecond times.  Such a time is unknown in every output:
+ * "-" in text and on screen, null in JSON, an empty field in CSV. */
+#define TIMEFMT_RANGE_NS 18446744073709551616.0
+bool timefmt_in_range_ns(double ns);
+bool timefmt_in_range_s(double seconds);
+
+/* Four significant digits and a unit: "850 ns", "12.35 us", "1.234 s";
+ * "-" for a time out of range (above).
  * Writes into buf (always terminated) and returns buf. */
 char *timefmt_ns(char *buf, size_t len, double ns);
 

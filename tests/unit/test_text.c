@@ -78,6 +78,14 @@ static void test_timefmt(void **state)
     assert_string_equal(timefmt_ns(b, sizeof b, 12345), "12.35 us");
     assert_string_equal(timefmt_ns(b, sizeof b, 1234000000), "1.234 s");
     assert_string_equal(timefmt_ns(b, sizeof b, 999960), "1.000 ms");
+    /* The range rule: 2^64 ns and beyond, and what is not finite, is unknown
+     * ("-"); just below 2^64 ns is 18446744073.7 s. */
+    assert_string_equal(timefmt_ns(b, sizeof b, 18446744073709549568.0), "18446744073.7 s");
+    assert_string_equal(timefmt_ns(b, sizeof b, 18446744073709551616.0), "-");
+    assert_string_equal(timefmt_ns(b, sizeof b, -1e299), "-");
+    assert_string_equal(timefmt_ns(b, sizeof b, 1.0 / 0.0), "-");
+    assert_true(timefmt_in_range_s(18446744073.0));
+    assert_false(timefmt_in_range_s(18446744074.0));
     assert_string_equal(fmt_double_exact(b, sizeof b, 0.1), "0.1");
     assert_string_equal(fmt_double_exact(b, sizeof b, 6e-07), "6e-07");
     assert_string_equal(fmt_double_exact(b, sizeof b, 1000.003382258), "1000.003382258");
