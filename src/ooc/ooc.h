@@ -113,8 +113,23 @@ void ooc_seek_free(ooc_seek *s); /* ooc_seek.c */
 bool ooc_seek_from_profile(const profile *full, ooc_seek *out);
 
 /* What the viewer keeps of an out-of-core file. */
+/* What a window read checks before it trusts the file at path: the file
+ * opened (device and inode), its size and modification time, and a digest
+ * of the index it mapped (the skeleton's ranks and their regions by name, in
+ * order: a window must be on the same ones, ooc_window).  A file replaced,
+ * rewritten, truncated or deleted since the open fails the check, and the
+ * window is refused with OOC_CHANGED_MSG instead of read. */
+typedef struct ooc_file_id {
+    uint64_t dev, ino;
+    int64_t size, mtime_s, mtime_ns;
+    uint64_t digest;
+} ooc_file_id;
+
+#define OOC_CHANGED_MSG "the file changed since it was opened: quit and open it again"
+
 typedef struct ooc_file {
     char *path;
+    ooc_file_id id;
     profile *skel; /* regions streamed: statistics, no calls */
     ooc_map map;
     ooc_seek seek;
@@ -139,6 +154,13 @@ struct region_filter;
 sv_err ooc_open_where(const char *path, const isolate_options *opt,
                       const struct region_filter *filter, ooc_file **out, sv_error *err);
 void ooc_file_free(ooc_file *f);
+
+/* The identity of the file at path now (false when it cannot be stat'ed),
+ * digest 0; the digest of a skeleton or window's ranks and regions. */
+bool ooc_file_id_now(const char *path, ooc_file_id *id);
+uint64_t ooc_index_digest(const profile *p);
+/* Whether path is still the file f opened (identity, size, mtime). */
+bool ooc_file_unchanged(const ooc_file *f);
 
 /* Step 2 (blocking, any one thread at a time per ooc_file: it only reads
  * f).  *out: a profile of the calls of [t0, t1) as described above, on the

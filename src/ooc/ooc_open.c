@@ -16,9 +16,11 @@
  * (ooc_wire.c), checked against it by the receiver. */
 #include "ooc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "model/budget.h"
 #include "model/filter.h"
@@ -26,6 +28,7 @@
 #include "load/loader.h"
 #include "ooc_h5.h"
 #include "model/sanity.h"
+#include "util/hash.h"
 #include "util/text.h"
 #include "isolate/wire.h"
 
@@ -372,6 +375,44 @@ static bool oc_get(wire_r *r, void *ctx)
 
 /* ------------------------------------------------------------ the API */
 
+bool ooc_file_id_now(const char *path, ooc_file_id *id)
+{
+    struct stat st;
+    memset(id, 0, sizeof *id);
+    if (!path || stat(path, &st) != 0)
+        return false;
+    *id = (ooc_file_id){.dev = (uint64_t)st.st_dev,
+                        .ino = (uint64_t)st.st_ino,
+                        .size = (int64_t)st.st_size,
+                        .mtime_s = (int64_t)st.st_mtim.tv_sec,
+                        .mtime_ns = (int64_t)st.st_mtim.tv_nsec};
+    return true;
+}
+
+static uint64_t digest_mix(uint64_t h, uint64_t v)
+{
+    return sv_hash_u64(h ^ v) + 0x9e3779b97f4a7c15ULL;
+}
+
+uint64_t ooc_index_digest(const profile *p)
+{
+    uint64_t h = digest_mix(0, p->nranks);
+    for (size_t i = 0; i < p->nranks; i++) {
+        const rank_data *rk = &p->ranks[i];
+        h = digest_mix(digest_mix(h, (uint64_t)(int64_t)rk->rank), rk->nregions);
+        for (size_t j = 0; j < rk->nregions; j++)
+            h = digest_mix(h, sv_hash_str(rk->regions[j]->name ? rk->regions[j]->name : ""));
+    }
+    return h;
+}
+
+bool ooc_file_unchanged(const ooc_file *f)
+{
+    ooc_file_id now;
+    return ooc_file_id_now(f->path, &now) && now.dev == f->id.dev && now.ino == f->id.ino &&
+           now.size == f->id.size && now.mtime_s == f->id.mtime_s && now.mtime_ns == f->id.mtime_ns;
+}
+
 void ooc_file_free(ooc_file *f)
 {
     if (!f)
@@ -429,8 +470,13 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
     io.tail = opt ? opt->tail : NULL;
     io.streamed = ooc_h5_streamed;
     io.streamed_ctx = &x->h;
+    /* Taken before the load: a change during it is the load's to report. */
+    ooc_file_id id;
+    bool have_id = ooc_file_id_now(path, &id);
     profile *p = NULL;
     sv_err e = profile_load_isolated(path, &io, &p, err);
+    if (!e && !have_id)
+        e = sv_error_set(err, SV_ERR_IO, "%s: %s", x->epath, strerror(errno));
     if (!e && isolate_disabled() && !(e = oc_finish(x, &p, err))) {
         x->map = x->h.sc.map;
         x->seek = x->h.sc.seek;
@@ -455,6 +501,8 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
             if (x->seek.ranks[i].rank_index < p->nranks)
                 p->ranks[x->seek.ranks[i].rank_index].ninferred_lanes = x->seek.ranks[i].ninferred;
         f->skel = p;
+        f->id = id;
+        f->id.digest = ooc_index_digest(p);
         f->map = x->map;
         f->seek = x->seek;
         f->budget = x->budget;

@@ -11,6 +11,7 @@
 
 #include "ooc_internal.h"
 #include "isolate/wire.h"
+#include "util/text.h"
 
 /* ------------------------------------------------------------ the cap */
 
@@ -335,6 +336,13 @@ static sv_err empty_window(const ooc_file *f, profile **out, sv_error *err)
     return SV_OK;
 }
 
+static sv_err changed(const ooc_file *f, sv_error *err)
+{
+    char epath[256];
+    text_escape_buf(epath, sizeof epath, f->path);
+    return sv_error_set(err, SV_ERR_DAMAGED, "%s: " OOC_CHANGED_MSG, epath);
+}
+
 sv_err ooc_window(const ooc_file *f, int64_t t0, int64_t t1, profile **out, sv_error *err)
 {
     *out = NULL;
@@ -343,6 +351,10 @@ sv_err ooc_window(const ooc_file *f, int64_t t0, int64_t t1, profile **out, sv_e
     if (t0 >= t1 || !f->skel)
         return f->skel ? empty_window(f, out, err)
                        : sv_error_set(err, SV_ERR_USAGE, "ooc_window: no skeleton");
+    /* The map and the seek index describe the file opened: a window of
+     * another one would be drawn on lanes and checkpoints that are not its. */
+    if (!ooc_file_unchanged(f))
+        return changed(f, err);
     if (!ooc_plan_make(f, t0, t1, &plan))
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     if (plan.nrows == 0) {
@@ -367,6 +379,9 @@ sv_err ooc_window(const ooc_file *f, int64_t t0, int64_t t1, profile **out, sv_e
     if (!e && isolate_disabled())
         e = ow_prepare(&prep, &p, err);
     ooc_plan_free(&plan);
+    /* Checked again once read: the file replaced during the read. */
+    if (!e && (!ooc_file_unchanged(f) || ooc_index_digest(p) != f->id.digest))
+        e = changed(f, err);
     if (!e)
         e = renest(f, p, t0, err);
     if (e) {

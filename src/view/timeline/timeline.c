@@ -615,7 +615,7 @@ static void index_free(tl_state *s)
 {
     s->ovl_open = false; /* its lane numbers belong to this index */
     s->ovl_n = 0;
-    for (size_t l = 0; s->busy && s->ix && l < s->ix->nlanes; l++) {
+    for (size_t l = 0; s->busy && s->ix && l < s->ix->nlanes && l < s->nbusy; l++) {
         for (uint32_t d = 0; s->busy[l] && d < s->ix->lanes[l].ndepth; d++)
             if (s->busy[l][d].built)
                 lane_busy_free(&s->busy[l][d].b);
@@ -623,6 +623,7 @@ static void index_free(tl_state *s)
     }
     free(s->busy);
     s->busy = NULL;
+    s->nbusy = 0;
     if (!s->win) /* out of core the window owns the indexes */
         lanes_free(s->ix);
     s->ix = NULL;
@@ -654,6 +655,7 @@ static void index_build(tl_state *s, ui_ctx *ctx)
     size_t n = s->ix ? s->ix->nlanes : 0;
     s->shown = calloc(n ? n : 1, sizeof *s->shown);
     s->busy = calloc(n ? n : 1, sizeof *s->busy);
+    s->nbusy = s->busy ? n : 0;
     if (!s->shown || !s->busy || !tl_groups_build(s)) {
         index_free(s);
         snprintf(s->error, sizeof s->error, "out of memory while laying out the timeline");
@@ -706,6 +708,8 @@ void tl_sync_filter(tl_state *s, ui_ctx *ctx)
 
 const lane_busy *tl_row_busy(tl_state *s, size_t l, uint32_t d)
 {
+    if (l >= s->nbusy || l >= s->ix->nlanes || d >= s->ix->lanes[l].ndepth)
+        return NULL; /* not a row of the index the rows were built for */
     const lane *ln = &s->ix->lanes[l];
     if (!s->busy[l]) {
         s->busy[l] = calloc(ln->ndepth ? ln->ndepth : 1, sizeof *s->busy[l]);

@@ -93,6 +93,7 @@ typedef struct tl_state {
     bool filtered;         /* the index holds only regions matching the search */
     char filter_text[256]; /* the search it was built for */
     tl_busy **busy;        /* per lane, per depth row: busy intervals, built when drawn */
+    size_t nbusy;          /* lanes of busy and shown: the index's they were built for */
     /* The details' exclusive time of the last selected calls, worked out
      * once each: rank_call_excl walks a call's children (two million for a
      * 10M-call file's root), too much for every frame. */

@@ -99,7 +99,7 @@ bool tl_window_init(tl_state *s, ui_ctx *ctx)
 /* The rows' busy intervals and the details' cache belong to one index. */
 static void forget_index(tl_state *s)
 {
-    for (size_t l = 0; s->busy && s->ix && l < s->ix->nlanes; l++) {
+    for (size_t l = 0; s->busy && s->ix && l < s->ix->nlanes && l < s->nbusy; l++) {
         for (uint32_t d = 0; s->busy[l] && d < s->ix->lanes[l].ndepth; d++)
             if (s->busy[l][d].built)
                 lane_busy_free(&s->busy[l][d].b);
@@ -214,6 +214,19 @@ static bool same_ranks(const profile *a, const profile *b)
     return true;
 }
 
+static bool same_lanes(const lanes_index *ix, const lanes_spec *spec, size_t n)
+{
+    if (ix->nlanes != n)
+        return false;
+    for (size_t l = 0; l < n; l++) {
+        const lane *ln = &ix->lanes[l];
+        if (ln->kind != spec[l].kind || ln->row != spec[l].row ||
+            (size_t)(ln->rk - ix->prof->ranks) != spec[l].rank_index)
+            return false;
+    }
+    return true;
+}
+
 static void take_window(tl_state *s, ui_ctx *ctx)
 {
     tl_window *w = s->win;
@@ -233,6 +246,10 @@ static void take_window(tl_state *s, ui_ctx *ctx)
         rc = lanes_build(wp, ctx->opt->filter, &ix, &err);
     if (rc == SV_OK)
         rc = lanes_add_empty(ix, w->spec, w->nspec, &err);
+    /* The rows (shown, busy, groups) are the map's lanes: a window of the
+     * same file has exactly those, in that order. */
+    if (rc == SV_OK && !same_lanes(ix, w->spec, w->nspec))
+        rc = sv_error_set(&err, SV_ERR_FORMAT, "%s", OOC_CHANGED_MSG);
     if (rc != SV_OK) {
         snprintf(w->error, sizeof w->error, "%s", err.msg);
         ui_set_status(ctx, "Calls of the view not read: %s", err.msg);
