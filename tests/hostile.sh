@@ -220,4 +220,25 @@ check "lines json: valid" "$oc" json "$tmp/out"
 check "lines json: line 12 null" grep -qF '"line": 12, "hits": 1, "time": null, "time_per_hit": null, "percent": null' "$tmp/out"
 check "lines json: line 14" grep -qF '"line": 14, "hits": 1, "time": 5e-09, "time_per_hit": 5e-09, "percent": null' "$tmp/out"
 
+# --- signed overflow in time arithmetic: calls 1e19 ns apart (hostile_gen span) in the lanes
+# view; starts at INT64_MIN and INT64_MAX (hostile_gen extremes) in the compare timelines;
+# durations near 2^62 and 2^63 (hostile_gen long) through --check's shift
+"$hg" span "$tmp/span.h5" || exit 99
+"$hg" extremes "$tmp/ext.h5" || exit 99
+"$hg" long "$tmp/long1.h5" 0 || exit 99
+"$hg" long "$tmp/long2.h5" 1000 || exit 99
+svrun --batch --size 120x12 --keys 7 "$tmp/span.h5"
+check "span, lanes view: the span is 1e19 ns" grep -q "^ 1 lane over 10000000000.0 s  idlest thread: r0 (one lane) 10000000000.0 s$" "$tmp/out"
+check "span, lanes view: no negative time" sh -c "! grep -q ' -[0-9]' '$tmp/out'"
+svrun --batch --size 120x10 --keys "6mmm" --diff "$tmp/ext.h5" "$tmp/ext.h5"
+check "extremes, compare timelines: exit 0" [ "$rc" = 0 ]
+check "extremes, compare timelines: min drawn at the left" grep -q "^ r0  *│|" "$tmp/out"
+check "extremes, compare timelines: no negative time" sh -c "! grep -q '┬-' '$tmp/out'"
+svrun --batch --size 120x10 --keys "6mmm++++" --diff "$tmp/ext.h5" "$tmp/ext.h5"
+check "extremes, zoomed: no negative time, never max left of min" sh -c "! grep -q '┬-\|max.*min' '$tmp/out'"
+check "extremes: sanitizer-clean" sh -c "! grep -q 'runtime error' '$tmp/err'"
+svrun --check "$tmp/long1.h5" "$tmp/long2.h5"
+check "durations near 2^63: --check answers" grep -q "^OK: no significant regression" "$tmp/out"
+check "durations near 2^63: sanitizer-clean" sh -c "! grep -q 'runtime error' '$tmp/err'"
+
 finish

@@ -22,9 +22,13 @@
  *   hostile_gen uint64 PATH      an unsigned time of 2^63 + 100
  *   hostile_gen ranks PATH N     schema 3, two calls of "r" on rank 0 and
  *                                metadata mpi_size N (no other rank)
+ *   hostile_gen extremes PATH    "min" [INT64_MIN, INT64_MIN + 10], "max"
+ *                                [INT64_MAX - 10, INT64_MAX]
+ *   hostile_gen long PATH S      region "w": durations 2^62 + S and 2^63 - 3 - S
  *   hostile_gen lines PATH       line profiles of region "r" with times of
  *                                1e299 ns, 1.7e308 ns, +inf s and 5 ns */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +204,30 @@ static void write_ranks(const char *path, long n)
     gen_col_i64(ev, "start_deltas", deltas, 2);
     gen_col_i64(ev, "durations", durations, 2);
     gen_close(ev);
+    gen_close(f);
+}
+
+/* rank0: "min" [INT64_MIN, INT64_MIN + 10], "max" [INT64_MAX - 10,
+ * INT64_MAX]: their starts are 2^64 - 11 ns apart. */
+static void write_extremes(const char *path)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    one_call(rk, "min", INT64_MIN, INT64_MIN + 10);
+    one_call(rk, "max", INT64_MAX - 10, INT64_MAX);
+    gen_close(rk);
+    gen_close(f);
+}
+
+/* rank0: region "w", two calls of 2^62 + s and 2^63 - 3 - s ns from 0. */
+static void write_long(const char *path, long s)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    int64_t st[] = {0, 1}, e[] = {((int64_t)1 << 62) + s, 1 + (INT64_MAX - 3 - s)};
+    hid_t g = gen_region(rk, "w", &(gen_cols){.n = 2, .start = st, .end = e});
+    gen_close(g);
+    gen_close(rk);
     gen_close(f);
 }
 
@@ -477,6 +505,10 @@ int main(int argc, char **argv)
         write_ranks(path, n);
     else if (strcmp(what, "lines") == 0)
         write_lines(path);
+    else if (strcmp(what, "extremes") == 0)
+        write_extremes(path);
+    else if (strcmp(what, "long") == 0)
+        write_long(path, n);
     else {
         fprintf(stderr, "hostile_gen: unknown scenario %s\n", what);
         return 2;

@@ -6,6 +6,7 @@
 
 #include "lanes_internal.h"
 #include "region.h"
+#include "util/checked.h"
 
 static sv_err no_memory(sv_error *err)
 {
@@ -71,7 +72,7 @@ static sv_err build_direct(const lane *ln, const lane_row *row, lane_busy *out, 
             out->bcum[k / LANES_BLOCK] = sum;
         int64_t s, e;
         span_read(&sr, lane_row_call(row, k), &s, &e);
-        sum += e - s;
+        sum = ck_add(sum, ck_sub(e, s));
     }
     out->bcum[nb] = sum;
     out->total = sum;
@@ -150,7 +151,7 @@ static int64_t busy_cum(const lane_busy *b, span_reader *sr, size_t k)
     for (size_t j = k - k % LANES_BLOCK; j < k; j++) {
         int64_t s, e;
         span_read(sr, lane_row_call(b->row, j), &s, &e);
-        v += e - s;
+        v = ck_add(v, ck_sub(e, s));
     }
     return v;
 }
@@ -239,7 +240,7 @@ static int64_t busy_before(const lane_busy *b, int64_t t, size_t *reads, size_t 
         int64_t s, e;
         busy_span(b, &sr, k, &s, &e);
         if (s < t)
-            v += t - s;
+            v = ck_add(v, ck_sub(t, s));
     }
     if (reads)
         *reads += sr.reads;
@@ -303,7 +304,7 @@ static void lane_scan(const lane *ln, lane_stat *st, int64_t *excl)
             st->last = e > st->last ? e : st->last;
             size_t j = region_pos(rk, g);
             if (j != SIZE_MAX && rk->calls)
-                excl[j] += rank_call_excl(rk, g);
+                excl[j] = ck_add(excl[j], rank_call_excl(rk, g));
         }
         st->calls += row->n;
     }
@@ -328,7 +329,7 @@ static int64_t top_awaited(const lane *ln)
         size_t i = 0;
         const region *r = rank_call_region(ln->rk, lane_row_call(row, k), &i);
         if (r && r->await_ns && r->await_ns[i] > 0)
-            sum += r->await_ns[i];
+            sum = ck_add(sum, r->await_ns[i]);
     }
     return sum;
 }
@@ -360,7 +361,8 @@ sv_err lanestats_build(const lanes_index *ix, lanestats **out, sv_error *err)
         lanestats_free(ls);
         return no_memory(err);
     }
-    int64_t span = ls->t1 - ls->t0;
+    /* t0 <= t1: their difference is exact in uint64 (it may pass INT64_MAX). */
+    uint64_t span = (uint64_t)ls->t1 - (uint64_t)ls->t0;
     for (size_t l = 0; l < n; l++) {
         const lane *ln = &ix->lanes[l];
         lane_stat *st = &ls->st[l];
@@ -374,7 +376,7 @@ sv_err lanestats_build(const lanes_index *ix, lanestats **out, sv_error *err)
         st->busy = lane_busy_all(&ls->top[l]);
         st->awaited = top_awaited(ln);
         st->awaited = st->awaited < st->busy ? st->awaited : st->busy;
-        st->idle = span > st->busy ? span - st->busy : 0;
+        st->idle = span > (uint64_t)st->busy ? span - (uint64_t)st->busy : 0;
     }
     free(excl);
     *out = ls;
@@ -393,16 +395,19 @@ void lanestats_free(lanestats *ls)
 }
 
 /* floor(span * b / n) without overflow: span = q*n + r. */
-static int64_t bin_edge(int64_t span, int b, int n)
+static uint64_t bin_edge(uint64_t span, int b, int n)
 {
-    return span / n * b + span % n * b / n;
+    return span / (uint64_t)n * (uint64_t)b + span % (uint64_t)n * (uint64_t)b / (uint64_t)n;
 }
 
 void lanestats_spark(const lanestats *ls, size_t l, int64_t t0, int64_t t1, int nbins, double *out)
 {
     for (int b = 0; b < nbins; b++) {
         /* Bin edges by exact integer division, so the bins tile [t0, t1). */
-        int64_t a = t0 + bin_edge(t1 - t0, b, nbins), z = t0 + bin_edge(t1 - t0, b + 1, nbins);
-        out[b] = z > a ? (double)lane_busy_between(&ls->top[l], a, z) / (double)(z - a) : 0.0;
+        /* In uint64: t1 - t0 may pass INT64_MAX, each edge lies in [t0, t1]. */
+        uint64_t span = t1 > t0 ? (uint64_t)t1 - (uint64_t)t0 : 0;
+        int64_t a = (int64_t)((uint64_t)t0 + bin_edge(span, b, nbins));
+        int64_t z = (int64_t)((uint64_t)t0 + bin_edge(span, b + 1, nbins));
+        out[b] = z > a ? (double)lane_busy_between(&ls->top[l], a, z) / ck_diff_f64(z, a) : 0.0;
     }
 }

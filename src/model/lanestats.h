@@ -55,7 +55,8 @@ int64_t lane_busy_before_counted(const lane_busy *b, int64_t t, size_t *reads);
 
 typedef struct lane_stat {
     size_t lane; /* index in the lanes_index */
-    int64_t busy, awaited, idle;
+    int64_t busy, awaited;
+    uint64_t idle; /* the span may pass INT64_MAX ns: so may its idle part */
     size_t calls;
     int64_t first, last;   /* first start, last end (calls > 0) */
     const region *busiest; /* most exclusive time in the lane, NULL when none */

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Keeps a search value where y - d cannot overflow for y in [0, 2^62). */
-#define MWU_D_LIMIT ((int64_t)1 << 62)
+#include "util/checked.h"
 
 double mwu_norm_sf(double z)
 {
@@ -53,15 +52,20 @@ bool mwu_test(const int64_t *x, size_t n1, const int64_t *y, size_t n2, mwu_resu
 
 uint64_t mwu_pairs_le(const int64_t *x, size_t n1, const int64_t *y, size_t n2, int64_t d)
 {
-    if (d > MWU_D_LIMIT)
-        d = MWU_D_LIMIT;
-    if (d < -MWU_D_LIMIT)
-        d = -MWU_D_LIMIT;
-    /* y[j] - x[i] <= d  <=>  x[i] >= y[j] - d; the bound rises with j. */
+    /* y[j] - x[i] <= d  <=>  x[i] >= y[j] - d; the bound rises with j.  A
+     * bound past INT64_MAX (durations near 2^63, d negative) exceeds every
+     * x, for this j and every later one; one below INT64_MIN is below every
+     * x: counted exactly, never wrapped. */
     uint64_t c = 0;
     size_t i = 0;
     for (size_t j = 0; j < n2; j++) {
-        int64_t t = y[j] - d;
+        int64_t t;
+        if (__builtin_sub_overflow(y[j], d, &t)) {
+            if (d < 0)
+                break;   /* past INT64_MAX: no x */
+            c += n1 - i; /* before INT64_MIN: every x left */
+            continue;
+        }
         while (i < n1 && x[i] < t)
             i++;
         c += n1 - i;
@@ -83,7 +87,8 @@ static int64_t hl_kth(const int64_t *x, size_t n1, const int64_t *y, size_t n2, 
             double g = (double)(lo - 1) + f * ((double)hi - (double)(lo - 1));
             mid = g <= (double)lo ? lo : g >= (double)(hi - 1) ? hi - 1 : (int64_t)g;
         } else {
-            mid = lo + (hi - lo) / 2;
+            mid =
+                lo + (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2); /* hi - lo may pass INT64_MAX */
         }
         uint64_t c = mwu_pairs_le(x, n1, y, n2, mid);
         if (c >= k) {
@@ -102,7 +107,8 @@ bool mwu_hl_shift(const int64_t *x, size_t n1, const int64_t *y, size_t n2, doub
     if (n1 == 0 || n2 == 0)
         return false;
     uint64_t total = (uint64_t)n1 * n2;
-    int64_t lo = y[0] - x[n1 - 1], hi = y[n2 - 1] - x[0];
+    /* Durations (>= 0): these differences fit; saturated for any other input. */
+    int64_t lo = ck_sub(y[0], x[n1 - 1]), hi = ck_sub(y[n2 - 1], x[0]);
     uint64_t k = (total + 1) / 2; /* the lower middle (the middle when odd) */
     int64_t a = hl_kth(x, n1, y, n2, k, lo, hi, 0, total);
     if (total % 2) {

@@ -14,6 +14,7 @@
 #include "model/lanestats.h"
 #include "model/region.h"
 #include "table.h"
+#include "util/checked.h"
 #include "util/timefmt.h"
 #include "ui/view.h"
 
@@ -134,9 +135,9 @@ static void lv_totals(lanes_state *s)
         t->last = INT64_MIN;
         for (size_t l = s->ix->rank_lane0[k]; l < s->ix->rank_lane0[k + 1]; l++) {
             const lane_stat *st = &s->ls->st[l];
-            t->busy += st->busy;
-            t->awaited += st->awaited;
-            t->idle += st->idle;
+            t->busy = ck_add(t->busy, st->busy);
+            t->awaited = ck_add(t->awaited, st->awaited);
+            t->idle = t->idle > UINT64_MAX - st->idle ? UINT64_MAX : t->idle + st->idle;
             t->calls += st->calls;
             t->first = st->first < t->first ? st->first : t->first;
             t->last = st->last > t->last ? st->last : t->last;
@@ -230,7 +231,8 @@ static void spark(const lanes_state *s, const ui_ctx *ctx, size_t l, char *buf, 
     int nb = s->tb.w[LC_LOAD];
     nb = nb < 1 ? 1 : nb > LV_SPARK_MAX ? LV_SPARK_MAX : nb;
     double u[LV_SPARK_MAX];
-    lanestats_spark(s->ls, l, s->ls->t0, s->ls->t1 > s->ls->t0 ? s->ls->t1 : s->ls->t0 + 1, nb, u);
+    lanestats_spark(s->ls, l, s->ls->t0, s->ls->t1 > s->ls->t0 ? s->ls->t1 : ck_add(s->ls->t0, 1),
+                    nb, u);
     size_t n = 0;
     buf[0] = '\0';
     for (int b = 0; b < nb; b++) {
@@ -251,17 +253,17 @@ static void lv_draw_cells(const lanes_state *s, ui_ctx *ctx, const lane_stat *st
 {
     grid *g = &ctx->grid;
     char b[64];
-    int64_t span = s->ls->t1 - s->ls->t0;
+    double span = ck_diff_f64(s->ls->t1, s->ls->t0);
     int64_t zero = ctx->prof->has_min_start ? ctx->prof->min_start_ns : 0;
     fmt_time(b, sizeof b, st->busy);
     table_put(&s->tb, g, LC_BUSY, y, b, role, 0);
-    double share = span > 0 && nl ? (double)st->busy / ((double)span * (double)nl) : 0.0;
+    double share = span > 0 && nl ? (double)st->busy / (span * (double)nl) : 0.0;
     snprintf(b, sizeof b, "%.0f%%", share * 100.0);
     table_put(&s->tb, g, LC_SHARE, y, b, role, 0);
     fmt_time(b, sizeof b, st->awaited);
     table_put(&s->tb, g, LC_AWAIT, y, st->awaited ? b : "-",
               st->awaited || role == ROLE_SELECTED ? role : ROLE_DIM, 0);
-    fmt_time(b, sizeof b, st->idle);
+    timefmt_ns(b, sizeof b, (double)st->idle);
     table_put(&s->tb, g, LC_IDLE, y, b, role, 0);
     snprintf(b, sizeof b, "%zu", st->calls);
     table_put(&s->tb, g, LC_CALLS, y, b, role, 0);
@@ -274,9 +276,9 @@ static void lv_draw_cells(const lanes_state *s, ui_ctx *ctx, const lane_stat *st
               role == ROLE_SELECTED || !st->busiest ? role : theme_region_role(st->busiest->name),
               0);
     if (st->calls) {
-        fmt_time(b, sizeof b, st->first - zero);
+        timefmt_ns(b, sizeof b, ck_diff_f64(st->first, zero));
         table_put(&s->tb, g, LC_FIRST, y, b, role, 0);
-        fmt_time(b, sizeof b, st->last - zero);
+        timefmt_ns(b, sizeof b, ck_diff_f64(st->last, zero));
         table_put(&s->tb, g, LC_LAST, y, b, role, 0);
     }
 }
@@ -310,10 +312,10 @@ static size_t lv_top(const lanes_state *s, bool awaited)
     for (size_t l = 0; l < s->ls->n; l++) {
         if (!awaited && s->ix->lanes[l].kind == LANE_TASK)
             continue;
-        int64_t v = awaited ? s->ls->st[l].awaited : s->ls->st[l].idle;
-        int64_t bv = best == SIZE_MAX ? 0
-                     : awaited        ? s->ls->st[best].awaited
-                                      : s->ls->st[best].idle;
+        double v = awaited ? (double)s->ls->st[l].awaited : (double)s->ls->st[l].idle;
+        double bv = best == SIZE_MAX ? 0
+                    : awaited        ? (double)s->ls->st[best].awaited
+                                     : (double)s->ls->st[best].idle;
         if (v > bv)
             best = l;
     }
@@ -324,7 +326,7 @@ static void lv_draw_info(const lanes_state *s, ui_ctx *ctx, rect area)
 {
     char line[400], a[32], w[160], i[160];
     size_t ta = lv_top(s, true), ti = lv_top(s, false);
-    fmt_time(a, sizeof a, s->ls->t1 - s->ls->t0);
+    timefmt_ns(a, sizeof a, ck_diff_f64(s->ls->t1, s->ls->t0));
     w[0] = i[0] = '\0';
     char nb[128];
     if (ta != SIZE_MAX) {
@@ -336,7 +338,7 @@ static void lv_draw_info(const lanes_state *s, ui_ctx *ctx, rect area)
     if (ti != SIZE_MAX) {
         char t[32];
         lane_label(&s->ix->lanes[ti], nb, sizeof nb);
-        fmt_time(t, sizeof t, s->ls->st[ti].idle);
+        timefmt_ns(t, sizeof t, (double)s->ls->st[ti].idle);
         snprintf(i, sizeof i, "  idlest thread: r%d%.60s %s", s->ix->lanes[ti].rk->rank, nb + 1, t);
     }
     char f[96] = "";

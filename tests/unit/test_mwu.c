@@ -80,6 +80,33 @@ static void test_equal_samples(void **state)
     assert_float_equal(hl, 0.0, 0);
 }
 
+/* Durations near 2^62 and 2^63: the shift's search asks for y - d with
+ * |d| past 2^62, which overflowed (UBSan) and was clamped, giving a wrong
+ * median.  x = {0, 1}, y = {2^62 + 5, 2^63 - 3}: the 4 differences y - x
+ * sorted are 2^62 + 4, 2^62 + 5, 2^63 - 4, 2^63 - 3; the median is
+ * (2^62 + 5 + 2^63 - 4) / 2 = 3 * 2^61 + 0.5.  The other way round the
+ * differences are their negatives: pairs_le counts them exactly. */
+static void test_shift_near_2_63(void **state)
+{
+    (void)state;
+    const int64_t big = INT64_MAX - 2; /* 2^63 - 3 */
+    int64_t x[] = {0, 1}, y[] = {((int64_t)1 << 62) + 5, big};
+    double hl;
+    assert_true(mwu_hl_shift(x, 2, y, 2, &hl));
+    assert_float_equal(hl, 3.0 * 2305843009213693952.0 + 0.5, 1024);
+    assert_true(mwu_hl_shift(y, 2, x, 2, &hl));
+    assert_float_equal(hl, -(3.0 * 2305843009213693952.0 + 0.5), 1024);
+    /* pairs_le counts y - x <= d.  d = -2^62 - 1: y - d passes INT64_MAX
+     * for both y (it overflowed): no pair */
+    assert_int_equal(mwu_pairs_le(x, 2, y, 2, -((int64_t)1 << 62) - 1), 0);
+    /* d = 2^62 + 4: only A - 1 = 2^62 + 4 */
+    assert_int_equal(mwu_pairs_le(x, 2, y, 2, ((int64_t)1 << 62) + 4), 1);
+    /* d = INT64_MAX: every pair */
+    assert_int_equal(mwu_pairs_le(x, 2, y, 2, INT64_MAX), 4);
+    /* x - y <= -(2^62 + 6): 0 - B and 1 - B, not -(2^62 + 5), -(2^62 + 4) */
+    assert_int_equal(mwu_pairs_le(y, 2, x, 2, -((int64_t)1 << 62) - 6), 2);
+}
+
 static void test_empty_and_single(void **state)
 {
     (void)state;
@@ -308,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_even_pairs),        cmocka_unit_test(test_random_vs_brute),
         cmocka_unit_test(test_hl_large),          cmocka_unit_test(test_bh),
         cmocka_unit_test(test_sf_and_percentile), cmocka_unit_test(test_sort),
+        cmocka_unit_test(test_shift_near_2_63),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 
 #include "diff_views.h"
 #include "model/region.h"
+#include "util/checked.h"
 #include "util/timefmt.h"
 
 #define TL_LABEL 16
@@ -105,8 +106,8 @@ static void tl_fit(cmp_timelines *tl)
         const lanes_index *ix = tl->ix[side];
         if (ix->t_min > ix->t_max)
             continue;
-        double a = (double)(ix->t_min - tl->origin[side]),
-               b = (double)(ix->t_max - tl->origin[side]);
+        double a = ck_diff_f64(ix->t_min, tl->origin[side]),
+               b = ck_diff_f64(ix->t_max, tl->origin[side]);
         lo = any ? fmin(lo, a) : a;
         hi = any ? fmax(hi, b) : b;
         any = true;
@@ -116,6 +117,18 @@ static void tl_fit(cmp_timelines *tl)
     tl->fitted = true;
     if (tl->anchored) /* the aligned call near the left edge */
         tl->v0 = fmax(lo, -tl->span / 10);
+}
+
+/* origin + floor(off) in saturating arithmetic: an offset past the int64
+ * range (starts at INT64_MIN and INT64_MAX) is clamped before it is
+ * converted, the sum saturated. */
+static int64_t at_offset(int64_t origin, double off)
+{
+    double f = floor(off);
+    int64_t o = !(f > -9223372036854775808.0) ? INT64_MIN
+                : f >= 9223372036854775808.0  ? INT64_MAX
+                                              : (int64_t)f;
+    return ck_add(origin, o);
 }
 
 static int bar_role(const char *name)
@@ -135,10 +148,10 @@ static void draw_row(cmp_state *s, ui_ctx *ctx, int side, const lane *ln, uint32
     const lane_row *row = &ln->rows[depth];
     double per = tl->span / w;
     for (int x = 0; x < w; x++) {
-        int64_t t0 = tl->origin[side] + (int64_t)floor(tl->v0 + per * x);
-        int64_t t1 = tl->origin[side] + (int64_t)floor(tl->v0 + per * (x + 1));
+        int64_t t0 = at_offset(tl->origin[side], tl->v0 + per * x);
+        int64_t t1 = at_offset(tl->origin[side], tl->v0 + per * (x + 1));
         if (t1 <= t0)
-            t1 = t0 + 1;
+            t1 = ck_add(t0, 1);
         size_t first;
         size_t c = lane_row_count(ln, row, t0, t1, 2, &first);
         cells[x] = c == 0 ? TL_EMPTY : c == 1 ? lane_row_call(row, first) : TL_DENSE;

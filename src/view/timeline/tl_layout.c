@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "model/region.h"
+#include "util/checked.h"
 
 /* Candidates counted exactly per cell before estimating. */
 #define TL_EXACT 8
@@ -184,9 +185,9 @@ bool tl_await_in_children(const rank_data *rk, uint32_t call)
         if (!cr)
             continue;
         if (task_of(cr, j) != task)
-            explained += cr->end_ns[j] - cr->start_ns[j];
+            explained = ck_add(explained, cr->end_ns[j] - cr->start_ns[j]);
         else if (cr->await_ns && cr->await_ns[j] > 0)
-            explained += cr->await_ns[j];
+            explained = ck_add(explained, cr->await_ns[j]);
     }
     int64_t aw = r->await_ns[i];
     return explained >= aw - aw / 100 && explained <= aw + aw / 100;

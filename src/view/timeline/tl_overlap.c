@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/region.h"
+#include "util/checked.h"
 #include "util/timefmt.h"
 #include "tl_state.h"
 
@@ -136,12 +137,12 @@ static void ovl_row(const tl_state *s, ui_ctx *ctx, size_t i, int x, int y, int 
     snprintf(lane_name, sizeof lane_name, "r%d %s", ln->rk->rank, name);
     int64_t a = r->start_ns[k], e = r->end_ns[k];
     int64_t ve = lanes_visible_end(a, e);
-    int64_t ov = (ve < s->ovl_t1 ? ve : s->ovl_t1) - (a > s->ovl_t0 ? a : s->ovl_t0);
-    int64_t span = s->ovl_t1 - s->ovl_t0;
-    timefmt_ns(st, sizeof st, (double)(a - zero));
-    timefmt_ns(du, sizeof du, (double)(e - a));
+    double ov = ck_diff_f64(ve < s->ovl_t1 ? ve : s->ovl_t1, a > s->ovl_t0 ? a : s->ovl_t0);
+    double span = ck_diff_f64(s->ovl_t1, s->ovl_t0);
+    timefmt_ns(st, sizeof st, ck_diff_f64(a, zero));
+    timefmt_ns(du, sizeof du, ck_diff_f64(e, a));
     snprintf(line, sizeof line, "%-22.22s %9s %9s %4.0f%%  ", lane_name, st, du,
-             span > 0 ? 100.0 * (double)ov / (double)span : 100.0);
+             span > 0 ? 100.0 * ov / span : 100.0);
     bool cur = i == s->ovl_cur;
     int role = cur ? ROLE_SELECTED : ROLE_NORMAL;
     grid_fill(&ctx->grid, (rect){x, y, w, 1}, ' ', role, 0);

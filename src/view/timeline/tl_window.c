@@ -535,7 +535,7 @@ bool tl_window_lane_in_view(const tl_state *s, size_t l)
     if (t1 <= t0 || l >= s->win->f->map.nlanes)
         return false;
     /* one column over the whole view: busy or calls there */
-    ooc_map_columns(&s->win->f->map, l, 0, t0, t1 - t0, 1, &c);
+    ooc_map_columns(&s->win->f->map, l, 0, t0, ck_sub(t1, t0), 1, &c);
     return c.calls > 0 || c.busy > 0;
 }
 
