@@ -6,6 +6,7 @@
 
 #include "h5chunk.h"
 #include "model/par.h"
+#include "util/hooks.h"
 
 /* Stored bytes of the filtered chunks read (and decoded) at a time: large
  * enough for long sequential reads and for every thread to have chunks,
@@ -114,8 +115,7 @@ static bool file_ok(h5c_col *c)
 
 h5c_col *h5c_open(hid_t ds, uint64_t n)
 {
-    const char *env = getenv("SCOPEVIEW_H5READ");
-    if ((env && strcmp(env, "1") == 0) || n == 0)
+    if (hook_is(HOOK_H5READ, "1") || n == 0)
         return NULL;
     h5c_col *c = calloc(1, sizeof *c);
     if (!c)
