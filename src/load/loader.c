@@ -23,6 +23,7 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 
+#include "load_json.h"
 #include "loader_internal.h"
 #include "stream_col.h"
 #include "util/hash.h"
@@ -662,9 +663,24 @@ static int name_rank(const char *path)
 }
 
 /* Opens the file and loads it into c->p; closes everything it opened. */
+/* The file's first bytes: a JSON profile (gzip'd or not) is told by its
+ * content, never by its name. */
+static bool is_json(const char *path)
+{
+    unsigned char head[256];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    return n > 0 && ld_json_sniff(head, (size_t)n);
+}
+
 static sv_err load_path(ld_ctx *c, const char *path, uint64_t size, sv_error *err)
 {
     char why[H5U_WHY_MAX];
+    if (is_json(path))
+        return ld_load_json(c, path, size, err);
     htri_t is = H5Fis_hdf5(path);
     if (is <= 0) {
         H5Eclear2(H5E_DEFAULT);
