@@ -1,5 +1,6 @@
-/* bench_col: `svgen bench-schema3 PATH --calls N [--gzip] [--chunk C]`, the schema-3
- * benchmark input: one rank, 5 nested regions (main > step > {assemble,
+/* bench_col: `svgen bench-schema3 PATH --calls N [--gzip] [--chunk C] [--json]`,
+ * the schema-3 benchmark input (--json: the same calls as a JSON profile,
+ * gzip'd with --gzip): one rank, 5 nested regions (main > step > {assemble,
  * solve > precond x2}), summary_statistics and exclusive totals, event
  * columns chunked as h5py chunks them, or C elements a chunk (the writer's
  * appends of a large run: 1,024), gzip: deflate 4 + shuffle, as the
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "gen_columnar.h"
+#include "gen_json.h"
 #include "scenarios.h"
 
 enum { B_MAIN, B_STEP, B_ASSEMBLE, B_SOLVE, B_PRECOND, B_COUNT };
@@ -52,7 +54,7 @@ static int64_t bench_step(bench_col *c, int64_t t, size_t npre, gen_rng *rng)
     return t + 300;
 }
 
-static void bench_write(const char *path, size_t ncalls, bool gzip, size_t chunk)
+static void bench_write(const char *path, size_t ncalls, bool gzip, size_t chunk, bool json)
 {
     size_t nsteps = (ncalls - 1) / 5, extra = (ncalls - 1) % 5;
     size_t cap[B_COUNT] = {1, nsteps, nsteps, nsteps, 2 * nsteps + extra};
@@ -96,7 +98,10 @@ static void bench_write(const char *path, size_t ncalls, bool gzip, size_t chunk
                  .deflate = gzip ? 4 : 0,
                  .shuffle = gzip,
                  .excl = excl};
-    gc_write(path, &p, &o);
+    if (json)
+        gj_write(path, &p, &(gj_opts){.gzip = gzip, .excl = excl});
+    else
+        gc_write(path, &p, &o);
     for (int k = 0; k < B_COUNT; k++) {
         free(c[k].start);
         free(c[k].end);
@@ -107,7 +112,7 @@ int scen_bench_schema3_main(int argc, char **argv)
 {
     const char *path = NULL;
     long long calls = -1;
-    bool gzip = false;
+    bool gzip = false, json = false;
     long long chunk = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--gzip") == 0) {
@@ -118,6 +123,8 @@ int scen_bench_schema3_main(int argc, char **argv)
             chunk = strtoll(argv[++i], &end, 10);
             if (errno || *end || end == argv[i] || chunk < 1 || chunk > 100000000)
                 calls = -2;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
         } else if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc) {
             char *end = NULL;
             errno = 0;
@@ -131,10 +138,11 @@ int scen_bench_schema3_main(int argc, char **argv)
         }
     }
     if (!path || calls < 0) {
-        fputs("usage: svgen bench-schema3 PATH --calls N [--gzip] [--chunk C]  (6 <= N <= 1e9)\n",
+        fputs("usage: svgen bench-schema3 PATH --calls N [--gzip] [--chunk C] [--json]  "
+              "(6 <= N <= 1e9)\n",
               stderr);
         return 2;
     }
-    bench_write(path, (size_t)calls, gzip, (size_t)chunk);
+    bench_write(path, (size_t)calls, gzip, (size_t)chunk, json);
     return 0;
 }

@@ -639,7 +639,7 @@ static int demo_usage(const char *msg, const char *arg)
 {
     fprintf(
         stderr,
-        "svgen demo: %s%s%s\nusage: svgen demo [--layout schema3|schema2|legacy|aggregate|capi] "
+        "svgen demo: %s%s%s\nusage: svgen demo [--layout schema3|schema2|legacy|aggregate|capi|json|json-gz] "
         "[--slow REGION=PCT] [--seed N] PATH\n",
         msg, arg ? ": " : "", arg ? arg : "");
     return 2;
@@ -683,6 +683,10 @@ int scen_demo_main(int argc, char **argv)
                 o.layout = DEMO_AGGREGATE;
             else if (strcmp(v, "capi") == 0)
                 o.layout = DEMO_CAPI;
+            else if (strcmp(v, "json") == 0)
+                o.layout = DEMO_JSON;
+            else if (strcmp(v, "json-gz") == 0)
+                o.layout = DEMO_JSON_GZ;
             else
                 return demo_usage("unknown layout", v);
         } else if (strcmp(a, "--slow") == 0 && v) {

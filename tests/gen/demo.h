@@ -58,7 +58,15 @@ enum { T_MAIN, T_POOL0, T_POOL1, T_LOADER, T_COUNT };
 extern const char *const demo_thread_names[T_COUNT];
 
 /* Layouts `svgen demo --layout` writes. */
-typedef enum { DEMO_LEGACY, DEMO_SCHEMA2, DEMO_SCHEMA3, DEMO_AGGREGATE, DEMO_CAPI } demo_layout;
+typedef enum {
+    DEMO_LEGACY,
+    DEMO_SCHEMA2,
+    DEMO_SCHEMA3,
+    DEMO_AGGREGATE,
+    DEMO_CAPI,
+    DEMO_JSON,   /* the JSON profile of schema3's calls (no perf counters: not in the format) */
+    DEMO_JSON_GZ /* the same, gzip'd */
+} demo_layout;
 
 typedef struct demo_opts {
     demo_layout layout;

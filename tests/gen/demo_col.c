@@ -8,6 +8,7 @@
 
 #include "demo.h"
 #include "gen_columnar.h"
+#include "gen_json.h"
 
 typedef struct key {
     int64_t a, b;
@@ -322,6 +323,8 @@ void demo_write_columnar(const char *path, demo_rank *ranks, int nranks, const d
         gc_write_capi(path, &p, -1);
     else if (o->layout == DEMO_AGGREGATE)
         gc_write_aggregated(path, &p);
+    else if (o->layout == DEMO_JSON || o->layout == DEMO_JSON_GZ)
+        gj_write(path, &p, &(gj_opts){.gzip = o->layout == DEMO_JSON_GZ});
     else
         gc_write(path, &p, &(gc_opts){.timing = timing, .no_event_meta = timing == 2});
     for (size_t i = 0; i < st->nowned; i++)
