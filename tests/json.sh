@@ -1,0 +1,116 @@
+#!/bin/sh
+# JSON profiles (.json, .json.gz) from the command line: scope-profiler's
+# own files (../shared/data/upstream/json) match their expected statistics
+# through --json (jsoncmp: 1e-9 relative); the generator's demo written as
+# a JSON profile gives what its schema-3 file gives; every kind of bad
+# document exits 1 with one line naming the file and the JSON path.
+set -u
+. "${0%/*}/lib.sh"
+jc="$top_build/tests/jsoncmp"
+gen="$top_build/svgen"
+up="$shared_root/data/upstream"
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    [ -s "$tmp/err" ] && sed 's/^/  stderr: /' "$tmp/err"
+}
+
+if [ -d "$up/json" ]; then
+    for f in "$up"/json/*.json*; do
+        base=$(basename "$f")
+        base=${base%.gz}
+        base=${base%.json}
+        if "$sv" --json "$f" >"$tmp/out.json" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+            "$jc" "$tmp/out.json" "$up/expected/json-$base.json" 2>"$tmp/err"; then
+            ok "--json $base matches expected/json-$base.json"
+        else
+            bad "--json $base matches expected/json-$base.json"
+        fi
+    done
+else
+    skip "$up/json not found"
+fi
+
+# The demo (2 ranks, asyncio tasks, threads, GPU, line profiles) as schema 3
+# and as JSON: the outputs differ in the file name only (and the HDF5 file's
+# perf counters, which the JSON format does not carry).
+"$gen" demo "$tmp/demo.h5" && "$gen" demo --layout json "$tmp/demo.json" &&
+    "$gen" demo --layout json-gz "$tmp/demo.json.gz" || exit 99
+same() { # same WHAT ARGS...: the output on demo.h5 equals the one on both JSON files
+    what=$1
+    shift
+    "$sv" "$@" "$tmp/demo.h5" 2>&1 | sed 's/, "counters": \[[^]]*\]//; s/demo\.h5/demo.X/g' >"$tmp/h5.out"
+    for j in demo.json demo.json.gz; do
+        "$sv" "$@" "$tmp/$j" 2>&1 | sed "s/$j/demo.X/g" >"$tmp/j.out"
+        if [ -s "$tmp/h5.out" ] && cmp -s "$tmp/h5.out" "$tmp/j.out"; then
+            ok "$what: $j as demo.h5"
+        else
+            bad "$what: $j as demo.h5"
+            diff "$tmp/h5.out" "$tmp/j.out" | head -20
+        fi
+    done
+}
+same "--json" --json
+same "--csv" --csv
+same "--summary" --summary
+same "--lines solve" --lines solve
+same "--events fetch" --events fetch
+
+# expect PATTERN FILE: exit 1, one line on stderr naming FILE and PATTERN.
+expect() {
+    "$sv" --json "$tmp/$2" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$2: .*$1" "$tmp/err" &&
+        clean "$tmp/err"; then
+        ok "$2 -> 1, '$1'"
+    else
+        bad "$2 -> $got (want 1), '$1'"
+    fi
+}
+head='{"format": "scope-profiler-profile", "format_version": 1'
+region() { printf '%s, "regions": [{"name": "r", "rank": 0, "start_times_ns": %s, "end_times_ns": %s}]}' "$head" "$1" "$2"; }
+head -c 4000 "$tmp/demo.json" >"$tmp/truncated.json"
+expect "JSON regions\[[0-9]*\].*premature EOF" truncated.json
+gzip -c "$tmp/demo.json" | head -c 3000 >"$tmp/truncated.json.gz"
+expect "gzip: unexpected end of file" truncated.json.gz
+printf '%s, "regions": [}' "$head" >"$tmp/malformed.json"
+expect "JSON regions\[0\] (byte [0-9]*): malformed JSON" malformed.json
+printf '{"format": "chrome-trace", "format_version": 1}' >"$tmp/other.json"
+expect 'JSON format (byte [0-9]*): format "chrome-trace" is not a scope-profiler profile' other.json
+printf '{"format": "scope-profiler-profile", "format_version": 2}' >"$tmp/version.json"
+expect "format_version 2 is not one this scopeview reads (1); upgrade scopeview" version.json
+printf '{"format_version": 1, "regions": []}' >"$tmp/noformat.json"
+expect 'not a scope-profiler profile: a JSON object without "format"' noformat.json
+region '[1, 99999999999999999999]' '[2, 3]' >"$tmp/range.json"
+expect "JSON regions\[0\].start_times_ns\[1\] (byte [0-9]*): integer out of range" range.json
+region '[1.5]' '[2]' >"$tmp/float.json"
+expect "JSON regions\[0\].start_times_ns\[0\] (byte [0-9]*): not an integer (a number)" float.json
+printf '%s, "regions": [{"name": "r", "rank": -2}]}' "$head" >"$tmp/rank.json"
+expect "JSON regions\[0\].rank (byte [0-9]*): rank -2 is outside" rank.json
+printf '%s, "metadata": {"host": "a\377b"}}' "$head" >"$tmp/utf8.json"
+expect "JSON metadata.host (byte [0-9]*): malformed JSON: lexical error: invalid bytes in UTF8 string" utf8.json
+{ printf '%s, "metadata": {"x": "' "$head"; head -c 20000000 /dev/zero | tr '\0' a; printf '"}}'; } >"$tmp/huge.json"
+expect "JSON metadata.x (byte [0-9]*): a string or number longer than 16 MiB" huge.json
+{ printf '%s, "regions": [], "x": ' "$head"; head -c 1000 /dev/zero | tr '\0' '['; } >"$tmp/deep.json"
+expect "nested deeper than 32 containers" deep.json
+printf '%s, "regions": []} {}' "$head" >"$tmp/trailing.json"
+expect "JSON (top level) (byte 74): malformed JSON: parse error: trailing garbage" trailing.json
+# A document past --memory: refused with the budget's message, not an out-of-memory crash.
+"$gen" bench-schema3 "$tmp/big.json.gz" --calls 2000000 --json --gzip || exit 99
+"$sv" --json --memory 16M "$tmp/big.json.gz" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "big.json.gz: the load needs more than the memory budget of 16.0 MiB" "$tmp/err"; then
+    ok "2M calls under --memory 16M: the budget's message"
+else
+    bad "2M calls under --memory 16M: the budget's message"
+fi
+# A region that breaks the layout's rules is dropped with a warning; the others load.
+printf '%s, "regions": [{"name": "a", "rank": 0, "start_times_ns": [5, 6], "end_times_ns": [1, 9]}, {"name": "b", "rank": 0, "start_times_ns": [1], "end_times_ns": [2], "colour": 1}]}' "$head" >"$tmp/semantic.json"
+run --json "$tmp/semantic.json"
+if [ "$rc" -eq 0 ] && grep -q "rank 0: region a: key regions\[0\].end_times_ns: end < start at call 0" "$tmp/err" &&
+    grep -q "JSON regions\[1\].colour: key not part of format_version 1; ignored" "$tmp/err" &&
+    [ "$(grep -c '"name": ' "$scr")" -eq 1 ]; then
+    ok "semantic faults: a warning each, region b loads"
+else
+    bad "semantic faults: a warning each, region b loads"
+fi
+finish
