@@ -72,7 +72,7 @@ void jl_path(const jl_ctx *j, char *buf, size_t cap)
 
 static uint64_t jl_offset(const jl_ctx *j)
 {
-    return j->fed + (j->yh ? yajl_get_bytes_consumed(j->yh) : 0);
+    return j->fed + (j->yh && !j->ended ? yajl_get_bytes_consumed(j->yh) : 0);
 }
 
 int jl_fail(jl_ctx *j, const char *fmt, ...)
@@ -127,7 +127,7 @@ const char *jl_type_name(jl_vt t)
 
 int jl_bad_type(jl_ctx *j, const jl_val *v, const char *want)
 {
-    return jl_fail(j, "not %s (%s %s)", want, v->t == JV_INT || v->t == JV_ARRAY ? "an" : "a",
+    return jl_fail(j, "not %s (%s %s)", want, strchr("aeiou", jl_type_name(v->t)[0]) ? "an" : "a",
                    jl_type_name(v->t));
 }
 
@@ -376,7 +376,7 @@ static int on_value(jl_ctx *j, const jl_val *v)
     case JF_TOP:
         if (v->t != JV_MAP)
             return jl_fail(j, "the document is %s %s, not an object",
-                           v->t == JV_INT || v->t == JV_ARRAY ? "an" : "a", jl_type_name(v->t));
+                           strchr("aeiou", jl_type_name(v->t)[0]) ? "an" : "a", jl_type_name(v->t));
         r = jl_push(j, JF_ROOT, false);
         break;
     case JF_ROOT:
@@ -643,6 +643,7 @@ static bool parse_all(jl_ctx *j, gzFile gz, unsigned char *buf)
         jl_progress(j, gz, &next);
     }
     if (yajl_complete_parse(j->yh) != yajl_status_ok) {
+        j->ended = true; /* the fault is at the end of the text */
         parse_error(j, buf, 0);
         return false;
     }

@@ -114,6 +114,7 @@ typedef struct jl_ctx {
     sv_error *err;
     void *yh; /* the yajl handle (offsets for messages) */
     bool failed;
+    bool ended; /* the whole text was handed over */
     jl_frame st[JL_DEPTH_MAX];
     int depth;
     jl_vec *col;    /* the column being read (JF_COL) */

@@ -507,7 +507,7 @@ static int cmp_staged(const void *a, const void *b)
 static sv_err commit_rank(jl_ctx *j, jl_region **v, size_t n)
 {
     ld_ctx *c = j->c;
-    rank_data *rk = profile_rank(c->p, (int)v[0]->rank);
+    rank_data *rk = ld_rank(c, (int)v[0]->rank); /* there already: no pointer moves */
     c->rank = rk->rank;
     sv_err e = ld_lane_tables_rank(c, &j->lt, rk);
     c->rank = -1;
