@@ -9,15 +9,20 @@
 # Output in tests/fuzz/out/ of the build tree: corpus/ (kept between runs),
 # artifacts/, fuzz.log and report.txt.  Exits 1 when scopeview's own code
 # crashed or a libhdf5 crash was not contained.
+#
+# Then tests/fuzz/fuzz_json (JSON profiles) runs FUZZ_JSON_RUNS inputs
+# (default 20000) with the fixed seed 1 from JSON seeds the generator writes
+# (json/ beside the others): there every crash, leak or timeout is a bug.
 # Run from the build directory; SV_TOP_SRCDIR (or $top_srcdir) names the sources.
 set -u
 src=${SV_TOP_SRCDIR:-$(dirname "$0")/../..}
 seconds=${FUZZ_SECONDS:-60}
 fuzz=./tests/fuzz/fuzz_load
+jfuzz=./tests/fuzz/fuzz_json
 sv=$(pwd)/scopeview
 out=tests/fuzz/out
-[ -x "$fuzz" ] && [ -x ./svgen ] && [ -x "$sv" ] || {
-    echo "run.sh: build tests/fuzz/fuzz_load, svgen and scopeview first (make fuzz)" >&2
+[ -x "$fuzz" ] && [ -x "$jfuzz" ] && [ -x ./svgen ] && [ -x "$sv" ] || {
+    echo "run.sh: build tests/fuzz/fuzz_load, fuzz_json, svgen and scopeview first (make fuzz)" >&2
     exit 2
 }
 mkdir -p "$out/seeds" "$out/corpus" "$out/artifacts" "$out/triage" || exit 2
@@ -94,4 +99,18 @@ done
 echo "triage: $nlib in libhdf5, $nown in scopeview, $nflaky not reproduced," \
     "$nuncontained libhdf5 crashes not contained; details in $report"
 sort "$report" | cut -c1-200
-[ "$nown" = 0 ] && [ "$nuncontained" = 0 ]
+
+# --- JSON profiles: a short run with a fixed seed; no third-party crash is expected
+jseeds=$out/json/seeds
+mkdir -p "$jseeds" "$out/json/corpus" "$out/json/artifacts" || exit 2
+./svgen bench-schema3 "$jseeds/bench.json" --calls 60 --json >/dev/null &&
+    ./svgen bench-schema3 "$jseeds/bench.json.gz" --calls 60 --json --gzip >/dev/null &&
+    ./svgen demo --layout json-gz "$jseeds/demo.json.gz" >/dev/null || exit 2
+jruns=${FUZZ_JSON_RUNS:-20000}
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} "$jfuzz" -seed=1 -runs="$jruns" -timeout=10 \
+    -rss_limit_mb=2048 -max_len=65536 -dict="$src/tests/fuzz/json.dict" \
+    -artifact_prefix="$out/json/artifacts/" "$out/json/corpus" "$jseeds" >"$out/json/fuzz.log" 2>&1
+jrc=$?
+echo "fuzz_json: $jruns runs from seed 1, exit $jrc; log in $out/json/fuzz.log"
+[ "$jrc" = 0 ] || tail -n 30 "$out/json/fuzz.log"
+[ "$nown" = 0 ] && [ "$nuncontained" = 0 ] && [ "$jrc" = 0 ]
