@@ -56,6 +56,12 @@ same "--summary" --summary
 same "--lines solve" --lines solve
 same "--events fetch" --events fetch
 
+# The info view names the container and the layout; a key the format lacks is listed there.
+screen 100x30 5 "$tmp/demo.json.gz"
+check "info: demo.json.gz is a gzip'd JSON profile" rowhas 5 "layout  JSON profile, gzip'd (format_version 1; schema-3 columns)"
+screen 100x30 5 "$tmp/demo.json"
+check "info: demo.json is a JSON profile" rowhas 5 "layout  JSON profile (format_version 1; schema-3 columns)"
+
 # expect PATTERN FILE: exit 1, one line on stderr naming FILE and PATTERN.
 expect() {
     "$sv" --json "$tmp/$2" >"$tmp/out" 2>"$tmp/err"
@@ -113,4 +119,6 @@ if [ "$rc" -eq 0 ] && grep -q "rank 0: region a: key regions\[0\].end_times_ns: 
 else
     bad "semantic faults: a warning each, region b loads"
 fi
+screen 200x40 5 "$tmp/semantic.json"
+check "info: the unknown key is listed" has "JSON regions\[1\].colour: key not part of format_version 1; ignored" "$scr"
 finish

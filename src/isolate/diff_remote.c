@@ -47,6 +47,7 @@ static profile *stub_of(profile *p)
     s->schema = p->schema;
     s->layout = p->layout;
     s->legacy = p->legacy;
+    s->format = p->format;
     s->warnings = p->warnings;
     s->nwarnings = p->nwarnings;
     s->nwarnings_cap = p->nwarnings_cap;

@@ -364,6 +364,7 @@ static void ww_profile(wire_w *w, const profile *p)
     ww_i64(w, p->schema);
     ww_i64(w, p->layout);
     ww_u64(w, p->legacy);
+    ww_u64(w, p->format);
     ww_u64(w, p->nmeta);
     for (size_t i = 0; i < p->nmeta; i++) {
         ww_str(w, p->meta[i].key);

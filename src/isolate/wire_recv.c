@@ -434,6 +434,8 @@ static void wr_profile(wire_r *r, profile *p)
     p->layout = layout >= LAYOUT_GROUPS && layout <= LAYOUT_AGGREGATE ? (profile_layout)layout
                                                                       : LAYOUT_GROUPS;
     p->legacy = wr_bool(r);
+    uint64_t format = wr_u64(r);
+    p->format = format <= PFMT_JSON_GZIP ? (uint8_t)format : PFMT_HDF5;
     r->what = "the metadata";
     size_t nm = wr_count(r, sizeof(meta_entry));
     p->meta = nm ? wr_alloc_n(r, nm, sizeof *p->meta) : NULL;

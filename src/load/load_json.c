@@ -701,6 +701,7 @@ sv_err ld_load_json(ld_ctx *c, const char *path, uint64_t size, sv_error *err)
     c->rd.file_size = size;
     c->p->legacy = false;
     c->p->schema = 3;
+    c->p->format = gzdirect(gz) ? PFMT_JSON : PFMT_JSON_GZIP;
     bool ok = parse_all(j, gz, buf);
     free(buf);
     yajl_free(j->yh);

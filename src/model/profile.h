@@ -237,6 +237,14 @@ typedef enum profile_layout {
     LAYOUT_AGGREGATE /* schema 3, storage_layout "aggregate": summaries only */
 } profile_layout;
 
+/* What kind of file the profile was read from (the layout says what it
+ * means: a JSON profile is a schema-3 run). */
+typedef enum profile_format {
+    PFMT_HDF5,     /* scope-profiler's HDF5 files */
+    PFMT_JSON,     /* a JSON profile, format_version 1 */
+    PFMT_JSON_GZIP /* the same, gzip'd */
+} profile_format;
+
 typedef struct profile {
     char *path;   /* the first file; see paths for a C-API rank set */
     char **paths; /* every file opened as this profile (npaths >= 1) */
@@ -245,6 +253,7 @@ typedef struct profile {
     int schema;         /* scope_profiler_schema (1 when absent) */
     profile_layout layout;
     bool legacy;      /* no extended item anywhere in the file */
+    uint8_t format;   /* profile_format */
     meta_entry *meta; /* sorted by key */
     size_t nmeta;
     rank_data *ranks; /* sorted by rank number */

@@ -95,6 +95,7 @@ profile *ooc_frame(const profile *skel)
     p->schema = skel->schema;
     p->layout = skel->layout;
     p->legacy = skel->legacy;
+    p->format = skel->format;
     for (size_t i = 0; i < skel->nranks; i++)
         if (!frame_rank(p, &skel->ranks[i])) {
             profile_free(p);

@@ -201,6 +201,13 @@ static void doc_wrap(info_doc *d, int role, int indent, const char *text)
 /* What the file is, in scope-profiler's own terms (doc/FORMAT.md). */
 static const char *info_layout_text(const profile *p)
 {
+    if (p->format == PFMT_JSON || p->format == PFMT_JSON_GZIP) {
+        bool agg = p->layout == LAYOUT_AGGREGATE, gz = p->format == PFMT_JSON_GZIP;
+        return agg  ? gz ? "JSON profile, gzip'd (format_version 1; aggregates only, no calls)"
+                         : "JSON profile (format_version 1; aggregates only, no calls)"
+               : gz ? "JSON profile, gzip'd (format_version 1; schema-3 columns)"
+                    : "JSON profile (format_version 1; schema-3 columns)";
+    }
     switch (p->layout) {
     case LAYOUT_AGGREGATE:
         return "schema 3, aggregate (summaries only, no calls)";

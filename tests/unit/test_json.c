@@ -219,6 +219,7 @@ static void test_hand_plain(void **s)
     (void)s;
     profile *p = load_doc("hand.json", doc_hand);
     check_hand(p);
+    assert_int_equal(p->format, PFMT_JSON);
     profile_free(p);
 }
 
@@ -227,6 +228,7 @@ static void test_hand_gzip(void **s)
     (void)s;
     profile *p = load_doc("hand.json.gz", doc_hand);
     check_hand(p);
+    assert_int_equal(p->format, PFMT_JSON_GZIP);
     profile_free(p);
 }
 
