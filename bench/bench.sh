@@ -24,6 +24,10 @@
 #      as ratios to the raw read (target 6x); peak RSS against 2 x columns +
 #      32 MiB; bytes per call the process holds at the end
 #      (SCOPEVIEW_REPORT_BYTES, target 32);
+#   8. a JSON profile: the 10M calls of schema3-10M as a gzip'd JSON
+#      profile: --json and the viewer's headless run as ratios to
+#      `zcat FILE > /dev/null` on the same file; peak RSS against
+#      2 x columns + 32 MiB;
 #   7. with BENCH_BIG=1 only: a 100M-event schema-3 file, plain and gzip:
 #      --summary (target 0.2 s), --json against the raw read (target 4x),
 #      --json --memory 1G (its time, or the refusal), the viewer's first
@@ -43,7 +47,7 @@
 # Environment: BENCH_REPEATS (5), BENCH_KEYS (300), BENCH_LONG_KEYS (20000),
 # BENCH_OUT (bench/out), BENCH_REGEN=1 rewrites the profiles,
 # BENCH_ONLY="legacy-10M ..." limits the files of parts 1-3,
-# BENCH_PARTS="1 4 5 6" the parts run (1: parts 1-3),
+# BENCH_PARTS="1 4 5 6 8" the parts run (1: parts 1-3),
 # BENCH_FIRST_FILES="legacy-10M schema3-10M" the files of part 6,
 # BENCH_BIG=1 adds part 7 (BENCH_BIG_FILE, BENCH_BIG_GZIP_FILE: existing
 # 100M-event files to use instead of writing them into $BENCH_OUT;
@@ -93,9 +97,18 @@ gen_file() { # name kind args
     mv "$m_f.tmp" "$m_f"
 }
 
-echo "$FILES" | while IFS='|' read -r name kind args calls target; do
-    gen_file "$name" "$kind" "$args"
-done
+PARTS=${BENCH_PARTS:-1 4 5 6 8}
+[ "${BENCH_BIG:-0}" = 1 ] && PARTS="$PARTS 7"
+part_on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# (part 8 alone, or 7, needs only the small file behind the machine line)
+if part_on 1 || part_on 4 || part_on 5 || part_on 6; then
+    echo "$FILES" | while IFS='|' read -r name kind args calls target; do
+        gen_file "$name" "$kind" "$args"
+    done
+else
+    gen_file legacy-10k legacy 10000
+fi
 
 # ------------------------------------------------------------ measuring
 # run_once SAMPLES CMD...: appends "wall user sys maxrss_kib status".
@@ -608,6 +621,57 @@ elif part_on 8; then
         printf '  "python": {"script": "bench/h5py_stats.py", "json_to_script_target": 0.5, "files": {\n'
         cat "$PJSON"
         printf '\n  }}'
+    } >"$TMP/frag-8"
+fi
+
+# ------------------------------------------------------------ part 8
+# A JSON profile: svgen's bench-schema3 calls (10M, two columns) as a gzip'd
+# JSON profile.  scopeview --json FILE and the viewer's complete headless
+# run against `zcat FILE > /dev/null` on the same file (the floor: the text
+# must be inflated whatever parses it); peak RSS against 2 x columns + 32 MiB.
+if part_on 8; then
+    jf="$OUT/json-10M.json.gz"
+    if [ ! -s "$jf" ] || [ "${BENCH_REGEN:-0}" = 1 ]; then
+        echo "bench: writing $jf (svgen bench-schema3 PATH --calls 10000000 --json --gzip)" >&2
+        "$SVGEN" bench-schema3 "$jf.tmp" --calls 10000000 --json --gzip >/dev/null
+        mv "$jf.tmp" "$jf"
+    fi
+    jcols=$((10000000 * 16))
+    measure "zcat-json" sh -c 'zcat "$1" >/dev/null' zcat "$jf"
+    measure "json-json" "$SV" --json "$jf"
+    measure "view-json" "$SV" --batch --size 200x60 "$jf"
+    z_s=$(median "$TMP/zcat-json" 1)
+    j_s=$(median "$TMP/json-json" 1)
+    j_rss=$(median "$TMP/json-json" 4)
+    j_st=$(worst_status "$TMP/json-json")
+    v_s=$(median "$TMP/view-json" 1)
+    v_rss=$(median "$TMP/view-json" 4)
+    v_st=$(worst_status "$TMP/view-json")
+    j_ratio=$(ratio "$j_s" "$z_s")
+    v_ratio=$(ratio "$v_s" "$z_s")
+    jlimit=$(calc "2 * $jcols + 32 * $MIB")
+    j_mem=$(calc "$j_rss * 1024 <= $jlimit ? 1 : 0")
+    v_mem=$(calc "$v_rss * 1024 <= $jlimit ? 1 : 0")
+    echo
+    echo "JSON profile json-10M.json.gz ($(fmt '%.0f' "$(calc "$(stat -c %s "$jf") / $MIB")") MiB, 10M calls, columns $(fmt '%.0f' "$(calc "$jcols / $MIB")") MiB):"
+    printf '  zcat > /dev/null   %7.2f s
+' "$z_s"
+    printf '  --json             %7.2f s  %s of zcat  peak RSS %4.0f MiB (limit %.0f MiB: %s)%s
+' \
+        "$j_s" "$(show "$j_ratio")" "$(calc "$j_rss / 1024")" "$(calc "$jlimit / $MIB")" \
+        "$(yes_no "$j_mem")" "$([ "$j_st" = 0 ] || echo " FAILED (exit $j_st)")"
+    printf '  viewer (headless)  %7.2f s  %s of zcat  peak RSS %4.0f MiB (limit %.0f MiB: %s)%s
+' \
+        "$v_s" "$(show "$v_ratio")" "$(calc "$v_rss / 1024")" "$(calc "$jlimit / $MIB")" \
+        "$(yes_no "$v_mem")" "$([ "$v_st" = 0 ] || echo " FAILED (exit $v_st)")"
+    {
+        printf '  "json_profile": {"file": "%s", "calls": 10000000, "column_bytes": %s, "zcat_s": %s,\n' \
+            "$jf" "$jcols" "$z_s"
+        printf '    "json_s": %s, "json_exit": %s, "json_ratio_to_zcat": %s, "json_peak_rss_bytes": %s, "json_memory_met": %s,\n' \
+            "$j_s" "$j_st" "$j_ratio" "$(calc "$j_rss * 1024")" "$(tf "$j_mem")"
+        printf '    "viewer_s": %s, "viewer_exit": %s, "viewer_ratio_to_zcat": %s, "viewer_peak_rss_bytes": %s, "viewer_memory_met": %s,\n' \
+            "$v_s" "$v_st" "$v_ratio" "$(calc "$v_rss * 1024")" "$(tf "$v_mem")"
+        printf '    "memory_limit": "2 * column_bytes + 32 MiB"}'
     } >"$TMP/frag-8"
 fi
 

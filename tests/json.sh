@@ -56,6 +56,19 @@ same "--summary" --summary
 same "--lines solve" --lines solve
 same "--events fetch" --events fetch
 
+# Comparing: the JSON run against its HDF5 twin has nothing to flag; against a
+# run whose solve is 30% slower, --check fails naming it.
+"$gen" demo --layout json-gz --slow solve=30 "$tmp/slow.json.gz" || exit 99
+run --check "$tmp/demo.h5" "$tmp/demo.json.gz"
+if [ "$rc" -eq 0 ]; then ok "--check demo.h5 demo.json.gz: no change"; else bad "--check demo.h5 demo.json.gz: no change"; cat "$scr"; fi
+run --check "$tmp/demo.json" "$tmp/slow.json.gz"
+if [ "$rc" -eq 1 ] && grep -q "^region solve: total +29" "$scr"; then
+    ok "--check demo.json slow.json.gz: solve slower"
+else
+    bad "--check demo.json slow.json.gz: solve slower"
+    cat "$scr"
+fi
+
 # The info view names the container and the layout; a key the format lacks is listed there.
 screen 100x30 5 "$tmp/demo.json.gz"
 check "info: demo.json.gz is a gzip'd JSON profile" rowhas 5 "layout  JSON profile, gzip'd (format_version 1; schema-3 columns)"
