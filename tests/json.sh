@@ -122,6 +122,23 @@ if [ $? -eq 1 ] && grep -q "big.json.gz: the load needs more than the memory bud
 else
     bad "2M calls under --memory 16M: the budget's message"
 fi
+# The memory rule: the viewer's whole headless run (statistics, nesting, lanes) and --json on
+# those 2M calls hold at most 2 x their columns (32 MB) + 32 MiB, the loading child included.
+if grep -q __asan_init "$sv"; then
+    echo "peak RSS not checked: AddressSanitizer build" # its shadow memory dominates
+else
+    limit=$(((2 * 32000000 + 32 * 1048576) / 1024))
+    for mode in "--batch --size 100x30" --json; do
+        # shellcheck disable=SC2086 # two words
+        env -u TERM "$top_build/tests/peakrss" "$tmp/kib" "$sv" $mode "$tmp/big.json.gz" >/dev/null 2>"$tmp/err"
+        kib=$(cat "$tmp/kib" 2>/dev/null || echo 0)
+        if [ "$kib" -gt 0 ] && [ "$kib" -le "$limit" ]; then
+            ok "2M calls, $mode: peak RSS $kib KiB <= $limit KiB"
+        else
+            bad "2M calls, $mode: peak RSS $kib KiB <= $limit KiB"
+        fi
+    done
+fi
 # A region that breaks the layout's rules is dropped with a warning; the others load.
 printf '%s, "regions": [{"name": "a", "rank": 0, "start_times_ns": [5, 6], "end_times_ns": [1, 9]}, {"name": "b", "rank": 0, "start_times_ns": [1], "end_times_ns": [2], "colour": 1}]}' "$head" >"$tmp/semantic.json"
 run --json "$tmp/semantic.json"
