@@ -538,7 +538,8 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
     f->key = -1;
     if (f->kind == JF_ROOT && n == k)
         f->key = (int16_t)jl_key_id(root_keys, RK_N, f->key_text);
-    if (f->kind == JF_META) {
+    /* keys that are names (metadata keys, LIKWID tags) are kept whole */
+    if (f->kind == JF_META || f->kind == JF_LK_TAGS) {
         free(j->meta_key);
         if (!(j->meta_key = h5u_strndup_cut((const char *)s, n, NULL)))
             return jl_nomem(j);

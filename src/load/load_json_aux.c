@@ -315,7 +315,8 @@ static int lk_begin(jl_ctx *j, const jl_frame *f)
     l->rank = j->section_rank;
     l->pr.calls = -1;
     l->pr.kind = strdup("likwid");
-    l->pr.region = strdup(f->key_text);
+    (void)f;
+    l->pr.region = strdup(j->meta_key ? j->meta_key : ""); /* the whole tag */
     if (!l->pr.kind || !l->pr.region)
         return jl_nomem(j);
     return jl_push(j, JF_LK_REC, false);

@@ -127,7 +127,7 @@ typedef struct jl_ctx {
     bool events_available;
     int64_t num_ranks;
     /* metadata */
-    char *meta_key;
+    char *meta_key; /* the current key of metadata or likwid["<rank>"], whole */
     strbuf meta_text;
     size_t meta_cap;
     /* regions */

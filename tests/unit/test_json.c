@@ -331,6 +331,21 @@ static void test_lines_likwid(void **s)
     profile_free(p);
 }
 
+/* A LIKWID tag is the region's name: kept whole, however long. */
+static void test_likwid_long_tag(void **s)
+{
+    (void)s;
+    profile *p = load_doc("tag.json", HEAD "\"regions\": [], \"num_ranks\": 1, \"likwid\": {\"0\": "
+                                           "{\"module.submodule.a_function_with_a_long_name\": "
+                                           "{\"event_names\": [\"X\"], \"events\": [7]}}}}");
+    rank_data *rk = profile_rank(p, 0);
+    assert_int_equal(rk->nperf, 1);
+    assert_string_equal(rk->perf[0].region, "module.submodule.a_function_with_a_long_name");
+    assert_float_equal(rk->perf[0].values[0], 7.0, 0);
+    assert_int_equal(rk->perf[0].calls, -1);
+    profile_free(p);
+}
+
 /* Ids all -1 (native data) are no call graph: the rank's nesting is inferred. */
 static void test_fake_ids(void **s)
 {
@@ -422,8 +437,9 @@ int main(void)
         cmocka_unit_test(test_upstream_threads), cmocka_unit_test(test_upstream_aggregate),
         cmocka_unit_test(test_hand_plain),       cmocka_unit_test(test_hand_gzip),
         cmocka_unit_test(test_aggregate),        cmocka_unit_test(test_lane_tables),
-        cmocka_unit_test(test_lines_likwid),     cmocka_unit_test(test_fake_ids),
-        cmocka_unit_test(test_budget),           cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_lines_likwid),     cmocka_unit_test(test_likwid_long_tag),
+        cmocka_unit_test(test_fake_ids),         cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_faults),
     };
     return sv_shared_exit(cmocka_run_group_tests(tests, setup, teardown));
 }
