@@ -122,6 +122,15 @@ if [ $? -eq 1 ] && grep -q "big.json.gz: the load needs more than the memory bud
 else
     bad "2M calls under --memory 16M: the budget's message"
 fi
+# The viewer over --memory: the in-memory load is refused, and so is the out-of-core
+# one (a JSON profile is not streamed), naming the columns by their JSON path.
+"$sv" --batch --size 100x30 --memory 16M "$tmp/big.json.gz" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -q "the biggest columns: regions\[[0-9]\].end_times_ns 3.1 MiB, .*a schema 1 file or a JSON profile must fit the budget" "$tmp/err"; then
+    ok "viewer under --memory 16M: refused, the columns named"
+else
+    bad "viewer under --memory 16M: refused, the columns named"
+fi
 # The memory rule: the viewer's whole headless run (statistics, nesting, lanes) and --json on
 # those 2M calls hold at most 2 x their columns (32 MB) + 32 MiB, the loading child included.
 if grep -q __asan_init "$sv"; then

@@ -265,8 +265,8 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
                      : "; even streamed (out of core) the load needs more");
         if (opt->streamed) /* ooc_open: its pass streams columnar files, not schema 1 */
             snprintf(err->msg + len, sizeof err->msg - len, "%s",
-                     "; out of core, schema 2 and 3 files are streamed but a schema 1 file must "
-                     "fit the budget");
+                     "; out of core, schema 2 and 3 files are streamed but a schema 1 file or a "
+                     "JSON profile must fit the budget");
     }
     return e;
 }

@@ -141,7 +141,9 @@ static int vec_grow(jl_ctx *j, jl_vec *c, size_t want)
     if (cap > SV_RANK_CALLS_MAX + (size_t)1)
         return jl_fail(j, "more than %zu calls", (size_t)SV_RANK_CALLS_MAX);
     char what[160];
+    j->depth--; /* the column's path, without the element's index */
     jl_path(j, what, sizeof what);
+    j->depth++;
     if (!jl_charge(j, (cap - c->cap) * sizeof(int64_t), what))
         return 0;
     int64_t *v = realloc(c->v, cap * sizeof *v);

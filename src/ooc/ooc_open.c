@@ -210,8 +210,9 @@ static sv_err reload(ooc_ctx *x, profile **pp, sv_error *err)
     budget_free(&b);
     if (e == SV_ERR_NOMEM && over)
         return sv_error_set(err, SV_ERR_NOMEM,
-                            "%s: out of core, a file of this layout (schema 1) must fit the "
-                            "memory budget of %llu MiB (--memory); schema 2 and 3 files need not",
+                            "%s: out of core, a file of this layout (schema 1, or a JSON "
+                            "profile) must fit the memory budget of %llu MiB (--memory); schema "
+                            "2 and 3 HDF5 files need not",
                             x->epath, (unsigned long long)(x->budget >> 20));
     if (e)
         return e;
