@@ -51,10 +51,15 @@ same() { # same WHAT ARGS...: the output on demo.h5 equals the one on both JSON 
     done
 }
 same "--json" --json
+cp "$tmp/h5.out" "$tmp/h5.out.json"
 same "--csv" --csv
 same "--summary" --summary
 same "--lines solve" --lines solve
 same "--events fetch" --events fetch
+# Told by content, not by name: the gzip'd JSON under an HDF5 name opens the same.
+cp "$tmp/demo.json.gz" "$tmp/renamed.h5"
+"$sv" --json "$tmp/renamed.h5" 2>&1 | sed 's/renamed\.h5/demo.X/g' >"$tmp/j.out"
+if cmp -s "$tmp/j.out" "$tmp/h5.out.json"; then ok "renamed.h5 (a JSON profile) opens as JSON"; else bad "renamed.h5 (a JSON profile) opens as JSON"; fi
 
 # Comparing: the JSON run against its HDF5 twin has nothing to flag; against a
 # run whose solve is 30% slower, --check fails naming it.
