@@ -24,10 +24,6 @@
 #      as ratios to the raw read (target 6x); peak RSS against 2 x columns +
 #      32 MiB; bytes per call the process holds at the end
 #      (SCOPEVIEW_REPORT_BYTES, target 32);
-#   8. a JSON profile: the 10M calls of schema3-10M as a gzip'd JSON
-#      profile: --json and the viewer's headless run as ratios to
-#      `zcat FILE > /dev/null` on the same file; peak RSS against
-#      2 x columns + 32 MiB;
 #   7. with BENCH_BIG=1 only: a 100M-event schema-3 file, plain and gzip:
 #      --summary (target 0.2 s), --json against the raw read (target 4x),
 #      --json --memory 1G (its time, or the refusal), the viewer's first
@@ -40,14 +36,18 @@
 #      percentiles, first start) against --json on the same file, both in
 #      this run (targets: --json <= 0.5x the script, peak RSS <= the
 #      script's), with --json through libhdf5's H5Dread
-#      (SCOPEVIEW_H5READ=1) and the raw read beside them.
+#      (SCOPEVIEW_H5READ=1) and the raw read beside them;
+#   9. a JSON profile: the 10M calls of schema3-10M as a gzip'd JSON
+#      profile: --json and the viewer's headless run as ratios to
+#      `zcat FILE > /dev/null` on the same file; peak RSS against
+#      2 x columns + 32 MiB.
 # Prints a table and writes $BENCH_OUT/results.json.  Every process is timed
 # by bench/runstat (wall clock, and CPU and peak RSS from wait4).
 #
 # Environment: BENCH_REPEATS (5), BENCH_KEYS (300), BENCH_LONG_KEYS (20000),
 # BENCH_OUT (bench/out), BENCH_REGEN=1 rewrites the profiles,
 # BENCH_ONLY="legacy-10M ..." limits the files of parts 1-3,
-# BENCH_PARTS="1 4 5 6 8" the parts run (1: parts 1-3),
+# BENCH_PARTS="1 4 5 6 8 9" the parts run (1: parts 1-3),
 # BENCH_FIRST_FILES="legacy-10M schema3-10M" the files of part 6,
 # BENCH_BIG=1 adds part 7 (BENCH_BIG_FILE, BENCH_BIG_GZIP_FILE: existing
 # 100M-event files to use instead of writing them into $BENCH_OUT;
@@ -97,11 +97,11 @@ gen_file() { # name kind args
     mv "$m_f.tmp" "$m_f"
 }
 
-PARTS=${BENCH_PARTS:-1 4 5 6 8}
+PARTS=${BENCH_PARTS:-1 4 5 6 8 9}
 [ "${BENCH_BIG:-0}" = 1 ] && PARTS="$PARTS 7"
 part_on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# (part 8 alone, or 7, needs only the small file behind the machine line)
+# (part 9 alone, or 7, needs only the small file behind the machine line)
 if part_on 1 || part_on 4 || part_on 5 || part_on 6; then
     echo "$FILES" | while IFS='|' read -r name kind args calls target; do
         gen_file "$name" "$kind" "$args"
@@ -169,13 +169,10 @@ show() { if [ "$1" = null ]; then echo "n/a"; else fmt '%.2fx' "$1"; fi; }
 yes_no() { if [ "$1" = 1 ] || [ "$1" = true ]; then echo ok; else echo MISSED; fi; }
 tf() { if [ "$1" = 1 ] || [ "$1" = true ]; then echo true; else echo false; fi; }
 
-PARTS=${BENCH_PARTS:-1 4 5 6 8}
 # The Python baseline needs Debian's python3-h5py and python3-numpy.
 PYTHON=${BENCH_PYTHON:-/usr/bin/python3}
 PY_OK=""
 "$PYTHON" -c 'import h5py, numpy' 2>/dev/null && PY_OK=1
-[ "${BENCH_BIG:-0}" = 1 ] && PARTS="$PARTS 7"
-part_on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # ------------------------------------------------------------ machine
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
@@ -624,12 +621,12 @@ elif part_on 8; then
     } >"$TMP/frag-8"
 fi
 
-# ------------------------------------------------------------ part 8
+# ------------------------------------------------------------ part 9
 # A JSON profile: svgen's bench-schema3 calls (10M, two columns) as a gzip'd
 # JSON profile.  scopeview --json FILE and the viewer's complete headless
 # run against `zcat FILE > /dev/null` on the same file (the floor: the text
 # must be inflated whatever parses it); peak RSS against 2 x columns + 32 MiB.
-if part_on 8; then
+if part_on 9; then
     jf="$OUT/json-10M.json.gz"
     if [ ! -s "$jf" ] || [ "${BENCH_REGEN:-0}" = 1 ]; then
         echo "bench: writing $jf (svgen bench-schema3 PATH --calls 10000000 --json --gzip)" >&2
@@ -672,7 +669,7 @@ if part_on 8; then
         printf '    "viewer_s": %s, "viewer_exit": %s, "viewer_ratio_to_zcat": %s, "viewer_peak_rss_bytes": %s, "viewer_memory_met": %s,\n' \
             "$v_s" "$v_st" "$v_ratio" "$(calc "$v_rss * 1024")" "$(tf "$v_mem")"
         printf '    "memory_limit": "2 * column_bytes + 32 MiB"}'
-    } >"$TMP/frag-8"
+    } >"$TMP/frag-9"
 fi
 
 # ------------------------------------------------------------ results.json
@@ -682,7 +679,7 @@ fi
     printf '  "repeats": %s, "statistic": "median", "parts": "%s",\n' "$R" "$PARTS"
     printf '  "targets": {"json_ratio": {"legacy-10M": 3, "extended-2M": 4, "many-3000x10": 3},\n'
     printf '              "memory": "1.5 * column_bytes + 32 MiB", "per_key_ratio": 2}'
-    for k in 1 4 5 6 7 8; do
+    for k in 1 4 5 6 7 8 9; do
         [ -s "$TMP/frag-$k" ] || continue
         printf ',\n'
         cat "$TMP/frag-$k"
