@@ -431,15 +431,16 @@ static int run(const cli_options *o)
         {
             /* The viewer opens a file out of core with --out-of-core, or when its columns
              * exceed --memory: the file alone does, or the load finds it (cli/ooc_run.h). */
-            bool ooc = viewer && o->file && o->nfiles <= 1 &&
-                       (o->out_of_core || ooc_run_file_exceeds(o->file, o->memory));
+            /* Out of core reads HDF5 files only: a native trace loads in memory. */
+            bool can_ooc = viewer && o->file && o->nfiles <= 1 && !profile_path_is_native(o->file);
+            bool ooc = can_ooc && (o->out_of_core || ooc_run_file_exceeds(o->file, o->memory));
             /* The batch statistics read no call: the loading child sends the model without
              * its columns (strip.h). */
             if (o->mode == CLI_JSON || o->mode == CLI_CSV || o->mode == CLI_SUMMARY)
                 how.prepare = strip_calls_prepare;
             if (!ooc)
                 status = load_profile_ex(o->file, &how, viewer && !o->headless, &p,
-                                         viewer && o->nfiles <= 1 ? &ooc : NULL);
+                                         can_ooc ? &ooc : NULL);
             if (ooc) {
                 status = finish_stdout(
                     ooc_run_viewer(o, &f, o->file, o->memory, o->out_of_core, check_ranks));
@@ -459,6 +460,30 @@ static int run(const cli_options *o)
     return status;
 }
 
+/* The files of the run (load/loader.h profile_run_paths): a directory given as FILE stands for
+ * its native traces and rank files, so the loading child's limits, the file list and the
+ * out-of-core choice all see the files themselves. */
+static int run_files(const cli_options *o)
+{
+    if (!o->file || o->compare || o->mode == CLI_HELP || o->mode == CLI_VERSION)
+        return run(o);
+    char **v;
+    size_t n;
+    sv_error err;
+    sv_err e = profile_run_paths(o->files, o->nfiles, &v, &n, &err);
+    if (e) {
+        fprintf(stderr, "scopeview: %s\n", err.msg);
+        return sv_err_exit_status(e);
+    }
+    cli_options x = *o;
+    x.file = v[0];
+    x.files = (const char *const *)v;
+    x.nfiles = n;
+    int status = run(&x);
+    profile_run_paths_free(v, n);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     cli_options o;
@@ -466,7 +491,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     int status = cli_parse(argc, argv, &o, stderr);
     if (status == 0)
-        status = run(&o);
+        status = run_files(&o);
     cli_options_free(&o);
     return status;
 }

@@ -45,7 +45,7 @@ static void json_ranks(strbuf *b, const profile *p, const region_filter *f)
 static void json_header(strbuf *b, const profile *p, const region_filter *f)
 {
     char num[64];
-    static const char *const layouts[] = {"groups", "columnar", "aggregate"};
+    static const char *const layouts[] = {"groups", "columnar", "aggregate", "native"};
     sb_puts(b, "{\n  \"file\": ");
     json_escape(b, p->path ? p->path : "");
     /* Every file of a C-API rank set; the layout scope-profiler wrote (doc/FORMAT.md). */
@@ -54,8 +54,22 @@ static void json_header(strbuf *b, const profile *p, const region_filter *f)
         sb_puts(b, i ? ", " : "");
         json_escape(b, p->paths[i] ? p->paths[i] : "");
     }
-    sb_printf(b, "],\n  \"schema\": %d,\n  \"layout\": \"%s\"", p->schema,
-              (unsigned)p->layout < 3 ? layouts[p->layout] : "unknown");
+    /* What each file is (a native trace's version and byte order). */
+    sb_puts(b, "],\n  \"file_formats\": [");
+    for (size_t i = 0; i < p->npaths; i++) {
+        sb_puts(b, i ? ", " : "");
+        if (p->path_formats && p->path_formats[i])
+            json_escape(b, p->path_formats[i]);
+        else
+            sb_puts(b, "null");
+    }
+    /* Native traces have no schema. */
+    if (p->layout == LAYOUT_NATIVE)
+        sb_puts(b, "],\n  \"schema\": null");
+    else
+        sb_printf(b, "],\n  \"schema\": %d", p->schema);
+    sb_printf(b, ",\n  \"layout\": \"%s\"",
+              (unsigned)p->layout < 4 ? layouts[p->layout] : "unknown");
     sb_puts(b, ",\n  \"metadata\": ");
     json_metadata(b, p);
     sb_puts(b, ",\n");

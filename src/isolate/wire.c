@@ -24,7 +24,7 @@
 #if defined(__x86_64__) && defined(__LP64__)
 _Static_assert(sizeof(region) == 496, "region changed: update wire.c");
 _Static_assert(sizeof(rank_data) == 248, "rank_data changed: update wire.c");
-_Static_assert(sizeof(profile) == 152, "profile changed: update wire.c");
+_Static_assert(sizeof(profile) == 160, "profile changed: update wire.c");
 _Static_assert(sizeof(line_profile) == 88, "line_profile changed: update wire.c");
 _Static_assert(sizeof(perf_record) == 48, "perf_record changed: update wire.c");
 #endif
@@ -360,6 +360,7 @@ static void ww_profile(wire_w *w, const profile *p)
     ww_str(w, p->path);
     ww_u64(w, p->npaths);
     ww_strv(w, p->paths, p->npaths);
+    ww_strv(w, p->path_formats, p->npaths);
     ww_u64(w, p->file_size);
     ww_i64(w, p->schema);
     ww_i64(w, p->layout);

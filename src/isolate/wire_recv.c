@@ -417,7 +417,10 @@ static void wr_profile(wire_r *r, profile *p)
         p->path = strdup("");
     size_t np = wr_count(r, sizeof(char *));
     char **paths = wr_strv(r, np);
+    char **formats = wr_strv(r, np);
     if (paths && np) {
+        p->path_formats = formats;
+        formats = NULL;
         free(p->paths[0]);
         free(p->paths);
         p->paths = paths;
@@ -428,11 +431,14 @@ static void wr_profile(wire_r *r, profile *p)
     } else {
         free(paths);
     }
+    for (size_t i = 0; formats && i < np; i++)
+        free(formats[i]);
+    free(formats);
     p->file_size = wr_u64(r);
     p->schema = (int)wr_i64(r);
     int64_t layout = wr_i64(r);
-    p->layout = layout >= LAYOUT_GROUPS && layout <= LAYOUT_AGGREGATE ? (profile_layout)layout
-                                                                      : LAYOUT_GROUPS;
+    p->layout =
+        layout >= LAYOUT_GROUPS && layout <= LAYOUT_NATIVE ? (profile_layout)layout : LAYOUT_GROUPS;
     p->legacy = wr_bool(r);
     uint64_t format = wr_u64(r);
     p->format = format <= PFMT_JSON_GZIP ? (uint8_t)format : PFMT_HDF5;

@@ -272,7 +272,7 @@ bool load_rows_plan_profile(const profile *p, int count, int *stats, int *nest)
         nest[i] = 0;
     if (p->layout != LAYOUT_COLUMNAR) {
         for (size_t i = 0; i < p->nregions; i++)
-            stats[i] = p->layout == LAYOUT_GROUPS
+            stats[i] = p->layout == LAYOUT_GROUPS || p->layout == LAYOUT_NATIVE
                            ? groups_stats_owner(p->regions[i]->rank, p->regions[i]->name, count)
                            : 0;
         return true;

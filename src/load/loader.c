@@ -556,14 +556,16 @@ static sv_err load_meta_first(ld_ctx *c, hid_t f, h5u_list *l)
     sv_err e = load_metadata(c, f);
     c->mpi_size = meta_int(c->p, before, "mpi_size");
     c->mpi_rank = meta_int(c->p, before, "mpi_rank");
-    /* In a file set only the first file's metadata is the profile's. */
-    if (c->set_index > 0) {
+    /* In a file set only the first file's metadata is the profile's (a
+     * native trace before it has none). */
+    if (c->meta_taken) {
         for (size_t i = before; i < c->p->nmeta; i++) {
             free(c->p->meta[i].key);
             free(c->p->meta[i].text);
         }
         c->p->nmeta = before;
     }
+    c->meta_taken = true;
     return e;
 }
 
@@ -634,12 +636,28 @@ static sv_err ld_set_rank(ld_ctx *c, sv_error *err)
                             "_rank<N> in its name)",
                             c->path);
     if (ld_rank_exists(c->p, (int)r)) {
+        /* Two native traces of one rank are two runs mixed up: refused. */
+        for (size_t k = 0; k < c->set_index; k++)
+            if (c->set_ranks[k] == (int)r && c->formats[k] &&
+                strncmp(c->formats[k], "native", 6) == 0)
+                return ld_set_claimed(c, (int)r, err);
         ld_warn(c, NULL, NULL, NULL, "rank %lld came already from another file; file skipped",
                 (long long)r);
         c->skip_file = true;
     }
     c->rank_override = (int)r;
     return SV_OK;
+}
+
+sv_err ld_set_claimed(ld_ctx *c, int rank, sv_error *err)
+{
+    char other[LD_ESC_PATH] = "another file";
+    for (size_t k = 0; k < c->set_index; k++)
+        if (c->set_ranks[k] == rank)
+            text_escape_buf(other, sizeof other, c->p->paths[k]);
+    return sv_error_set(err, SV_ERR_FORMAT,
+                        "%s: rank %d, which %s claims too (two files of one rank)", c->path, rank,
+                        other);
 }
 
 /* N of a name ending "_rank<N>.h5", or -1. */
@@ -662,6 +680,33 @@ static int name_rank(const char *path)
     return (int)v;
 }
 
+/* A native trace (load_spt.c), told by its first bytes: 1 loaded (or
+ * failed: *e), 0 not one, the file left to libhdf5. */
+static int load_native(ld_ctx *c, const char *path, uint64_t size, sv_err *e, sv_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        *e = sv_error_set(err, SV_ERR_IO, "%s: %s", c->path, strerror(errno));
+        return 1;
+    }
+    unsigned char head[8];
+    size_t got = fread(head, 1, sizeof head, fp);
+    if (!ld_spt_magic(head, got)) {
+        fclose(fp);
+        return 0;
+    }
+    rewind(fp);
+    c->rd.file_size = c->p->file_size;
+    c->rd.bytes_done = c->p->file_size - size;
+    c->rd.budget = c->opt ? c->opt->budget : NULL;
+    *e = ld_load_spt(c, fp, size, err);
+    fclose(fp);
+    if (!*e && ld_note_format(c, "native trace, version %d, %s-endian, rank %d", c->spt_version,
+                              c->spt_big_endian ? "big" : "little", c->set_ranks[c->set_index]))
+        *e = ld_nomem(c, err);
+    return 1;
+}
+
 /* Opens the file and loads it into c->p; closes everything it opened. */
 /* The file's first bytes: a JSON profile (gzip'd or not) is told by its
  * content, never by its name. */
@@ -681,10 +726,14 @@ static sv_err load_path(ld_ctx *c, const char *path, uint64_t size, sv_error *er
     char why[H5U_WHY_MAX];
     if (is_json(path))
         return ld_load_json(c, path, size, err);
+    sv_err ne = SV_OK;
+    if (load_native(c, path, size, &ne, err))
+        return ne;
     htri_t is = H5Fis_hdf5(path);
     if (is <= 0) {
         H5Eclear2(H5E_DEFAULT);
-        return sv_error_set(err, SV_ERR_NOT_HDF5, "%s: not an HDF5 file", c->path);
+        return sv_error_set(err, SV_ERR_NOT_HDF5, "%s: not an HDF5 file or a native trace",
+                            c->path);
     }
     if (h5u_reader_init(&c->rd, size) != H5U_OK)
         return ld_nomem(c, err);
@@ -741,11 +790,54 @@ static bool set_paths(profile *p, const char *const *paths, size_t n)
     return true;
 }
 
-/* Loads the n paths into c->p (n > 1: a C-API file set). */
+/* What the file being loaded is, for the info view (p->path_formats). */
+sv_err ld_note_format(ld_ctx *c, const char *fmt, ...)
+{
+    char line[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    free(c->formats[c->set_index]);
+    c->formats[c->set_index] = strdup(line);
+    return c->formats[c->set_index] ? SV_OK : SV_ERR_NOMEM;
+}
+
+static const char *layout_word(const profile *p)
+{
+    return p->layout == LAYOUT_AGGREGATE  ? "aggregate"
+           : p->layout == LAYOUT_COLUMNAR ? "columnar"
+                                          : "groups";
+}
+
+/* Loads one file of the n: its format noted, its rank recorded. */
+static sv_err load_one(ld_ctx *c, const char *path, uint64_t size, sv_error *err)
+{
+    sv_err e = load_path(c, path, size, err);
+    if (e || c->formats[c->set_index])
+        return e; /* a native trace noted itself */
+    if (c->in_set && !c->skip_file)
+        c->set_ranks[c->set_index] = c->rank_override;
+    if (!c->in_set)
+        e = ld_note_format(c, "HDF5, schema %d, %s", c->schema, layout_word(c->p));
+    else
+        e = ld_note_format(c, "HDF5, schema %d, %s, %s %d", c->schema, layout_word(c->p),
+                           c->skip_file ? "skipped: a second file of rank" : "rank",
+                           c->rank_override);
+    return e ? ld_nomem(c, err) : SV_OK;
+}
+
+/* Loads the n paths into c->p (n > 1: a file set). */
 static sv_err load_files(ld_ctx *c, const char *const *paths, size_t n, sv_error *err)
 {
     sv_err e = SV_OK;
     c->in_set = n > 1;
+    c->set_ranks = malloc(n * sizeof *c->set_ranks);
+    c->formats = calloc(n, sizeof *c->formats);
+    if (!c->set_ranks || !c->formats)
+        return ld_nomem(c, err);
+    for (size_t k = 0; k < n; k++)
+        c->set_ranks[k] = -1;
     for (size_t k = 0; !e && k < n; k++) {
         text_escape_buf(c->path, sizeof c->path, paths[k]);
         uint64_t size = 0;
@@ -758,7 +850,11 @@ static sv_err load_files(ld_ctx *c, const char *const *paths, size_t n, sv_error
         c->mpi_rank = c->mpi_size = -1;
         c->rank_override = -1;
         c->name_rank = name_rank(paths[k]);
-        e = load_path(c, paths[k], size, err);
+        e = load_one(c, paths[k], size, err);
+    }
+    if (!e) {
+        c->p->path_formats = c->formats;
+        c->formats = NULL;
     }
     if (!e && n > 1) {
         text_escape_buf(c->path, sizeof c->path, paths[0]);
@@ -767,8 +863,8 @@ static sv_err load_files(ld_ctx *c, const char *const *paths, size_t n, sv_error
     return e;
 }
 
-static sv_err load_main(const char *const *paths, size_t n, const load_options *opt, profile **out,
-                        sv_error *err)
+static sv_err load_run(const char *const *paths, size_t n, const load_options *opt, profile **out,
+                       sv_error *err)
 {
     ld_ctx c;
     memset(&c, 0, sizeof c);
@@ -786,6 +882,8 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
     }
     sv_err e = load_files(&c, paths, n, err);
     sg_free(&c); /* out of core, schema 1 (stream_col.h) */
+    free(c.set_ranks);
+    ld_free_strv(c.formats, n);
     free(c.seen.v);
     free(c.rank_groups.v);
     free(c.ranks.v);
@@ -807,6 +905,20 @@ static sv_err load_main(const char *const *paths, size_t n, const load_options *
     ld_progress(&c);
     *out = c.p;
     return SV_OK;
+}
+
+/* The paths with each directory expanded to its run's files. */
+static sv_err load_main(const char *const *paths, size_t n, const load_options *opt, profile **out,
+                        sv_error *err)
+{
+    char **v;
+    size_t nv;
+    sv_err e = profile_run_paths(paths, n, &v, &nv, err);
+    if (e)
+        return e;
+    e = load_run((const char *const *)v, nv, opt, out, err);
+    profile_run_paths_free(v, nv);
+    return e;
 }
 
 sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err)

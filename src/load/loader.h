@@ -59,12 +59,29 @@ enum { LOAD_STREAM_OFF, LOAD_STREAM_AUTO, LOAD_STREAM_FORCE };
 sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err);
 
 /* Several files as one profile: the C API's PREFIX_rankNNNNN.h5, one
- * columnar file per rank.  Each file's rank is its metadata mpi_rank, else
- * the N of its name; a rank that comes twice skips the later file, ranks
- * missing below the highest get a warning.  The profile's metadata is the
- * first file's; p->paths lists every file.  n == 1 is profile_load. */
+ * columnar file per rank, and native traces (.spt, one rank each, told by
+ * their first bytes), mixed.  An HDF5 file's rank is its metadata
+ * mpi_rank, else the N of its name; a trace's is its header's.  An HDF5
+ * file whose rank came already is skipped (a warning); a rank claimed by a
+ * native trace and another file is an error naming both.  Ranks missing
+ * below the highest get a warning.  The profile's metadata is the first
+ * HDF5 file's; p->paths lists every file, p->path_formats what each is.
+ * n == 1 is profile_load. */
 sv_err profile_load_set(const char *const *paths, size_t n, const load_options *opt, profile **out,
                         sv_error *err);
+
+/* The files of one run: each directory among paths stands for its native
+ * traces (*.spt) and rank files (*_rank<N>.h5), not recursively, in name
+ * order; other paths are kept as given.  *out is freed with
+ * profile_run_paths_free.  An error for a directory without such files.
+ * profile_load and profile_load_set expand their paths this way. */
+sv_err profile_run_paths(const char *const *paths, size_t n, char ***out, size_t *nout,
+                         sv_error *err);
+void profile_run_paths_free(char **v, size_t n);
+
+/* True when path starts like a native trace (.spt): out of core reads
+ * HDF5 files only. */
+bool profile_path_is_native(const char *path);
 
 /* The load runs in a child process (isolate.h: profile_load_isolated). */
 

@@ -7,6 +7,7 @@
 #define SV_LOADER_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "h5util.h"
@@ -55,10 +56,16 @@ typedef struct ld_ctx {
     int64_t mpi_rank;  /* metadata mpi_rank, -1 when absent */
     /* A file set (profile_load_set): */
     bool in_set;
-    size_t set_index;   /* which file of the set */
-    int name_rank;      /* N of "_rank<N>.h5" in the file name, -1 none */
-    bool skip_file;     /* this file's rank came already */
-    bool streamed;      /* out-of-core: regions are streamed (stream_col.h) */
+    size_t set_index; /* which file of the set */
+    int name_rank;    /* N of "_rank<N>.h5" in the file name, -1 none */
+    bool skip_file;   /* this file's rank came already */
+    bool streamed;    /* out-of-core: regions are streamed (stream_col.h) */
+    bool meta_taken;  /* a file of the set gave the profile its /metadata */
+    int *set_ranks;   /* the rank of each file of the set (-1: none yet) */
+    char **formats;   /* what each file of the set is (profile.path_formats) */
+    /* The native trace being read (load_spt.c): */
+    int spt_version;
+    bool spt_big_endian;
     struct sc_file *sg; /* out-of-core schema 1: the stream's state (stream_grp.c), or NULL */
 } ld_ctx;
 
@@ -93,6 +100,18 @@ bool ld_rank_exists(const profile *p, int rank);
 /* --- schema 1 (load_groups.c) --- */
 /* Loads root group gname as rank `rank`: tables, then regions. */
 sv_err ld_load_rank_group(ld_ctx *c, hid_t f, const char *gname, int rank);
+
+/* --- file sets (loader.c) --- */
+/* The error for a file claiming a rank an earlier file of the set has. */
+sv_err ld_set_claimed(ld_ctx *c, int rank, sv_error *err);
+/* Notes what the file being loaded is (printf-style; SV_ERR_NOMEM). */
+sv_err ld_note_format(ld_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --- native traces (load_spt.c) --- */
+/* "SCOPEPRF": the first bytes of a native trace. */
+bool ld_spt_magic(const unsigned char *head, size_t n);
+/* Loads the trace open as fp (size bytes) as one rank of c->p. */
+sv_err ld_load_spt(ld_ctx *c, FILE *fp, uint64_t size, sv_error *err);
 
 /* --- tables (load_tables.c) --- */
 sv_err ld_load_threads(ld_ctx *c, rank_data *rk, hid_t rg);

@@ -244,6 +244,7 @@ void profile_free(profile *p)
     free(p->meta);
     free_strv(p->warnings, p->nwarnings);
     warn_cap_free(p);
+    free_strv(p->path_formats, p->npaths);
     free_strv(p->paths, p->npaths);
     free(p->path);
     free(p);

@@ -232,9 +232,10 @@ typedef struct meta_entry {
 
 /* Which scope-profiler layout a file had (doc/FORMAT.md). */
 typedef enum profile_layout {
-    LAYOUT_GROUPS,   /* schema 1: rank<N>/regions/<name>/ (legacy and extended) */
-    LAYOUT_COLUMNAR, /* schema 2 (start/end) or 3 (gap-encoded) */
-    LAYOUT_AGGREGATE /* schema 3, storage_layout "aggregate": summaries only */
+    LAYOUT_GROUPS,    /* schema 1: rank<N>/regions/<name>/ (legacy and extended) */
+    LAYOUT_COLUMNAR,  /* schema 2 (start/end) or 3 (gap-encoded) */
+    LAYOUT_AGGREGATE, /* schema 3, storage_layout "aggregate": summaries only */
+    LAYOUT_NATIVE     /* native traces (.spt) only: start and end times, no schema */
 } profile_layout;
 
 /* What kind of file the profile was read from (the layout says what it
@@ -249,6 +250,9 @@ typedef struct profile {
     char *path;   /* the first file; see paths for a C-API rank set */
     char **paths; /* every file opened as this profile (npaths >= 1) */
     size_t npaths;
+    /* npaths lines saying what each file is ("native trace, version 2,
+     * little-endian, rank 1"), or NULL (a model not made by the loader). */
+    char **path_formats;
     uint64_t file_size; /* summed over paths */
     int schema;         /* scope_profiler_schema (1 when absent) */
     profile_layout layout;

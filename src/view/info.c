@@ -209,6 +209,8 @@ static const char *info_layout_text(const profile *p)
                     : "JSON profile (format_version 1; schema-3 columns)";
     }
     switch (p->layout) {
+    case LAYOUT_NATIVE:
+        return "native traces (start and end times only)";
     case LAYOUT_AGGREGATE:
         return "schema 3, aggregate (summaries only, no calls)";
     case LAYOUT_COLUMNAR:
@@ -234,13 +236,20 @@ static void build_file(info_doc *d, const profile *p)
         char n[48];
         snprintf(n, sizeof n, "%zu (one per rank)", p->npaths);
         doc_pair(d, 2, 6, "files", n);
-        for (size_t i = 0; i < p->npaths; i++)
+        /* Each file, and under it what it is (a native trace's version and byte order). */
+        for (size_t i = 0; i < p->npaths; i++) {
             doc_pair(d, 2, 6, "", p->paths[i]);
+            if (p->path_formats && p->path_formats[i])
+                doc_pair(d, 4, 6, "", p->path_formats[i]);
+        }
     } else {
         doc_pair(d, 2, 6, "path", p->path);
     }
     doc_pair(d, 2, 6, "size", size);
     doc_pair(d, 2, 6, "layout", info_layout_text(p));
+    /* One native trace: its version and byte order (an HDF5 file's layout says it all). */
+    if (p->npaths == 1 && p->layout == LAYOUT_NATIVE && p->path_formats && p->path_formats[0])
+        doc_pair(d, 2, 6, "format", p->path_formats[0]);
 }
 
 static void build_meta(info_doc *d, const profile *p)

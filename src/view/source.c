@@ -312,7 +312,9 @@ static void source_draw(void *state, ui_ctx *ctx, rect area)
     source_clamp(s);
     draw_header(s, ctx, r, area);
     rect body = {area.x, area.y + 1, area.w, area.h - 1};
-    const char *msg = !r                                 ? "no region selected"
+    const char *msg = !r ? "no region selected"
+                      : !r->source_text && !s->gutter.lp && r->source_file
+                          ? "source text not captured" /* a native trace: file and line only */
                       : !r->source_text && !s->gutter.lp ? "no source captured"
                       : !s->text && s->gutter.lp         ? "no source captured; --lines "
                                                            "prints the line profile"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_spt.h"
 #include "scenarios.h"
 
 #define MAX_NUMS 2
@@ -43,6 +44,9 @@ static const command commands[] = {
     {"deep", "PATH LEVELS", 1, 1, 100000000, scen_deep, "one region nested LEVELS deep by ids"},
     {"cycle-long", "PATH N", 1, 2, 100000000, scen_cycle_long, "parent ids forming one N-cycle"},
     {"hostile", "PATH", 0, 0, 0, scen_hostile, "1000 regions with hostile names and strings"},
+    {"spt", "DIR NCALLS", 1, 6, 1000000000, gen_spt_scenario,
+     "native traces of a 4-rank run (DIR/run_rank0000R.spt): ranks 0, 1 version 2, ranks 2, 3 "
+     "version 1, odd ranks big-endian; about NCALLS nested calls each"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -613,11 +614,14 @@ static void test_missing_and_directory(void **state)
     assert_non_null(strstr(err.msg, "/nonexistent/dir/x.h5"));
     assert_int_equal(sv_err_exit_status(e), 1);
 
+    /* A directory is a run of native traces and rank files: one without any is refused. */
     char dir[4096];
-    sv_fixture_path(dir, sizeof dir, "");
+    snprintf(dir, sizeof dir, "%s/sv-empty.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    assert_non_null(mkdtemp(dir));
     e = profile_load(dir, NULL, &p, &err);
+    rmdir(dir);
     assert_int_equal(e, SV_ERR_IO);
-    assert_non_null(strstr(err.msg, "directory"));
+    assert_non_null(strstr(err.msg, "a directory without native traces"));
     assert_null(p);
 
     assert_int_equal(profile_load(NULL, NULL, &p, &err), SV_ERR_USAGE);

@@ -70,12 +70,21 @@ static profile *load_upstream(const char *base)
     return p;
 }
 
+static void check_profile(profile *p, const char *base, size_t num_ranks, int schema,
+                          profile_layout layout);
+
 static void check_file(const char *base, size_t num_ranks, int schema, profile_layout layout)
+{
+    check_profile(load_upstream(base), base, num_ranks, schema, layout);
+}
+
+/* The profile's regions against expected/BASE.json (frees p). */
+static void check_profile(profile *p, const char *base, size_t num_ranks, int schema,
+                          profile_layout layout)
 {
     char dir[512], js[768];
     upstream_dir(dir, sizeof dir);
     snprintf(js, sizeof js, "%s/expected/%s.json", dir, base);
-    profile *p = load_upstream(base);
     size_t len = 0;
     char *text = sv_slurp(js, &len), msg[128];
     assert_non_null(text);
@@ -87,7 +96,8 @@ static void check_file(const char *base, size_t num_ranks, int schema, profile_l
         print_message("warning: %s\n", p->warnings[i]);
     assert_int_equal(p->nwarnings, 0);
     assert_int_equal(p->nranks, num_ranks);
-    assert_int_equal(p->schema, schema);
+    if (layout != LAYOUT_NATIVE)
+        assert_int_equal(p->schema, schema);
     assert_int_equal(p->layout, layout);
     assert_int_equal(p->nregions, exp->count);
     for (size_t i = 0; i < exp->count; i++) {
@@ -127,6 +137,57 @@ FILE_TEST(test_sp3_basic, "sp3-basic", 1, 3, LAYOUT_COLUMNAR)
 FILE_TEST(test_sp3_gpu, "sp3-gpu", 1, 3, LAYOUT_COLUMNAR)
 FILE_TEST(test_sp3_fixedstr, "sp3-parallel-fixedstr", 2, 3, LAYOUT_COLUMNAR)
 FILE_TEST(test_sp3_threads, "sp3-threads-async", 1, 3, LAYOUT_COLUMNAR)
+
+/* native/DIR, opened as its directory and as its files named one by one
+ * (in reverse order): both against expected/native-DIR.json. */
+static void check_native(const char *sub, size_t num_ranks, int schema, profile_layout layout)
+{
+    char dir[512], path[768], base[128];
+    upstream_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/native/%s", dir, sub);
+    snprintf(base, sizeof base, "native-%s", sub);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        print_message("SKIP: shared data not found (%s)\n", path);
+        skip();
+    }
+    const char *one = path;
+    char **files;
+    size_t n;
+    sv_error err;
+    assert_int_equal(profile_run_paths(&one, 1, &files, &n, &err), SV_OK);
+    for (int pass = 0; pass < 2; pass++) {
+        const char *rev[8];
+        assert_true(n <= 8);
+        for (size_t i = 0; i < n; i++)
+            rev[i] = files[n - 1 - i];
+        profile *p;
+        if (pass == 0 ? profile_load(path, NULL, &p, &err)
+                      : profile_load_set(rev, n, NULL, &p, &err))
+            fail_msg("load %s: %s", path, err.msg);
+        assert_int_equal(p->npaths, n);
+        check_profile(p, base, num_ranks, schema, layout);
+    }
+    profile_run_paths_free(files, n);
+}
+
+static void test_native_mpi4(void **s)
+{
+    (void)s;
+    check_native("solver_mpi4", 4, 0, LAYOUT_NATIVE);
+}
+
+static void test_native_v1_be(void **s)
+{
+    (void)s;
+    check_native("solver_v1_be", 1, 0, LAYOUT_NATIVE);
+}
+
+static void test_native_mixed(void **s)
+{
+    (void)s;
+    check_native("mixed", 2, 2, LAYOUT_COLUMNAR);
+}
 
 /* Upstream's compatibility fixtures: one run, three schemas, the same calls. */
 static void test_same_calls(void **s)
@@ -306,6 +367,8 @@ int main(void)
         cmocka_unit_test(test_same_calls),        cmocka_unit_test(test_threads_async_columns),
         cmocka_unit_test(test_basic_source_meta), cmocka_unit_test(test_capi_native),
         cmocka_unit_test(test_stored_statistics), cmocka_unit_test(test_generated_same_calls),
+        cmocka_unit_test(test_native_mpi4),       cmocka_unit_test(test_native_v1_be),
+        cmocka_unit_test(test_native_mixed),
     };
     return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }
