@@ -19,6 +19,7 @@ src=${SV_TOP_SRCDIR:-$(dirname "$0")/../..}
 seconds=${FUZZ_SECONDS:-60}
 fuzz=./tests/fuzz/fuzz_load
 jfuzz=./tests/fuzz/fuzz_json
+# (tests/fuzz/fuzz_spt, the native traces' target, runs after it from its own seeds)
 sv=$(pwd)/scopeview
 out=tests/fuzz/out
 [ -x "$fuzz" ] && [ -x "$jfuzz" ] && [ -x ./svgen ] && [ -x "$sv" ] || {
@@ -56,6 +57,19 @@ trap 'rm -rf "$FUZZ_LOAD_TMPDIR"' EXIT INT TERM
 execs=$(grep -o '^#[0-9]*' "$out/fuzz.log" 2>/dev/null | tail -n 1 | tr -d '#')
 echo "fuzz: ${execs:-0} executions, corpus $(ls "$out/corpus" | wc -l) inputs"
 
+# --- native traces: a short run of fuzz_spt from fixed seeds (every version and byte order
+# of svgen spt), the same every time (-seed=1, a fixed number of inputs); its crashes join the
+# artifacts below (a trace is read by scopeview's own code: any crash is scopeview's).
+spt_seeds=$out/spt-seeds
+mkdir -p "$spt_seeds" "$out/spt-corpus"
+./svgen spt "$spt_seeds/run" 30 >/dev/null && mv "$spt_seeds"/run/*.spt "$spt_seeds"/ &&
+    rmdir "$spt_seeds/run"
+[ "$seconds" -gt 0 ] && [ -x ./tests/fuzz/fuzz_spt ] && ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+    ./tests/fuzz/fuzz_spt -seed=1 -runs="${SPT_RUNS:-20000}" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=65536 -artifact_prefix="$out/artifacts/spt-" "$out/spt-corpus" "$spt_seeds" \
+    >"$out/fuzz_spt.log" 2>&1
+[ "$seconds" -gt 0 ] && echo "fuzz_spt: $(grep -o '^#[0-9]*' "$out/fuzz_spt.log" | tail -n 1 | tr -d '#') executions"
+
 # --- triage: classify every artifact by its first frame that is not runtime
 # first_frame LOG: the first stack frame outside sanitizers, libFuzzer and libc
 first_frame() {
@@ -70,7 +84,9 @@ for a in "$out"/artifacts/*; do
     [ -f "$a" ] || continue
     name=$(basename "$a")
     log=$out/triage/$name.log
-    ASAN_OPTIONS=detect_leaks=1:symbolize=1 timeout 60 "$fuzz" -timeout=10 -rss_limit_mb=2048 \
+    target=$fuzz
+    case $name in spt-*) target=./tests/fuzz/fuzz_spt ;; esac
+    ASAN_OPTIONS=detect_leaks=1:symbolize=1 timeout 60 "$target" -timeout=10 -rss_limit_mb=2048 \
         "$a" >"$log" 2>&1
     rc=$?
     frame=$(first_frame "$log")
