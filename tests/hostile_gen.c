@@ -17,7 +17,7 @@
  *   hostile_gen swmr PATH        writes PATH in SWMR-write mode, prints
  *                                "open", keeps it open until stdin closes
  *   hostile_gen dead PATH        a writer that died: "open for write" stays
- *   hostile_gen lzf PATH         a column compressed with lzf (filter 32000)
+ *   hostile_gen nofilter PATH    a column compressed with filter 40000, which no plugin has
  *   hostile_gen linked PATH N    one region's columns hard-linked into N more
  *   hostile_gen uint64 PATH      an unsigned time of 2^63 + 100
  *   hostile_gen ranks PATH N     schema 3, two calls of "r" on rank 0 and
@@ -380,22 +380,23 @@ static void write_dead(const char *path)
     _exit(0);
 }
 
-/* A pass-through filter under h5py's lzf id (32000): the file records it
- * as mandatory, so a reader without the lzf plugin cannot read the column. */
-static size_t lzf_passthrough(unsigned flags, size_t cd_nelmts, const unsigned cd_values[],
-                              size_t nbytes, size_t *buf_size, void **buf)
+/* A pass-through filter under id 40000 (the unregistered range; no plugin
+ * provides it): the file records it as mandatory, so no reader can read
+ * the column. */
+static size_t private_passthrough(unsigned flags, size_t cd_nelmts, const unsigned cd_values[],
+                                  size_t nbytes, size_t *buf_size, void **buf)
 {
     (void)flags, (void)cd_nelmts, (void)cd_values, (void)buf_size, (void)buf;
     return nbytes;
 }
 
-/* rank0: "ok" [0, 10] with a thread_ids column [0] compressed with "lzf". */
-static void write_lzf(const char *path)
+/* rank0: "ok" [0, 10] with a thread_ids column [0] compressed with filter 40000. */
+static void write_nofilter(const char *path)
 {
-    static const H5Z_class2_t cls = {H5Z_CLASS_T_VERS, 32000, 1, 1, "lzf", NULL, NULL,
-                                     lzf_passthrough};
+    static const H5Z_class2_t cls = {H5Z_CLASS_T_VERS, 40000, 1,    1,
+                                     "private",        NULL,  NULL, private_passthrough};
     if (H5Zregister(&cls) < 0)
-        gen_die("lzf: cannot register the filter");
+        gen_die("nofilter: cannot register the filter");
     hid_t f = gen_file_create(path);
     hid_t rk = gen_rank(f, 0);
     int64_t s = 0, e = 10, t = 0;
@@ -404,11 +405,11 @@ static void write_lzf(const char *path)
     hid_t space = H5Screate_simple(1, &n, NULL);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, &n) < 0 ||
-        H5Pset_filter(dcpl, 32000, H5Z_FLAG_MANDATORY, 0, NULL) < 0)
-        gen_die("lzf: dataset properties");
+        H5Pset_filter(dcpl, 40000, H5Z_FLAG_MANDATORY, 0, NULL) < 0)
+        gen_die("nofilter: dataset properties");
     hid_t d = H5Dcreate2(g, "thread_ids", H5T_STD_I64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (d < 0 || H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &t) < 0)
-        gen_die("lzf: cannot write thread_ids");
+        gen_die("nofilter: cannot write thread_ids");
     H5Dclose(d);
     H5Pclose(dcpl);
     H5Sclose(space);
@@ -495,8 +496,8 @@ int main(int argc, char **argv)
         write_swmr(path);
     else if (strcmp(what, "dead") == 0)
         write_dead(path);
-    else if (strcmp(what, "lzf") == 0)
-        write_lzf(path);
+    else if (strcmp(what, "nofilter") == 0)
+        write_nofilter(path);
     else if (strcmp(what, "linked") == 0)
         write_linked(path, n);
     else if (strcmp(what, "uint64") == 0)

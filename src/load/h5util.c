@@ -34,10 +34,15 @@ h5u_status h5u_fail(char *why, size_t len, const char *what)
     return H5U_BAD;
 }
 
+/* Filter plugins load from libhdf5's plugin path (HDF5_PLUGIN_PATH);
+ * lzf and zstd are registered when no plugin gives them (h5util_filters.c):
+ * only a filter truly unavailable gets the repack message (h5util_cols.c). */
 void h5u_setup(void)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    H5PLset_loading_state(0);
+    H5PLset_loading_state(H5PL_FILTER_PLUGIN);
+    h5u_register_filters();
+    H5Eclear2(H5E_DEFAULT);
 }
 
 typedef struct walk_ctx {

@@ -41,7 +41,8 @@ typedef struct h5u_reader {
     struct load_budget *budget;
 } h5u_reader;
 
-/* Silences the error stack for this thread and forbids filter plugins. */
+/* Silences the error stack for this thread, lets libhdf5 load filter
+ * plugins and registers the lzf and zstd decoders it lacks. */
 void h5u_setup(void);
 
 /* The innermost description of the current error stack (escaped, at most

@@ -36,5 +36,7 @@ void h5u_attr_close(h5u_attr_h *h);
 h5u_status h5u_read_strs_obj(hid_t obj, bool attr, hid_t dxpl, hid_t ftype, hid_t space, size_t n,
                              h5u_strs *out, char *why, size_t whylen);
 const char *h5u_class_name(H5T_class_t c);
+/* Registers the lzf and zstd decoders libhdf5 lacks (h5util_filters.c). */
+void h5u_register_filters(void);
 
 #endif

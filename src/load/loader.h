@@ -2,8 +2,10 @@
  * groups, legacy and extended), schema 2 and 3 (columnar and aggregate) and
  * the C API's per-rank file sets.  Only the loader's files include hdf5.h.
  *
- * The file is opened read-only, without file locking and with filter
- * plugins off; libhdf5's own error stack is never printed.  Whole-file
+ * The file is opened read-only, without file locking; filter plugins
+ * load from libhdf5's plugin path, lzf and zstd are decoded with liblzf
+ * and libzstd (h5util_filters.c);
+ * libhdf5's own error stack is never printed.  Whole-file
  * faults return an error; a bad region or optional column is dropped with a
  * warning recorded in profile->warnings (the caller prints them). */
 #ifndef SV_LOADER_H

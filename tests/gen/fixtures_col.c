@@ -296,7 +296,11 @@ void scen_fixtures_col(const char *dir)
     write_full(dir, "col3_full.h5", (gc_opts){.timing = 3}, false, true);
     write_full(dir, "col2_full.h5", (gc_opts){.timing = 2, .no_event_meta = true}, false, true);
     write_full(dir, "col3_schema4.h5", (gc_opts){.schema = 4, .timing = 3}, false, true);
-    write_full(dir, "col3_lzf.h5", (gc_opts){.timing = 3, .lzf_col = "gpu_durations"}, false, true);
+    write_full(dir, "col3_nofilter.h5", (gc_opts){.timing = 3, .lzf_col = "gpu_durations"}, false,
+               true);
+    /* col3_full compressed as hdf5_compression="lzf" and "zstd" write it (tests/filters.sh). */
+    write_full(dir, "col3_lzf.h5", (gc_opts){.timing = 3, .event_filter = 32000}, false, true);
+    write_full(dir, "col3_zstd.h5", (gc_opts){.timing = 3, .event_filter = 32015}, false, true);
     write_full(dir, "col3_truncated.h5", (gc_opts){.timing = 3, .fault = GC_FAULT_TRUNCATE}, false,
                true);
     write_full(dir, "col3_overlap.h5", (gc_opts){.timing = 3, .fault = GC_FAULT_OVERLAP}, false,

@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <lzf.h>
+#include <zstd.h>
 
 const char *const gc_opt_names[GC_NOPT] = {"gpu_durations", "call_ids", "parent_ids",
                                            "thread_ids",    "task_ids", "await_ns"};
 static const int64_t gc_opt_fill[GC_NOPT] = {-1, -1, -1, -1, -1, 0};
 
-#define GC_LZF_FILTER 32000
+#define GC_LZF_FILTER 40000
 #define GC_INDEX_CHUNK 256
 
 static void ck(int64_t rc, const char *what, const char *name)
@@ -20,11 +22,12 @@ static void ck(int64_t rc, const char *what, const char *name)
         gen_die("%s '%s' failed", what, name);
 }
 
-/* ------------------------------------------------------ the lzf stand-in */
+/* --------------------------------------------- a filter no reader has */
 
-/* A pass-through filter registered under h5py's lzf id: the file records
- * filter 32000 as mandatory, so a reader without the lzf plugin cannot read
- * the column, which is what the fixture is for. */
+/* A pass-through filter under an id of the unregistered range (32768 and
+ * up) that no plugin provides: the file records it as mandatory, so no
+ * reader can read the column, which is what the fixture is for (lzf and
+ * zstd, which a reader may well have, would not do). */
 static size_t gc_passthrough(unsigned flags, size_t cd_nelmts, const unsigned cd_values[],
                              size_t nbytes, size_t *buf_size, void **buf)
 {
@@ -36,9 +39,66 @@ static void gc_register_lzf(void)
 {
     if (H5Zfilter_avail(GC_LZF_FILTER) > 0)
         return;
-    static const H5Z_class2_t cls = {H5Z_CLASS_T_VERS, GC_LZF_FILTER, 1, 1, "lzf", NULL, NULL,
-                                     gc_passthrough};
+    static const H5Z_class2_t cls = {H5Z_CLASS_T_VERS, GC_LZF_FILTER, 1,    1,
+                                     "private",        NULL,          NULL, gc_passthrough};
     ck(H5Zregister(&cls), "registering filter", "lzf");
+}
+
+/* ------------------------------------------------------------ zstd */
+
+/* hdf5plugin's zstd filter (32015): one frame per chunk, level 3. */
+static size_t gc_zstd(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], size_t nbytes,
+                      size_t *buf_size, void **buf)
+{
+    (void)cd_nelmts, (void)cd_values;
+    size_t cap = (flags & H5Z_FLAG_REVERSE) ? (size_t)ZSTD_getFrameContentSize(*buf, nbytes)
+                                            : ZSTD_compressBound(nbytes);
+    if (cap == (size_t)ZSTD_CONTENTSIZE_ERROR || cap == (size_t)ZSTD_CONTENTSIZE_UNKNOWN)
+        return 0;
+    void *out = H5allocate_memory(cap ? cap : 1, false);
+    if (!out)
+        return 0;
+    size_t n = (flags & H5Z_FLAG_REVERSE) ? ZSTD_decompress(out, cap, *buf, nbytes)
+                                          : ZSTD_compress(out, cap, *buf, nbytes, 3);
+    if (ZSTD_isError(n)) {
+        H5free_memory(out);
+        return 0;
+    }
+    H5free_memory(*buf);
+    *buf = out;
+    *buf_size = cap;
+    return n;
+}
+
+/* h5py's lzf filter (32000): one lzf block per chunk; stored raw (the
+ * filter optional, as h5py's) when lzf would not shrink it. */
+static size_t gc_lzf(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], size_t nbytes,
+                     size_t *buf_size, void **buf)
+{
+    (void)cd_nelmts, (void)cd_values;
+    size_t cap = (flags & H5Z_FLAG_REVERSE) ? *buf_size * 64 : nbytes;
+    void *out = H5allocate_memory(cap ? cap : 1, false);
+    if (!out)
+        return 0;
+    unsigned n = (flags & H5Z_FLAG_REVERSE)
+                     ? lzf_decompress(*buf, (unsigned)nbytes, out, (unsigned)cap)
+                     : lzf_compress(*buf, (unsigned)nbytes, out, (unsigned)cap);
+    if (n == 0) {
+        H5free_memory(out);
+        return 0;
+    }
+    H5free_memory(*buf);
+    *buf = out;
+    *buf_size = cap;
+    return n;
+}
+
+/* The generator's own encoders: it writes the files, the plugins are the reader's business. */
+static void gc_ready_filter(unsigned id)
+{
+    static const H5Z_class2_t zstd = {H5Z_CLASS_T_VERS, 32015, 1, 1, "zstd", NULL, NULL, gc_zstd};
+    static const H5Z_class2_t lzf = {H5Z_CLASS_T_VERS, 32000, 1, 1, "lzf", NULL, NULL, gc_lzf};
+    ck(H5Zregister(id == 32015 ? &zstd : &lzf), "registering filter", id == 32015 ? "zstd" : "lzf");
 }
 
 /* ------------------------------------------------------------ datasets */
@@ -57,15 +117,21 @@ static hid_t gc_dcpl(const gc_ctx *c, gc_storage st, hsize_t n, const char *name
     ck(H5Pset_obj_track_times(dcpl, 0), "disabling timestamps of", name);
     bool lzf = st == ST_EVENT && c->o->lzf_col && strcmp(c->o->lzf_col, name) == 0;
     bool deflate = st == ST_EVENT && c->o->deflate > 0;
-    *chunked = (c->o->chunked && st != ST_TABLE) || deflate || lzf;
+    bool filter = st == ST_EVENT && c->o->event_filter;
+    *chunked = (c->o->chunked && st != ST_TABLE) || deflate || lzf || filter;
     if (!*chunked)
         return dcpl;
     hsize_t chunk = st == ST_INDEX ? GC_INDEX_CHUNK : c->o->chunk ? c->o->chunk : 65536;
     if (chunk > n && n > 0)
         chunk = n;
     ck(H5Pset_chunk(dcpl, 1, &chunk), "setting chunk size of", name);
-    if ((deflate || lzf) && c->o->shuffle)
+    if (((deflate || lzf) && c->o->shuffle) || filter)
         ck(H5Pset_shuffle(dcpl), "setting shuffle on", name);
+    if (filter) {
+        gc_ready_filter(c->o->event_filter);
+        ck(H5Pset_filter(dcpl, c->o->event_filter, H5Z_FLAG_OPTIONAL, 0, NULL),
+           "setting the filter on", name);
+    }
     if (deflate)
         ck(H5Pset_deflate(dcpl, (unsigned)c->o->deflate), "setting deflate on", name);
     if (lzf) {

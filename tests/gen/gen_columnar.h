@@ -114,7 +114,10 @@ typedef struct gc_opts {
     bool excl_unknown;   /* exclusive_totals all -1 (C API, native imports) */
     bool no_index;       /* no region_table / rank_region_index (only aux groups) */
     const int64_t *excl; /* exclusive_totals given per row (else computed) */
-    const char *lzf_col; /* this /events column gets filter 32000 (h5py's lzf) */
+    const char *lzf_col; /* this /events column gets filter 40000 (no plugin has it) */
+    /* Every /events column chunked, shuffled and compressed with this filter:
+     * 32000 (lzf, from the hdf5-plugin-lzf plugin) or 32015 (zstd, libzstd). */
+    unsigned event_filter;
     gc_fault fault;
 } gc_opts;
 
