@@ -342,6 +342,36 @@ static size_t max_regions(const lanes_index *ix)
     return m;
 }
 
+/* The part of [t0, t1] a lane could have been busy in: a task's from its
+ * creation to its end (still running at the end of the run: to t1), as the
+ * task table says; every other lane's the whole span. */
+static void lane_window(const lane *ln, int64_t t0, int64_t t1, int64_t *a, int64_t *z)
+{
+    *a = t0;
+    *z = t1;
+    const task_table *t = &ln->rk->tasks;
+    if (ln->kind != LANE_TASK || !ln->rk->has_tasks || ln->row < 0 || (size_t)ln->row >= t->n)
+        return;
+    if (t->created_ns && t->created_ns[ln->row] > t0)
+        *a = t->created_ns[ln->row] < t1 ? t->created_ns[ln->row] : t1;
+    if (t->done_ns && t->done_ns[ln->row] >= 0 && t->done_ns[ln->row] < t1)
+        *z = t->done_ns[ln->row] > *a ? t->done_ns[ln->row] : *a;
+}
+
+/* Idle: the lane's window less the busy time inside it. */
+static uint64_t lane_idle(const lanestats *ls, size_t l, const lane_stat *st)
+{
+    int64_t a, z;
+    lane_window(&ls->ix->lanes[l], ls->t0, ls->t1, &a, &z);
+    bool whole = a == ls->t0 && z == ls->t1;
+    int64_t busy = whole                         ? st->busy
+                   : ls->ix->lanes[l].ndepth > 0 ? lane_busy_between(&ls->top[l], a, z)
+                                                 : 0;
+    /* a <= z: their difference is exact in uint64 (it may pass INT64_MAX). */
+    uint64_t span = (uint64_t)z - (uint64_t)a;
+    return span > (uint64_t)busy ? span - (uint64_t)busy : 0;
+}
+
 sv_err lanestats_build(const lanes_index *ix, lanestats **out, sv_error *err)
 {
     *out = NULL;
@@ -361,8 +391,7 @@ sv_err lanestats_build(const lanes_index *ix, lanestats **out, sv_error *err)
         lanestats_free(ls);
         return no_memory(err);
     }
-    /* t0 <= t1: their difference is exact in uint64 (it may pass INT64_MAX). */
-    uint64_t span = (uint64_t)ls->t1 - (uint64_t)ls->t0;
+
     for (size_t l = 0; l < n; l++) {
         const lane *ln = &ix->lanes[l];
         lane_stat *st = &ls->st[l];
@@ -376,7 +405,7 @@ sv_err lanestats_build(const lanes_index *ix, lanestats **out, sv_error *err)
         st->busy = lane_busy_all(&ls->top[l]);
         st->awaited = top_awaited(ln);
         st->awaited = st->awaited < st->busy ? st->awaited : st->busy;
-        st->idle = span > (uint64_t)st->busy ? span - (uint64_t)st->busy : 0;
+        st->idle = lane_idle(ls, l, st);
     }
     free(excl);
     *out = ls;

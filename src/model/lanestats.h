@@ -8,7 +8,9 @@
  *
  * Per lane: busy = union of its top-level (depth 0) calls, awaited = sum
  * of the awaited time those calls record (at most busy), idle = the
- * profile's span minus busy, calls, first start and last end, and the
+ * profile's span minus busy (a task's: from its creation to its end, or
+ * to the end of the span when unfinished, minus its busy time there),
+ * calls, first start and last end, and the
  * region with the most exclusive time in the lane. */
 #ifndef SV_LANESTATS_H
 #define SV_LANESTATS_H

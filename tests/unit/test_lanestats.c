@@ -255,12 +255,66 @@ static void test_lane_stats(void **state)
     profile_free(p);
 }
 
+/* Tasks idle only between their creation and their end:
+ *   main [0, 1000) outside any task (the span is [0, 1000));
+ *   task 0 created 100, done 400: work [150, 250) and [320, 360): busy
+ *     140, idle (400 - 100) - 140 = 160 (was 1000 - 140 = 860);
+ *   task 1 created 300, unfinished (-1): work [500, 700): busy 200, idle
+ *     (1000 - 300) - 200 = 500;
+ *   the main lane keeps the whole span: busy 1000, idle 0. */
+static void test_task_idle(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t ms = 0, me = 1000;
+    region *m = mp_region(rk, "main", 1, &ms, &me);
+    int64_t none = -1;
+    mp_col(&m->task_ids, &none, 1);
+    int64_t ws[] = {150, 320, 500}, we[] = {250, 360, 700}, wt[] = {0, 0, 1};
+    region *w = mp_region(rk, "work", 3, ws, we);
+    mp_col(&w->task_ids, wt, 3);
+    int64_t created[] = {100, 300}, done[] = {400, -1};
+    rk->has_tasks = true;
+    rk->tasks.n = 2;
+    mp_col(&rk->tasks.created_ns, created, 2);
+    mp_col(&rk->tasks.done_ns, done, 2);
+    mp_finish(p);
+    lanes_index *ix = index_of(p);
+    lanestats *ls = NULL;
+    sv_error err;
+    assert_int_equal(lanestats_build(ix, &ls, &err), SV_OK);
+    assert_int_equal(ls->n, 3);
+    int seen = 0;
+    for (size_t l = 0; l < ls->n; l++) {
+        const lane *ln = &ix->lanes[l];
+        const lane_stat *st = &ls->st[l];
+        if (ln->kind == LANE_TASK && ln->row == 0) {
+            assert_int_equal(st->busy, 140);
+            assert_int_equal(st->idle, 160);
+            seen |= 1;
+        } else if (ln->kind == LANE_TASK && ln->row == 1) {
+            assert_int_equal(st->busy, 200);
+            assert_int_equal(st->idle, 500);
+            seen |= 2;
+        } else {
+            assert_int_equal(st->busy, 1000);
+            assert_int_equal(st->idle, 0);
+            seen |= 4;
+        }
+    }
+    assert_int_equal(seen, 7);
+    lanestats_free(ls);
+    lanes_free(ix);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_busy_intervals), cmocka_unit_test(test_busy_direct),
         cmocka_unit_test(test_busy_brute),     cmocka_unit_test(test_busy_reads_bounded),
-        cmocka_unit_test(test_lane_stats),
+        cmocka_unit_test(test_lane_stats),     cmocka_unit_test(test_task_idle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
