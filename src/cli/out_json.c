@@ -74,6 +74,7 @@ static void json_header(strbuf *b, const profile *p, const region_filter *f)
     json_metadata(b, p);
     sb_puts(b, ",\n");
     json_ranks(b, p, f);
+    out_json_lane_tables(b, p, f);
     sb_puts(b, "  \"minimum_start_time\": ");
     if (p->has_min_start)
         sb_puts(b, fmt_double_exact(num, sizeof num, (double)p->min_start_ns / SV_NS_PER_SECOND));

@@ -107,6 +107,9 @@ sv_err out_select(const profile *p, const region_filter *f, region ***regs, size
                   sv_error *err);
 
 void out_json_value(strbuf *b, const out_value *v);
+/* The "lane_tables" key of --json: each rank's thread and task tables
+ * (out_tables.c). */
+void out_json_lane_tables(strbuf *b, const profile *p, const region_filter *f);
 /* A CSV field.  A string cell starting with = + - @ tab or CR gets a leading ' (OWASP's
  * defence against formula injection in spreadsheets), unless raw (--csv-raw). */
 void out_csv_value(strbuf *b, const out_value *v);

@@ -17,7 +17,7 @@
 #include "util/timefmt.h"
 #include "ui/view.h"
 
-#define INFO_MAXF 5
+#define INFO_MAXF 12
 /* Widest a table column grows before its cells are cut. */
 #define INFO_COL_MAX 40
 
@@ -269,42 +269,90 @@ static void build_meta(info_doc *d, const profile *p)
     doc_table_end(d, first, 2, 0);
 }
 
-static void build_rank_tables(info_doc *d, const rank_data *rk)
+/* A table time from the timeline's zero, a duration, or "-" without the column. */
+static const char *tbl_time(char *buf, size_t len, const int64_t *v, size_t i, int64_t zero)
 {
-    char a[32], b[32], c[32], name[64];
-    if (rk->has_threads) {
-        doc_text(d, ROLE_NORMAL, GA_BOLD, 2, "threads of rank %d (%zu)", rk->rank, rk->threads.n);
-        size_t first = d->n;
-        const char *head[4] = {"row", "name", "ident", "native_id"};
-        doc_row(d, ROLE_DIM, 4, head);
-        for (size_t t = 0; t < rk->threads.n; t++) {
-            snprintf(a, sizeof a, "%zu", t);
-            snprintf(b, sizeof b, "%" PRId64, rk->threads.ident ? rk->threads.ident[t] : 0);
-            snprintf(c, sizeof c, "%" PRId64, rk->threads.native_id ? rk->threads.native_id[t] : 0);
-            const char *cells[4] = {a, rank_thread_name(rk, (int64_t)t, name, sizeof name),
-                                    rk->threads.ident ? b : "-", rk->threads.native_id ? c : "-"};
-            doc_row(d, ROLE_NORMAL, 4, cells);
-        }
-        doc_table_end(d, first, 4, 1u | 4u | 8u);
+    if (!v)
+        return "-";
+    timefmt_ns(buf, len, (double)(v[i] - zero));
+    return buf;
+}
+
+static void build_threads(info_doc *d, const rank_data *rk, int64_t zero)
+{
+    const thread_table *t = &rk->threads;
+    char a[32], b[32], c[32], e[4][32], name[64];
+    doc_text(d, ROLE_NORMAL, GA_BOLD, 2, "threads of rank %d (%zu), times from the timeline's zero",
+             rk->rank, t->n);
+    size_t first = d->n;
+    const char *head[8] = {"row", "name", "ident", "native_id", "daemon", "start", "end", "cpu"};
+    doc_row(d, ROLE_DIM, 8, head);
+    for (size_t i = 0; i < t->n; i++) {
+        snprintf(a, sizeof a, "%zu", i);
+        snprintf(b, sizeof b, "%" PRId64, t->ident ? t->ident[i] : 0);
+        snprintf(c, sizeof c, "%" PRId64, t->native_id ? t->native_id[i] : 0);
+        const char *end =
+            t->end_ns && t->end_ns[i] < 0 ? "running" : tbl_time(e[1], 32, t->end_ns, i, zero);
+        const char *cells[8] = {a,
+                                rank_thread_name(rk, (int64_t)i, name, sizeof name),
+                                t->ident ? b : "-",
+                                t->native_id ? c : "-",
+                                !t->daemon     ? "-"
+                                : t->daemon[i] ? "yes"
+                                               : "no",
+                                tbl_time(e[0], 32, t->start_ns, i, zero),
+                                end,
+                                tbl_time(e[2], 32, t->cpu_ns, i, 0)};
+        doc_row(d, ROLE_NORMAL, 8, cells);
     }
-    if (rk->has_tasks) {
-        doc_text(d, ROLE_NORMAL, GA_BOLD, 2, "tasks of rank %d (%zu)", rk->rank, rk->tasks.n);
-        size_t first = d->n;
-        const char *head[3] = {"row", "name", "thread"};
-        doc_row(d, ROLE_DIM, 3, head);
-        for (size_t t = 0; t < rk->tasks.n; t++) {
-            int64_t th = rk->tasks.thread ? rk->tasks.thread[t] : -1;
-            char tname[64];
-            snprintf(a, sizeof a, "%zu", t);
-            if (th >= 0)
-                snprintf(c, sizeof c, "%" PRId64 " (%s)", th,
-                         rank_thread_name(rk, th, tname, sizeof tname));
-            const char *cells[3] = {a, rank_task_name(rk, (int64_t)t, name, sizeof name),
-                                    th >= 0 ? c : "unknown"};
-            doc_row(d, ROLE_NORMAL, 3, cells);
-        }
-        doc_table_end(d, first, 4, 1u);
+    doc_table_end(d, first, 4, 1u | 4u | 8u | 32u | 64u | 128u);
+}
+
+static void build_tasks(info_doc *d, const rank_data *rk, int64_t zero)
+{
+    const task_table *t = &rk->tasks;
+    char a[32], steps[32], e[4][32], name[64], tname[64];
+    doc_text(d, ROLE_NORMAL, GA_BOLD, 2, "tasks of rank %d (%zu), times from the timeline's zero",
+             rk->rank, t->n);
+    size_t first = d->n;
+    const char *head[10] = {"row",     "name", "thread", "kind",    "coroutine",
+                            "created", "done", "steps",  "running", "suspended"};
+    doc_row(d, ROLE_DIM, 10, head);
+    for (size_t i = 0; i < t->n; i++) {
+        int64_t th = t->thread ? t->thread[i] : -1;
+        snprintf(a, sizeof a, "%zu", i);
+        /* "row (name)", the name whole: the table cuts it by display width */
+        strbuf c;
+        sb_init(&c);
+        if (th >= 0)
+            sb_printf(&c, "%" PRId64 " (%s)", th, rank_thread_name(rk, th, tname, sizeof tname));
+        snprintf(steps, sizeof steps, "%" PRId64, t->steps ? t->steps[i] : 0);
+        const char *done = t->done_ns && t->done_ns[i] < 0
+                               ? "unfinished"
+                               : tbl_time(e[1], 32, t->done_ns, i, zero);
+        const char *cells[10] = {a,
+                                 rank_task_name(rk, (int64_t)i, name, sizeof name),
+                                 th >= 0 && c.s ? c.s : "unknown",
+                                 t->kind && t->kind[i] ? t->kind[i] : "-",
+                                 t->coro_name && t->coro_name[i] ? t->coro_name[i] : "-",
+                                 tbl_time(e[0], 32, t->created_ns, i, zero),
+                                 done,
+                                 t->steps ? steps : "-",
+                                 tbl_time(e[2], 32, t->running_ns, i, 0),
+                                 tbl_time(e[3], 32, t->suspended_ns, i, 0)};
+        doc_row(d, ROLE_NORMAL, 10, cells);
+        sb_free(&c);
     }
+    doc_table_end(d, first, 4, 1u | 4u | 32u | 64u | 128u | 256u | 512u);
+}
+
+static void build_rank_tables(info_doc *d, const profile *p, const rank_data *rk)
+{
+    int64_t zero = p->has_min_start ? p->min_start_ns : 0;
+    if (rk->has_threads)
+        build_threads(d, rk, zero);
+    if (rk->has_tasks)
+        build_tasks(d, rk, zero);
 }
 
 /* One line for ranks whose lanes were inferred (doc/FORMAT.md
@@ -356,7 +404,7 @@ static void build_ranks(info_doc *d, const profile *p)
     doc_table_end(d, first, 2, 1u | 2u | 4u);
     build_inferred_note(d, p);
     for (size_t i = 0; i < p->nranks; i++)
-        build_rank_tables(d, &p->ranks[i]);
+        build_rank_tables(d, p, &p->ranks[i]);
 }
 
 static int name_cmp(const void *a, const void *b)

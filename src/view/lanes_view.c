@@ -15,6 +15,7 @@
 #include "model/region.h"
 #include "table.h"
 #include "util/checked.h"
+#include "util/strbuf.h"
 #include "util/timefmt.h"
 #include "ui/view.h"
 
@@ -29,6 +30,13 @@ enum lv_col {
     LC_BUSIEST,
     LC_FIRST,
     LC_LAST,
+    /* From the thread and task tables (hidden when no rank has them): */
+    LC_CPU,   /* a thread's CPU time */
+    LC_STEPS, /* a task's steps */
+    LC_RUN,   /* a task's running time */
+    LC_SUSP,  /* a task's suspended time */
+    LC_LIFE,  /* a thread's start to end, a task's creation to its end */
+    LC_KIND,  /* daemon; a task's kind and coroutine */
     LC_COUNT
 };
 
@@ -41,6 +49,9 @@ static const table_col lv_cols[LC_COUNT] = {
     [LC_IDLE] = {"Idle", 9, 2, false, false},      [LC_CALLS] = {"Calls", 8, 3, false, false},
     [LC_LOAD] = {"Load", LV_SPARK, 1, true, true}, [LC_BUSIEST] = {"Busiest", 14, 4, true, false},
     [LC_FIRST] = {"First", 9, 5, false, false},    [LC_LAST] = {"Last", 9, 6, false, false},
+    [LC_CPU] = {"CPU", 9, 7, false, false},        [LC_STEPS] = {"Steps", 6, 8, false, false},
+    [LC_RUN] = {"Running", 9, 9, false, false},    [LC_SUSP] = {"Suspended", 9, 9, false, false},
+    [LC_LIFE] = {"Lived", 19, 10, true, false},    [LC_KIND] = {"Kind", 14, 11, true, false},
 };
 
 /* A row: a rank total (lane == SIZE_MAX) or a lane. */
@@ -65,6 +76,36 @@ typedef struct lanes_state {
 
 /* ------------------------------------------------------------- model */
 
+/* Column v of the lane's table row: a thread's (threads) or a task's, -1
+ * when the lane has no such row or the table no such column. */
+static int64_t table_val(const lane *ln, const int64_t *const *col, bool task)
+{
+    const rank_data *rk = ln->rk;
+    size_t n = task ? rk->tasks.n : rk->threads.n;
+    bool has = task ? rk->has_tasks : rk->has_threads;
+    if (!has || !*col || ln->kind != (task ? LANE_TASK : LANE_THREAD) || ln->row < 0 ||
+        (size_t)ln->row >= n)
+        return -1;
+    return (*col)[ln->row];
+}
+
+static int64_t lane_cpu(const lane *ln)
+{
+    return table_val(ln, (const int64_t *const *)&ln->rk->threads.cpu_ns, false);
+}
+static int64_t lane_steps(const lane *ln)
+{
+    return table_val(ln, (const int64_t *const *)&ln->rk->tasks.steps, true);
+}
+static int64_t lane_running(const lane *ln)
+{
+    return table_val(ln, (const int64_t *const *)&ln->rk->tasks.running_ns, true);
+}
+static int64_t lane_suspended(const lane *ln)
+{
+    return table_val(ln, (const int64_t *const *)&ln->rk->tasks.suspended_ns, true);
+}
+
 static double col_key(const lanes_state *s, const lane_stat *st, size_t col)
 {
     switch (col) {
@@ -84,10 +125,17 @@ static double col_key(const lanes_state *s, const lane_stat *st, size_t col)
         return (double)st->last;
     case LC_BUSIEST:
         return (double)st->busiest_excl;
+    case LC_CPU:
+        return (double)lane_cpu(&s->ix->lanes[st->lane]);
+    case LC_STEPS:
+        return (double)lane_steps(&s->ix->lanes[st->lane]);
+    case LC_RUN:
+        return (double)lane_running(&s->ix->lanes[st->lane]);
+    case LC_SUSP:
+        return (double)lane_suspended(&s->ix->lanes[st->lane]);
     default:
         return (double)st->lane;
     }
-    (void)s;
 }
 
 static int lane_cmp(const void *a, const void *b, void *user)
@@ -150,6 +198,19 @@ static void lv_totals(lanes_state *s)
     }
 }
 
+/* The table columns show only when some rank has the table. */
+static void lv_hide_columns(lanes_state *s)
+{
+    bool threads = false, tasks = false;
+    for (size_t k = 0; k < s->ix->prof->nranks; k++) {
+        threads |= s->ix->prof->ranks[k].has_threads;
+        tasks |= s->ix->prof->ranks[k].has_tasks;
+    }
+    s->tb.hidden = (threads ? 0 : 1u << LC_CPU) |
+                   (tasks ? 0 : (1u << LC_STEPS) | (1u << LC_RUN) | (1u << LC_SUSP)) |
+                   (threads || tasks ? 0 : (1u << LC_LIFE) | (1u << LC_KIND));
+}
+
 static bool lv_keep(const region *r, void *user)
 {
     return ui_search_match(user, r->name);
@@ -201,11 +262,13 @@ static void lv_build(lanes_state *s, ui_ctx *ctx)
     }
     lv_totals(s);
     lv_flatten(s);
+    lv_hide_columns(s);
 }
 
 /* ------------------------------------------------------------- drawing */
 
-static void lane_label(const lane *ln, char *buf, size_t len)
+/* The lane's name, whole: the table cuts it by display width when drawn. */
+static void lane_label(const lane *ln, strbuf *b)
 {
     char nb[48];
     const char *name = ln->kind == LANE_TASK     ? rank_task_name(ln->rk, ln->row, nb, sizeof nb)
@@ -213,9 +276,30 @@ static void lane_label(const lane *ln, char *buf, size_t len)
                        : ln->kind == LANE_RANK   ? "(one lane)"
                                                  : NULL;
     if (name)
-        snprintf(buf, len, "  %s%s", ln->kind == LANE_TASK ? "task " : "", name);
+        sb_printf(b, "  %s%s", ln->kind == LANE_TASK ? "task " : "", name);
     else
-        snprintf(buf, len, "  lane %lld (inferred)", (long long)ln->row + 1);
+        sb_printf(b, "  lane %lld (inferred)", (long long)ln->row + 1);
+}
+
+/* The label in at most len bytes, cut at a character boundary with a mark
+ * (the header line is cut by display width again when drawn). */
+static void lane_label_cut(const lane *ln, char *buf, size_t len)
+{
+    strbuf b;
+    sb_init(&b);
+    lane_label(ln, &b);
+    const char *s = b.s ? b.s : "";
+    size_t n = strlen(s);
+    if (n < len) {
+        memcpy(buf, s, n + 1);
+    } else {
+        size_t k = len > 4 ? len - 4 : 0; /* room for "…" and the NUL */
+        while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+            k--; /* not inside a UTF-8 sequence */
+        memcpy(buf, s, k);
+        snprintf(buf + k, len - k, "%s", "\xe2\x80\xa6");
+    }
+    sb_free(&b);
 }
 
 static void fmt_time(char *buf, size_t len, int64_t ns)
@@ -283,6 +367,68 @@ static void lv_draw_cells(const lanes_state *s, ui_ctx *ctx, const lane_stat *st
     }
 }
 
+/* "a to b" from the timeline's zero; "unfinished" / "running" when the table says -1. */
+static void life_text(char *buf, size_t len, int64_t a, int64_t z, int64_t zero, bool task)
+{
+    char x[32], w[32];
+    fmt_time(x, sizeof x, a - zero);
+    if (z < 0)
+        snprintf(buf, len, "%s to %s", x, task ? "unfinished" : "running");
+    else {
+        fmt_time(w, sizeof w, z - zero);
+        snprintf(buf, len, "%s to %s", x, w);
+    }
+}
+
+/* The lane's own row of its thread or task table. */
+static void lv_draw_table_cells(const lanes_state *s, ui_ctx *ctx, const lane *ln, int y, int role)
+{
+    grid *g = &ctx->grid;
+    const rank_data *rk = ln->rk;
+    int64_t zero = ctx->prof->has_min_start ? ctx->prof->min_start_ns : 0;
+    char b[96];
+    int64_t v;
+    if ((v = lane_cpu(ln)) >= 0) {
+        fmt_time(b, sizeof b, v);
+        table_put(&s->tb, g, LC_CPU, y, b, role, 0);
+    }
+    if ((v = lane_steps(ln)) >= 0) {
+        snprintf(b, sizeof b, "%lld", (long long)v);
+        table_put(&s->tb, g, LC_STEPS, y, b, role, 0);
+    }
+    if ((v = lane_running(ln)) >= 0) {
+        fmt_time(b, sizeof b, v);
+        table_put(&s->tb, g, LC_RUN, y, b, role, 0);
+    }
+    if ((v = lane_suspended(ln)) >= 0) {
+        fmt_time(b, sizeof b, v);
+        table_put(&s->tb, g, LC_SUSP, y, b, role, 0);
+    }
+    bool task = ln->kind == LANE_TASK;
+    const int64_t *a = task ? rk->tasks.created_ns : rk->threads.start_ns;
+    const int64_t *z = task ? rk->tasks.done_ns : rk->threads.end_ns;
+    int64_t ia = table_val(ln, &a, task);
+    if (a && z && ia >= 0) {
+        life_text(b, sizeof b, ia, table_val(ln, &z, task), zero, task);
+        table_put(&s->tb, g, LC_LIFE, y, b, role, 0);
+    }
+    /* A kind and a coroutine name are the file's: table_put cuts them by display width. */
+    strbuf k;
+    sb_init(&k);
+    if (task && rk->has_tasks && ln->row >= 0 && (size_t)ln->row < rk->tasks.n) {
+        if (rk->tasks.kind && rk->tasks.kind[ln->row])
+            sb_puts(&k, rk->tasks.kind[ln->row]);
+        if (rk->tasks.coro_name && rk->tasks.coro_name[ln->row])
+            sb_printf(&k, "%s%s", k.len ? " " : "", rk->tasks.coro_name[ln->row]);
+    } else if (!task && rk->has_threads && rk->threads.daemon && ln->kind == LANE_THREAD &&
+               ln->row >= 0 && (size_t)ln->row < rk->threads.n) {
+        sb_puts(&k, rk->threads.daemon[ln->row] ? "daemon" : "thread");
+    }
+    if (k.s && k.len)
+        table_put(&s->tb, g, LC_KIND, y, k.s, role, 0);
+    sb_free(&k);
+}
+
 static void lv_draw_row(const lanes_state *s, ui_ctx *ctx, size_t r, int y)
 {
     const lv_row *row = &s->rows[r];
@@ -299,9 +445,13 @@ static void lv_draw_row(const lanes_state *s, ui_ctx *ctx, size_t r, int y)
         lv_draw_cells(s, ctx, &s->rank_tot[row->rank], nl, SIZE_MAX, y, role);
         return;
     }
-    lane_label(&s->ix->lanes[row->lane], b, sizeof b);
-    table_put(&s->tb, &ctx->grid, LC_LANE, y, b, role, 0);
+    strbuf lb;
+    sb_init(&lb);
+    lane_label(&s->ix->lanes[row->lane], &lb);
+    table_put(&s->tb, &ctx->grid, LC_LANE, y, lb.s ? lb.s : "", role, 0);
+    sb_free(&lb);
     lv_draw_cells(s, ctx, &s->ls->st[row->lane], 1, row->lane, y, role);
+    lv_draw_table_cells(s, ctx, &s->ix->lanes[row->lane], y, role);
 }
 
 /* The lane that waits most (awaited), or the thread idle most (idle time
@@ -324,22 +474,22 @@ static size_t lv_top(const lanes_state *s, bool awaited)
 
 static void lv_draw_info(const lanes_state *s, ui_ctx *ctx, rect area)
 {
-    char line[400], a[32], w[160], i[160];
+    char line[640], a[32], w[200], i[200];
     size_t ta = lv_top(s, true), ti = lv_top(s, false);
     timefmt_ns(a, sizeof a, ck_diff_f64(s->ls->t1, s->ls->t0));
     w[0] = i[0] = '\0';
     char nb[128];
     if (ta != SIZE_MAX) {
         char t[32];
-        lane_label(&s->ix->lanes[ta], nb, sizeof nb);
+        lane_label_cut(&s->ix->lanes[ta], nb, sizeof nb);
         fmt_time(t, sizeof t, s->ls->st[ta].awaited);
-        snprintf(w, sizeof w, "  waits most: r%d%.60s %s", s->ix->lanes[ta].rk->rank, nb + 1, t);
+        snprintf(w, sizeof w, "  waits most: r%d%s %s", s->ix->lanes[ta].rk->rank, nb + 1, t);
     }
     if (ti != SIZE_MAX) {
         char t[32];
-        lane_label(&s->ix->lanes[ti], nb, sizeof nb);
+        lane_label_cut(&s->ix->lanes[ti], nb, sizeof nb);
         timefmt_ns(t, sizeof t, (double)s->ls->st[ti].idle);
-        snprintf(i, sizeof i, "  idlest thread: r%d%.60s %s", s->ix->lanes[ti].rk->rank, nb + 1, t);
+        snprintf(i, sizeof i, "  idlest thread: r%d%s %s", s->ix->lanes[ti].rk->rank, nb + 1, t);
     }
     char f[96] = "";
     if (s->filtered)
