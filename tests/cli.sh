@@ -79,9 +79,9 @@ check "... saying FILE: no region NAME" has "^scopeview: $small: no region nope$
 
 # --- filters
 run --json --include in "$small"
-check "--include is anchored at the start" [ "$(grep -c '"name"' "$tmp/out")" = 1 ]
+check "--include is anchored at the start" [ "$(grep -c '{"name"' "$tmp/out")" = 1 ]
 run --json --exclude o --exclude i "$small"
-check "--exclude is repeatable" [ "$(grep -c '"name"' "$tmp/out")" = 1 ]
+check "--exclude is repeatable" [ "$(grep -c '{"name"' "$tmp/out")" = 1 ]
 run --json --ranks 0-3,5 "$fx/nested_names.h5"
 check "--ranks 0-3,5 exits 0" [ "$rc" = 0 ]
 check "--ranks 0-3,5 keeps ranks 0, 2 and 5" has '"ranks": \[0, 2, 5\]' "$tmp/out"

@@ -56,7 +56,7 @@ expect 0 "overlap those of region outer" --json "$fx/col3_overlap.h5"
 expect 0 "run past the end of events/start_deltas (8 events)" --json "$fx/col3_pastend.h5"
 expect 0 "outside the thread table of rank 0" --json "$fx/col3_badthread.h5"
 expect 0 "capi_rank00000.h5 and the other files: the set has no file for rank 2 (of 0..3)" --json "$fx/capi_rank00000.h5" "$fx/capi_rank00001.h5" "$fx/capi_rank00003.h5"
-if grep -q '"ranks": \[0, 1, 3\]' "$tmp/out" && [ "$(grep -c '"name": ' "$tmp/out")" -eq 5 ]; then
+if grep -q '"ranks": \[0, 1, 3\]' "$tmp/out" && [ "$(grep -c '{"name": ' "$tmp/out")" -eq 5 ]; then
     ok "the C-API set: ranks 0, 1, 3 and their 5 regions"
 else
     bad "the C-API set: ranks 0, 1, 3 and their 5 regions"
@@ -75,6 +75,6 @@ check "info: a C-API set lists its 3 files" hasx "files +3 \(one per rank\)" "$s
 check "info: the set's last file" has "capi_rank00003.h5" "$scr"
 # What still loads beside a fault: the file with a missing filter keeps every region.
 "$sv" --json "$fx/col3_nofilter.h5" >"$tmp/out" 2>/dev/null
-if [ "$(grep -c '"name": ' "$tmp/out")" -eq 4 ]; then ok "col3_nofilter: 4 regions load"; else bad "col3_nofilter: 4 regions load"; fi
+if [ "$(grep -c '{"name": ' "$tmp/out")" -eq 4 ]; then ok "col3_nofilter: 4 regions load"; else bad "col3_nofilter: 4 regions load"; fi
 
 finish

@@ -404,7 +404,7 @@ int cli_parse(int argc, char **argv, cli_options *o, FILE *err)
         o->file = argv[optind++];
     if (o->compare && optind < argc)
         o->file2 = argv[optind++];
-    /* More FILEs: the rank files of one run (PREFIX_rankNNNNN.h5), kept in a copy of the list
+    /* More FILEs: the rank files of one run (PREFIX_rankNNNNN.h5, .spt), kept in a copy of the list
      * (argv's array need not outlive the call). */
     if (!o->compare && optind < argc)
         optind = argc;
@@ -443,8 +443,9 @@ void cli_print_usage(FILE *out)
 {
     fputs("Usage: scopeview [OPTION]... [FILE]...\n"
           "View a scope-profiler HDF5 profile in the terminal, or print its statistics.\n"
-          "With no FILE, open the bundled demo profile.  Several FILEs are the C API's\n"
-          "rank files of one run (PREFIX_rank00000.h5 ...), opened as one profile.\n"
+          "With no FILE, open the bundled demo profile.  Several FILEs are the rank files\n"
+          "of one run, opened as one profile: the C API's PREFIX_rank00000.h5 ... and\n"
+          "native traces (.spt), mixed; a directory stands for its *.spt and *_rank<N>.h5.\n"
           "\n"
           "Batch outputs (to standard output):\n"
           "      --summary          an aligned table, one row per region and rank; on a\n"

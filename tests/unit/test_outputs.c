@@ -471,15 +471,17 @@ static void test_json_small(void **state)
     profile *p = load("small.h5");
     captured c = run_all(p, W_JSON);
     jm_node *root = parse_json(&c);
-    const char *top[] = {"file",     "files",     "schema", "layout",
-                         "metadata", "num_ranks", "ranks",  "minimum_start_time",
-                         "regions"};
-    assert_int_equal(root->count, 9);
-    for (size_t i = 0; i < 9; i++)
+    const char *top[] = {
+        "file",  "files",       "file_formats",       "schema", "layout", "metadata", "num_ranks",
+        "ranks", "lane_tables", "minimum_start_time", "regions"};
+    assert_int_equal(root->count, 11);
+    for (size_t i = 0; i < 11; i++)
         assert_string_equal(root->items[i]->key, top[i]);
     assert_int_equal(num(jm_get(root, "schema")), 1);
     assert_string_equal(jm_string(jm_get(root, "layout")), "groups");
     assert_int_equal(jm_get(root, "files")->count, 1);
+    assert_string_equal(jm_string(jm_at(jm_get(root, "file_formats"), 0)),
+                        "HDF5, schema 1, groups");
     assert_non_null(strstr(jm_string(jm_get(root, "file")), "small.h5"));
     const jm_node *meta = jm_get(root, "metadata");
     check_str(meta, "hostname", "testhost");
