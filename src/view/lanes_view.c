@@ -302,6 +302,12 @@ static void lane_label_cut(const lane *ln, char *buf, size_t len)
     sb_free(&b);
 }
 
+static void lv_rank_label(const lanes_state *s, size_t rank, char *buf, size_t len)
+{
+    size_t nl = s->rank_nl[rank];
+    snprintf(buf, len, "r%d: %zu lane%s", s->ix->prof->ranks[rank].rank, nl, nl == 1 ? "" : "s");
+}
+
 static void fmt_time(char *buf, size_t len, int64_t ns)
 {
     timefmt_ns(buf, len, (double)ns);
@@ -439,8 +445,7 @@ static void lv_draw_row(const lanes_state *s, ui_ctx *ctx, size_t r, int y)
     char b[160];
     if (row->lane == SIZE_MAX) {
         size_t nl = s->rank_nl[row->rank];
-        snprintf(b, sizeof b, "r%d: %zu lane%s", s->ix->prof->ranks[row->rank].rank, nl,
-                 nl == 1 ? "" : "s");
+        lv_rank_label(s, row->rank, b, sizeof b);
         table_put(&s->tb, &ctx->grid, LC_LANE, y, b, cur ? role : ROLE_HEADER, 0);
         lv_draw_cells(s, ctx, &s->rank_tot[row->rank], nl, SIZE_MAX, y, role);
         return;
@@ -472,32 +477,130 @@ static size_t lv_top(const lanes_state *s, bool awaited)
     return best;
 }
 
+/* One answer of the header: "  waits most: r0 task Task-7 2.550 ms", or
+ * briefly "  waits: r0 Task-7 2.550 ms". */
+typedef struct lv_answer {
+    const char *label, *brief; /* the wording, and its short form for narrow screens */
+    char rank[16];
+    char name[144];   /* "task Task-7" */
+    const char *bare; /* the name without "task " */
+    char value[32];
+    int name_w; /* the columns its name gets */
+} lv_answer;
+
+enum { LV_NAME_MIN = 10 }; /* a cut name narrower than this tells nothing */
+
+static bool lv_answer_of(const lanes_state *s, size_t l, bool awaited, lv_answer *an)
+{
+    if (l == SIZE_MAX)
+        return false;
+    char nb[144];
+    const lane *ln = &s->ix->lanes[l];
+    lane_label(ln, nb, sizeof nb);
+    snprintf(an->rank, sizeof an->rank, "r%d ", ln->rk->rank);
+    snprintf(an->name, sizeof an->name, "%s", nb + 2);
+    an->bare = an->name + (ln->kind == LANE_TASK ? strlen("task ") : 0);
+    timefmt_ns(an->value, sizeof an->value,
+               awaited ? (double)s->ls->st[l].awaited : (double)s->ls->st[l].idle);
+    an->label = awaited ? "waits most:" : "idlest thread:";
+    an->brief = awaited ? "waits:" : "idlest:";
+    return true;
+}
+
+static const char *lv_answer_name(const lv_answer *an, bool brief)
+{
+    return brief ? an->bare : an->name;
+}
+
+/* The columns answer an takes with its name name_w wide. */
+static int lv_answer_width(const grid *g, const lv_answer *an, bool brief)
+{
+    return 2 + grid_text_width(g, brief ? an->brief : an->label) + 1 +
+           grid_text_width(g, an->rank) + an->name_w + 1 + grid_text_width(g, an->value);
+}
+
+static int lv_answers_width(const grid *g, lv_answer *an, size_t n, bool brief)
+{
+    int w = 0;
+    for (size_t k = 0; k < n; k++) {
+        an[k].name_w = grid_text_width(g, lv_answer_name(&an[k], brief));
+        w += lv_answer_width(g, &an[k], brief);
+    }
+    return w;
+}
+
+/* Fits the answers into room columns (in their short wording when brief):
+ * the names cut in the middle (the last one first, to LV_NAME_MIN), then
+ * the last answer left out rather than shown as a fragment.  Returns how
+ * many stay. */
+static size_t lv_fit_answers(const grid *g, lv_answer *an, size_t n, int room, bool brief)
+{
+    for (; n > 0; n--) {
+        int excess = lv_answers_width(g, an, n, brief) - room;
+        for (size_t k = n; k-- > 0 && excess > 0;) {
+            int cut = an[k].name_w - LV_NAME_MIN < excess ? an[k].name_w - LV_NAME_MIN : excess;
+            if (cut > 0) {
+                an[k].name_w -= cut;
+                excess -= cut;
+            }
+        }
+        if (excess <= 0)
+            break;
+    }
+    return n;
+}
+
+/* The header answers which lane waits most and which thread idles most,
+ * each with its distinguishing tail and its value, or not at all. */
 static void lv_draw_info(const lanes_state *s, ui_ctx *ctx, rect area)
 {
-    char line[640], a[32], w[200], i[200];
-    size_t ta = lv_top(s, true), ti = lv_top(s, false);
+    grid *g = &ctx->grid;
+    char head[160], a[32], f[96] = "";
     timefmt_ns(a, sizeof a, ck_diff_f64(s->ls->t1, s->ls->t0));
-    w[0] = i[0] = '\0';
-    char nb[128];
-    if (ta != SIZE_MAX) {
-        char t[32];
-        lane_label_cut(&s->ix->lanes[ta], nb, sizeof nb);
-        fmt_time(t, sizeof t, s->ls->st[ta].awaited);
-        snprintf(w, sizeof w, "  waits most: r%d%s %s", s->ix->lanes[ta].rk->rank, nb + 1, t);
-    }
-    if (ti != SIZE_MAX) {
-        char t[32];
-        lane_label_cut(&s->ix->lanes[ti], nb, sizeof nb);
-        timefmt_ns(t, sizeof t, (double)s->ls->st[ti].idle);
-        snprintf(i, sizeof i, "  idlest thread: r%d%s %s", s->ix->lanes[ti].rk->rank, nb + 1, t);
-    }
-    char f[96] = "";
     if (s->filtered)
         snprintf(f, sizeof f, " (filter /%.60s/)", s->filter_text);
-    snprintf(line, sizeof line, " %zu lane%s%s over %s%s%s", s->ls->n, s->ls->n == 1 ? "" : "s", f,
-             a, w, i);
-    grid_fill(&ctx->grid, (rect){area.x, area.y, area.w, 1}, ' ', ROLE_NORMAL, 0);
-    grid_put_text(&ctx->grid, area.x, area.y, area.w, line, ROLE_NORMAL, GA_BOLD);
+    lv_answer an[2];
+    size_t n = 0;
+    n += lv_answer_of(s, lv_top(s, true), true, &an[n]);
+    n += lv_answer_of(s, lv_top(s, false), false, &an[n]);
+    snprintf(head, sizeof head, " %zu lane%s%s over %s", s->ls->n, s->ls->n == 1 ? "" : "s", f, a);
+    bool brief = lv_answers_width(g, an, n, false) > area.w - grid_text_width(g, head);
+    if (brief)
+        snprintf(head, sizeof head, " %zu lane%s%s, %s", s->ls->n, s->ls->n == 1 ? "" : "s", f, a);
+    n = lv_fit_answers(g, an, n, area.w - grid_text_width(g, head), brief);
+    grid_fill(g, (rect){area.x, area.y, area.w, 1}, ' ', ROLE_NORMAL, 0);
+    int x = area.x, end = area.x + area.w;
+    x += grid_put_text(g, x, area.y, end - x, head, ROLE_NORMAL, GA_BOLD);
+    for (size_t k = 0; k < n; k++) {
+        char lb[64];
+        snprintf(lb, sizeof lb, "  %s %s", brief ? an[k].brief : an[k].label, an[k].rank);
+        x += grid_put_text(g, x, area.y, end - x, lb, ROLE_NORMAL, GA_BOLD);
+        x += grid_put_text_mid(g, x, area.y, an[k].name_w, lv_answer_name(&an[k], brief),
+                               ROLE_NORMAL, GA_BOLD);
+        snprintf(lb, sizeof lb, " %s", an[k].value);
+        x += grid_put_text(g, x, area.y, end - x, lb, ROLE_NORMAL, GA_BOLD);
+    }
+}
+
+static void lv_wants(lanes_state *s, const grid *g)
+{
+    int lw = 0, bw = 0;
+    for (size_t r = 0; r < s->nrows; r++) {
+        char b[160];
+        const lv_row *row = &s->rows[r];
+        const lane_stat *st =
+            row->lane == SIZE_MAX ? &s->rank_tot[row->rank] : &s->ls->st[row->lane];
+        if (row->lane == SIZE_MAX)
+            lv_rank_label(s, row->rank, b, sizeof b);
+        else
+            lane_label(&s->ix->lanes[row->lane], b, sizeof b);
+        int w = grid_text_width(g, b);
+        lw = w > lw ? w : lw;
+        w = st->busiest ? grid_text_width(g, st->busiest->name) : 1;
+        bw = w > bw ? w : bw;
+    }
+    table_want(&s->tb, LC_LANE, lw);
+    table_want(&s->tb, LC_BUSIEST, bw);
 }
 
 static void lv_draw(void *state, ui_ctx *ctx, rect area)
@@ -520,6 +623,7 @@ static void lv_draw(void *state, ui_ctx *ctx, rect area)
     lv_draw_info(s, ctx, area);
     bool note = area.h > 6;
     rect body = {area.x, area.y + 1, area.w, area.h - 1 - (note ? 1 : 0)};
+    lv_wants(s, g);
     table_layout(&s->tb, g, body);
     table_scroll(&s->tb);
     table_draw_header(&s->tb, g, body.y);

@@ -435,7 +435,7 @@ static void reg_draw_name(const regions_state *s, ui_ctx *ctx, reg_row r, int y,
     int role = cur ? ROLE_SELECTED : ui_search_match(ctx, m->name) ? ROLE_SEARCH : ROLE_NORMAL;
     int x = s->tb.x[RC_NAME], w = s->tb.w[RC_NAME];
     int mark = m->event_data ? 0 : 2; /* room kept for " *" */
-    int used = grid_put_text(g, x, y, w > mark ? w - mark : w, m->name, role, 0);
+    int used = grid_put_text_mid(g, x, y, w > mark ? w - mark : w, m->name, role, 0);
     if (mark && used + mark <= w)
         grid_put_text(g, x + used, y, mark, " *", cur ? ROLE_SELECTED : ROLE_WARNING, 0);
 }
@@ -452,6 +452,19 @@ static void reg_draw_row(const regions_state *s, ui_ctx *ctx, size_t row, int y)
     for (size_t c = RC_CALLS; c < RC_COUNT; c++)
         if (table_col_shown(&s->tb, c))
             reg_draw_cell(s, g, r, c, y, role);
+}
+
+/* The name column no wider than its widest name (with the " *" mark) or
+ * rank row ("  rank 12 (slowest)"), so the numbers stay next to it. */
+static void reg_want(regions_state *s, const grid *g)
+{
+    int w = 0;
+    for (size_t i = 0; i < s->nrows; i++) {
+        const merged_region *m = &s->m[s->rows[i].m];
+        int nw = s->rows[i].rank >= 0 ? 20 : grid_text_width(g, m->name) + (m->event_data ? 0 : 2);
+        w = nw > w ? nw : w;
+    }
+    table_want(&s->tb, RC_NAME, w);
 }
 
 static bool any_marked(const regions_state *s)
@@ -485,6 +498,7 @@ static void reg_draw(void *state, ui_ctx *ctx, rect area)
     }
     bool note = (any_marked(s) || s->view) && area.h > 4;
     rect body = {area.x, area.y + 1, area.w, area.h - 1 - (note ? 1 : 0)};
+    reg_want(s, g);
     table_layout(&s->tb, g, body);
     table_scroll(&s->tb);
     table_draw_header(&s->tb, g, body.y);

@@ -106,6 +106,35 @@ static int title_width(const table *t, const grid *g, size_t col)
     return grid_text_width(g, t->cols[col].title) + (col == t->sort_col ? 1 : 0);
 }
 
+void table_want(table *t, size_t col, int width)
+{
+    if (col < t->ncols)
+        t->want[col] = width > 0 ? width : 0;
+}
+
+/* What each shown column gets beyond its smallest width out of SPARE: name
+ * columns first, up to their widest text, then the flex column the rest.
+ * When every column is shown (ALL), a flex name column grows no wider than
+ * its widest text, so the numbers stay next to their names; when some are
+ * hidden it takes the rest too.  Returns what is left unused. */
+static int name_growth(const table *t, uint32_t shown, bool all, int spare, int grow[])
+{
+    for (size_t i = 0; i < t->ncols; i++) {
+        grow[i] = 0;
+        int need = t->want[i] - t->cols[i].width;
+        if (((shown >> i) & 1u) && t->want[i] > 0 && need > 0 && spare > 0) {
+            grow[i] = need < spare ? need : spare;
+            spare -= grow[i];
+        }
+    }
+    size_t f = flex_col(t, shown);
+    if (f < t->ncols && spare > 0 && (t->want[f] == 0 || !all)) {
+        grow[f] += spare;
+        spare = 0;
+    }
+    return spare;
+}
+
 void table_layout(table *t, const grid *g, rect area)
 {
     uint32_t avail = all_cols(t);
@@ -121,9 +150,10 @@ void table_layout(table *t, const grid *g, rect area)
     t->more_col = t->ncols;
     if (shown != avail) {
         size_t f = flex_col(t, shown);
-        int spare0 = area.w - needed_width(t, shown);
+        int spare0 = area.w - needed_width(t, shown), grow[TABLE_MAX_COLS];
+        name_growth(t, shown, false, spare0, grow);
         if (f < t->ncols &&
-            t->cols[f].width + spare0 - title_width(t, g, f) - 1 >= TABLE_MORE_MIN) {
+            t->cols[f].width + grow[f] - title_width(t, g, f) - 1 >= TABLE_MORE_MIN) {
             t->more_col = f;
         } else {
             reserve = TABLE_MORE_MIN;
@@ -135,13 +165,15 @@ void table_layout(table *t, const grid *g, rect area)
     }
     t->nmore = popcount32(avail & ~shown);
     int spare = area.w - needed_width(t, shown) - reserve;
+    int grow[TABLE_MAX_COLS];
+    spare = name_growth(t, shown, shown == avail, spare, grow);
     int x = area.x + TABLE_MARGIN;
     for (size_t i = 0; i < t->ncols; i++) {
         t->x[i] = x;
         t->w[i] = 0;
         if (!((shown >> i) & 1u))
             continue;
-        int w = t->cols[i].width + (t->cols[i].flex && spare > 0 ? spare : 0);
+        int w = t->cols[i].width + grow[i];
         int room = area.x + area.w - x;
         t->w[i] = w < room ? w : room > 0 ? room : 0;
         x += w + TABLE_GAP;
@@ -161,7 +193,10 @@ void table_put(const table *t, grid *g, size_t col, int y, const char *text, int
     int tw = grid_text_width(g, text);
     if (!t->cols[col].left && tw < w)
         x += w - tw;
-    grid_put_text(g, x, y, w, text, role, attr);
+    if (t->cols[col].left)
+        grid_put_text_mid(g, x, y, w, text, role, attr);
+    else
+        grid_put_text(g, x, y, w, text, role, attr);
 }
 
 void table_draw_header(const table *t, grid *g, int y)

@@ -38,7 +38,8 @@ typedef struct table {
     /* layout of the last table_layout() / table_draw_header() */
     uint32_t shown;
     int x[TABLE_MAX_COLS], w[TABLE_MAX_COLS];
-    int left, width; /* the table's columns on screen */
+    int left, width;          /* the table's columns on screen */
+    int want[TABLE_MAX_COLS]; /* a name column's widest text (table_want), 0: none */
     size_t hscroll;  /* Left/Right: data columns skipped at the left (0: fit by priority) */
     size_t nmore;    /* data columns that do not fit (the header says "▸ N more") */
     size_t more_col; /* the flex column whose header holds that marker, ncols: the right end */
@@ -58,6 +59,12 @@ void table_init(table *t, const table_col *cols, size_t ncols, size_t sort_col, 
  * columns do not fit, the header ends with "▸ N more". */
 void table_layout(table *t, const grid *g, rect area);
 
+/* Tells the layout that name column col (left-aligned) holds texts up to
+ * width columns wide: it grows from its smallest width towards that before
+ * the flex column takes the rest, and a flex name column grows no wider,
+ * so the numbers stay next to their names.  0 forgets it. */
+void table_want(table *t, size_t col, int width);
+
 /* Header titles (the sort column marked with an arrow). */
 void table_draw_header(const table *t, grid *g, int y);
 
@@ -67,7 +74,9 @@ static inline bool table_col_shown(const table *t, size_t col)
 }
 
 /* Writes text in column col of screen row y, aligned and cut to the
- * column.  Nothing when the column is not shown. */
+ * column: a left-aligned (name) column cuts in the middle and keeps the
+ * distinguishing tail (grid_put_text_mid), numbers cut at the end.
+ * Nothing when the column is not shown. */
 void table_put(const table *t, grid *g, size_t col, int y, const char *text, int role, int attr);
 
 /* Paints row y as the cursor row: the selection colour across the table

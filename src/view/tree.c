@@ -565,7 +565,21 @@ static void tree_draw_name(const tree_state *s, ui_ctx *ctx, uint32_t node, int 
     const char *name = calltree_node_name(t, node);
     int role = cur ? ROLE_SELECTED : ui_search_match(ctx, name) ? ROLE_SEARCH : ROLE_NORMAL;
     if (used < w)
-        grid_put_text(g, x + used, y, w - used, name, role, 0);
+        grid_put_text_mid(g, x + used, y, w - used, name, role, 0);
+}
+
+/* The call path column no wider than its widest row on screen (guides,
+ * mark and name), so the numbers stay next to the names. */
+static void tree_want(tree_state *s, const grid *g, int page)
+{
+    int w = 0;
+    for (size_t r = s->tb.top; r < s->nrows && r < s->tb.top + (size_t)page; r++) {
+        uint32_t node = s->rows[r];
+        int nw = 2 * (int)s->t->nodes[node].depth + 2 +
+                 grid_text_width(g, calltree_node_name(s->t, node));
+        w = nw > w ? nw : w;
+    }
+    table_want(&s->tb, TC_NAME, w);
 }
 
 static void tree_draw_row(const tree_state *s, ui_ctx *ctx, size_t row, int y)
@@ -635,6 +649,7 @@ static void tree_draw(void *state, ui_ctx *ctx, rect area)
         tree_select(s, ctx);
     s->drawn = true;
     rect body = {area.x, area.y + 1, area.w, area.h - 1};
+    tree_want(s, &ctx->grid, body.h - 1);
     table_layout(&s->tb, &ctx->grid, body);
     table_scroll(&s->tb);
     table_draw_header(&s->tb, &ctx->grid, body.y);

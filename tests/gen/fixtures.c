@@ -496,4 +496,5 @@ void scen_fixtures(const char *dir, const int64_t *nums)
     }
     write_raw_faults(dir);
     scen_fixtures_col(dir);
+    scen_fixtures_lanes(dir);
 }

@@ -11,6 +11,8 @@ void scen_fixtures(const char *dir, const int64_t *nums);
 void scen_fixtures_col(const char *dir);
 /* exp_*.h5 and exp.json: one profile in three storages and its statistics (gen_expected.c). */
 void scen_expected_set(const char *dir);
+/* fixtures_lanes.c: pool.h5, the thread pool of names that differ at their ends. */
+void scen_fixtures_lanes(const char *dir);
 /* demo.c: the realistic MPI + asyncio + GPU demo profile. */
 int scen_demo_main(int argc, char **argv); /* [options] PATH */
 /* bench_col.c: a large schema-3 profile, `bench-schema3 PATH --calls N [--gzip]`. */

@@ -280,7 +280,8 @@ static int widest_used(const region *r, const grid *g, bool tasks)
 }
 
 /* The widest thread (or task) name of the listed calls, at least the
- * column's title; 0 when unknown (no calls have them, or no memory). */
+ * column's title (all a column of "-" needs when no call has one); 0 when
+ * unknown (no memory). */
 static int widest_name(const calls_state *s, const grid *g, bool tasks)
 {
     int w = 0;
@@ -291,7 +292,7 @@ static int widest_name(const calls_state *s, const grid *g, bool tasks)
         w = rw > w ? rw : w;
     }
     int tw = (int)strlen(calls_cols[tasks ? CC_TASK : CC_THREAD].title);
-    return w == 0 ? 0 : w > tw ? w : tw;
+    return w > tw ? w : tw;
 }
 
 static void calls_build(calls_state *s, ui_ctx *ctx, const region *sel)

@@ -139,8 +139,8 @@ static void draw_row(const calls_state *s, ui_ctx *ctx, size_t j, int y, rect a,
         const char *t = calls_cell_text(s, ctx, &s->rows[j], c, buf, sizeof buf);
         if (calls_cols[c].width)
             calls_put_right(g, a.x + L->x[k], y, L->w[k], t, role, 0);
-        else
-            grid_put_text(g, a.x + L->x[k], y, L->w[k], t, role, 0);
+        else /* a name: cut in the middle, keeping its distinguishing tail */
+            grid_put_text_mid(g, a.x + L->x[k], y, L->w[k], t, role, 0);
     }
 }
 

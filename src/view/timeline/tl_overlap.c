@@ -122,7 +122,36 @@ int tl_overlap_cmd(tl_state *s, ui_ctx *ctx, ui_cmd cmd)
     return VF_HANDLED | VF_REDRAW;
 }
 
-static void ovl_row(const tl_state *s, ui_ctx *ctx, size_t i, int x, int y, int w, int64_t zero)
+/* "r0 ThreadPoolExecutor-0_1": the lane of overlapping call i. */
+static void ovl_lane_name(const tl_state *s, size_t i, char *buf, size_t len)
+{
+    const lane *ln = &s->ix->lanes[s->ovl[i].li];
+    char nb[48];
+    const char *name = ln->kind == LANE_TASK     ? rank_task_name(ln->rk, ln->row, nb, sizeof nb)
+                       : ln->kind == LANE_THREAD ? rank_thread_name(ln->rk, ln->row, nb, sizeof nb)
+                                                 : "";
+    snprintf(buf, len, "r%d %s", ln->rk->rank, name);
+}
+
+enum { OVL_NUMS_W = 30, OVL_LANE_MIN = 8, OVL_REGION_MIN = 12 };
+
+/* The lane column: as wide as the widest lane name listed (from rows
+ * top..top+rows), leaving the region names at least OVL_REGION_MIN. */
+static int ovl_lane_width(const tl_state *s, const grid *g, size_t rows, int w)
+{
+    int lw = (int)strlen("lane");
+    for (size_t i = s->ovl_top; i < s->ovl_top + rows && i < s->ovl_n; i++) {
+        char name[160];
+        ovl_lane_name(s, i, name, sizeof name);
+        int nw = grid_text_width(g, name);
+        lw = nw > lw ? nw : lw;
+    }
+    int room = w - 1 - OVL_NUMS_W - OVL_REGION_MIN;
+    return lw < room ? lw : room > OVL_LANE_MIN ? room : OVL_LANE_MIN;
+}
+
+static void ovl_row(const tl_state *s, ui_ctx *ctx, size_t i, int x, int y, int w, int lane_w,
+                    int64_t zero)
 {
     const tl_ovl *o = &s->ovl[i];
     const lane *ln = &s->ix->lanes[o->li];
@@ -130,23 +159,21 @@ static void ovl_row(const tl_state *s, ui_ctx *ctx, size_t i, int x, int y, int 
     const region *r = rank_call_region(ln->rk, o->call, &k);
     if (!r)
         return;
-    char nb[48], lane_name[96], st[32], du[32], line[400];
-    const char *name = ln->kind == LANE_TASK     ? rank_task_name(ln->rk, ln->row, nb, sizeof nb)
-                       : ln->kind == LANE_THREAD ? rank_thread_name(ln->rk, ln->row, nb, sizeof nb)
-                                                 : "";
-    snprintf(lane_name, sizeof lane_name, "r%d %s", ln->rk->rank, name);
+    char lane_name[160], st[32], du[32], line[400];
+    ovl_lane_name(s, i, lane_name, sizeof lane_name);
     int64_t a = r->start_ns[k], e = r->end_ns[k];
     int64_t ve = lanes_visible_end(a, e);
     double ov = ck_diff_f64(ve < s->ovl_t1 ? ve : s->ovl_t1, a > s->ovl_t0 ? a : s->ovl_t0);
     double span = ck_diff_f64(s->ovl_t1, s->ovl_t0);
     timefmt_ns(st, sizeof st, ck_diff_f64(a, zero));
     timefmt_ns(du, sizeof du, ck_diff_f64(e, a));
-    snprintf(line, sizeof line, "%-22.22s %9s %9s %4.0f%%  ", lane_name, st, du,
-             span > 0 ? 100.0 * ov / span : 100.0);
+    snprintf(line, sizeof line, " %9s %9s %4.0f%%  ", st, du, span > 0 ? 100.0 * ov / span : 100.0);
     bool cur = i == s->ovl_cur;
     int role = cur ? ROLE_SELECTED : ROLE_NORMAL;
     grid_fill(&ctx->grid, (rect){x, y, w, 1}, ' ', role, 0);
-    int used = grid_put_text(&ctx->grid, x + 1, y, w - 1, line, role, 0);
+    int used = grid_put_text_mid(&ctx->grid, x + 1, y, lane_w, lane_name, role, 0);
+    used = lane_w > used ? lane_w : used;
+    used += grid_put_text(&ctx->grid, x + 1 + used, y, w - 1 - used, line, role, 0);
     grid_put_text(&ctx->grid, x + 1 + used, y, w - 1 - used, r->name,
                   cur ? role : theme_region_role(r->name), 0);
 }
@@ -165,15 +192,18 @@ void tl_overlap_draw(tl_state *s, ui_ctx *ctx)
              s->ovl_n, s->ovl_truncated ? "+" : "", s->ovl_n == 1 ? "" : "s", a, b);
     grid_fill(&ctx->grid, (rect){x, y0, w, h}, ' ', ROLE_NORMAL, 0);
     grid_put_text(&ctx->grid, x, y0, w, head, ROLE_HEADER, GA_BOLD);
-    grid_put_text(&ctx->grid, x + 1, y0 + 1, w - 1,
-                  "lane                       start       dur  share  region", ROLE_HEADER, 0);
     size_t rows = (size_t)(h - 3);
     if (s->ovl_cur < s->ovl_top)
         s->ovl_top = s->ovl_cur;
     if (s->ovl_cur >= s->ovl_top + rows)
         s->ovl_top = s->ovl_cur - rows + 1;
+    int lane_w = ovl_lane_width(s, &ctx->grid, rows, w);
+    char title[160];
+    snprintf(title, sizeof title, "%-*s %9s %9s %5s  region", lane_w, "lane", "start", "dur",
+             "share");
+    grid_put_text(&ctx->grid, x + 1, y0 + 1, w - 1, title, ROLE_HEADER, 0);
     for (size_t i = 0; i < rows && s->ovl_top + i < s->ovl_n; i++)
-        ovl_row(s, ctx, s->ovl_top + i, x, y0 + 2 + (int)i, w, zero);
+        ovl_row(s, ctx, s->ovl_top + i, x, y0 + 2 + (int)i, w, lane_w, zero);
     if (s->ovl_n == 0)
         grid_put_text(&ctx->grid, x + 1, y0 + 2, w - 1,
                       "None: no other lane ran anything meanwhile", ROLE_DIM, 0);

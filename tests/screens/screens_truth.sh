@@ -1,0 +1,59 @@
+#!/bin/sh
+# Headless screens that must not mislead: names that differ only at their
+# ends stay apart (cut in the middle with a mark, never at the end).  Each part
+# runs at 80x24, 120x40 and 200x50, in colour, mono and ASCII, on generated
+# fixtures (tests/gen/FIXTURES.md); the values are worked out there by hand.
+# Prints "N passed, N failed"; exits non-zero when anything failed.
+. "${0%/*}/../lib.sh"
+pool="$fx/pool.h5"
+need_fixture "$pool"
+sizes="80x24 120x40 200x50"
+modes="colour mono ascii"
+
+# mode_opt MODE: the option that draws in MODE.
+mode_opt() {
+    case $1 in
+    mono) echo --mono ;;
+    ascii) echo --ascii ;;
+    *) ;;
+    esac
+}
+
+# shot SIZE KEYS MODE: the screen of pool.h5.
+shot() {
+    if [ "$3" = colour ]; then
+        screen "$1" "$2" "$pool"
+    else
+        screen "$1" "$2" "$pool" "$(mode_opt "$3")"
+    fi
+}
+
+# A name cut at its end: "ThreadPoolExecutor" followed by a mark and nothing
+# that tells the pool's threads apart.
+cut_at_end() { grep -q -- 'ThreadPoolExecutor[-_0-9]*\(…\|~\)  ' "$scr"; }
+# Each of the three pool threads is told apart by its tail.
+tails_apart() {
+    for t in 0_0 0_1 0_2; do
+        grep -q -- "Thread.*$t" "$scr" || return 1
+    done
+}
+
+# --- 1. names: the distinguishing tail is kept (lanes, calls, overlaps)
+for size in $sizes; do
+    for mode in $modes; do
+        shot "$size" 7 "$mode"
+        check "lanes $size $mode: the three pool threads apart" tails_apart
+        check "lanes $size $mode: no name cut at its end" eval '! cut_at_end'
+        check "lanes $size $mode: the header's idlest thread keeps its tail" \
+            rowhas 2 "idlest.* r0 Thread.*0_0 5.900 ms"
+        check "lanes $size $mode: no line wider than $size" [ "$(widest)" -le "${size%x*}" ]
+        shot "$size" 3d "$mode"
+        check "calls $size $mode: the thread names apart" tails_apart
+        check "calls $size $mode: no name cut at its end" eval '! cut_at_end'
+        shot "$size" 3So "$mode"
+        check "overlaps $size $mode: the lanes apart" has "r0 Thread.*0_1 .*compress"
+        check "overlaps $size $mode: no name cut at its end" eval '! cut_at_end'
+    done
+done
+
+finish
