@@ -77,6 +77,13 @@ typedef struct lanestats {
 sv_err lanestats_build(const lanes_index *ix, lanestats **out, sv_error *err);
 void lanestats_free(lanestats *ls);
 
+/* The figures of rank index rank as a whole, over its lanes together:
+ * busy, awaited and calls summed, first and last over them, the busiest
+ * region the one with the most exclusive time summed over the lanes, and
+ * idle the part of the span during which none of its lanes was busy (so
+ * at most the span).  out->lane is SIZE_MAX.  O(calls of the rank). */
+sv_err lanestats_rank(const lanestats *ls, size_t rank, lane_stat *out, sv_error *err);
+
 /* Utilisation (0..1) of lane l in nbins equal slices of [t0, t1). */
 void lanestats_spark(const lanestats *ls, size_t l, int64_t t0, int64_t t1, int nbins, double *out);
 

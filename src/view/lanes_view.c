@@ -174,28 +174,14 @@ static void lv_flatten(lanes_state *s)
     table_set_rows(&s->tb, n);
 }
 
-static void lv_totals(lanes_state *s)
+static bool lv_totals(lanes_state *s, sv_error *err)
 {
     for (size_t k = 0; k < s->ix->prof->nranks; k++) {
-        lane_stat *t = &s->rank_tot[k];
-        memset(t, 0, sizeof *t);
-        t->first = INT64_MAX;
-        t->last = INT64_MIN;
-        for (size_t l = s->ix->rank_lane0[k]; l < s->ix->rank_lane0[k + 1]; l++) {
-            const lane_stat *st = &s->ls->st[l];
-            t->busy = ck_add(t->busy, st->busy);
-            t->awaited = ck_add(t->awaited, st->awaited);
-            t->idle = t->idle > UINT64_MAX - st->idle ? UINT64_MAX : t->idle + st->idle;
-            t->calls += st->calls;
-            t->first = st->first < t->first ? st->first : t->first;
-            t->last = st->last > t->last ? st->last : t->last;
-            if (st->busiest_excl > t->busiest_excl) {
-                t->busiest = st->busiest;
-                t->busiest_excl = st->busiest_excl;
-            }
-        }
+        if (lanestats_rank(s->ls, k, &s->rank_tot[k], err) != SV_OK)
+            return false;
         s->rank_nl[k] = s->ix->rank_lane0[k + 1] - s->ix->rank_lane0[k];
     }
+    return true;
 }
 
 /* The table columns show only when some rank has the table. */
@@ -260,7 +246,10 @@ static void lv_build(lanes_state *s, ui_ctx *ctx)
         snprintf(s->error, sizeof s->error, "out of memory while measuring the lanes");
         return;
     }
-    lv_totals(s);
+    if (!lv_totals(s, &err)) {
+        snprintf(s->error, sizeof s->error, "%s", err.msg);
+        return;
+    }
     lv_flatten(s);
     lv_hide_columns(s);
 }
@@ -621,8 +610,16 @@ static void lv_draw(void *state, ui_ctx *ctx, rect area)
         return;
     }
     lv_draw_info(s, ctx, area);
-    bool note = area.h > 6;
-    rect body = {area.x, area.y + 1, area.w, area.h - 1 - (note ? 1 : 0)};
+    /* The legend: one line when it fits, else two shorter ones. */
+    static const char legend[] = "Busy: union of top-level calls; Share: of the span; Load: busy "
+                                 "share over time; rank rows: busy and busiest summed over the "
+                                 "lanes, share their mean, idle while every lane is idle";
+    static const char legend1[] = "Busy: union of top-level calls; Share: of the span; Load: "
+                                  "busy over time";
+    static const char legend2[] = "Rank rows: busy, busiest summed over lanes; share: their mean; "
+                                  "idle: all idle";
+    int nnote = area.h <= 6 ? 0 : grid_text_width(g, legend) <= area.w - 2 || area.h <= 10 ? 1 : 2;
+    rect body = {area.x, area.y + 1, area.w, area.h - 1 - nnote};
     lv_wants(s, g);
     table_layout(&s->tb, g, body);
     table_scroll(&s->tb);
@@ -633,11 +630,14 @@ static void lv_draw(void *state, ui_ctx *ctx, rect area)
             break;
         lv_draw_row(s, ctx, r, y);
     }
-    if (note)
-        grid_put_text(g, area.x + 1, area.y + area.h - 1, area.w - 2,
-                      "Busy: union of top-level calls; Share: of the span (rank rows: mean over "
-                      "lanes); Load: busy share over time",
-                      ROLE_DIM, 0);
+    int y = area.y + area.h - nnote;
+    if (nnote == 1)
+        grid_put_text(g, area.x + 1, y, area.w - 2,
+                      grid_text_width(g, legend) <= area.w - 2 ? legend : legend1, ROLE_DIM, 0);
+    else if (nnote == 2) {
+        grid_put_text(g, area.x + 1, y, area.w - 2, legend1, ROLE_DIM, 0);
+        grid_put_text(g, area.x + 1, y + 1, area.w - 2, legend2, ROLE_DIM, 0);
+    }
 }
 
 /* ------------------------------------------------------------- commands */

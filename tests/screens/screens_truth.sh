@@ -1,6 +1,7 @@
 #!/bin/sh
 # Headless screens that must not mislead: names that differ only at their
-# ends stay apart (cut in the middle with a mark, never at the end).  Each part
+# ends stay apart (cut in the middle with a mark, never at the end), rank
+# rows of the lanes view say what holds for the rank, and so on.  Each part
 # runs at 80x24, 120x40 and 200x50, in colour, mono and ASCII, on generated
 # fixtures (tests/gen/FIXTURES.md); the values are worked out there by hand.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
@@ -54,6 +55,25 @@ for size in $sizes; do
         check "overlaps $size $mode: the lanes apart" has "r0 Thread.*0_1 .*compress"
         check "overlaps $size $mode: no name cut at its end" eval '! cut_at_end'
     done
+done
+
+# --- 2. lanes view, rank rows: the busiest region summed over the lanes
+# (compress 3 ms on each of three lanes, 9 ms, beats main's 4 ms on one),
+# idle while every lane is idle (1.5 ms of the 8.9 ms span, not the 22.6 ms
+# sum of the lanes' idle times).
+for size in 120x40 200x50; do
+    for mode in $modes; do
+        shot "$size" 7 "$mode"
+        check "rank row $size $mode: busiest is compress" has "r0: 4 lanes .* compress "
+        check "rank row $size $mode: idle 1.500 ms" has "r0: 4 lanes  *13.00 ms  *37%  *-  *1.500 ms"
+        check "rank row $size $mode: the legend says how" hasx "idle while every lane is idle|idle: all idle$"
+    done
+done
+for mode in $modes; do
+    shot 80x24 7 "$mode"
+    check "rank row 80x24 $mode: idle 1.500 ms" has "r0: 4 lanes  *13.00 ms  *37%  *-  *1.500 ms"
+    check "rank row 80x24 $mode: the legend in two lines, uncut" has "Rank rows: .*idle: all idle$"
+    check "rank row 80x24 $mode: the first legend line uncut" has "Load: busy over time$"
 done
 
 finish
