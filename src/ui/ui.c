@@ -141,16 +141,40 @@ bool ui_scroll(size_t *top, size_t end, int page_rows, ui_cmd cmd)
     }
 }
 
-static region *busiest_region(const ui_ctx *ctx)
+static int region_name_cmp(const void *a, const void *b)
+{
+    return strcmp((*(region *const *)a)->name, (*(region *const *)b)->name);
+}
+
+/* The region where the time goes when nothing is selected: the most
+ * exclusive time summed over the ranks (the largest inclusive total is
+ * the root, which says nothing).  One of its per-rank regions, NULL when
+ * no region has recorded calls. */
+static region *hottest_region(const ui_ctx *ctx)
 {
     const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
-    region *best = NULL;
+    size_t n = 0;
+    region **v = malloc((ctx->prof->nregions ? ctx->prof->nregions : 1) * sizeof *v);
+    if (!v)
+        return NULL;
     for (size_t i = 0; i < ctx->prof->nregions; i++) {
         region *r = ctx->prof->regions[i];
-        if (r->has_event_data && r->n && filter_match(f, r) &&
-            (!best || r->st.total_ns > best->st.total_ns))
-            best = r;
+        if (r->has_event_data && r->n && filter_match(f, r))
+            v[n++] = r;
     }
+    qsort(v, n, sizeof *v, region_name_cmp);
+    region *best = NULL;
+    int64_t best_excl = -1;
+    for (size_t a = 0, z; a < n; a = z) {
+        int64_t sum = 0;
+        for (z = a; z < n && strcmp(v[z]->name, v[a]->name) == 0; z++)
+            sum += v[z]->st.exclusive_total_ns;
+        if (sum > best_excl) {
+            best_excl = sum;
+            best = v[a];
+        }
+    }
+    free(v);
     return best;
 }
 
@@ -177,7 +201,8 @@ void ui_select_slowest_on(ui_ctx *ctx, int rank)
         ui_set_status(ctx, "The slowest call is not available out of core (--json has the Max)");
         return;
     }
-    const region *sel = ctx->sel.region ? ctx->sel.region : busiest_region(ctx);
+    const region *sel = ctx->sel.region ? ctx->sel.region : hottest_region(ctx);
+    bool picked = ctx->sel.region != NULL; /* else the status says which rule chose */
     const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
     region **list = NULL, *best = NULL;
     size_t count = 0, at = 0;
@@ -205,14 +230,17 @@ void ui_select_slowest_on(ui_ctx *ctx, int rank)
         return;
     }
     ui_select_call(ctx, best->rank, (int64_t)(best->gidx0 + at));
-    char d[32];
+    char d[32], c[64];
     timefmt_ns(d, sizeof d, (double)duration_ns(best->end_ns[at], best->start_ns[at]));
-    if (rank >= 0)
-        ui_set_status(ctx, "Slowest call of %s on rank %d: call %zu, %s", best->name, best->rank,
-                      at + 1, d);
+    snprintf(c, sizeof c, "call %zu", at + 1);
+    if (!picked) /* the rule first: a cut status line keeps it */
+        ui_set_status(ctx, "Most exclusive time: %s; slowest call: rank %d, %s, %s", best->name,
+                      best->rank, c, d);
+    else if (rank >= 0)
+        ui_set_status(ctx, "Slowest call of %s on rank %d: %s, %s", best->name, best->rank, c, d);
     else
-        ui_set_status(ctx, "Slowest call of %s over every rank: rank %d, call %zu, %s", best->name,
-                      best->rank, at + 1, d);
+        ui_set_status(ctx, "Slowest call of %s over every rank: rank %d, %s, %s", best->name,
+                      best->rank, c, d);
 }
 
 void ui_select_slowest(ui_ctx *ctx)

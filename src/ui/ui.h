@@ -129,7 +129,8 @@ void ui_select_region(ui_ctx *ctx, region *r);
 /* Selects the slowest call of the selected region over every rank the
  * filter keeps and every lane (ties: the lowest rank, then the first
  * recorded), so its duration is the region's Max.  Without a selected
- * region it takes the region with the largest total time.  Says what it
+ * region it takes the one with the most exclusive time summed over the
+ * ranks (the largest total would be the root) and says so.  Says what it
  * did in the status line; the caller decides which view shows the call
  * (d and S, app.c; S in the calls and regions views). */
 void ui_select_slowest(ui_ctx *ctx);

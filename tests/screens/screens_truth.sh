@@ -76,4 +76,16 @@ for mode in $modes; do
     check "rank row 80x24 $mode: the first legend line uncut" has "Load: busy over time$"
 done
 
+# --- 12. S with nothing selected: the region with the most exclusive time
+# (small.h5: inner 1000 ns, outer 600, io/write 0; the largest inclusive
+# total, outer, is the root), and the status says which rule chose it.
+small="$fx/small.h5"
+need_fixture "$small"
+for size in $sizes; do
+    for mode in $modes; do
+        if [ "$mode" = colour ]; then screen "$size" S "$small"; else screen "$size" S "$small" "$(mode_opt "$mode")"; fi
+        check "S $size $mode: the hot region and the rule" hasf "Most exclusive time: inner; slowest call:"
+    done
+done
+
 finish

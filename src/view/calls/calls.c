@@ -153,7 +153,7 @@ static void calls_draw(void *state, ui_ctx *ctx, rect area)
         static const char *const msg[] = {
             "No region selected.",
             "Pick one in the tree (2) or the regions (3) and press Enter or d,",
-            "or press S for the slowest call of the busiest region.",
+            "or press S for the slowest call of the region with the most exclusive time.",
         };
         for (int k = 0; k < 3 && k < area.h; k++)
             grid_put_text(g, area.x + 1, area.y + k, area.w - 1, msg[k], ROLE_DIM, 0);
