@@ -232,7 +232,7 @@ void ui_select_slowest_on(ui_ctx *ctx, int rank)
     ui_select_call(ctx, best->rank, (int64_t)(best->gidx0 + at));
     char d[32], c[64];
     timefmt_ns(d, sizeof d, (double)duration_ns(best->end_ns[at], best->start_ns[at]));
-    snprintf(c, sizeof c, "call %zu", at + 1);
+    ui_call_name(best, at, c, sizeof c);
     if (!picked) /* the rule first: a cut status line keeps it */
         ui_set_status(ctx, "Most exclusive time: %s; slowest call: rank %d, %s, %s", best->name,
                       best->rank, c, d);
@@ -241,6 +241,14 @@ void ui_select_slowest_on(ui_ctx *ctx, int rank)
     else
         ui_set_status(ctx, "Slowest call of %s over every rank: rank %d, %s, %s", best->name,
                       best->rank, c, d);
+}
+
+void ui_call_name(const region *r, size_t i, char *buf, size_t len)
+{
+    if (r->call_ids && i < r->n)
+        snprintf(buf, len, "call %zu (id %lld)", i, (long long)r->call_ids[i]);
+    else
+        snprintf(buf, len, "call %zu", i);
 }
 
 void ui_select_slowest(ui_ctx *ctx)

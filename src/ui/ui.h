@@ -136,6 +136,10 @@ void ui_select_region(ui_ctx *ctx, region *r);
 void ui_select_slowest(ui_ctx *ctx);
 /* The same on one rank (rank >= 0: a per-rank row), or every rank (< 0). */
 void ui_select_slowest_on(ui_ctx *ctx, int rank);
+/* How every screen names call i of r: "call 38", the call_index of
+ * --events (recorded order, counted from 0), and "call 38 (id 99)" when
+ * the file stores call ids. */
+void ui_call_name(const region *r, size_t i, char *buf, size_t len);
 /* Moves a scrolled text's top line for a scrolling command (Up, Down,
  * wheel, PgUp, PgDn, Home, End), end being the line count; returns false
  * for any other command.  The caller clamps. */

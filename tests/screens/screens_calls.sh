@@ -39,7 +39,7 @@ expected_rows() {
 
 # The list rows of the calls view: every line between the table head and the detail rule.
 list_rows() {
-    awk '/duration.*excl/ && !head { head = 1; next } head && /call [0-9]+ of/ { exit } head' "$tmp/s"
+    awk '/duration.*excl/ && !head { head = 1; next } head && /call [0-9]+ .*recorded/ { exit } head' "$tmp/s"
 }
 # Durations (first column) of the list rows in ns, one per line.
 list_durations() {
@@ -71,7 +71,7 @@ check "outer: no control bytes" clean
 
 screen 80x24 "3/^outer\$<Enter>4j" "$small"
 check "outer call 1: decomposition wall 500 = 400 + 100" hasf "wall 500 ns = exclusive 400 ns + children 100 ns"
-check "outer call 1: recorded index" hasf "call 1 of 2 on rank 0"
+check "outer call 1: recorded index" hasf "call 0 (id 1) on rank 0, of 2 recorded"
 check "outer call 1: two children" hasf "children: 2, slowest first"
 check "outer call 1: child inner 100 ns" has "inner  *100 ns  *100 ns"
 check "outer call 1: child io/write 0 ns" has "io/write  *0 ns  *0 ns"
@@ -125,10 +125,10 @@ check "reduce: stored max 1500 ns" has "^   max  *1\.500 us$"
 check "reduce: stored mean 1000 ns" has "^   mean  *1\.000 us$"
 check "reduce: nothing else stored" hasnt "p50"
 
-# S on small.h5: outer's slowest call is call 2 (1000 ns)
+# S on small.h5: outer's slowest call is call 1, id 4 (1000 ns)
 screen 80x24 "3/^outer\$<Enter>4jS" "$small"
 check "S: cursor back on the slowest" [ "$(list_rows | sed -n 1p | cut -c1-3)" = "▶" ]
-check "S: status names it" hasf "Slowest call of outer over every rank: rank 0, call 2, 1.000 us"
+check "S: status names it" hasf "Slowest call of outer over every rank: rank 0, call 1 (id 4), 1.000 us"
 
 # ASCII and a large screen
 screen 80x24 "3/^inner\$<Enter>4" "$small" --ascii
@@ -342,7 +342,7 @@ screen 100x30 "3/inner<Enter>4<WheelDown><WheelUp>" "$small"
 check "wheel up: back to the slowest (500 ns)" has "^▶ *500 ns"
 screen 100x30 "3/inner<Enter>4<End><Home><PgDn>" "$small"
 check "End Home PgDn: the last row" has "^▶ *100 ns"
-check "... and the details follow it (the first call recorded)" has "call 1 of 3 on rank 0"
+check "... and the details follow it (the first call recorded)" hasf "call 0 (id 2) on rank 0, of 3 recorded"
 if need_shared "a click in the calls list (solver.h5)"; then
     # No pointer in the headless screen: a click lands mid-view, row 13 of 80x24.
     screen 80x24 '3/^solve$<Enter>4<Click>' "$shared/real/solver.h5"

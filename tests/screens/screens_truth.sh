@@ -88,4 +88,18 @@ for size in $sizes; do
     done
 done
 
+# --- 8. one numbering of calls: the status line and the calls view name a
+# call by its --events call_index and the file's call id, worked out here
+# from the --events rows (inner's slowest call: index 1, id 5, 500 ns).
+"$sv" --events inner --csv "$small" >"$tmp/ev" 2>/dev/null
+set -- $(awk -F, 'NR > 1 && $5 + 0 > m { m = $5; i = $2; id = $13 } END { print i, id }' "$tmp/ev")
+idx=$1 id=$2
+check "events: inner's slowest is index 1, id 5 (FIXTURES.md)" [ "$idx $id" = "1 5" ]
+for size in $sizes; do
+    screen "$size" S "$small"
+    check "S $size: the status names call $idx (id $id)" hasf "rank 0, call $idx (id $id), 500 ns"
+    screen "$size" "3/^inner\$<Enter>4" "$small"
+    check "calls $size: the details name call $idx (id $id)" hasf "call $idx (id $id) on rank 0, of 3 recorded"
+done
+
 finish

@@ -252,9 +252,10 @@ void calls_draw_detail(calls_state *s, ui_ctx *ctx, rect a)
     const theme_glyphs *gl = theme_glyphs_get(g->ascii);
     for (int x = 0; x < a.w; x++)
         grid_put_cp(g, a.x + x, a.y, gl->hline, ROLE_DIM, 0);
-    char t[96];
-    snprintf(t, sizeof t, " call %zu of %zu on rank %d (recorded order) ", c.i + 1, c.r->n,
-             c.r->rank);
+    char t[160], cn[64];
+    ui_call_name(c.r, c.i, cn, sizeof cn);
+    snprintf(t, sizeof t, " %s on rank %d, of %zu recorded (counted from 0) ", cn, c.r->rank,
+             c.r->n);
     grid_put_text(g, a.x + 2, a.y, a.w - 4, t, ROLE_DIM, 0);
     int x = a.x + 1, w = a.w - 2;
     if (a.h > 1)
