@@ -284,7 +284,7 @@ static void draw_status(ui_ctx *ctx)
     const char *text = ctx->status;
     if (!text[0]) {
         if (ctx->help_open)
-            text = "j k PgUp PgDn scroll   q Esc ? close the help";
+            text = "j k PgUp PgDn scroll   / search  n N next   q Esc ? close the help";
         else if (ctx->has_search)
             snprintf(hints, sizeof hints, "? help  q quit  Tab views  / search  n N next /%s/",
                      ctx->search_text);
@@ -378,6 +378,8 @@ static int prompt_confirm(app *a)
 {
     ui_ctx *ctx = a->ctx;
     ctx->prompt_open = false;
+    if (ctx->help_open) /* a search of the help text, as in less */
+        return help_search(ctx, ctx->prompt);
     if (ctx->prompt_len == 0) {
         /* An empty search repeats the last one, as in less and vi. */
         return ctx->has_search ? VF_REDRAW | app_to_view(a, CMD_SEARCH_NEXT) : VF_REDRAW;
@@ -540,6 +542,7 @@ static int app_cmd(app *a, ui_cmd cmd)
     case CMD_HELP:
         ctx->help_open = true;
         ctx->help_top = 0;
+        ctx->help_hit = -1;
         return VF_REDRAW;
     case CMD_NEXT_VIEW:
     case CMD_PREV_VIEW: {
@@ -779,6 +782,7 @@ static void app_destroy(app *a)
         a->pane->destroy(a->pane_state);
     if (ctx->has_search)
         regfree(&ctx->search_re);
+    help_search_free(ctx);
     grid_free(&ctx->grid);
     free(ctx);
 }

@@ -57,7 +57,14 @@ typedef struct ui_ctx {
     bool prompt_open; /* the / prompt is being edited in the status bar */
     char prompt[256];
     size_t prompt_len;
-    int help_top;                  /* first help line shown */
+    int help_top; /* first help line shown */
+    /* / inside the help, as in less: its own expression, apart from the
+     * views' search; help_hit is the line of the last match, -1 none. */
+    bool help_has_re;
+    regex_t help_re;
+    char help_pat[256];
+    int help_hit;                  /* -1: no match shown yet */
+    int help_nth, help_nmatch;     /* that match is the nth of nmatch */
     keymap keys;                   /* key -> command per scope: commands.def, then the config */
     const struct sv_settings *cfg; /* the user's config (config.h); NULL in some tests */
     /* How the calls view opens next (set by the regions view's rows, read
@@ -103,6 +110,14 @@ typedef struct ui_backend {
 void help_draw(ui_ctx *ctx, rect area);
 /* Handles a key while help is open; returns view_flags. */
 int help_on_key(ui_ctx *ctx, int key);
+/* The / prompt confirmed while help is open: searches the help for pat
+ * (an extended regular expression, case-insensitive unless it holds a
+ * capital; "" repeats the last) from its top line on, scrolls to the
+ * match and marks the matching lines.  Says in the status line when
+ * nothing matches.  Returns view_flags. */
+int help_search(ui_ctx *ctx, const char *pat);
+/* Frees the help's search expression. */
+void help_search_free(ui_ctx *ctx);
 
 /* true while the per-call nesting (parents, depths, exclusive times) is
  * still being computed in the background: views that need it draw

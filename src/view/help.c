@@ -35,7 +35,31 @@ typedef struct help_walk {
     int row;   /* rows produced so far */
     bool draw;
     help_section sec; /* the section being walked */
+    /* Searching (not drawing): the first matching line at or after from
+     * (dir > 0) or the last one before it (dir < 0); every match counted,
+     * and which of them that one is. */
+    bool find;
+    int from, dir, found, nmatch, found_nth;
 } help_walk;
+
+/* Whether an entry (its key and text) matches the help's search. */
+static bool entry_matches(const ui_ctx *ctx, const char *key, const char *text)
+{
+    if (!ctx->help_has_re)
+        return false;
+    return (key && regexec(&ctx->help_re, key, 0, NULL, 0) == 0) ||
+           (text && regexec(&ctx->help_re, text, 0, NULL, 0) == 0);
+}
+
+/* The search walk's note of a matching entry starting at row r. */
+static void walk_match(help_walk *hw, int r)
+{
+    hw->nmatch++;
+    if (hw->dir > 0 ? r >= hw->from && hw->found < 0 : r < hw->from) {
+        hw->found = r;
+        hw->found_nth = hw->nmatch;
+    }
+}
 
 /* Byte length of the next line of at most w columns of s[0..n), broken at
  * spaces; *next is where the following line starts.  A word wider than
@@ -77,14 +101,17 @@ static void walk_entry(help_walk *hw, const char *key, int key_role, const char 
     int tw = hw->area.x + hw->area.w - tx;
     size_t n = strlen(text ? text : ""), pos = 0;
     bool first = true;
+    bool hit = entry_matches(hw->ctx, key, text);
+    if (hit && hw->find)
+        walk_match(hw, hw->row);
     do {
         size_t next;
         size_t len = wrap_line(g, text + pos, n - pos, tw > 1 ? tw : 1, &next);
         int y = walk_y(hw, hw->row);
         if (hw->draw && y >= 0) {
             if (first && key)
-                grid_put_text(g, hw->area.x + 1, y, hw->keyw, key, key_role, 0);
-            grid_put_textn(g, tx, y, tw, text + pos, len, ROLE_NORMAL, 0);
+                grid_put_text(g, hw->area.x + 1, y, hw->keyw, key, hit ? ROLE_SEARCH : key_role, 0);
+            grid_put_textn(g, tx, y, tw, text + pos, len, hit ? ROLE_SEARCH : ROLE_NORMAL, 0);
         }
         hw->row++;
         pos += next;
@@ -97,8 +124,12 @@ static void walk_heading(help_walk *hw, const char *title)
     if (hw->row > 0)
         hw->row++;
     int y = walk_y(hw, hw->row);
+    bool hit = entry_matches(hw->ctx, NULL, title);
+    if (hit && hw->find)
+        walk_match(hw, hw->row);
     if (hw->draw && y >= 0)
-        grid_put_text(&hw->ctx->grid, hw->area.x, y, hw->area.w, title, ROLE_HEADER, GA_BOLD);
+        grid_put_text(&hw->ctx->grid, hw->area.x, y, hw->area.w, title,
+                      hit ? ROLE_SEARCH : ROLE_HEADER, GA_BOLD);
     hw->row++;
 }
 
@@ -226,6 +257,9 @@ static void walk_setup(help_walk *hw, ui_ctx *ctx, rect area, bool draw)
 {
     hw->ctx = ctx;
     hw->draw = draw;
+    hw->find = false;
+    hw->found = -1;
+    hw->nmatch = hw->found_nth = 0;
     hw->row = 0;
     hw->area = (rect){area.x, area.y + 1, area.w, area.h > 1 ? area.h - 1 : 0};
     hw->keyw = area.w >= 60 ? key_column(ctx, &hw->sec) : area.w / 4;
@@ -271,14 +305,61 @@ void help_draw(ui_ctx *ctx, rect area)
     char pos[64];
     int last = ctx->help_top + shown < rows ? ctx->help_top + shown : rows;
     snprintf(pos, sizeof pos, "lines %d-%d of %d", ctx->help_top + 1, last, rows);
+    if (ctx->help_has_re && ctx->help_hit >= 0) {
+        /* Which match the top line is, of how many (n N move). */
+        char m[320];
+        snprintf(m, sizeof m, "  /%s/: match %d of %d (n N)", ctx->help_pat, ctx->help_nth,
+                 ctx->help_nmatch);
+        int mw = grid_text_width(g, m);
+        if (used + mw <= area.w)
+            used += grid_put_text(g, area.x + used, area.y, area.w - used, m, ROLE_HEADER, 0);
+    }
     int pw = grid_text_width(g, pos);
     if (used + 2 + pw <= area.w)
         grid_put_text(g, area.x + area.w - pw, area.y, pw, pos, ROLE_HEADER, 0);
 }
 
+/* The help's area for key handling: below the title bar, above the status. */
+static rect help_area(const ui_ctx *ctx)
+{
+    return (rect){0, 1, ctx->grid.cols, ctx->grid.rows > 2 ? ctx->grid.rows - 2 : 0};
+}
+
+/* Scrolls to the next match below the top line (forward: at or below it
+ * right after a new search, when nothing was found yet) or the previous
+ * one above it, as less's n and N. */
+static int help_find(ui_ctx *ctx, rect area, bool forward)
+{
+    if (!ctx->help_has_re) {
+        ui_set_status(ctx, "No search yet: press / to search the help");
+        return VF_HANDLED | VF_REDRAW;
+    }
+    help_walk *hw = malloc(sizeof *hw);
+    if (!hw)
+        return VF_HANDLED;
+    walk_setup(hw, ctx, area, false);
+    hw->find = true;
+    hw->dir = forward ? 1 : -1;
+    hw->from = ctx->help_hit < 0 ? ctx->help_top : forward ? ctx->help_top + 1 : ctx->help_top;
+    walk_all(hw);
+    int found = hw->found, nth = hw->found_nth, n = hw->nmatch;
+    free(hw);
+    if (found < 0) {
+        ui_set_status(ctx, "Pattern not found in the help: /%s/%s", ctx->help_pat,
+                      n ? (forward ? " (no more below)" : " (none above)") : "");
+        return VF_HANDLED | VF_REDRAW;
+    }
+    ctx->help_top = found;
+    ctx->help_hit = found;
+    ctx->help_nth = nth;
+    ctx->help_nmatch = n;
+    help_clamp(ctx, area);
+    return VF_HANDLED | VF_REDRAW;
+}
+
 int help_on_key(ui_ctx *ctx, int key)
 {
-    rect area = {0, 1, ctx->grid.cols, ctx->grid.rows > 2 ? ctx->grid.rows - 2 : 0};
+    rect area = help_area(ctx);
     int page = area.h > 2 ? area.h - 2 : 1;
     switch (keymap_lookup(&ctx->keys, SCOPE_HELP, key)) {
     case CMD_HELP:
@@ -311,9 +392,52 @@ int help_on_key(ui_ctx *ctx, int key)
     case CMD_END:
         ctx->help_top = 1 << 20;
         break;
+    case CMD_SEARCH:
+        ctx->prompt_open = true;
+        ctx->prompt_len = 0;
+        ctx->prompt[0] = '\0';
+        return VF_HANDLED | VF_REDRAW;
+    case CMD_SEARCH_NEXT:
+    case CMD_SEARCH_PREV:
+        return help_find(ctx, area, keymap_lookup(&ctx->keys, SCOPE_HELP, key) == CMD_SEARCH_NEXT);
     default:
         return 0;
     }
     help_clamp(ctx, area);
     return VF_HANDLED | VF_REDRAW;
+}
+
+int help_search(ui_ctx *ctx, const char *pat)
+{
+    if (!pat[0]) {
+        if (!ctx->help_has_re) {
+            ui_set_status(ctx, "No search yet: type a pattern after /");
+            return VF_HANDLED | VF_REDRAW;
+        }
+        return help_find(ctx, help_area(ctx), true);
+    }
+    regex_t re;
+    bool upper = false;
+    for (const char *c = pat; *c; c++)
+        upper |= *c >= 'A' && *c <= 'Z';
+    int rc = regcomp(&re, pat, REG_EXTENDED | REG_NOSUB | (upper ? 0 : REG_ICASE));
+    if (rc != 0) {
+        char why[128];
+        regerror(rc, &re, why, sizeof why);
+        ui_set_status(ctx, "Bad regular expression: %s", why);
+        return VF_HANDLED | VF_REDRAW;
+    }
+    help_search_free(ctx);
+    ctx->help_re = re;
+    ctx->help_has_re = true;
+    snprintf(ctx->help_pat, sizeof ctx->help_pat, "%s", pat);
+    ctx->help_hit = -1;
+    return help_find(ctx, help_area(ctx), true);
+}
+
+void help_search_free(ui_ctx *ctx)
+{
+    if (ctx->help_has_re)
+        regfree(&ctx->help_re);
+    ctx->help_has_re = false;
 }

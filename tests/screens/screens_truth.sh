@@ -102,4 +102,30 @@ for size in $sizes; do
     check "calls $size: the details name call $idx (id $id)" hasf "call $idx (id $id) on rank 0, of 3 recorded"
 done
 
+# --- 13. / inside the ? help, as in less: the first line at or below the
+# top that holds the pattern goes to the top, n and N move between matches,
+# the header counts them, and a pattern that is nowhere says so.
+# help_body N: row N of the help's text (row 3 is its first line).
+for size in $sizes; do
+    for mode in $modes; do
+        opt=$(mode_opt "$mode")
+        screen "$size" "?/zoom<Enter>" "$pool" $opt
+        check "help / $size $mode: the match heads the text" sh -c "sed -n 3p '$scr' | grep -qi zoom"
+        check "help / $size $mode: the header counts it" rowhas 2 "/zoom/: match 1 of [0-9]"
+        first=$(sed -n 3p "$scr")
+        screen "$size" "?/zoom<Enter>n" "$pool" $opt
+        check "help n $size $mode: the next match" rowhas 2 "/zoom/: match 2 of"
+        check "help n $size $mode: another zoom line on top" sh -c "sed -n 3p '$scr' | grep -qi zoom"
+        check "help n $size $mode: a different line" [ "$(sed -n 3p "$scr")" != "$first" ]
+        screen "$size" "?/zoom<Enter>nN" "$pool" $opt
+        check "help N $size $mode: back to the first" [ "$(sed -n 3p "$scr")" = "$first" ]
+        screen "$size" "?/no such words<Enter>" "$pool" $opt
+        check "help / $size $mode: not found" rowhas "${size#*x}" "Pattern not found in the help: /no such words/"
+    done
+done
+screen 80x24 "?/zoom<Enter>" "$pool" --ascii
+check "help / ascii: only ASCII" ascii_only
+screen 80x24 "?/zoom<Enter>q" "$pool"
+check "help q: closes it after a search" rowhas 1 "\[1 timeline\]"
+
 finish
