@@ -121,16 +121,17 @@ check "=: zooms in too" rowhas 2 "(16 ns/col)"
 screen 80x24 "+-" "$small"
 check "+-: back to the fit" rowhas 2 "0\.000 us \.\. 2\.048 us  (32 ns/col)"
 screen 80x24 "-" "$small"
-# The widest view: the data (2000 ns) plus an eighth (250 ns) over 64 columns, ceil(2250/64)
-# = 36 ns; t0 = 2024 - 32*36 = 872 is before the data, so the view starts at the data.
-check "-: 36 ns per column, no time before the start" rowhas 2 "0\.000 us \.\. 2\.304 us  (36 ns/col)"
+# The widest view is the fit: the data (2000 ns) over 64 columns, ceil(2000/64) = 32 ns, so
+# a zoom out from it shows no time the profile does not have.
+check "-: the fit stays, no time past the end" rowhas 2 "0\.000 us \.\. 2\.048 us  (32 ns/col)"
+check "-: and says so" has "Zoomed out as far as it goes"
 screen 80x24 "++++0" "$small"
 check "0: fits again" rowhas 2 "0\.000 us \.\. 2\.048 us  (32 ns/col)"
 screen 80x24 "++++++++++++" "$small"
 check "zoom in stops at 1 ns per column" rowhas 2 "(1 ns/col)"
 check "and says so" has "Zoomed in as far as it goes"
 screen 80x24 "------" "$small"
-check "zoom out stops at the profile plus its margin" rowhas 2 "(36 ns/col)"
+check "zoom out stops at the fit" rowhas 2 "(32 ns/col)"
 check "and says so" has "Zoomed out as far as it goes"
 screen 80x24 "+l" "$small"
 # pan 64/8 = 8 columns of 16 ns: t0 = 1512 + 128 = 1640
@@ -152,8 +153,8 @@ screen 80x24 "<WheelUp>" "$small"
 # tc = 1000 + 24*32 = 1768; npc 16; t0 = 1768 - 24*16 = 1384
 check "wheel up zooms in at the pointer" rowhas 2 "0\.384 us \.\. 1\.408 us  (16 ns/col)"
 screen 80x24 "<WheelDown>" "$small"
-# npc 36 (the widest); t0 = 1768 - 24*36 = 904 is before the data: t0 = 1000
-check "wheel down zooms out, never before the start" rowhas 2 "^ 0\.000 us \.\. 2\.304 us  (36 ns/col)"
+# npc 32 (the widest, the fit): t0 stays at the data's start
+check "wheel down zooms out no further than the fit" rowhas 2 "^ 0\.000 us \.\. 2\.048 us  (32 ns/col)"
 screen 80x24 "<Click>" "$small"
 check "a click below the lanes moves the cursor column" rowhas 3 "@768 ns"
 

@@ -128,4 +128,27 @@ check "help / ascii: only ASCII" ascii_only
 screen 80x24 "?/zoom<Enter>q" "$pool"
 check "help q: closes it after a search" rowhas 1 "\[1 timeline\]"
 
+# --- 9. navigation stays inside the profile: pool.h5 spans 0.1 .. 9.0 ms,
+# 8.9 ms; zooming out past the fit and End show no time after its end
+# (the header reads 8.90 / 8.900 ms, as the lanes view's 8.900 ms), and End
+# puts the cursor in the view's last column, the one holding the end.
+# view_end: the header's right time in ms ("0.00 ms .. 8.90 ms  (...)").
+view_end() { sed -n 2p "$scr" | sed -n 's/^ *[0-9.]* [mu]*s \.\. \([0-9.]*\) ms .*/\1/p'; }
+cursor_ms() { sed -n 3p "$scr" | sed -n 's/^ *@\([0-9.]*\) ms.*/\1/p'; }
+per_col_us() { sed -n 2p "$scr" | sed -n 's/.*(\([0-9.]*\) us\/col).*/\1/p'; }
+for size in $sizes; do
+    for mode in $modes; do
+        opt=$(mode_opt "$mode")
+        screen "$size" "---" "$pool" $opt
+        check "zoom out $size $mode: the view ends at 8.9 ms" awk -v e="$(view_end)" 'BEGIN { exit !(e == 8.9) }'
+        check "zoom out $size $mode: says it goes no further" has "Zoomed out as far as it goes"
+        screen "$size" "+G" "$pool" $opt
+        check "End $size $mode: the view ends at 8.9 ms" awk -v e="$(view_end)" 'BEGIN { exit !(e == 8.9) }'
+        check "End $size $mode: the cursor in the last column" \
+            awk -v c="$(cursor_ms)" -v w="$(per_col_us)" 'BEGIN { exit !(c < 8.9 && c + w / 1000 >= 8.89) }'
+        screen "$size" 7 "$pool" $opt
+        check "lanes $size $mode: the same span" hasx "4 lanes(,| over) 8\.900 ms"
+    done
+done
+
 finish

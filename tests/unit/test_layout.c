@@ -508,6 +508,12 @@ static void test_ruler_labels(void **state)
     assert_string_equal(ruler_label(b, sizeof b, 2500000000, 9, 1), "2.5 s");
     assert_string_equal(ruler_label(b, sizeof b, 60000000000, 9, 0), "60 s");
     assert_string_equal(ruler_label(b, sizeof b, 1050000, 6, 2), "1.05 ms");
+    /* Rounded half up as timefmt rounds (740.4 ms in every view). */
+    assert_string_equal(ruler_label(b, sizeof b, 740449999, 6, 1), "740.4 ms");
+    assert_string_equal(ruler_label(b, sizeof b, 740450000, 6, 1), "740.5 ms");
+    assert_string_equal(ruler_label(b, sizeof b, 999960000, 6, 1), "1000.0 ms");
+    assert_string_equal(ruler_label(b, sizeof b, -1549, 3, 1), "-1.5 us");
+    assert_string_equal(ruler_label(b, sizeof b, -40, 3, 1), "0.0 us");
     assert_int_equal(ruler_nice_step(1), 1);
     assert_int_equal(ruler_nice_step(3), 5);
     assert_int_equal(ruler_nice_step(12500), 20000);
@@ -521,9 +527,10 @@ static void test_ruler_labels(void **state)
 
 /* ----------------------------------------------------- zoom and pan */
 
-/* Data [0, 8000] over 80 columns: fit is 100 ns per column.  The view may
- * reach an eighth past the end (8000 + 1000 = 9000) and never before 0, so
- * the widest view is ceil(9000 / 80) = 113 ns per column. */
+/* Data [0, 8000] over 80 columns: fit is 100 ns per column.  The view
+ * never reaches past the end nor before 0, so the widest view is the fit,
+ * ceil(8000 / 80) = 100 ns per column: zooming out from it changes
+ * nothing. */
 static void test_zoom_pan(void **state)
 {
     (void)state;
@@ -531,7 +538,10 @@ static void test_zoom_pan(void **state)
     tl_fit(&v, 0, 8000);
     assert_int_equal(v.npc, 100);
     assert_int_equal(v.t0, 0);
-    assert_int_equal(tl_npc_max(0, 8000, 80), 113);
+    assert_int_equal(tl_npc_max(0, 8000, 80), 100);
+    assert_false(tl_zoom(&v, 40, -1, 0, 8000));
+    assert_int_equal(v.npc, 100);
+    assert_int_equal(v.t0, 0);
     /* Zoom in at column 40: its start time, 4000, stays:
      * npc 50, t0 = 4000 - 40*50 = 2000. */
     assert_true(tl_zoom(&v, 40, 1, 0, 8000));
@@ -552,34 +562,35 @@ static void test_zoom_pan(void **state)
         assert_int_equal(tl_col_time(&v, 13), 2650);
     }
     assert_int_equal(v.npc, 64);
-    /* Then 113 (the limit): t0 = 2650 - 13*113 = 1181, inside [0, 9000 - 9040]?
-     * no: 1181 + 80*113 = 10221 > 9000, so t0 = 9000 - 9040 = -40, then
-     * the left edge wins: t0 = 0. */
+    /* Then 100 (the limit, the fit): t0 = 2650 - 13*100 = 1350 would end
+     * at 9350 > 8000, so t0 = 8000 - 8000 = 0. */
     assert_true(tl_zoom(&v, 13, -1, 0, 8000));
-    assert_int_equal(v.npc, 113);
+    assert_int_equal(v.npc, 100);
     assert_int_equal(v.t0, 0);
     assert_false(tl_zoom(&v, 13, -1, 0, 8000));
-    /* Zooming out at the right end stops at the end plus the margin:
-     * from [8000, 8800) at column 70 (8700): npc 20, t0 = 8700 - 1400 =
-     * 7300 (ends at 8900, inside); npc 40, t0 = 8700 - 2800 = 5900 would
-     * end at 9100 > 9000, so t0 = 9000 - 3200 = 5800. */
+    /* Zooming out at the right end stops at the end: from [8000, 8800)
+     * at column 70 (8700): npc 20, t0 = 8700 - 1400 = 7300 would end at
+     * 8900 > 8000, so t0 = 8000 - 1600 = 6400; then column 70 is 7800,
+     * npc 40, t0 = 7800 - 2800 = 5000 would end at 8200, so 8000 - 3200. */
     v = (tl_view){8000, 10, 80};
     assert_true(tl_zoom(&v, 70, -1, 0, 8000));
     assert_int_equal(v.npc, 20);
-    assert_int_equal(v.t0, 7300);
+    assert_int_equal(v.t0, 6400);
     assert_true(tl_zoom(&v, 70, -1, 0, 8000));
     assert_int_equal(v.npc, 40);
-    assert_int_equal(v.t0, 5800);
-    /* Pan 10 columns at npc 100: t0 + 1000; the view then ends at the
-     * margin (1000 + 8000 = 9000).  Far left stops at 0, far right at
-     * 9000 - 8000. */
+    assert_int_equal(v.t0, 4800);
+    /* At npc 100 the view is the whole profile: a pan either way stays. */
     v = (tl_view){0, 100, 80};
     tl_pan(&v, 10, 0, 8000);
-    assert_int_equal(v.t0, 1000);
+    assert_int_equal(v.t0, 0);
     tl_pan(&v, -1000000000000, 0, 8000);
     assert_int_equal(v.t0, 0);
     tl_pan(&v, INT64_MAX, 0, 8000);
-    assert_int_equal(v.t0, 1000);
+    assert_int_equal(v.t0, 0);
+    /* At npc 50 (half of it) far right stops at 8000 - 4000. */
+    v = (tl_view){0, 50, 80};
+    tl_pan(&v, INT64_MAX, 0, 8000);
+    assert_int_equal(v.t0, 4000);
     /* A call [1000, 1300]: span 300, room for 400 -> npc 5, centred:
      * t0 = 1150 - 40*5 = 950. */
     tl_show_span(&v, 1000, 1300, 0, 8000);
@@ -598,7 +609,8 @@ static void test_precision(void **state)
     ruler_precision(1538123456, 100, &ue, &d);
     assert_int_equal(ue, 9);
     assert_int_equal(d, 8);
-    assert_string_equal(ruler_label(buf, sizeof buf, 1538123456, ue, d), "1.53812345 s");
+    /* rounded half up at the last digit shown: ...3456 -> ...346 */
+    assert_string_equal(ruler_label(buf, sizeof buf, 1538123456, ue, d), "1.53812346 s");
     /* 2048 ns at 32 ns per column: us, 10 <= 32 at 2 decimals, so 3. */
     ruler_precision(2048, 32, &ue, &d);
     assert_int_equal(ue, 3);

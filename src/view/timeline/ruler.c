@@ -38,20 +38,24 @@ static int64_t next_step(int64_t s)
 char *ruler_label(char *buf, size_t len, int64_t t, int unit_exp, int decimals)
 {
     uint64_t a = t < 0 ? (uint64_t)0 - (uint64_t)t : (uint64_t)t;
-    uint64_t unit = (uint64_t)pow10i(unit_exp);
-    const char *sign = t < 0 ? "-" : "";
     const char *name = unit_names[unit_exp / 3];
-    if (decimals <= 0) {
-        snprintf(buf, len, "%s%llu %s", sign, (unsigned long long)(a / unit), name);
+    decimals = decimals <= 0 ? 0 : decimals > unit_exp ? unit_exp : decimals;
+    /* Rounded to the last digit shown, half up, as timefmt rounds: the
+     * timeline's 740.4 ms is the lanes view's 740.4 ms. */
+    uint64_t step = (uint64_t)pow10i(unit_exp - decimals);
+    a = a / step + (a % step >= (step + 1) / 2 && step > 1);
+    uint64_t scale = (uint64_t)pow10i(decimals);
+    uint64_t whole = a / scale, frac = a % scale;
+    const char *sign = t < 0 && a ? "-" : "";
+    if (decimals == 0) {
+        snprintf(buf, len, "%s%llu %s", sign, (unsigned long long)whole, name);
         return buf;
     }
-    decimals = decimals > unit_exp ? unit_exp : decimals;
-    uint64_t frac = (a % unit) / (uint64_t)pow10i(unit_exp - decimals);
     char digits[16];
     for (int i = decimals - 1; i >= 0; i--, frac /= 10)
         digits[i] = (char)('0' + frac % 10);
     digits[decimals] = '\0';
-    snprintf(buf, len, "%s%llu.%s %s", sign, (unsigned long long)(a / unit), digits, name);
+    snprintf(buf, len, "%s%llu.%s %s", sign, (unsigned long long)whole, digits, name);
     return buf;
 }
 

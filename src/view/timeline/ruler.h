@@ -32,7 +32,8 @@ typedef struct ruler_plan {
 void ruler_plan_make(ruler_plan *p, int64_t t0, int64_t npc, int width);
 
 /* Formats t (ns from zero) in unit 10^unit_exp ns with decimals digits:
- * "200 us", "1.5 ms", "-20 ns".  Exact (integer arithmetic). */
+ * "200 us", "1.5 ms", "-20 ns", rounded half up to the last digit shown
+ * (integer arithmetic). */
 char *ruler_label(char *buf, size_t len, int64_t t, int unit_exp, int decimals);
 
 /* Unit and decimals for times up to |biggest| ns (from zero) on a view of
