@@ -70,7 +70,8 @@ typedef struct lanes_state {
     size_t *rank_nl;     /* lanes per rank index */
     table tb;
     bool built;
-    bool filtered; /* built for f: only the regions matching the search */
+    bool filtered;  /* built for f: only the regions matching the search */
+    bool sort_auto; /* the sort is still the view's choice, not the user's */
     char filter_text[256];
 } lanes_state;
 
@@ -197,6 +198,20 @@ static void lv_hide_columns(lanes_state *s)
                    (threads || tasks ? 0 : (1u << LC_LIFE) | (1u << LC_KIND));
 }
 
+/* Awaited first, the question this view answers; but where no lane
+ * awaited anything (MPI files without asyncio: every value "-"), the
+ * first column that has values, Busy. */
+static void lv_default_sort(lanes_state *s)
+{
+    if (!s->sort_auto)
+        return;
+    bool any = false;
+    for (size_t l = 0; l < s->ls->n && !any; l++)
+        any = s->ls->st[l].awaited > 0;
+    s->tb.sort_col = any ? LC_AWAIT : LC_BUSY;
+    s->tb.sort_desc = true;
+}
+
 static bool lv_keep(const region *r, void *user)
 {
     return ui_search_match(user, r->name);
@@ -250,6 +265,7 @@ static void lv_build(lanes_state *s, ui_ctx *ctx)
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return;
     }
+    lv_default_sort(s);
     lv_flatten(s);
     lv_hide_columns(s);
 }
@@ -683,6 +699,7 @@ static int lv_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     if (r == TABLE_IGNORED)
         return 0;
     if (r == TABLE_SORTED) {
+        s->sort_auto = false;
         lv_row keep = s->tb.cursor < s->nrows ? s->rows[s->tb.cursor] : (lv_row){0, SIZE_MAX};
         lv_flatten(s);
         for (size_t k = 0; k < s->nrows; k++)
@@ -702,6 +719,7 @@ static void *lv_create(ui_ctx *ctx)
         return NULL;
     /* Awaited first: the question this view answers. */
     table_init(&s->tb, lv_cols, LC_COUNT, LC_AWAIT, true);
+    s->sort_auto = true;
     return s; /* measured on first use */
 }
 

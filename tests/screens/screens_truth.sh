@@ -151,4 +151,25 @@ for size in $sizes; do
     done
 done
 
+# --- 10. layout at width: a name column no wider than its longest name
+# when every column fits (the numbers stay next to their names), inferred
+# lanes named without a cut in the middle, and the lanes view sorted by
+# the first column that has values when no lane awaited anything.
+legacy="$fx/legacy_small.h5"
+need_fixture "$legacy"
+for mode in $modes; do
+    opt=$(mode_opt "$mode")
+    screen 200x50 3 "$pool" $opt
+    # "compress" is the longest name (8) in a column of at least 14: the
+    # calls (6) end within 14 + 1 + 8 columns of the margin.
+    check "regions 200x50 $mode: Calls next to the names" hasx "^.compress {1,14}6  "
+    for size in 100x30 $sizes; do
+        screen "$size" 1 "$legacy" $opt
+        check "timeline $size $mode: inferred lanes uncut" hasnt "i…rred\|i~rred"
+        check "timeline $size $mode: lane 2 named" has "r0 lane 2"
+        screen "$size" 7 "$pool" $opt
+        check "lanes $size $mode: no awaits, sorted by Busy" hasx "(▼|v)Busy"
+    done
+done
+
 finish

@@ -158,6 +158,14 @@ static void draw_label(const tl_state *s, ui_ctx *ctx, int y, size_t l, uint32_t
         grid_put_text(&ctx->grid, g->x + 1 + room - mw, y, mw, more, cur ? role : ROLE_DIM, 0);
         room -= mw + 1;
     }
+    /* An inferred lane's name says "(inferred)" in full only when it fits:
+     * "r0 lane 1 (inf.)", then "r0 lane 1", rather than "r0 lane 1 (i…rred)". */
+    if (ln->kind == LANE_INFERRED && d == 0 && !in_group &&
+        grid_text_width(&ctx->grid, text) > room) {
+        snprintf(text, sizeof text, "r%d lane %lld (inf.)", ln->rk->rank, (long long)ln->row + 1);
+        if (grid_text_width(&ctx->grid, text) > room)
+            snprintf(text, sizeof text, "r%d lane %lld", ln->rk->rank, (long long)ln->row + 1);
+    }
     /* Task names differ at their start ("Task-12 handle"), thread names
      * often at their end ("ThreadPoolExecutor-0_1"). */
     if (ln->kind == LANE_TASK)

@@ -125,12 +125,7 @@ int tl_overlap_cmd(tl_state *s, ui_ctx *ctx, ui_cmd cmd)
 /* "r0 ThreadPoolExecutor-0_1": the lane of overlapping call i. */
 static void ovl_lane_name(const tl_state *s, size_t i, char *buf, size_t len)
 {
-    const lane *ln = &s->ix->lanes[s->ovl[i].li];
-    char nb[48];
-    const char *name = ln->kind == LANE_TASK     ? rank_task_name(ln->rk, ln->row, nb, sizeof nb)
-                       : ln->kind == LANE_THREAD ? rank_thread_name(ln->rk, ln->row, nb, sizeof nb)
-                                                 : "";
-    snprintf(buf, len, "r%d %s", ln->rk->rank, name);
+    lanes_lane_name(&s->ix->lanes[s->ovl[i].li], buf, len); /* "r0 lane 2 (inferred)" too */
 }
 
 enum { OVL_NUMS_W = 30, OVL_LANE_MIN = 8, OVL_REGION_MIN = 12 };
