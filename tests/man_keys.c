@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "ui/commands.h"
+#include "ui/ui.h"
+#include "util/text.h"
 
 #define LINES_MAX 64
 
@@ -97,6 +99,62 @@ static int put_scope(FILE *out, const keymap *km, const char *name)
     return 0;
 }
 
+/* Roff for UTF-8 text: put_roff, with every non-ASCII character as a
+ * \[uXXXX] escape (the page stays ASCII). */
+static void put_roff_utf8(FILE *out, const char *s)
+{
+    while (*s) {
+        uint32_t cp = 0;
+        size_t n = (unsigned char)*s < 0x80 ? 0 : utf8_decode(s, strlen(s), &cp);
+        if (n == 0) {
+            put_roff(out, s, 1, false);
+            s++;
+            continue;
+        }
+        fprintf(out, "\\[u%04X]", (unsigned)cp);
+        s += n;
+    }
+}
+
+/* The timeline legend of the help (help.c), one tagged paragraph a row:
+ * the sample (its ASCII form beside it when that differs) and its text. */
+static int put_legend(FILE *out)
+{
+    for (size_t i = 0; i < help_legend_count(); i++) {
+        char u[96], a[96];
+        help_legend_label(i, false, u, sizeof u);
+        help_legend_label(i, true, a, sizeof a);
+        fputs(i == 0 ? ".TP 16\n" : ".TP\n", out);
+        fputs(".B \"", out);
+        put_roff_utf8(out, u);
+        fputs("\"\n", out);
+        if (strcmp(u, a) != 0) {
+            fputs("(ASCII\n.BR \"", out);
+            put_roff(out, a, strlen(a), false);
+            fputs("\" )\n", out);
+        }
+        put_text(out, help_legend_text(i));
+    }
+    return 0;
+}
+
+/* The views of src/ui/views.def: "seven views: timeline (1), ...". */
+static int put_views(FILE *out)
+{
+    static const char *const words[] = {"no",    "one",   "two",  "three", "four",   "five",  "six",
+                                        "seven", "eight", "nine", "ten",   "eleven", "twelve"};
+    static const char *const names[] = {
+#define VIEW(id, name, ops, key) name " (" key ")",
+#include "ui/views.def"
+#undef VIEW
+    };
+    size_t n = sizeof names / sizeof names[0];
+    fprintf(out, "The interface has %s views, one screen each:\n", n < 13 ? words[n] : "many");
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s%s\n", names[i], i + 1 < n ? "," : ";");
+    return 0;
+}
+
 /* The keys column of every help line of every scope. */
 static int put_labels(const keymap *km)
 {
@@ -141,7 +199,9 @@ int main(int argc, char **argv)
         if (strncmp(line, start, sizeof start - 1) == 0) {
             char name[64];
             if (sscanf(line + sizeof start - 1, "%63[a-z]", name) != 1 ||
-                put_scope(stdout, km, name) != 0)
+                (strcmp(name, "legend") == 0  ? put_legend(stdout)
+                 : strcmp(name, "views") == 0 ? put_views(stdout)
+                                              : put_scope(stdout, km, name)) != 0)
                 status = 1;
             inside = 1;
             blocks++;

@@ -113,18 +113,20 @@ int theme_attr_lookup(const char *s); /* a GA_* flag, 0 for "normal", -1 unknown
  * or another locale.  Views take them from here, never spell them out, so
  * the ASCII fallback is complete. */
 typedef struct theme_glyphs {
-    uint32_t bar;       /* a cell of a call holding its thread: '█' / '#' */
-    uint32_t await;     /* hatch over the awaited share of a call: '░' / '/' */
-    uint32_t dense[3];  /* a cell holding 2-3, 4-9, 10+ calls */
-    uint32_t ellipsis;  /* marks cut text: '…' / '~' */
-    uint32_t hline;     /* '─' / '-' */
-    uint32_t vline;     /* '│' / '|' */
-    uint32_t tick;      /* ruler tick: '┬' / '+' */
-    uint32_t collapsed; /* tree node with hidden children: '▸' / '+' */
-    uint32_t expanded;  /* tree node showing children: '▾' / '-' */
-    uint32_t sort_up;   /* '▲' / '^' */
-    uint32_t sort_down; /* '▼' / 'v' */
-    uint32_t marker;    /* cursor / selection marker: '▶' / '>' */
+    uint32_t bar;        /* a cell of a call holding its thread: '█' / '#' */
+    uint32_t await;      /* hatch over the awaited share of a call: '░' / '/' */
+    uint32_t dense[3];   /* a cell holding 2-3, 4-9, 10+ calls */
+    uint32_t ellipsis;   /* marks cut text: '…' / '~' */
+    uint32_t hline;      /* '─' / '-' */
+    uint32_t vline;      /* '│' / '|' */
+    uint32_t tick;       /* ruler tick: '┬' / '+' */
+    uint32_t collapsed;  /* tree node with hidden children: '▸' / '+' */
+    uint32_t expanded;   /* tree node showing children: '▾' / '-' */
+    uint32_t sort_up;    /* '▲' / '^' */
+    uint32_t sort_down;  /* '▼' / 'v' */
+    uint32_t marker;     /* cursor / selection marker: '▶' / '>' */
+    uint32_t cursor_col; /* the timeline's cursor column down empty lanes: '┆' / '.' */
+    uint32_t sel_edge;   /* the selected call's first and last columns: '╎' / ':' */
     /* Tree guides, each two columns wide: "├─" "└─" "│ " / "|-" "`-" "| " */
     const char *tree_tee;
     const char *tree_last;

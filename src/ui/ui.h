@@ -118,6 +118,12 @@ int help_on_key(ui_ctx *ctx, int key);
 int help_search(ui_ctx *ctx, const char *pat);
 /* Frees the help's search expression. */
 void help_search_free(ui_ctx *ctx);
+/* The timeline legend the help shows, row by row, for the man page: how
+ * many rows, row i's sample as text (Unicode or ASCII glyphs) and what it
+ * means. */
+size_t help_legend_count(void);
+char *help_legend_label(size_t i, bool ascii, char *buf, size_t len);
+const char *help_legend_text(size_t i);
 
 /* true while the per-call nesting (parents, depths, exclusive times) is
  * still being computed in the background: views that need it draw

@@ -141,6 +141,141 @@ typedef struct sample_part {
     int count, role;
 } sample_part;
 
+enum { SAMPLE_PARTS_MAX = 6 };
+
+/* The timeline's legend: what each mark means, in the order shown.  The
+ * help draws each sample with the glyphs the timeline draws with
+ * (theme_glyphs), and the man page's legend is written from the same
+ * rows (help_legend_label, help_legend_text), so neither can say
+ * something the screen does not. */
+typedef enum legend_id {
+    LG_BAR,
+    LG_AWAIT,
+    LG_DENSE,
+    LG_DEEPER,
+    LG_GROUP,
+    LG_FILTER,
+    LG_SELECTED,
+    LG_SEARCH,
+    LG_CURSOR_TIME,
+    LG_CURSOR_RULER,
+    LG_CURSOR_COL,
+    LG_SEL_EDGE,
+    LG_COUNT
+} legend_id;
+
+static const char *const legend_text[LG_COUNT] = {
+    [LG_BAR] = "a call from its start to its end, its name inside when it fits",
+    [LG_AWAIT] = "the hatched share (and N% after the name): time suspended (awaiting); over the "
+                 "children that account for it (executor work, awaiting callees), else spread "
+                 "evenly: the file says how long, not when",
+    [LG_DENSE] = "several calls in a cell, by load: busy under a third, under two thirds, or more "
+                 "of its time",
+    [LG_DEEPER] = "N depth rows not shown (also +N by a name): e",
+    [LG_GROUP] = "a thread's tasks (T): how many ran per column (up to 1, 3, more); Enter opens",
+    [LG_FILTER] = "with f: the timeline holds only the matching calls",
+    [LG_SELECTED] = "in the selection colour: the selected call or row; its details show below",
+    [LG_SEARCH] = "in the search colour: a region matching the search",
+    [LG_CURSOR_TIME] = "left of the ruler: the time where the cursor column starts (+ and - zoom "
+                       "around it)",
+    [LG_CURSOR_RULER] = "on the ruler: the cursor column",
+    [LG_CURSOR_COL] = "down the lanes: the cursor column, where they are empty",
+    [LG_SEL_EDGE] = "down the lanes: the first and last columns of the selected call, where they "
+                    "are empty (the ruler highlights its span)",
+};
+
+/* The sample of row id in parts (the glyphs of gl); returns how many. */
+static size_t legend_sample(legend_id id, const theme_glyphs *gl, sample_part *p)
+{
+    switch (id) {
+    case LG_BAR:
+        p[0] = (sample_part){"[name    ]", 0, 0, ROLE_BAR0};
+        return 1;
+    case LG_AWAIT:
+        p[0] = (sample_part){"[name 40%", 0, 0, ROLE_BAR0 + 1};
+        p[1] = (sample_part){NULL, gl->await, 1, ROLE_AWAIT};
+        p[2] = (sample_part){" ", 0, 0, ROLE_BAR0 + 1};
+        p[3] = (sample_part){NULL, gl->await, 1, ROLE_AWAIT};
+        p[4] = (sample_part){"]", 0, 0, ROLE_BAR0 + 1};
+        return 5;
+    case LG_DENSE:
+        for (int k = 0; k < 3; k++) {
+            p[2 * k] = (sample_part){NULL, gl->dense[k], 1, ROLE_DENSE};
+            if (k < 2)
+                p[2 * k + 1] = (sample_part){" ", 0, 0, ROLE_NORMAL};
+        }
+        return 5;
+    case LG_DEEPER:
+        p[0] = (sample_part){"+N deeper", 0, 0, ROLE_DIM};
+        return 1;
+    case LG_GROUP:
+        p[0] = (sample_part){"r0 Main", 0, 0, ROLE_HEADER};
+        p[1] = (sample_part){NULL, gl->ellipsis, 1, ROLE_HEADER};
+        p[2] = (sample_part){" ", 0, 0, ROLE_HEADER};
+        p[3] = (sample_part){NULL, gl->collapsed, 1, ROLE_HEADER};
+        p[4] = (sample_part){"18", 0, 0, ROLE_HEADER};
+        return 5;
+    case LG_FILTER:
+        p[0] = (sample_part){"filter /re/", 0, 0, ROLE_HEADER};
+        return 1;
+    case LG_SELECTED:
+        p[0] = (sample_part){"name", 0, 0, ROLE_SELECTED};
+        return 1;
+    case LG_SEARCH:
+        p[0] = (sample_part){"name", 0, 0, ROLE_SEARCH};
+        return 1;
+    case LG_CURSOR_TIME:
+        p[0] = (sample_part){"@4.18 ms", 0, 0, ROLE_DIM};
+        return 1;
+    case LG_CURSOR_RULER:
+        p[0] = (sample_part){NULL, gl->hline, 2, ROLE_HEADER};
+        p[1] = (sample_part){NULL, gl->sort_down, 1, ROLE_SELECTED};
+        p[2] = (sample_part){NULL, gl->hline, 2, ROLE_HEADER};
+        return 3;
+    case LG_CURSOR_COL:
+        p[0] = (sample_part){NULL, gl->cursor_col, 1, ROLE_NORMAL};
+        return 1;
+    case LG_SEL_EDGE:
+        p[0] = (sample_part){NULL, gl->sel_edge, 1, ROLE_SELECTED};
+        p[1] = (sample_part){"  ", 0, 0, ROLE_NORMAL};
+        p[2] = (sample_part){NULL, gl->sel_edge, 1, ROLE_SELECTED};
+        return 3;
+    default:
+        return 0;
+    }
+}
+
+size_t help_legend_count(void)
+{
+    return LG_COUNT;
+}
+
+const char *help_legend_text(size_t i)
+{
+    return i < LG_COUNT ? legend_text[i] : "";
+}
+
+char *help_legend_label(size_t i, bool ascii, char *buf, size_t len)
+{
+    sample_part p[SAMPLE_PARTS_MAX];
+    size_t n = i < LG_COUNT ? legend_sample((legend_id)i, theme_glyphs_get(ascii), p) : 0, off = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < n; k++) {
+        if (p[k].text)
+            off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s", p[k].text);
+        for (int c = 0; c < p[k].count; c++) {
+            char u[4];
+            size_t un = utf8_encode(p[k].glyph, u);
+            if (off + un < len) {
+                memcpy(buf + off, u, un);
+                buf[off + un] = '\0';
+            }
+            off += un;
+        }
+    }
+    return buf;
+}
+
 static void walk_legend(help_walk *hw, const sample_part *parts, size_t nparts, const char *text)
 {
     int y = walk_y(hw, hw->row);
@@ -166,31 +301,11 @@ static void walk_legends(help_walk *hw)
 {
     const theme_glyphs *gl = theme_glyphs_get(hw->ctx->grid.ascii);
     walk_heading(hw, "Legend");
-    sample_part bar[] = {{"[name    ]", 0, 0, ROLE_BAR0}};
-    walk_legend(hw, bar, 1, "a call from its start to its end, its name inside when it fits");
-    sample_part await[] = {{"[name 40%", 0, 0, ROLE_BAR0 + 1},
-                           {NULL, gl->await, 1, ROLE_AWAIT},
-                           {" ", 0, 0, ROLE_BAR0 + 1},
-                           {NULL, gl->await, 1, ROLE_AWAIT},
-                           {"]", 0, 0, ROLE_BAR0 + 1}};
-    walk_legend(hw, await, 5,
-                "the hatched share (and N% after the name): time suspended (awaiting); over the "
-                "children that account for it (executor work, awaiting callees), else spread "
-                "evenly: the file says how long, not when");
-    sample_part dense[] = {{NULL, gl->dense[0], 1, ROLE_DENSE},
-                           {" ", 0, 0, ROLE_NORMAL},
-                           {NULL, gl->dense[1], 1, ROLE_DENSE},
-                           {" ", 0, 0, ROLE_NORMAL},
-                           {NULL, gl->dense[2], 1, ROLE_DENSE}};
-    walk_legend(hw, dense, 5,
-                "several calls in a cell, by load: busy under a third, under two thirds, or more "
-                "of its time");
-    walk_entry(hw, "+N deeper", ROLE_DIM, "N depth rows not shown (also +N by a name): e");
-    walk_entry(hw, "r0 Main… ▸18", ROLE_HEADER,
-               "a thread's tasks (T): how many ran per column (up to 1, 3, more); Enter opens");
-    walk_entry(hw, "filter /re/", ROLE_HEADER, "f: the timeline holds only the matching calls");
-    walk_entry(hw, "name", ROLE_SELECTED, "the selected call or row; its details show below");
-    walk_entry(hw, "name", ROLE_SEARCH, "a region matching the search");
+    for (size_t i = 0; i < LG_COUNT; i++) {
+        sample_part p[SAMPLE_PARTS_MAX];
+        size_t n = legend_sample((legend_id)i, gl, p);
+        walk_legend(hw, p, n, legend_text[i]);
+    }
 }
 
 static void walk_section(help_walk *hw, const char *title, key_scope scope)

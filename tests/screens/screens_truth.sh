@@ -172,4 +172,34 @@ for mode in $modes; do
     done
 done
 
+# --- 7. words that agree with the screen: the help's legend explains the
+# cursor marks the timeline draws (the same glyphs, found on the screen),
+# the man page counts the views views.def lists and says what the density
+# glyphs show as the help does (make man-keys writes both from the code).
+for mode in $modes; do
+    opt=$(mode_opt "$mode")
+    for size in $sizes; do
+        screen "$size" "?/cursor column starts<Enter>" "$pool" $opt
+        check "legend $size $mode: the cursor's time" has "^ @4.18 ms  *left of the ruler"
+        check "legend $size $mode: the ruler's cursor" has "on the ruler: the cursor column"
+        check "legend $size $mode: the cursor column" has "down the lanes: the cursor column"
+        check "legend $size $mode: the selected call's edges" has "the first and last columns"
+    done
+    # the glyphs the legend shows are the ones the timeline draws
+    screen 80x24 "?/cursor column starts<Enter>" "$pool" $opt
+    cur=$(grep "down the lanes: the cursor column" "$scr" | sed 's/^ \(.\).*/\1/')
+    edge=$(grep "the first and last columns" "$scr" | sed 's/^ \(.\).*/\1/')
+    screen 80x24 "<Enter>l" "$pool" $opt
+    check "timeline $mode: draws the legend's cursor column ($cur)" hasf "$cur"
+    check "timeline $mode: draws the legend's selection edge ($edge)" hasf "$edge"
+done
+man="$top_src/doc/scopeview.1"
+nviews=$(grep -c '^VIEW(' "$top_src/src/ui/views.def")
+check "man: $nviews views, as views.def" [ "$nviews" = 7 ]
+check "man: says seven views" hasf "The interface has seven views" "$man"
+check "man: no five views" hasnt "five views" "$man"
+check "man: density glyphs by load, as the help" hasf "Several calls in a cell, by load" "$man"
+check "man: no call counts for them" hasnt "for 2.*3, 4.*9 and 10 or more calls" "$man"
+check "man: the cursor marks" hasf "On the ruler: the cursor column." "$man"
+
 finish

@@ -292,7 +292,7 @@ static void selected_cols(const tl_state *s, const ui_ctx *ctx, size_t *lane_out
 /* The cursor column, dotted so it differs from a one-column call. */
 static uint32_t cursor_glyph(const ui_ctx *ctx)
 {
-    return ctx->grid.ascii ? '.' : 0x2506;
+    return theme_glyphs_get(ctx->grid.ascii)->cursor_col;
 }
 
 /* The selected call's span, marked on every lane: its first and last
@@ -303,7 +303,7 @@ static void draw_sel_band(const tl_state *s, ui_ctx *ctx, const sel_cols *sc)
     const tl_geo *g = &s->geo;
     if (!sc->here || sc->c1 < 0 || sc->c0 >= g->tw)
         return;
-    uint32_t edge = ctx->grid.ascii ? ':' : 0x254E;
+    uint32_t edge = theme_glyphs_get(ctx->grid.ascii)->sel_edge;
     int64_t a = sc->c0 < 0 ? 0 : sc->c0, z = sc->c1 >= g->tw ? g->tw - 1 : sc->c1;
     for (int64_t x = a; x <= z; x++) {
         cell *c = cell_at(&ctx->grid, g->tx + (int)x, g->ruler_y);
