@@ -8,6 +8,7 @@
 
 #include "lanestats.h"
 #include "region.h"
+#include "util/checked.h"
 
 typedef struct span2 {
     int64_t s, e;
@@ -42,14 +43,14 @@ static int64_t union_busy(const lanes_index *ix, size_t a, size_t z)
     int64_t sum = 0, cs = 0, ce = INT64_MIN;
     for (size_t k = 0; k < m; k++) {
         if (v[k].s > ce) {
-            sum += ce > cs ? ce - cs : 0;
+            sum = ck_add(sum, ce > cs ? ck_sub(ce, cs) : 0);
             cs = v[k].s;
             ce = v[k].e;
         } else if (v[k].e > ce) {
             ce = v[k].e;
         }
     }
-    sum += ce > cs ? ce - cs : 0;
+    sum = ck_add(sum, ce > cs ? ck_sub(ce, cs) : 0);
     free(v);
     return sum;
 }
@@ -112,8 +113,8 @@ sv_err lanestats_rank(const lanestats *ls, size_t rank, lane_stat *out, sv_error
     out->last = INT64_MIN;
     for (size_t l = a; l < z; l++) {
         const lane_stat *st = &ls->st[l];
-        out->busy += st->busy;
-        out->awaited += st->awaited;
+        out->busy = ck_add(out->busy, st->busy);
+        out->awaited = ck_add(out->awaited, st->awaited);
         out->calls += st->calls;
         if (st->calls) {
             out->first = st->first < out->first ? st->first : out->first;
@@ -122,11 +123,13 @@ sv_err lanestats_rank(const lanestats *ls, size_t rank, lane_stat *out, sv_error
     }
     if (out->calls == 0)
         out->first = out->last = 0;
-    int64_t span = ls->t1 - ls->t0, any = union_busy(ix, a, z);
+    /* t0 <= t1: their difference is exact in uint64 (it may pass INT64_MAX). */
+    uint64_t span = (uint64_t)ls->t1 - (uint64_t)ls->t0;
+    int64_t any = union_busy(ix, a, z);
     if (any < 0 || busiest_of(ix, a, z, out) != SV_OK) {
         sv_error_set(err, SV_ERR_NOMEM, "out of memory while measuring the lanes of a rank");
         return SV_ERR_NOMEM;
     }
-    out->idle = span > any ? span - any : 0;
+    out->idle = span > (uint64_t)any ? span - (uint64_t)any : 0;
     return SV_OK;
 }
