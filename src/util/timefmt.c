@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool timefmt_in_range_ns(double ns)
 {
@@ -69,4 +70,56 @@ char *fmt_double_exact(char *buf, size_t len, double v)
             break;
     }
     return buf;
+}
+
+/* The unit after a number: its exponent (ns = 0 ... s = 9), or -1. */
+static int parse_unit(const char *u)
+{
+    static const struct {
+        const char *name;
+        int exp;
+    } units[] = {{"ns", 0}, {"us", 3}, {"\xc2\xb5s", 3}, {"ms", 6}, {"s", 9}, {"", 9}};
+    while (*u == ' ')
+        u++;
+    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
+        if (strcmp(u, units[k].name) == 0)
+            return units[k].exp;
+    return -1;
+}
+
+bool timefmt_parse_ns(const char *s, int64_t *ns)
+{
+    uint64_t whole = 0;
+    const char *q = s, *frac = NULL;
+    size_t nfrac = 0;
+    for (; *q >= '0' && *q <= '9'; q++) {
+        if (whole > (UINT64_MAX - 9) / 10)
+            return false;
+        whole = whole * 10 + (uint64_t)(*q - '0');
+    }
+    bool digits = q > s;
+    if (*q == '.') {
+        frac = ++q;
+        for (; *q >= '0' && *q <= '9'; q++)
+            nfrac++;
+    }
+    int exp = digits || nfrac ? parse_unit(q) : -1;
+    if (exp < 0)
+        return false;
+    uint64_t scale = 1, fns = 0;
+    for (int k = 0; k < exp; k++)
+        scale *= 10;
+    /* The fraction's first exp digits are nanoseconds; any further digit must be 0. */
+    for (size_t k = 0; k < nfrac; k++) {
+        if ((int)k >= exp && frac[k] != '0')
+            return false;
+        if ((int)k < exp)
+            fns = fns * 10 + (uint64_t)(frac[k] - '0');
+    }
+    for (size_t k = nfrac; (int)k < exp; k++)
+        fns *= 10;
+    if (whole > (uint64_t)INT64_MAX / scale || whole * scale > (uint64_t)INT64_MAX - fns)
+        return false;
+    *ns = (int64_t)(whole * scale + fns);
+    return true;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The one rule for a time that is out of range: not a finite number, or of
  * a magnitude of 2^64 ns (about 585 years) or more, beyond any difference of
@@ -25,5 +26,11 @@ char *timefmt_seconds(char *buf, size_t len, double seconds);
 /* A double printed so that strtod() gives back the same value (shortest of
  * %.15g, %.16g, %.17g).  JSON and CSV outputs use it. */
 char *fmt_double_exact(char *buf, size_t len, double v);
+
+/* A time as the timeline's ruler writes it: a decimal number and a unit, "1.5 ms", "200us",
+ * "2 s", "20 ns" ("µs" too); a bare number is seconds.  Exact: the digits are read as an
+ * integer, never through a double.  False for anything else, a negative value, digits below
+ * a nanosecond or a value past INT64_MAX ns. */
+bool timefmt_parse_ns(const char *s, int64_t *ns);
 
 #endif
