@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/export.h"
 #include "cli/outputs.h"
 #include "cli/out_diff.h"
 #include "cli/ooc_run.h"
@@ -283,6 +284,45 @@ static int run_output(const cli_options *o, profile *p, const region_filter *f)
     return finish_stdout(sv_err_exit_status(rc));
 }
 
+/* --export FORMAT FILE OUT, --folded: the export streamed to OUT (export.h), which is never
+ * one of the inputs and never left half written. */
+static int run_export(const cli_options *o, profile *p, const region_filter *f)
+{
+    sv_error err;
+    sv_error_clear(&err);
+    use_utf8_ctype();
+    export_request req = {.format = (export_format)o->export_format,
+                          .folded_ranks = o->folded_ranks,
+                          .range = {o->has_from, o->has_to, o->from_ns, o->to_ns}};
+    export_sink sink;
+    const char *out = o->export_out ? o->export_out : "-";
+    errno = 0;
+    sv_err rc = export_sink_open(&sink, out, o->files, o->nfiles, &err);
+    if (rc != SV_OK) {
+        fprintf(stderr, "scopeview: %s\n", err.msg);
+        return sv_err_exit_status(rc);
+    }
+    rc = export_write(p, f, &req, sink.fp, stderr, &err);
+    int werr = rc == SV_ERR_IO ? errno : 0;
+    if (sink.fp == stdout) {
+        errno = werr; /* finish_stdout: 141 for a closed pipe, else the reason */
+        if (rc == SV_OK || rc == SV_ERR_IO)
+            return finish_stdout(rc == SV_OK ? 0 : 1);
+    } else {
+        /* A write error is the sink's to say, with the file's name. */
+        sv_error cerr;
+        sv_error_clear(&cerr);
+        sv_err closed = export_sink_close(&sink, rc == SV_OK, werr, &cerr);
+        if (rc == SV_OK || rc == SV_ERR_IO) {
+            rc = closed;
+            err = cerr;
+        }
+    }
+    if (rc != SV_OK)
+        fprintf(stderr, "scopeview: %s\n", err.msg);
+    return sv_err_exit_status(rc);
+}
+
 /* --diff / --check BASE NEW.  Batch: each profile is freed once the comparison has what it
  * needs, so only one is loaded at a time.  The viewer keeps both. */
 static int run_compare(const cli_options *o, const region_filter *f)
@@ -453,7 +493,9 @@ static int run(const cli_options *o)
     if (status == 0)
         status = check_ranks(o->ranks, p);
     if (status == 0)
-        status = viewer ? run_viewer(o, p, &f, &tail) : run_output(o, p, &f);
+        status = viewer                  ? run_viewer(o, p, &f, &tail)
+                 : o->mode == CLI_EXPORT ? run_export(o, p, &f)
+                                         : run_output(o, p, &f);
     isolate_tail_free(tail); /* not handed to the viewer */
     profile_free(p);
     filter_free(&f);

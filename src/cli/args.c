@@ -14,9 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "isolate/isolate.h"
 #include "util/text.h"
 #include "util/hooks.h"
+#include "util/timefmt.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1.0"
@@ -57,6 +59,11 @@ enum {
     OPT_OUT_OF_CORE,
     OPT_IMBALANCE,
     OPT_TIMESERIES,
+    OPT_EXPORT,
+    OPT_FOLDED,
+    OPT_FOLDED_RANKS,
+    OPT_FROM,
+    OPT_TO,
 };
 
 static const struct option cli_long_options[] = {
@@ -89,6 +96,11 @@ static const struct option cli_long_options[] = {
     {"out-of-core", no_argument, NULL, OPT_OUT_OF_CORE},
     {"imbalance", no_argument, NULL, OPT_IMBALANCE},
     {"timeseries", required_argument, NULL, OPT_TIMESERIES},
+    {"export", required_argument, NULL, OPT_EXPORT},
+    {"folded", no_argument, NULL, OPT_FOLDED},
+    {"folded-ranks", no_argument, NULL, OPT_FOLDED_RANKS},
+    {"from", required_argument, NULL, OPT_FROM},
+    {"to", required_argument, NULL, OPT_TO},
     {NULL, 0, NULL, 0},
 };
 
@@ -99,6 +111,7 @@ static const char cli_short_options[] = ":hVi:x:";
  * --events and --json/--csv does not matter. */
 typedef struct cli_wants {
     bool summary, json, csv;
+    bool export, folded; /* --export FORMAT, --folded / --folded-ranks */
 } cli_wants;
 
 static int usage_error(FILE *err, const char *what, const char *arg)
@@ -179,6 +192,39 @@ static int apply_compare_option(int c, cli_options *o, FILE *err)
     default:
         o->fail_on_new = true;
         return 0;
+    }
+}
+
+/* --export, --folded, --folded-ranks, --from, --to. */
+static int apply_export_option(int c, cli_options *o, cli_wants *w, FILE *err)
+{
+    switch (c) {
+    case OPT_EXPORT:
+        if (strcmp(optarg, "chrome") == 0)
+            o->export_format = EXPORT_CHROME;
+        else if (strcmp(optarg, "speedscope") == 0)
+            o->export_format = EXPORT_SPEEDSCOPE;
+        else if (strcmp(optarg, "folded") == 0)
+            o->export_format = EXPORT_FOLDED;
+        else
+            return usage_error(err, "--export wants chrome, speedscope or folded, not", optarg);
+        w->export = true;
+        return 0;
+    case OPT_FOLDED:
+    case OPT_FOLDED_RANKS:
+        w->folded = true;
+        o->folded_ranks |= c == OPT_FOLDED_RANKS;
+        return 0;
+    default: {
+        bool from = c == OPT_FROM;
+        if (!timefmt_parse_ns(optarg, from ? &o->from_ns : &o->to_ns))
+            return usage_error(err,
+                               from ? "--from wants a time such as 1.5ms, 200us or 2s, not"
+                                    : "--to wants a time such as 1.5ms, 200us or 2s, not",
+                               optarg);
+        *(from ? &o->has_from : &o->has_to) = true;
+        return 0;
+    }
     }
 }
 
@@ -267,6 +313,12 @@ static int apply_option(int c, cli_options *o, cli_wants *w, FILE *err)
         o->view_id = id;
         return 0;
     }
+    case OPT_EXPORT:
+    case OPT_FOLDED:
+    case OPT_FOLDED_RANKS:
+    case OPT_FROM:
+    case OPT_TO:
+        return apply_export_option(c, o, w, err);
     default:
         return usage_error(err, "unhandled option", NULL);
     }
@@ -321,9 +373,41 @@ static int resolve_aggregate(cli_options *o, const cli_wants *w, FILE *err)
     return 0;
 }
 
+/* --export FORMAT FILE... OUT or --folded [FILE...]: OUT is the last argument. */
+static int resolve_export(cli_options *o, const cli_wants *w, FILE *err)
+{
+    if (o->compare || o->events_region || o->lines_region || w->summary || w->json || w->csv)
+        return usage_error(err,
+                           "--export and --folded cannot be combined with --diff, --check, "
+                           "--summary, --json, --csv, --events or --lines",
+                           NULL);
+    if (o->has_events_rank)
+        return usage_error(err, "--rank only applies to --events and --lines; use --ranks", NULL);
+    if (w->export && w->folded && o->export_format != EXPORT_FOLDED)
+        return usage_error(err, "--folded and --folded-ranks go with --export folded only", NULL);
+    if (w->folded)
+        o->export_format = EXPORT_FOLDED;
+    if (w->export) {
+        if (o->nfiles < 2) {
+            fprintf(err, "scopeview: --export needs FILE and OUT (OUT may be -) (try "
+                         "'scopeview --help')\n");
+            return 2;
+        }
+        o->export_out = o->files[--o->nfiles];
+    }
+    if (o->has_from && o->has_to && o->from_ns >= o->to_ns)
+        return usage_error(err, "--from must come before --to", NULL);
+    o->mode = CLI_EXPORT;
+    return 0;
+}
+
 /* Turns the wanted formats into a mode; checks combinations. */
 static int resolve_mode(cli_options *o, const cli_wants *w, FILE *err)
 {
+    if (w->export || w->folded)
+        return resolve_export(o, w, err);
+    if (o->has_from || o->has_to)
+        return usage_error(err, "--from and --to apply to --export and --folded", NULL);
     if (o->compare)
         return resolve_compare(o, w, err);
     if (o->metric || o->max_regression >= 0 || o->fail_on_new)
@@ -379,7 +463,7 @@ static int check_view(const cli_options *o, FILE *err)
 
 int cli_parse(int argc, char **argv, cli_options *o, FILE *err)
 {
-    cli_wants w = {false, false, false};
+    cli_wants w = {false, false, false, false, false};
     memset(o, 0, sizeof *o);
     o->mode = CLI_INTERACTIVE;
     o->cols = 80;
@@ -473,6 +557,20 @@ void cli_print_usage(FILE *out)
           "                         or --check: rank N of BASE against rank N of NEW\n"
           "      --csv-raw          CSV cells as they are: no ' before a cell that starts\n"
           "                         with = + - @ tab or CR (spreadsheet formulas)\n"
+          "\n"
+          "Exports (for Perfetto, chrome://tracing, speedscope, flame graphs):\n"
+          "      --export chrome FILE OUT      the Trace Event Format: a pid per rank, a\n"
+          "                         tid per lane, an X event per call (us, ns kept)\n"
+          "      --export speedscope FILE OUT  speedscope's file format: an evented\n"
+          "                         profile per lane\n"
+          "      --export folded FILE OUT      folded stacks, as --folded\n"
+          "                         OUT may be - (standard output); it is written under a\n"
+          "                         temporary name and renamed when complete\n"
+          "      --folded           folded stacks to standard output: a line per call\n"
+          "                         path with its own (exclusive) time in ns\n"
+          "      --folded-ranks     the same with the rank as the first frame\n"
+          "      --from T, --to T   only the calls in [T, T) from the profile's start, cut\n"
+          "                         to it; times as the ruler shows them: 1.5ms, 200us, 2s\n"
           "\n"
           "Comparing two runs (ranks merged unless --rank N):\n"
           "      --diff BASE NEW    the compare views; with --summary, --json or --csv\n"

@@ -21,6 +21,7 @@ typedef enum cli_mode {
     CLI_LINES,      /* --lines REGION; --rank and the format as for --events */
     CLI_IMBALANCE,  /* --imbalance --json|--csv */
     CLI_TIMESERIES, /* --timeseries REGION [--rank N] --json|--csv */
+    CLI_EXPORT,     /* --export FORMAT FILE OUT, --folded (export.h) */
     CLI_HELP,
     CLI_VERSION
 } cli_mode;
@@ -67,6 +68,12 @@ typedef struct cli_options {
     const char *metric;    /* --metric, NULL = total */
     double max_regression; /* --max-regression PCT / 100; < 0 = the default */
     bool fail_on_new;      /* --fail-on-new */
+    /* --export FORMAT FILE OUT / --folded [--folded-ranks] (export.h): */
+    int export_format;      /* EXPORT_CHROME, EXPORT_SPEEDSCOPE or EXPORT_FOLDED */
+    const char *export_out; /* OUT, "-" for standard output; NULL with --folded alone */
+    bool folded_ranks;      /* --folded-ranks */
+    bool has_from, has_to;  /* --from T, --to T: ns from the profile's zero */
+    int64_t from_ns, to_ns;
 } cli_options;
 
 enum { CLI_COMPARE_DIFF = 1, CLI_COMPARE_CHECK = 2 };

@@ -1,0 +1,200 @@
+/* export_chrome: the Trace Event Format (JSON object form) that Perfetto UI and
+ * chrome://tracing read.
+ *
+ * pid = rank + 1 and tid = the lane's place in its rank + 1: Perfetto treats pid 0 as the
+ * kernel's idle process, so no pid or tid is 0; the M events name them ("rank 3", the
+ * timeline's lane name) and keep the timeline's order.  Each call is a B event when it opens
+ * and an E event when it closes, in the lane walk's order (export_walk.c), ts in
+ * microseconds from the profile's zero with the nanoseconds as three decimals, so no time is
+ * rounded.  Not X events: a reader of an X event computes its end as ts + dur in floating
+ * point and orders events that start together by duration, so a call ending with its caller,
+ * or one of no length at its caller's edge, nests wrongly there (speedscope does); B and E
+ * in nesting order carry every end exactly as written.  A call of no length is an instant
+ * event (ph i, on its thread).  args, the same on B and E (a reader
+ * pairs them by name and args): the call's index in its region (--events' call_index), the
+ * file's call id, its exclusive, await and GPU times (us) where the file has them.  A
+ * region's hardware counters (perf_events, LIKWID) are a C event at its first call.  The
+ * file stores await totals, not the intervals a call was suspended in, so no await slice is
+ * invented. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_internal.h"
+#include "util/text.h"
+#include "util/timefmt.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1.0"
+#endif
+
+typedef struct chrome_ctx {
+    const profile *p;
+    FILE *fp;
+    strbuf b;
+    int64_t zero;
+    int pid, tid;
+    int named_rank; /* rank whose process_name is written, or -1 */
+    bool first;     /* no event written yet */
+    sv_error *err;
+} chrome_ctx;
+
+static void ev_sep(chrome_ctx *c)
+{
+    sb_puts(&c->b, c->first ? "\n" : ",\n");
+    c->first = false;
+}
+
+static void put_name_meta(chrome_ctx *c, const char *what, int tid, const char *name)
+{
+    ev_sep(c);
+    sb_printf(&c->b, "{\"ph\":\"M\",\"pid\":%d,", c->pid);
+    if (tid > 0)
+        sb_printf(&c->b, "\"tid\":%d,", tid);
+    sb_printf(&c->b, "\"name\":\"%s\",\"args\":{\"name\":", what);
+    json_escape(&c->b, name);
+    sb_puts(&c->b, "}}");
+}
+
+static void put_sort_meta(chrome_ctx *c, const char *what, int tid, int index)
+{
+    ev_sep(c);
+    sb_printf(&c->b, "{\"ph\":\"M\",\"pid\":%d,", c->pid);
+    if (tid > 0)
+        sb_printf(&c->b, "\"tid\":%d,", tid);
+    sb_printf(&c->b, "\"name\":\"%s\",\"args\":{\"sort_index\":%d}}", what, index);
+}
+
+static sv_err ch_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int64_t t1)
+{
+    (void)t0;
+    (void)t1;
+    chrome_ctx *c = u;
+    c->pid = ln->rk->rank + 1;
+    c->tid = (int)in_rank + 1;
+    if (c->named_rank != ln->rk->rank) {
+        char name[32];
+        snprintf(name, sizeof name, "rank %d", ln->rk->rank);
+        put_name_meta(c, "process_name", 0, name);
+        put_sort_meta(c, "process_sort_index", 0, ln->rk->rank);
+        c->named_rank = ln->rk->rank;
+    }
+    char name[128];
+    put_name_meta(c, "thread_name", c->tid, lanes_lane_name(ln, name, sizeof name));
+    put_sort_meta(c, "thread_sort_index", c->tid, (int)in_rank);
+    return export_flush(&c->b, c->fp, c->err);
+}
+
+static void put_arg_us(strbuf *b, const char *key, int64_t ns)
+{
+    sb_printf(b, ",\"%s\":", key);
+    export_put_us(b, ns);
+}
+
+/* A B or E event: the same name and args on both, which is what a reader that pairs them by
+ * name and args (speedscope) needs. */
+static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t at)
+{
+    const region *r = call->r;
+    size_t i = call->i;
+    strbuf *b = &c->b;
+    ev_sep(c);
+    sb_printf(b, "{\"ph\":\"%c\",%s\"pid\":%d,\"tid\":%d,\"ts\":", ph,
+              ph == 'i' ? "\"s\":\"t\"," : "", c->pid, c->tid);
+    export_put_us(b, at - c->zero);
+    sb_puts(b, ",\"name\":");
+    json_escape(b, r->name);
+    sb_printf(b, ",\"cat\":\"region\",\"args\":{\"call_index\":%zu", i);
+    if (r->call_ids)
+        sb_printf(b, ",\"call_id\":%lld", (long long)r->call_ids[i]);
+    put_arg_us(b, "exclusive_us", rank_call_excl(r->owner, call->g));
+    if (r->await_ns && r->await_ns[i] >= 0)
+        put_arg_us(b, "await_us", r->await_ns[i]);
+    if (r->gpu_ns && r->gpu_ns[i] >= 0)
+        put_arg_us(b, "gpu_us", r->gpu_ns[i]);
+    sb_puts(b, "}}");
+    return b->len >= 1 << 16 ? export_flush(b, c->fp, c->err) : SV_OK;
+}
+
+/* A call of no length is an instant: a reader that pairs opens and closes by time cannot
+ * tell apart two at one instant (speedscope pairs them by name), and it shows none anyway. */
+static sv_err ch_open(void *u, const export_call *call)
+{
+    return put_event(u, call, call->end > call->start ? 'B' : 'i', call->start);
+}
+
+static sv_err ch_close(void *u, const export_call *call)
+{
+    return call->end > call->start ? put_event(u, call, 'E', call->end) : SV_OK;
+}
+
+static sv_err ch_end(void *u, const lane *ln)
+{
+    (void)ln;
+    chrome_ctx *c = u;
+    return export_flush(&c->b, c->fp, c->err);
+}
+
+/* One C event per counter record of a region the filter keeps, at its first call. */
+static void put_counters(chrome_ctx *c, const rank_data *rk, const region_filter *f,
+                         const export_range *rg)
+{
+    for (size_t k = 0; k < rk->nperf; k++) {
+        const perf_record *pr = &rk->perf[k];
+        const region *r = pr->region ? rank_region(rk, pr->region) : NULL;
+        if (!r || !r->has_event_data || r->n == 0 || !filter_match(f, r) || pr->n == 0)
+            continue;
+        int64_t at = r->st.first_start_ns - c->zero;
+        if ((rg->has_from && at < rg->from_ns) || (rg->has_to && at >= rg->to_ns))
+            continue;
+        ev_sep(c);
+        sb_printf(&c->b, "{\"ph\":\"C\",\"pid\":%d,\"ts\":", rk->rank + 1);
+        export_put_us(&c->b, at);
+        strbuf name;
+        sb_init(&name);
+        sb_printf(&name, "%s %s", pr->kind ? pr->kind : "counters", pr->region);
+        sb_puts(&c->b, ",\"name\":");
+        json_escape(&c->b, name.s ? name.s : "");
+        sb_free(&name);
+        sb_puts(&c->b, ",\"args\":{");
+        bool any = false;
+        for (size_t j = 0; j < pr->n; j++) {
+            char num[40];
+            if (!isfinite(pr->values[j]))
+                continue;
+            sb_puts(&c->b, any ? "," : "");
+            json_escape(&c->b, pr->names[j] ? pr->names[j] : "");
+            sb_printf(&c->b, ":%s", fmt_double_exact(num, sizeof num, pr->values[j]));
+            any = true;
+        }
+        sb_puts(&c->b, "}}");
+    }
+}
+
+sv_err export_chrome(profile *p, const region_filter *f, const export_range *rg, FILE *fp,
+                     FILE *warn, sv_error *err)
+{
+    chrome_ctx c = {
+        .p = p, .fp = fp, .zero = export_zero(p), .named_rank = -1, .first = true, .err = err};
+    sb_init(&c.b);
+    sb_puts(&c.b, "{\"traceEvents\":[");
+    sv_err rc = export_flush(&c.b, fp, err);
+    static const export_walk_ops ops = {ch_begin, ch_open, ch_close, ch_end};
+    export_walk_stats st;
+    if (rc == SV_OK)
+        rc = export_walk(p, f, rg, &ops, &c, &st, err);
+    for (size_t k = 0; rc == SV_OK && k < p->nranks; k++)
+        if (filter_match_rank(f, p->ranks[k].rank))
+            put_counters(&c, &p->ranks[k], f, rg);
+    if (rc == SV_OK) {
+        sb_puts(&c.b, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"exporter\":"
+                      "\"scopeview " PACKAGE_VERSION "\",\"file\":");
+        json_escape(&c.b, p->path ? p->path : "");
+        sb_puts(&c.b, "}}\n");
+        rc = export_flush(&c.b, fp, err);
+    }
+    sb_free(&c.b);
+    if (rc == SV_OK)
+        export_warn_overlap(warn, &st);
+    return rc;
+}

@@ -1,0 +1,54 @@
+/* export_internal: what the export writers share (export.h says what each writes). */
+#ifndef SV_EXPORT_INTERNAL_H
+#define SV_EXPORT_INTERNAL_H
+
+#include "export.h"
+#include "model/lanes.h"
+#include "util/strbuf.h"
+
+/* One call as a writer sees it: times absolute ns, cut to the range and to its lane's
+ * nesting (cut), depth among the open calls written. */
+typedef struct export_call {
+    const region *r;
+    size_t i;   /* call index in r */
+    uint32_t g; /* rank call index */
+    uint32_t depth;
+    int64_t start, end;
+    bool cut; /* start or end differ from the recorded ones */
+} export_call;
+
+/* A lane's walk: begin (with the span of what follows: first start, latest end), then
+ * every open and close in time order, properly nested, then end.  A non-zero return stops
+ * the walk with that status (the writer has set err). */
+typedef struct export_walk_ops {
+    sv_err (*begin)(void *u, const lane *ln, size_t lane_in_rank, int64_t t0, int64_t t1);
+    sv_err (*open)(void *u, const export_call *c);
+    sv_err (*close)(void *u, const export_call *c);
+    sv_err (*end)(void *u, const lane *ln);
+} export_walk_ops;
+
+typedef struct export_walk_stats {
+    size_t calls;   /* written */
+    size_t overlap; /* cut to nest: a later call of their lane overlapped them partly */
+    size_t lanes;   /* with at least one call written */
+} export_walk_stats;
+
+/* Every lane of the timeline's index of p under f, rank by rank, lanes in the index's
+ * order; lanes without a call in the range are skipped.  Holds one lane's calls at once. */
+sv_err export_walk(profile *p, const region_filter *f, const export_range *rg,
+                   const export_walk_ops *ops, void *u, export_walk_stats *st, sv_error *err);
+
+/* Says how many calls were cut to nest, once, on warn. */
+void export_warn_overlap(FILE *warn, const export_walk_stats *st);
+
+/* The profile's zero: minimum_start_time (0 when unknown). */
+int64_t export_zero(const profile *p);
+
+/* ns as microseconds with the nanoseconds kept as three decimals ("12.345"), exactly. */
+void export_put_us(strbuf *b, int64_t ns);
+
+/* Writes b to fp and empties it; SV_ERR_IO once fp has an error (err says why, errno keeps
+ * it), SV_ERR_NOMEM when b ran out of memory. */
+sv_err export_flush(strbuf *b, FILE *fp, sv_error *err);
+
+#endif

@@ -1,0 +1,178 @@
+/* export_speedscope: speedscope's file format (its published file-format-schema.json).
+ *
+ * One frame per distinct (region name, source file, line) of the regions written, so the
+ * same function on several ranks is one frame; one evented profile per timeline lane, named
+ * as the timeline names it ("r0 MainThread"), unit nanoseconds, times from the profile's
+ * zero.  The lane walk (export_walk.c) gives the opens and closes balanced and in time
+ * order, which is what speedscope's importer requires. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_internal.h"
+#include "util/text.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1.0"
+#endif
+
+typedef struct frame_of {
+    const region *r;
+    uint32_t frame;
+} frame_of;
+
+typedef struct ss_ctx {
+    FILE *fp;
+    strbuf b;
+    int64_t zero;
+    frame_of *map; /* by region pointer */
+    size_t nmap;
+    bool first_profile, first_event;
+    sv_error *err;
+} ss_ctx;
+
+static int str_cmp_null(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+static int frame_key_cmp(const region *x, const region *y)
+{
+    int c = strcmp(x->name, y->name);
+    if (!c)
+        c = str_cmp_null(x->source_file, y->source_file);
+    if (!c && x->has_lineno != y->has_lineno)
+        c = x->has_lineno ? 1 : -1;
+    if (!c && x->has_lineno && x->source_lineno != y->source_lineno)
+        c = x->source_lineno < y->source_lineno ? -1 : 1;
+    return c;
+}
+
+static int by_frame_key(const void *a, const void *b)
+{
+    return frame_key_cmp(((const frame_of *)a)->r, ((const frame_of *)b)->r);
+}
+
+static int by_pointer(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const frame_of *)a)->r, y = (uintptr_t)((const frame_of *)b)->r;
+    return x < y ? -1 : x > y;
+}
+
+static void put_frame(strbuf *b, const region *r, bool first)
+{
+    sb_puts(b, first ? "\n{\"name\":" : ",\n{\"name\":");
+    json_escape(b, r->name);
+    if (r->source_file) {
+        sb_puts(b, ",\"file\":");
+        json_escape(b, r->source_file);
+    }
+    if (r->has_lineno)
+        sb_printf(b, ",\"line\":%lld", (long long)r->source_lineno);
+    sb_putc(b, '}');
+}
+
+/* The frames of the regions written, into the output, and the region -> frame map. */
+static sv_err put_frames(ss_ctx *c, const profile *p, const region_filter *f)
+{
+    c->map = malloc((p->nregions ? p->nregions : 1) * sizeof *c->map);
+    if (!c->map)
+        return sv_error_set(c->err, SV_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; k < p->nregions; k++) {
+        const region *r = p->regions[k];
+        if (r->has_event_data && r->n > 0 && filter_match(f, r))
+            c->map[c->nmap++] = (frame_of){r, 0};
+    }
+    qsort(c->map, c->nmap, sizeof *c->map, by_frame_key);
+    uint32_t nframes = 0;
+    for (size_t k = 0; k < c->nmap; k++) {
+        if (k == 0 || frame_key_cmp(c->map[k - 1].r, c->map[k].r) != 0)
+            put_frame(&c->b, c->map[k].r, nframes++ == 0);
+        c->map[k].frame = nframes - 1;
+    }
+    qsort(c->map, c->nmap, sizeof *c->map, by_pointer);
+    return SV_OK;
+}
+
+static uint32_t frame_index(const ss_ctx *c, const region *r)
+{
+    frame_of key = {r, 0};
+    const frame_of *m = bsearch(&key, c->map, c->nmap, sizeof *c->map, by_pointer);
+    return m ? m->frame : 0; /* every written region is in the map */
+}
+
+static sv_err ss_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int64_t t1)
+{
+    (void)in_rank;
+    ss_ctx *c = u;
+    char name[128];
+    sb_puts(&c->b, c->first_profile ? "\n{\"type\":\"evented\",\"name\":"
+                                    : ",\n{\"type\":\"evented\",\"name\":");
+    json_escape(&c->b, lanes_lane_name(ln, name, sizeof name));
+    sb_printf(&c->b, ",\"unit\":\"nanoseconds\",\"startValue\":%lld,\"endValue\":%lld,\"events\":[",
+              (long long)(t0 - c->zero), (long long)(t1 - c->zero));
+    c->first_profile = false;
+    c->first_event = true;
+    return SV_OK;
+}
+
+static sv_err ss_event(ss_ctx *c, const export_call *call, char type, int64_t at)
+{
+    sb_printf(&c->b, "%s{\"type\":\"%c\",\"frame\":%u,\"at\":%lld}", c->first_event ? "" : ",",
+              type, frame_index(c, call->r), (long long)(at - c->zero));
+    c->first_event = false;
+    return c->b.len >= 1 << 16 ? export_flush(&c->b, c->fp, c->err) : SV_OK;
+}
+
+static sv_err ss_open(void *u, const export_call *call)
+{
+    return ss_event(u, call, 'O', call->start);
+}
+
+static sv_err ss_close(void *u, const export_call *call)
+{
+    return ss_event(u, call, 'C', call->end);
+}
+
+static sv_err ss_end(void *u, const lane *ln)
+{
+    (void)ln;
+    ss_ctx *c = u;
+    sb_puts(&c->b, "]}");
+    return export_flush(&c->b, c->fp, c->err);
+}
+
+static void put_head(ss_ctx *c, const profile *p)
+{
+    const char *path = p->path ? p->path : "";
+    const char *base = strrchr(path, '/');
+    sb_puts(&c->b, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n"
+                   "\"exporter\":\"scopeview " PACKAGE_VERSION "\",\n\"name\":");
+    json_escape(&c->b, base ? base + 1 : path);
+    sb_puts(&c->b, ",\n\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[");
+}
+
+sv_err export_speedscope(profile *p, const region_filter *f, const export_range *rg, FILE *fp,
+                         FILE *warn, sv_error *err)
+{
+    ss_ctx c = {.fp = fp, .zero = export_zero(p), .first_profile = true, .err = err};
+    sb_init(&c.b);
+    put_head(&c, p);
+    sv_err rc = put_frames(&c, p, f);
+    if (rc == SV_OK) {
+        sb_puts(&c.b, "\n]},\n\"profiles\":[");
+        rc = export_flush(&c.b, fp, err);
+    }
+    static const export_walk_ops ops = {ss_begin, ss_open, ss_close, ss_end};
+    export_walk_stats st;
+    if (rc == SV_OK)
+        rc = export_walk(p, f, rg, &ops, &c, &st, err);
+    if (rc == SV_OK) {
+        sb_puts(&c.b, "\n]}\n");
+        rc = export_flush(&c.b, fp, err);
+    }
+    sb_free(&c.b);
+    free(c.map);
+    if (rc == SV_OK)
+        export_warn_overlap(warn, &st);
+    return rc;
+}

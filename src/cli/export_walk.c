@@ -1,0 +1,224 @@
+/* export_walk: each lane of the timeline's index as a properly nested sequence of opens and
+ * closes in time order (export_internal.h), what the Chrome and speedscope writers need.
+ *
+ * A lane's calls are gathered from its depth rows, sorted by start, then swept with a stack
+ * of open calls: a call opens inside the open call that contains it in time, and every open
+ * call that does not contain it closes first.  Within a lane calls nest or are disjoint
+ * (threads and tasks do, and the inferred lanes are made so), except in a file whose
+ * explicit parent ids say otherwise; an open call that a later one outlasts is cut, its end
+ * moved to where the later one starts (which covers the rest of it, so the lane's busy time
+ * is kept), so that every consumer reads a valid nesting (counted, and said once).
+ *
+ * Calls of no length need care: a reader that pairs opens and closes by time (speedscope's
+ * Trace Event import) takes, at one instant, closes before opens unless they are the same
+ * call.  So a call of no length is written before the calls with a length that start at the
+ * same instant (beside its caller rather than in it, when the caller starts then too) and
+ * never holds another call: the order then reads back the same in every consumer. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_internal.h"
+#include "util/text.h"
+
+typedef struct walk_entry {
+    int64_t start, end; /* cut to the range */
+    uint32_t g, depth;  /* rank call index, lane depth in the index (ties only) */
+    const region *r;
+    size_t i;
+} walk_entry;
+
+typedef struct walk_ctx {
+    const export_walk_ops *ops;
+    void *u;
+    export_walk_stats *st;
+    int64_t lo, hi; /* the range, absolute ns; [INT64_MIN, INT64_MAX] without one */
+    walk_entry *v;  /* one lane's calls */
+    size_t n, cap;
+    export_call *stack;
+    size_t sp, scap;
+} walk_ctx;
+
+int64_t export_zero(const profile *p)
+{
+    return p->has_min_start ? p->min_start_ns : 0;
+}
+
+/* (start, no length first, end descending, index depth, call): an enclosing call before
+ * what it encloses; identical spans keep the index's nesting. */
+static int entry_cmp(const void *a, const void *b)
+{
+    const walk_entry *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    bool xl = x->end > x->start, yl = y->end > y->start;
+    if (xl != yl)
+        return xl ? 1 : -1;
+    if (x->end != y->end)
+        return x->end > y->end ? -1 : 1;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return x->g < y->g ? -1 : x->g > y->g;
+}
+
+/* A call is written when it overlaps [lo, hi); a zero-length one when it lies in it. */
+static bool in_range(const walk_ctx *w, int64_t s, int64_t e)
+{
+    return e > s ? s < w->hi && e > w->lo : s >= w->lo && s < w->hi;
+}
+
+static sv_err gather(walk_ctx *w, const lane *ln, sv_error *err)
+{
+    w->n = 0;
+    for (uint32_t d = 0; d < ln->ndepth; d++) {
+        const lane_row *row = &ln->rows[d];
+        for (size_t k = 0; k < row->n; k++) {
+            uint32_t g = lane_row_call(row, k);
+            size_t i = 0;
+            const region *r = rank_call_region(ln->rk, g, &i);
+            if (!r || !in_range(w, r->start_ns[i], r->end_ns[i]))
+                continue;
+            if (w->n == w->cap) {
+                size_t nc = w->cap ? w->cap * 2 : 1024;
+                walk_entry *nv = realloc(w->v, nc * sizeof *nv);
+                if (!nv)
+                    return sv_error_set(err, SV_ERR_NOMEM, "out of memory (export)");
+                w->v = nv;
+                w->cap = nc;
+            }
+            int64_t s = r->start_ns[i] > w->lo ? r->start_ns[i] : w->lo;
+            int64_t e = r->end_ns[i] < w->hi ? r->end_ns[i] : w->hi;
+            w->v[w->n++] = (walk_entry){s, e < s ? s : e, g, d, r, i};
+        }
+    }
+    qsort(w->v, w->n, sizeof *w->v, entry_cmp);
+    return SV_OK;
+}
+
+static bool is_cut(const export_call *c)
+{
+    return c->start != c->r->start_ns[c->i] || c->end != c->r->end_ns[c->i];
+}
+
+/* Closes the top of the stack. */
+static sv_err pop(walk_ctx *w)
+{
+    export_call *c = &w->stack[--w->sp];
+    export_call shown = *c;
+    shown.cut = is_cut(c);
+    shown.depth = (uint32_t)w->sp;
+    return w->ops->close(w->u, &shown);
+}
+
+/* Whether e opens inside the open call top: top has a length and e starts inside it, or
+ * at its end with no length (a zero-length call at a call's end is nested in it). */
+static bool contains(const export_call *top, const walk_entry *e)
+{
+    if (top->end == top->start)
+        return false;
+    return e->start < top->end || (e->start == top->end && e->end == e->start);
+}
+
+static sv_err push(walk_ctx *w, const walk_entry *e, sv_error *err)
+{
+    sv_err rc = SV_OK;
+    while (rc == SV_OK && w->sp > 0 && !contains(&w->stack[w->sp - 1], e))
+        rc = pop(w);
+    /* An open call that e outlasts overlaps it partly: it ends where e starts (e covers the
+     * rest of it, so the lane's busy time is kept). */
+    while (rc == SV_OK && w->sp > 0 && e->end > w->stack[w->sp - 1].end) {
+        w->stack[w->sp - 1].end = e->start;
+        w->st->overlap++;
+        rc = pop(w);
+    }
+    if (rc != SV_OK)
+        return rc;
+    if (w->sp == w->scap) {
+        size_t nc = w->scap ? w->scap * 2 : 64;
+        export_call *ns = realloc(w->stack, nc * sizeof *ns);
+        if (!ns)
+            return sv_error_set(err, SV_ERR_NOMEM, "out of memory (export)");
+        w->stack = ns;
+        w->scap = nc;
+    }
+    export_call c = {.r = e->r, .i = e->i, .g = e->g, .start = e->start, .end = e->end};
+    w->stack[w->sp] = c;
+    /* Writers see the depth among the calls written: filtered ancestors do not count. */
+    c.cut = is_cut(&c);
+    c.depth = (uint32_t)w->sp;
+    w->sp++;
+    w->st->calls++;
+    return w->ops->open(w->u, &c);
+}
+
+static sv_err walk_lane(walk_ctx *w, const lane *ln, size_t in_rank, sv_error *err)
+{
+    sv_err rc = gather(w, ln, err);
+    if (rc != SV_OK || w->n == 0)
+        return rc;
+    int64_t t1 = w->v[0].end;
+    for (size_t k = 1; k < w->n; k++)
+        t1 = w->v[k].end > t1 ? w->v[k].end : t1;
+    w->st->lanes++;
+    rc = w->ops->begin(w->u, ln, in_rank, w->v[0].start, t1);
+    w->sp = 0;
+    for (size_t k = 0; rc == SV_OK && k < w->n; k++)
+        rc = push(w, &w->v[k], err);
+    while (rc == SV_OK && w->sp > 0)
+        rc = pop(w);
+    return rc == SV_OK ? w->ops->end(w->u, ln) : rc;
+}
+
+sv_err export_walk(profile *p, const region_filter *f, const export_range *rg,
+                   const export_walk_ops *ops, void *u, export_walk_stats *st, sv_error *err)
+{
+    lanes_index *ix = NULL;
+    memset(st, 0, sizeof *st);
+    sv_err rc = lanes_build(p, f, &ix, err);
+    if (rc != SV_OK)
+        return rc;
+    int64_t zero = export_zero(p);
+    walk_ctx w = {.ops = ops, .u = u, .st = st, .lo = INT64_MIN, .hi = INT64_MAX};
+    if (rg->has_from)
+        w.lo = rg->from_ns > INT64_MAX - zero ? INT64_MAX : zero + rg->from_ns;
+    if (rg->has_to)
+        w.hi = rg->to_ns > INT64_MAX - zero ? INT64_MAX : zero + rg->to_ns;
+    for (size_t k = 0; rc == SV_OK && k < p->nranks; k++)
+        for (size_t l = ix->rank_lane0[k]; rc == SV_OK && l < ix->rank_lane0[k + 1]; l++)
+            rc = walk_lane(&w, &ix->lanes[l], l - ix->rank_lane0[k], err);
+    free(w.v);
+    free(w.stack);
+    lanes_free(ix);
+    return rc;
+}
+
+void export_warn_overlap(FILE *warn, const export_walk_stats *st)
+{
+    if (warn && st->overlap)
+        fprintf(warn,
+                "scopeview: warning: %zu calls overlap a later call of their lane partly (the "
+                "file's parent ids nest them so): written ending where that call starts\n",
+                st->overlap);
+}
+
+void export_put_us(strbuf *b, int64_t ns)
+{
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    sb_printf(b, "%s%llu.%03u", ns < 0 ? "-" : "", (unsigned long long)(a / 1000),
+              (unsigned)(a % 1000));
+}
+
+sv_err export_flush(strbuf *b, FILE *fp, sv_error *err)
+{
+    if (b->oom)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory while writing the export");
+    if (b->len)
+        fwrite(b->s, 1, b->len, fp);
+    sb_reset(b);
+    if (!ferror(fp))
+        return SV_OK;
+    int e = errno ? errno : EIO;
+    sv_error_set(err, SV_ERR_IO, "%s", strerror(e));
+    errno = e; /* for the caller's sink or its closed-pipe check */
+    return SV_ERR_IO;
+}
