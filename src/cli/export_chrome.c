@@ -87,7 +87,7 @@ static sv_err ch_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int6
 
 static void put_arg_us(strbuf *b, const char *key, int64_t ns)
 {
-    sb_printf(b, ",\"%s\":", key);
+    sb_puts(b, key);
     export_put_us(b, ns);
 }
 
@@ -99,19 +99,27 @@ static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t
     size_t i = call->i;
     strbuf *b = &c->b;
     ev_sep(c);
-    sb_printf(b, "{\"ph\":\"%c\",%s\"pid\":%d,\"tid\":%d,\"ts\":", ph,
-              ph == 'i' ? "\"s\":\"t\"," : "", c->pid, c->tid);
+    sb_puts(b, ph == 'B'   ? "{\"ph\":\"B\",\"pid\":"
+               : ph == 'E' ? "{\"ph\":\"E\",\"pid\":"
+                           : "{\"ph\":\"i\",\"s\":\"t\",\"pid\":");
+    export_put_i64(b, c->pid);
+    sb_puts(b, ",\"tid\":");
+    export_put_i64(b, c->tid);
+    sb_puts(b, ",\"ts\":");
     export_put_us(b, at - c->zero);
     sb_puts(b, ",\"name\":");
     json_escape(b, r->name);
-    sb_printf(b, ",\"cat\":\"region\",\"args\":{\"call_index\":%zu", i);
-    if (r->call_ids)
-        sb_printf(b, ",\"call_id\":%lld", (long long)r->call_ids[i]);
-    put_arg_us(b, "exclusive_us", rank_call_excl(r->owner, call->g));
+    sb_puts(b, ",\"cat\":\"region\",\"args\":{\"call_index\":");
+    export_put_i64(b, (int64_t)i);
+    if (r->call_ids) {
+        sb_puts(b, ",\"call_id\":");
+        export_put_i64(b, r->call_ids[i]);
+    }
+    put_arg_us(b, ",\"exclusive_us\":", rank_call_excl(r->owner, call->g));
     if (r->await_ns && r->await_ns[i] >= 0)
-        put_arg_us(b, "await_us", r->await_ns[i]);
+        put_arg_us(b, ",\"await_us\":", r->await_ns[i]);
     if (r->gpu_ns && r->gpu_ns[i] >= 0)
-        put_arg_us(b, "gpu_us", r->gpu_ns[i]);
+        put_arg_us(b, ",\"gpu_us\":", r->gpu_ns[i]);
     sb_puts(b, "}}");
     return b->len >= 1 << 16 ? export_flush(b, c->fp, c->err) : SV_OK;
 }

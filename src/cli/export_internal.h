@@ -44,8 +44,10 @@ void export_warn_overlap(FILE *warn, const export_walk_stats *st);
 /* The profile's zero: minimum_start_time (0 when unknown). */
 int64_t export_zero(const profile *p);
 
-/* ns as microseconds with the nanoseconds kept as three decimals ("12.345"), exactly. */
+/* ns as microseconds with the nanoseconds kept as three decimals ("12.345"), exactly; an
+ * integer.  Without printf (several numbers a call). */
 void export_put_us(strbuf *b, int64_t ns);
+void export_put_i64(strbuf *b, int64_t v);
 
 /* Writes b to fp and empties it; SV_ERR_IO once fp has an error (err says why, errno keeps
  * it), SV_ERR_NOMEM when b ran out of memory. */

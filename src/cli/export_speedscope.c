@@ -26,6 +26,7 @@ typedef struct ss_ctx {
     int64_t zero;
     frame_of *map; /* by region pointer */
     size_t nmap;
+    frame_of last; /* the region looked up last */
     bool first_profile, first_event;
     sv_error *err;
 } ss_ctx;
@@ -93,11 +94,14 @@ static sv_err put_frames(ss_ctx *c, const profile *p, const region_filter *f)
     return SV_OK;
 }
 
-static uint32_t frame_index(const ss_ctx *c, const region *r)
+static uint32_t frame_index(ss_ctx *c, const region *r)
 {
+    if (r == c->last.r) /* a caller's close follows its callee's, often of one region */
+        return c->last.frame;
     frame_of key = {r, 0};
     const frame_of *m = bsearch(&key, c->map, c->nmap, sizeof *c->map, by_pointer);
-    return m ? m->frame : 0; /* every written region is in the map */
+    c->last = (frame_of){r, m ? m->frame : 0}; /* every written region is in the map */
+    return c->last.frame;
 }
 
 static sv_err ss_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int64_t t1)
@@ -117,8 +121,14 @@ static sv_err ss_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int6
 
 static sv_err ss_event(ss_ctx *c, const export_call *call, char type, int64_t at)
 {
-    sb_printf(&c->b, "%s{\"type\":\"%c\",\"frame\":%u,\"at\":%lld}", c->first_event ? "" : ",",
-              type, frame_index(c, call->r), (long long)(at - c->zero));
+    sb_puts(&c->b,
+            type == 'O'
+                ? (c->first_event ? "{\"type\":\"O\",\"frame\":" : ",{\"type\":\"O\",\"frame\":")
+                : (c->first_event ? "{\"type\":\"C\",\"frame\":" : ",{\"type\":\"C\",\"frame\":"));
+    export_put_i64(&c->b, frame_index(c, call->r));
+    sb_puts(&c->b, ",\"at\":");
+    export_put_i64(&c->b, at - c->zero);
+    sb_putc(&c->b, '}');
     c->first_event = false;
     return c->b.len >= 1 << 16 ? export_flush(&c->b, c->fp, c->err) : SV_OK;
 }

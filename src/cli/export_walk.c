@@ -23,18 +23,19 @@
 
 typedef struct walk_entry {
     int64_t start, end; /* cut to the range */
+    const region *r;    /* the call is r's g - r->gidx0 */
     uint32_t g, depth;  /* rank call index, lane depth in the index (ties only) */
-    const region *r;
-    size_t i;
 } walk_entry;
 
 typedef struct walk_ctx {
     const export_walk_ops *ops;
     void *u;
     export_walk_stats *st;
-    int64_t lo, hi; /* the range, absolute ns; [INT64_MIN, INT64_MAX] without one */
-    walk_entry *v;  /* one lane's calls */
+    int64_t lo, hi;      /* the range, absolute ns; [INT64_MIN, INT64_MAX] without one */
+    walk_entry *v, *tmp; /* one lane's calls; the merge's second buffer */
     size_t n, cap;
+    size_t *runs; /* where each depth row's calls start in v, then n */
+    size_t nruns, runs_cap;
     export_call *stack;
     size_t sp, scap;
 } walk_ctx;
@@ -67,31 +68,94 @@ static bool in_range(const walk_ctx *w, int64_t s, int64_t e)
     return e > s ? s < w->hi && e > w->lo : s >= w->lo && s < w->hi;
 }
 
+static bool grow_entries(walk_ctx *w)
+{
+    size_t nc = w->cap ? w->cap * 2 : 1024;
+    walk_entry *nv = realloc(w->v, nc * sizeof *nv);
+    if (nv)
+        w->v = nv;
+    walk_entry *nt = nv ? realloc(w->tmp, nc * sizeof *nt) : NULL;
+    if (nt)
+        w->tmp = nt;
+    if (!nv || !nt)
+        return false;
+    w->cap = nc;
+    return true;
+}
+
+static bool push_run(walk_ctx *w, size_t at)
+{
+    if (w->nruns == w->runs_cap) {
+        size_t nc = w->runs_cap ? w->runs_cap * 2 : 16;
+        size_t *nr = realloc(w->runs, nc * sizeof *nr);
+        if (!nr)
+            return false;
+        w->runs = nr;
+        w->runs_cap = nc;
+    }
+    w->runs[w->nruns++] = at;
+    return true;
+}
+
+/* One depth row's calls in the range, appended to v as one run.  A row is in start order;
+ * only calls that start together may need the walk's finer order, which a check finds. */
+static bool gather_row(walk_ctx *w, const lane *ln, const lane_row *row, uint32_t d)
+{
+    size_t first = w->n;
+    size_t k = w->lo > INT64_MIN ? lane_row_first_visible(ln, row, w->lo) : 0;
+    for (; k < row->n; k++) {
+        uint32_t g = lane_row_call(row, k);
+        size_t i = 0;
+        const region *r = rank_call_region(ln->rk, g, &i);
+        if (r && r->start_ns[i] >= w->hi)
+            break; /* every later call starts later still */
+        if (!r || !in_range(w, r->start_ns[i], r->end_ns[i]))
+            continue;
+        if (w->n == w->cap && !grow_entries(w))
+            return false;
+        int64_t s = r->start_ns[i] > w->lo ? r->start_ns[i] : w->lo;
+        int64_t e = r->end_ns[i] < w->hi ? r->end_ns[i] : w->hi;
+        w->v[w->n++] = (walk_entry){s, e < s ? s : e, r, g, d};
+    }
+    for (size_t j = first + 1; j < w->n; j++)
+        if (entry_cmp(&w->v[j - 1], &w->v[j]) > 0) {
+            qsort(w->v + first, w->n - first, sizeof *w->v, entry_cmp);
+            break;
+        }
+    return w->n == first || push_run(w, first);
+}
+
+/* Merges the sorted runs pairwise: O(n log rows) moves rather than a sort's O(n log n). */
+static void merge_runs(walk_ctx *w)
+{
+    while (w->nruns > 1) {
+        size_t out = 0, nr = 0;
+        for (size_t k = 0; k < w->nruns; k += 2) {
+            size_t a = w->runs[k], am = k + 1 < w->nruns ? w->runs[k + 1] : w->n;
+            size_t b = am, bm = k + 2 < w->nruns ? w->runs[k + 2] : w->n;
+            w->runs[nr++] = out;
+            while (a < am && b < bm)
+                w->tmp[out++] = entry_cmp(&w->v[b], &w->v[a]) < 0 ? w->v[b++] : w->v[a++];
+            while (a < am)
+                w->tmp[out++] = w->v[a++];
+            while (b < bm)
+                w->tmp[out++] = w->v[b++];
+        }
+        walk_entry *t = w->v;
+        w->v = w->tmp;
+        w->tmp = t;
+        w->nruns = nr;
+    }
+}
+
 static sv_err gather(walk_ctx *w, const lane *ln, sv_error *err)
 {
     w->n = 0;
-    for (uint32_t d = 0; d < ln->ndepth; d++) {
-        const lane_row *row = &ln->rows[d];
-        for (size_t k = 0; k < row->n; k++) {
-            uint32_t g = lane_row_call(row, k);
-            size_t i = 0;
-            const region *r = rank_call_region(ln->rk, g, &i);
-            if (!r || !in_range(w, r->start_ns[i], r->end_ns[i]))
-                continue;
-            if (w->n == w->cap) {
-                size_t nc = w->cap ? w->cap * 2 : 1024;
-                walk_entry *nv = realloc(w->v, nc * sizeof *nv);
-                if (!nv)
-                    return sv_error_set(err, SV_ERR_NOMEM, "out of memory (export)");
-                w->v = nv;
-                w->cap = nc;
-            }
-            int64_t s = r->start_ns[i] > w->lo ? r->start_ns[i] : w->lo;
-            int64_t e = r->end_ns[i] < w->hi ? r->end_ns[i] : w->hi;
-            w->v[w->n++] = (walk_entry){s, e < s ? s : e, g, d, r, i};
-        }
-    }
-    qsort(w->v, w->n, sizeof *w->v, entry_cmp);
+    w->nruns = 0;
+    for (uint32_t d = 0; d < ln->ndepth; d++)
+        if (!gather_row(w, ln, &ln->rows[d], d))
+            return sv_error_set(err, SV_ERR_NOMEM, "out of memory (export)");
+    merge_runs(w);
     return SV_OK;
 }
 
@@ -141,7 +205,8 @@ static sv_err push(walk_ctx *w, const walk_entry *e, sv_error *err)
         w->stack = ns;
         w->scap = nc;
     }
-    export_call c = {.r = e->r, .i = e->i, .g = e->g, .start = e->start, .end = e->end};
+    export_call c = {
+        .r = e->r, .i = e->g - e->r->gidx0, .g = e->g, .start = e->start, .end = e->end};
     w->stack[w->sp] = c;
     /* Writers see the depth among the calls written: filtered ancestors do not count. */
     c.cut = is_cut(&c);
@@ -187,6 +252,8 @@ sv_err export_walk(profile *p, const region_filter *f, const export_range *rg,
         for (size_t l = ix->rank_lane0[k]; rc == SV_OK && l < ix->rank_lane0[k + 1]; l++)
             rc = walk_lane(&w, &ix->lanes[l], l - ix->rank_lane0[k], err);
     free(w.v);
+    free(w.tmp);
+    free(w.runs);
     free(w.stack);
     lanes_free(ix);
     return rc;
@@ -201,11 +268,38 @@ void export_warn_overlap(FILE *warn, const export_walk_stats *st)
                 st->overlap);
 }
 
+/* Digits of a without printf: the exports write several numbers a call. */
+static void put_u64(strbuf *b, uint64_t a, int min_digits)
+{
+    char d[24];
+    int n = 0;
+    do {
+        d[sizeof d - 1 - n++] = (char)('0' + a % 10);
+        a /= 10;
+    } while (a || n < min_digits);
+    sb_putn(b, d + sizeof d - n, (size_t)n);
+}
+
+static uint64_t magnitude(int64_t v)
+{
+    return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+void export_put_i64(strbuf *b, int64_t v)
+{
+    if (v < 0)
+        sb_putc(b, '-');
+    put_u64(b, magnitude(v), 1);
+}
+
 void export_put_us(strbuf *b, int64_t ns)
 {
-    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    sb_printf(b, "%s%llu.%03u", ns < 0 ? "-" : "", (unsigned long long)(a / 1000),
-              (unsigned)(a % 1000));
+    uint64_t a = magnitude(ns);
+    if (ns < 0)
+        sb_putc(b, '-');
+    put_u64(b, a / 1000, 1);
+    sb_putc(b, '.');
+    put_u64(b, a % 1000, 3);
 }
 
 sv_err export_flush(strbuf *b, FILE *fp, sv_error *err)
