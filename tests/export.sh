@@ -67,10 +67,10 @@ check "chrome: MainThread is tid 1" hasf '"pid":1,"tid":1,"name":"thread_name","
 check "chrome: Worker-1 is tid 2" hasf '"pid":1,"tid":2,"name":"thread_name","args":{"name":"r0 Worker-1"}}'
 check "chrome: thread_sort_index" hasf '"tid":2,"name":"thread_sort_index","args":{"sort_index":1}}'
 check "chrome: outer[0] opens at 0" hasf '{"ph":"B","pid":1,"tid":1,"ts":0.000,"name":"outer","cat":"region","args":{"call_index":0,"call_id":1,"exclusive_us":0.400}}'
-check "chrome: outer[0] closes at 0.5 us" hasf '{"ph":"E","pid":1,"tid":1,"ts":0.500,"name":"outer"'
+check "chrome: outer[0] closes at 0.5 us" hasf '{"ph":"E","pid":1,"tid":1,"ts":0.500,"name":"outer"}'
 check "chrome: inner[0] with its GPU time" hasf '"ts":0.100,"name":"inner","cat":"region","args":{"call_index":0,"call_id":2,"exclusive_us":0.100,"gpu_us":0.050}}'
 check "chrome: io/write an instant with its await time" hasf '{"ph":"i","s":"t","pid":1,"tid":2,"ts":0.300,"name":"io/write","cat":"region","args":{"call_index":0,"call_id":3,"exclusive_us":0.000,"await_us":0.000}}'
-check "chrome: inner[1] cut where inner[2] starts" hasf '{"ph":"E","pid":1,"tid":1,"ts":1.500,"name":"inner","cat":"region","args":{"call_index":1,'
+check "chrome: inner[1] cut where inner[2] starts" hasf '{"ph":"E","pid":1,"tid":1,"ts":1.500,"name":"inner"}'
 check "chrome: 5 opens, 5 closes" [ "$(grep -c '"ph":"B"' "$tmp/out")" = 5 ] && [ "$(grep -c '"ph":"E"' "$tmp/out")" = 5 ]
 check "chrome: the cut is said once" [ "$(grep -c 'overlap a later call' "$tmp/err")" = 1 ]
 run --export chrome --from 1050ns --to 1.7us "$small" -
@@ -80,6 +80,13 @@ check "chrome --from/--to: outer[0] left out" hasnt '"ts":0.000,'
 run --export chrome -i inner "$small" -
 check "chrome -i inner: no outer" hasnt '"name":"outer"'
 check "chrome -i inner: three inner calls" [ "$(grep -c '"ph":"B".*"name":"inner"' "$tmp/out")" = 3 ]
+
+# col3_full.h5's counters (FIXTURES.md): rank 0 outer cycles 1000, instructions 2500 at its
+# first call (the zero); rank 1 solve cycles 777 at its first call, 1100 ns.
+run --export chrome "$fx/col3_full.h5" -
+check "chrome: counters as C events" hasf '{"ph":"C","pid":1,"ts":0.000,"name":"perf_events outer","args":{"cycles":1000,"instructions":2500}}'
+check "chrome: rank 1's counters" hasf '{"ph":"C","pid":2,"ts":1.000,"name":"perf_events solve","args":{"cycles":777}}'
+check "chrome: a task's lane" hasf '"name":"thread_name","args":{"name":"r0 Task-1"}}'
 
 # --- speedscope's format: frames with file and line, a profile per lane, times from zero
 run --export speedscope "$small" -

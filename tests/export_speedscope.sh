@@ -24,6 +24,7 @@ gen="$top_build/svgen"
     "$gen" extended "$tmp/extended.h5" 400 >/dev/null &&
     "$gen" legacy "$tmp/legacy.h5" 500 >/dev/null || exit 99
 set -- "$fx/small.h5" "$fx/legacy_small.h5" "$fx/nested_names.h5" "$fx/legacy_threads2.h5" \
+    "$fx/col3_full.h5" \
     "$tmp"/*.h5
 if [ -d "$shared/data" ]; then
     # JSON profiles and native traces join once scopeview opens them.

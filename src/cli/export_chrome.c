@@ -10,12 +10,11 @@
  * point and orders events that start together by duration, so a call ending with its caller,
  * or one of no length at its caller's edge, nests wrongly there (speedscope does); B and E
  * in nesting order carry every end exactly as written.  A call of no length is an instant
- * event (ph i, on its thread).  args, the same on B and E (a reader
- * pairs them by name and args): the call's index in its region (--events' call_index), the
- * file's call id, its exclusive, await and GPU times (us) where the file has them.  A
- * region's hardware counters (perf_events, LIKWID) are a C event at its first call.  The
- * file stores await totals, not the intervals a call was suspended in, so no await slice is
- * invented. */
+ * event (ph i, on its thread).  args, on the B (the format merges them into its E): the
+ * call's index in its region (--events' call_index), the file's call id, its exclusive,
+ * await and GPU times (us) where the file has them.  A region's hardware counters
+ * (perf_events, LIKWID) are a C event at its first call.  The file stores await totals, not
+ * the intervals a call was suspended in, so no await slice is invented. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,8 +90,8 @@ static void put_arg_us(strbuf *b, const char *key, int64_t ns)
     export_put_us(b, ns);
 }
 
-/* A B or E event: the same name and args on both, which is what a reader that pairs them by
- * name and args (speedscope) needs. */
+/* A B, E or i event.  An E carries the name (speedscope pairs an E with the open call by
+ * name) but not the args, which the format merges from its B. */
 static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t at)
 {
     const region *r = call->r;
@@ -109,6 +108,10 @@ static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t
     export_put_us(b, at - c->zero);
     sb_puts(b, ",\"name\":");
     json_escape(b, r->name);
+    if (ph == 'E') {
+        sb_putc(b, '}');
+        return b->len >= 1 << 16 ? export_flush(b, c->fp, c->err) : SV_OK;
+    }
     sb_puts(b, ",\"cat\":\"region\",\"args\":{\"call_index\":");
     export_put_i64(b, (int64_t)i);
     if (r->call_ids) {
