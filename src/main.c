@@ -431,6 +431,13 @@ static int run(const cli_options *o)
     profile *p = NULL;
     filter_init(&f);
     int status = build_filter(o, &f);
+    if (status == 0 && o->mode == CLI_EXPORT && o->export_out) {
+        sv_error err;
+        if (export_out_check(o->export_out, o->files, o->nfiles, &err) != SV_OK) {
+            fprintf(stderr, "scopeview: %s\n", err.msg);
+            status = 1;
+        }
+    }
     if (status == 0 && o->compare) {
         status = run_compare(o, &f);
         filter_free(&f);

@@ -106,6 +106,11 @@ for fmt in chrome speedscope folded; do
     check "$fmt onto its input: refused" has "is the profile being exported: refusing to overwrite it" "$tmp/err"
     check "$fmt onto its input: the input unchanged" sh -c "cksum <'$tmp/in.h5' | cmp -s - '$tmp/in.sum'"
 done
+# Before the load: a file that is not even a profile is refused as OUT, not read.
+cp "$fx/fault_not_hdf5.h5" "$tmp/junk.h5"
+run --export chrome "$tmp/junk.h5" "$tmp/junk.h5"
+check "onto its input: refused before the load" has "refusing to overwrite" "$tmp/err"
+check "onto its input: the file was not read" hasnt "not an HDF5 file" "$tmp/err"
 ln -s in.h5 "$tmp/link.h5"
 run --export chrome "$tmp/in.h5" "$tmp/link.h5"
 check "onto a link to the input: refused" [ "$rc" = 1 ]

@@ -61,6 +61,9 @@ typedef struct export_sink {
     char *tmp;        /* the temporary name, NULL when written in place */
 } export_sink;
 
+/* SV_ERR_IO, said in err, when out names one of the inputs (the same file, through any link):
+ * checked before the load too, so a big profile is not read for nothing. */
+sv_err export_out_check(const char *out, const char *const *inputs, size_t ninputs, sv_error *err);
 /* Opens out.  Refuses (SV_ERR_IO, nothing created) a name that is one of the inputs. */
 sv_err export_sink_open(export_sink *s, const char *out, const char *const *inputs, size_t ninputs,
                         sv_error *err);

@@ -66,6 +66,22 @@ static sv_err open_temp(export_sink *s, const char *out, sv_error *err)
     return SV_OK;
 }
 
+sv_err export_out_check(const char *out, const char *const *inputs, size_t ninputs, sv_error *err)
+{
+    struct stat st;
+    if (strcmp(out, "-") == 0 || stat(out, &st) != 0)
+        return SV_OK;
+    for (size_t i = 0; i < ninputs; i++)
+        if (inputs[i] && same_file(&st, inputs[i])) {
+            char shown[320];
+            shown_path(shown, sizeof shown, out);
+            return sv_error_set(err, SV_ERR_IO,
+                                "%s is the profile being exported: refusing to overwrite it",
+                                shown);
+        }
+    return SV_OK;
+}
+
 sv_err export_sink_open(export_sink *s, const char *out, const char *const *inputs, size_t ninputs,
                         sv_error *err)
 {
@@ -77,13 +93,11 @@ sv_err export_sink_open(export_sink *s, const char *out, const char *const *inpu
     s->path = out;
     char shown[320];
     shown_path(shown, sizeof shown, out);
+    sv_err rc = export_out_check(out, inputs, ninputs, err);
+    if (rc != SV_OK)
+        return rc;
     struct stat st;
     bool exists = stat(out, &st) == 0;
-    for (size_t i = 0; exists && i < ninputs; i++)
-        if (inputs[i] && same_file(&st, inputs[i]))
-            return sv_error_set(err, SV_ERR_IO,
-                                "%s is the profile being exported: refusing to overwrite it",
-                                shown);
     if (exists && S_ISDIR(st.st_mode))
         return sv_error_set(err, SV_ERR_IO, "cannot write %s: %s", shown, strerror(EISDIR));
     if (exists && !S_ISREG(st.st_mode)) {
