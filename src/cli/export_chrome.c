@@ -27,6 +27,13 @@
 #define PACKAGE_VERSION "0.1.0"
 #endif
 
+/* A region's name as a JSON string, escaped once (an event a call writes it). */
+typedef struct chrome_name {
+    const region *r;
+    char *json;
+    size_t len;
+} chrome_name;
+
 typedef struct chrome_ctx {
     const profile *p;
     FILE *fp;
@@ -35,8 +42,58 @@ typedef struct chrome_ctx {
     int pid, tid;
     int named_rank; /* rank whose process_name is written, or -1 */
     bool first;     /* no event written yet */
+    /* The lane's event openings: ',\n{"ph":"B","pid":1,"tid":2,"ts":' for B, E and i. */
+    strbuf pre[3];
+    chrome_name *names; /* by region pointer */
+    size_t nnames;
+    const chrome_name *last;
     sv_error *err;
 } chrome_ctx;
+
+static int by_region(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const chrome_name *)a)->r,
+              y = (uintptr_t)((const chrome_name *)b)->r;
+    return x < y ? -1 : x > y;
+}
+
+static sv_err build_names(chrome_ctx *c)
+{
+    const profile *p = c->p;
+    c->names = calloc(p->nregions ? p->nregions : 1, sizeof *c->names);
+    if (!c->names)
+        return sv_error_set(c->err, SV_ERR_NOMEM, "out of memory");
+    strbuf b;
+    sb_init(&b);
+    for (size_t k = 0; k < p->nregions; k++) {
+        sb_reset(&b);
+        json_escape(&b, p->regions[k]->name);
+        if (b.oom || !(c->names[k].json = malloc(b.len + 1))) {
+            sb_free(&b);
+            c->nnames = k;
+            return sv_error_set(c->err, SV_ERR_NOMEM, "out of memory");
+        }
+        memcpy(c->names[k].json, b.s, b.len + 1);
+        c->names[k].len = b.len;
+        c->names[k].r = p->regions[k];
+    }
+    sb_free(&b);
+    c->nnames = p->nregions;
+    qsort(c->names, c->nnames, sizeof *c->names, by_region);
+    return SV_OK;
+}
+
+static void put_region_name(chrome_ctx *c, const region *r)
+{
+    if (!c->last || c->last->r != r) {
+        chrome_name key = {r, NULL, 0};
+        c->last = bsearch(&key, c->names, c->nnames, sizeof *c->names, by_region);
+    }
+    if (c->last)
+        sb_putn(&c->b, c->last->json, c->last->len);
+    else
+        json_escape(&c->b, r->name); /* every region is in the table */
+}
 
 static void ev_sep(chrome_ctx *c)
 {
@@ -81,6 +138,16 @@ static sv_err ch_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int6
     char name[128];
     put_name_meta(c, "thread_name", c->tid, lanes_lane_name(ln, name, sizeof name));
     put_sort_meta(c, "thread_sort_index", c->tid, (int)in_rank);
+    static const char *const ph[3] = {"B\",\"pid\":", "E\",\"pid\":", "i\",\"s\":\"t\",\"pid\":"};
+    for (int k = 0; k < 3; k++) {
+        sb_reset(&c->pre[k]);
+        sb_puts(&c->pre[k], ",\n{\"ph\":\"");
+        sb_puts(&c->pre[k], ph[k]);
+        export_put_i64(&c->pre[k], c->pid);
+        sb_puts(&c->pre[k], ",\"tid\":");
+        export_put_i64(&c->pre[k], c->tid);
+        sb_puts(&c->pre[k], ",\"ts\":");
+    }
     return export_flush(&c->b, c->fp, c->err);
 }
 
@@ -97,17 +164,15 @@ static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t
     const region *r = call->r;
     size_t i = call->i;
     strbuf *b = &c->b;
-    ev_sep(c);
-    sb_puts(b, ph == 'B'   ? "{\"ph\":\"B\",\"pid\":"
-               : ph == 'E' ? "{\"ph\":\"E\",\"pid\":"
-                           : "{\"ph\":\"i\",\"s\":\"t\",\"pid\":");
-    export_put_i64(b, c->pid);
-    sb_puts(b, ",\"tid\":");
-    export_put_i64(b, c->tid);
-    sb_puts(b, ",\"ts\":");
+    const strbuf *pre = &c->pre[ph == 'B' ? 0 : ph == 'E' ? 1 : 2];
+    /* The lane's M events came first, so a separator is always due. */
+    c->first = false;
+    if (pre->oom)
+        return sv_error_set(c->err, SV_ERR_NOMEM, "out of memory while writing the export");
+    sb_putn(b, pre->s, pre->len);
     export_put_us(b, at - c->zero);
     sb_puts(b, ",\"name\":");
-    json_escape(b, r->name);
+    put_region_name(c, r);
     if (ph == 'E') {
         sb_putc(b, '}');
         return b->len >= 1 << 16 ? export_flush(b, c->fp, c->err) : SV_OK;
@@ -188,8 +253,12 @@ sv_err export_chrome(profile *p, const region_filter *f, const export_range *rg,
     chrome_ctx c = {
         .p = p, .fp = fp, .zero = export_zero(p), .named_rank = -1, .first = true, .err = err};
     sb_init(&c.b);
+    for (int k = 0; k < 3; k++)
+        sb_init(&c.pre[k]);
     sb_puts(&c.b, "{\"traceEvents\":[");
-    sv_err rc = export_flush(&c.b, fp, err);
+    sv_err rc = build_names(&c);
+    if (rc == SV_OK)
+        rc = export_flush(&c.b, fp, err);
     static const export_walk_ops ops = {ch_begin, ch_open, ch_close, ch_end};
     export_walk_stats st;
     if (rc == SV_OK)
@@ -205,6 +274,11 @@ sv_err export_chrome(profile *p, const region_filter *f, const export_range *rg,
         rc = export_flush(&c.b, fp, err);
     }
     sb_free(&c.b);
+    for (int k = 0; k < 3; k++)
+        sb_free(&c.pre[k]);
+    for (size_t k = 0; k < c.nnames; k++)
+        free(c.names[k].json);
+    free(c.names);
     if (rc == SV_OK)
         export_warn_overlap(warn, &st);
     return rc;
