@@ -40,14 +40,17 @@
 #   9. a JSON profile: the 10M calls of schema3-10M as a gzip'd JSON
 #      profile: --json and the viewer's headless run as ratios to
 #      `zcat FILE > /dev/null` on the same file; peak RSS against
-#      2 x columns + 32 MiB.
+#      2 x columns + 32 MiB;
+#  10. the exports (--export chrome, --export speedscope to a file, --folded)
+#      of extended-2M (2 ranks x 4 threads, every column), as ratios to --json
+#      on the same file (target 2x: half its speed), with their peak RSS.
 # Prints a table and writes $BENCH_OUT/results.json.  Every process is timed
 # by bench/runstat (wall clock, and CPU and peak RSS from wait4).
 #
 # Environment: BENCH_REPEATS (5), BENCH_KEYS (300), BENCH_LONG_KEYS (20000),
 # BENCH_OUT (bench/out), BENCH_REGEN=1 rewrites the profiles,
 # BENCH_ONLY="legacy-10M ..." limits the files of parts 1-3,
-# BENCH_PARTS="1 4 5 6 8 9" the parts run (1: parts 1-3),
+# BENCH_PARTS="1 4 5 6 8 9 10" the parts run (1: parts 1-3),
 # BENCH_FIRST_FILES="legacy-10M schema3-10M" the files of part 6,
 # BENCH_BIG=1 adds part 7 (BENCH_BIG_FILE, BENCH_BIG_GZIP_FILE: existing
 # 100M-event files to use instead of writing them into $BENCH_OUT;
@@ -97,11 +100,11 @@ gen_file() { # name kind args
     mv "$m_f.tmp" "$m_f"
 }
 
-PARTS=${BENCH_PARTS:-1 4 5 6 8 9}
+PARTS=${BENCH_PARTS:-1 4 5 6 8 9 10}
 [ "${BENCH_BIG:-0}" = 1 ] && PARTS="$PARTS 7"
 part_on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# (part 9 alone, or 7, needs only the small file behind the machine line)
+# (parts 7, 9 and 10 alone need only the small file behind the machine line)
 if part_on 1 || part_on 4 || part_on 5 || part_on 6; then
     echo "$FILES" | while IFS='|' read -r name kind args calls target; do
         gen_file "$name" "$kind" "$args"
@@ -179,6 +182,7 @@ cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null |
 ncpu=$(nproc 2>/dev/null || echo 1)
 mem_kib=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
 load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+gen_file legacy-10k legacy 10000
 hdf5=$("$RAW" "$OUT/legacy-10k.h5" | sed -n 's/.*"hdf5": "\([^"]*\)".*/\1/p')
 
 echo "scopeview benchmark: median of $R runs after a warm-up, warm page cache"
@@ -672,6 +676,45 @@ if part_on 9; then
     } >"$TMP/frag-9"
 fi
 
+# ------------------------------------------------------------ part 10
+if part_on 10; then
+    gen_file extended-2M extended 2000000
+    xf="$OUT/extended-2M.h5"
+    echo "10. exports of extended-2M (2M calls), as ratios to --json on it (target 2x)"
+    measure "xjson" "$SV" --json "$xf"
+    js=$(median "$TMP/xjson" 1) jcpu=$(cpu_median "$TMP/xjson")
+    printf '  --json %.3f s (CPU %.3f s), peak RSS %.0f MiB\n' "$js" "$jcpu" \
+        "$(calc "$(median "$TMP/xjson" 4) / 1024")"
+    XJSON="$TMP/xjson.json"
+    : >"$XJSON"
+    for what in chrome speedscope folded; do
+        if [ "$what" = folded ]; then
+            measure "x$what" "$SV" --folded "$xf"
+        else
+            measure "x$what" "$SV" --export "$what" "$xf" "$TMP/export.json"
+        fi
+        xs=$(median "$TMP/x$what" 1) xst=$(worst_status "$TMP/x$what")
+        xrss=$(median "$TMP/x$what" 4)
+        xr=$(ratio "$xs" "$js") xcr=$(ratio "$(cpu_median "$TMP/x$what")" "$jcpu")
+        met=0
+        [ "$xst" = 0 ] && [ "$xr" != null ] && met=$(calc "$xr <= 2")
+        size=$([ "$what" = folded ] || stat -c %s "$TMP/export.json" 2>/dev/null || echo 0)
+        printf '  %-10s %.3f s = %s --json (%s; CPU %s), peak RSS %.0f MiB%s%s\n' "$what" "$xs" \
+            "$(show "$xr")" "$(yes_no "$met")" "$(show "$xcr")" "$(calc "$xrss / 1024")" \
+            "$([ "$what" = folded ] || printf ', %.0f MiB written' "$(calc "${size:-0} / $MIB")")" \
+            "$([ "$xst" = 0 ] || echo " FAILED (exit $xst)")"
+        [ -s "$XJSON" ] && printf ',\n' >>"$XJSON"
+        printf '    "%s": {"s": %s, "exit": %s, "json_ratio": %s, "json_cpu_ratio": %s, "peak_rss_bytes": %s, "met": %s}' \
+            "$what" "$xs" "$xst" "$xr" "$xcr" "$(calc "$xrss * 1024")" "$(tf "$met")" >>"$XJSON"
+        rm -f "$TMP/export.json"
+    done
+    {
+        printf '  "exports": {"file": "extended-2M", "calls": 2000000, "json_s": %s, "target_json_ratio": 2,\n' "$js"
+        cat "$XJSON"
+        printf '\n  }'
+    } >"$TMP/frag-10"
+fi
+
 # ------------------------------------------------------------ results.json
 {
     printf '{\n  "machine": {"cpu": "%s", "cpus": %s, "mem_bytes": %s, "hdf5": "%s", "load_average": %s},\n' \
@@ -679,7 +722,7 @@ fi
     printf '  "repeats": %s, "statistic": "median", "parts": "%s",\n' "$R" "$PARTS"
     printf '  "targets": {"json_ratio": {"legacy-10M": 3, "extended-2M": 4, "many-3000x10": 3},\n'
     printf '              "memory": "1.5 * column_bytes + 32 MiB", "per_key_ratio": 2}'
-    for k in 1 4 5 6 7 8 9; do
+    for k in 1 4 5 6 7 8 9 10; do
         [ -s "$TMP/frag-$k" ] || continue
         printf ',\n'
         cat "$TMP/frag-$k"
