@@ -3,14 +3,14 @@
 # page in headless Chromium and read back (tests/export_speedscope.py says how), on profiles
 # the generator writes and, when ../shared is present, every shared profile that loads.
 # Needs Chromium, python3 with jsonschema and the speedscope npm package (its release
-# directory: $SV_SPEEDSCOPE_DIR, else the cache that scripts/install-deps fills,
+# directory: $SV_SPEEDSCOPE_DIR, else the cache that scripts/install-test-viewers fills,
 # ${XDG_CACHE_HOME:-~/.cache}/scopeview/speedscope); skips without them.
 . "${0%/*}/lib.sh"
 
 release=${SV_SPEEDSCOPE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/scopeview/speedscope/node_modules/speedscope/dist/release}
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [ ! -f "$release/index.html" ] || [ ! -f "$release/file-format-schema.json" ]; then
-    echo "export_speedscope.sh: SKIP: no speedscope package at $release (scripts/install-deps)"
+    echo "export_speedscope.sh: SKIP: no speedscope package at $release (scripts/install-test-viewers)"
     exit 77
 fi
 if [ -z "$chromium" ] || ! python3 -c 'import jsonschema' 2>/dev/null; then
