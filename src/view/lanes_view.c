@@ -501,7 +501,7 @@ static bool lv_answer_of(const lanes_state *s, size_t l, bool awaited, lv_answer
         return false;
     char nb[144];
     const lane *ln = &s->ix->lanes[l];
-    lane_label(ln, nb, sizeof nb);
+    lane_label_cut(ln, nb, sizeof nb);
     snprintf(an->rank, sizeof an->rank, "r%d ", ln->rk->rank);
     snprintf(an->name, sizeof an->name, "%s", nb + 2);
     an->bare = an->name + (ln->kind == LANE_TASK ? strlen("task ") : 0);
@@ -598,7 +598,7 @@ static void lv_wants(lanes_state *s, const grid *g)
         if (row->lane == SIZE_MAX)
             lv_rank_label(s, row->rank, b, sizeof b);
         else
-            lane_label(&s->ix->lanes[row->lane], b, sizeof b);
+            lane_label_cut(&s->ix->lanes[row->lane], b, sizeof b);
         int w = grid_text_width(g, b);
         lw = w > lw ? w : lw;
         w = st->busiest ? grid_text_width(g, st->busiest->name) : 1;
