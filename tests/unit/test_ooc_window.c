@@ -691,6 +691,9 @@ static ooc_file *file_of(profile *full, const char *path, bool *skip)
     f->path = strdup(path);
     f->skel = full;
     f->budget = (uint64_t)1 << 30;
+    /* The identity ooc_open records: a window checks it before it reads. */
+    assert_true(ooc_file_id_now(path, &f->id));
+    f->id.digest = ooc_index_digest(full);
     if (!ooc_seek_from_profile(full, &f->seek))
         fail_msg("%s: ooc_seek_from_profile failed", path);
     for (size_t i = 0; i < full->nranks; i++)
