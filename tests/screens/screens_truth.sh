@@ -195,8 +195,10 @@ for mode in $modes; do
 done
 man="$top_src/doc/scopeview.1"
 nviews=$(grep -c '^VIEW(' "$top_src/src/ui/views.def")
-check "man: $nviews views, as views.def" [ "$nviews" = 7 ]
-check "man: says seven views" hasf "The interface has seven views" "$man"
+words="one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+nword=$(echo "$words" | cut -d' ' -f"$nviews")
+check "man: views.def has views" [ "$nviews" -ge 7 ]
+check "man: says $nword views, as views.def" hasf "The interface has $nword views" "$man"
 check "man: no five views" hasnt "five views" "$man"
 check "man: density glyphs by load, as the help" hasf "Several calls in a cell, by load" "$man"
 check "man: no call counts for them" hasnt "for 2.*3, 4.*9 and 10 or more calls" "$man"
