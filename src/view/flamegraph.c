@@ -20,6 +20,8 @@ static void fg_reset_view(flamegraph *g)
     free(g->match);
     g->match = NULL;
     g->match_on = false;
+    free(g->keep);
+    g->keep = NULL;
     g->laid = false;
     g->nzoom = 0;
     g->cur = 0;
@@ -89,17 +91,48 @@ static void fg_layout(flamegraph *g, int width, uint32_t nvis)
 
 /* --------------------------------------------------------------- search */
 
+/* The frames on a path to a match: a node's index is above its parent's
+ * in every graph flame.c builds, so one pass from the end marks them. */
+static void fg_sync_keep(flamegraph *g, bool on)
+{
+    if (!on || !g->match) {
+        free(g->keep);
+        g->keep = NULL;
+        return;
+    }
+    if (g->keep)
+        return;
+    g->keep = calloc(g->f->n ? g->f->n : 1, 1);
+    for (size_t i = g->f->n; g->keep && i-- > 1;) {
+        const flame_node *nd = &g->f->nodes[i];
+        g->keep[i] |= g->match[nd->name];
+        if (g->keep[i])
+            g->keep[nd->parent] = 1;
+    }
+    if (g->keep)
+        g->keep[0] = 1;
+}
+
+static bool fg_shown(const flamegraph *g, uint32_t node)
+{
+    return !g->keep || g->keep[node] || node == fg_root(g);
+}
+
 bool fg_sync_search(flamegraph *g, const ui_ctx *ctx)
 {
     if (!g->f || !ctx->has_search) {
         free(g->match);
         g->match = NULL;
         g->match_on = false;
+        fg_sync_keep(g, false);
         return false;
     }
-    if (g->match_on && strcmp(g->match_text, ctx->search_text) == 0)
+    if (g->match_on && strcmp(g->match_text, ctx->search_text) == 0) {
+        fg_sync_keep(g, ctx->filter_on);
         return true;
+    }
     free(g->match);
+    fg_sync_keep(g, false); /* for the new matches */
     g->match = calloc(g->f->nnames ? g->f->nnames : 1, 1);
     g->match_on = g->match != NULL;
     if (!g->match)
@@ -108,6 +141,7 @@ bool fg_sync_search(flamegraph *g, const ui_ctx *ctx)
         g->match[i] = ui_search_match(ctx, g->f->names[i]);
     snprintf(g->match_text, sizeof g->match_text, "%s", ctx->search_text);
     g->match_ns = flame_match_time(g->f, 0, g->match);
+    fg_sync_keep(g, ctx->filter_on);
     return true;
 }
 
@@ -137,16 +171,22 @@ static int fg_move(flamegraph *g, ui_cmd cmd)
     if (!b)
         return VF_HANDLED;
     size_t i = (size_t)(b - g->boxes);
-    if (cmd == CMD_LEFT && i > 0 && g->boxes[i - 1].row == b->row) {
-        g->cur = g->boxes[i - 1].node;
-    } else if (cmd == CMD_RIGHT && i + 1 < g->nboxes && g->boxes[i + 1].row == b->row) {
-        g->cur = g->boxes[i + 1].node;
+    if (cmd == CMD_LEFT || cmd == CMD_RIGHT) {
+        /* the next frame shown on the row, skipping those the filter hides */
+        for (size_t k = i; cmd == CMD_LEFT ? k-- > 0 : ++k < g->nboxes;) {
+            if (g->boxes[k].row != b->row)
+                break;
+            if (fg_shown(g, g->boxes[k].node)) {
+                g->cur = g->boxes[k].node;
+                break;
+            }
+        }
     } else if (cmd == CMD_UP && g->cur != fg_root(g)) {
         g->cur = g->f->nodes[g->cur].parent;
     } else if (cmd == CMD_DOWN) {
         for (size_t k = i + 1; k < g->nboxes; k++)
             if (g->boxes[k].row == b->row + 1 && g->boxes[k].x0 >= b->x0 &&
-                g->boxes[k].x1 <= b->x1) {
+                g->boxes[k].x1 <= b->x1 && fg_shown(g, g->boxes[k].node)) {
                 g->cur = g->boxes[k].node;
                 break;
             }
@@ -164,7 +204,8 @@ static int fg_click(flamegraph *g, const ui_ctx *ctx)
         return VF_HANDLED;
     uint32_t row = g->top + (uint32_t)y;
     for (size_t i = 0; i < g->nboxes; i++)
-        if (g->boxes[i].row == row && x >= g->boxes[i].x0 && x < g->boxes[i].x1) {
+        if (g->boxes[i].row == row && x >= g->boxes[i].x0 && x < g->boxes[i].x1 &&
+            fg_shown(g, g->boxes[i].node)) {
             g->cur = g->boxes[i].node;
             return VF_HANDLED | VF_REDRAW;
         }
@@ -370,6 +411,8 @@ void fg_draw(flamegraph *g, ui_ctx *ctx, rect area)
     if (!g->f || area.h < 3 || area.w < 2)
         return;
     fg_sync_search(g, ctx);
+    if (!fg_shown(g, g->cur)) /* the filter hid it */
+        g->cur = fg_root(g);
     uint32_t nvis = (uint32_t)(area.h - 2);
     fg_layout(g, area.w, nvis);
     g->ax = area.x;
@@ -379,7 +422,7 @@ void fg_draw(flamegraph *g, ui_ctx *ctx, rect area)
                       ROLE_DIM, 0);
     for (size_t i = 0; g->f->n > 1 && i < g->nboxes; i++) {
         const flame_box *b = &g->boxes[i];
-        if (b->row >= g->top && b->row < g->top + nvis)
+        if (b->row >= g->top && b->row < g->top + nvis && fg_shown(g, b->node))
             draw_box(g, ctx, b, area.x, area.y + (int)(b->row - g->top));
     }
     draw_details(g, ctx, area);

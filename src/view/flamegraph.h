@@ -44,6 +44,9 @@ typedef struct flamegraph {
     bool match_on;
     char match_text[256];
     int64_t match_ns;
+    /* f (filter): only the frames on a path to a match are drawn, where
+     * they are without the filter; keep is per node, NULL when off */
+    uint8_t *keep;
 } flamegraph;
 
 /* Takes f (NULL: none) in place of the graph shown, cursor at the top. */
@@ -57,8 +60,8 @@ static inline uint32_t fg_root(const flamegraph *g)
     return g->nzoom ? g->zoom[g->nzoom - 1] : 0;
 }
 
-/* The matches of the current search, when it changed; false without a
- * search. */
+/* The matches of the current search, when it changed (and, with the
+ * filter on, the frames it keeps); false without a search. */
 bool fg_sync_search(flamegraph *g, const ui_ctx *ctx);
 
 /* The frames in area less its last two rows, which get the cursor frame's

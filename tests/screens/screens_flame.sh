@@ -137,6 +137,15 @@ check "/solve|rhs: rhs inside solve counts once ($share)" rowhas 2 "matches: $sh
 screen 80x24 "/rhs<Enter>n" "$f" --view flame --ascii
 check "n: the cursor on the match" rowhas 22 " main > solve > rhs$"
 
+# --- f: only the frames on a path to a match, in place
+screen 80x24 "/rhs<Enter>f" "$f" --view flame --ascii
+check "f: the title says filter" rowhas 1 "filter /rhs/"
+check "f: io, off the path to rhs, is hidden" [ -z "$(frames 5 | awk '$3 == "io"')" ]
+check "f: solve stays where it was" frame_ok 5 solve "$t_solve" "$all" "$t_io"
+check "f: rhs stays where it was" frame_ok 6 rhs "$t_rhs" "$all" "$t_io"
+screen 80x24 "/rhs<Enter>ff" "$f" --view flame --ascii
+check "f again: io is back" frame_ok 5 io "$t_io" "$all" 0
+
 # --- c: heat colours (the header says so; the frames stay)
 screen 80x24 "c" "$f" --view flame --ascii
 check "c: self-time heat" rowhas 2 "colour: self-time heat"
