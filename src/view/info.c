@@ -491,6 +491,37 @@ static void build_no_events(info_doc *d, const profile *p)
     doc_table_end(d, first, 2, 2u | 4u | 8u);
 }
 
+/* The regions' tags (a region with none is left out), by rank. */
+static void build_tags(info_doc *d, const profile *p)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < p->nregions; i++)
+        count += p->regions[i]->ntags > 0;
+    if (count == 0)
+        return;
+    char title[80];
+    snprintf(title, sizeof title, "Region tags (%zu)", count);
+    doc_heading(d, title);
+    size_t first = d->n;
+    const char *head[3] = {"region", "rank", "tags"};
+    doc_row(d, ROLE_DIM, 3, head);
+    for (size_t i = 0; i < p->nregions; i++) {
+        const region *r = p->regions[i];
+        if (!r->ntags)
+            continue;
+        char rank[32], tags[256];
+        snprintf(rank, sizeof rank, "%d", r->rank);
+        size_t off = 0;
+        tags[0] = '\0';
+        for (size_t k = 0; k < r->ntags && off + 1 < sizeof tags; k++)
+            off += (size_t)snprintf(tags + off, sizeof tags - off, "%s%.60s", k ? ", " : "",
+                                    r->tags[k]);
+        const char *cells[3] = {r->name, rank, tags};
+        doc_row(d, ROLE_NORMAL, 3, cells);
+    }
+    doc_table_end(d, first, 2, 2u);
+}
+
 /* A counter as an exact integer while it is one, else four digits. */
 static void counter_text(char *buf, size_t len, double v)
 {
@@ -594,6 +625,7 @@ static void info_build(info_state *s, ui_ctx *ctx, int width)
     build_ranks(d, p);
     build_counts(d, p);
     build_no_events(d, p);
+    build_tags(d, p);
     build_counters(d, p);
     build_line_profiles(d, p);
     s->warn_line = d->n;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_columnar.h"
 #include "scenarios.h"
 
 #define I64(...) ((const int64_t[]){__VA_ARGS__})
@@ -41,8 +42,37 @@ static void fx_pool(hid_t f)
     gen_close(r0);
 }
 
+/* tasks_unfinished.h5: schema 3, one rank; region serve (tags ["net",
+ * "hot"]) called three times, 400 then 100 and 150 ns (a warm-up), on two
+ * tasks of MainThread, the second never finished (done_ns -1). */
+static void fx_tasks_unfinished(const char *path)
+{
+    static const int64_t start[] = {100, 600, 800}, end[] = {500, 700, 950};
+    static const int64_t thread[] = {0, 0, 0}, task[] = {0, 1, 1};
+    gc_row row = {.region = "serve",
+                  .rank = 0,
+                  .n = 3,
+                  .start = start,
+                  .end = end,
+                  .opt = {[GC_THREAD] = thread, [GC_TASK] = task},
+                  .tags_json = "[\"net\", \"hot\"]"};
+    static const gc_thread threads[] = {{0, 0, 11, 101, 0, 0, -1, 500, "MainThread"}};
+    static const gc_task tasks[] = {
+        {0, 0, 0, 90, 520, 2, 400, 20, "task", "Task-1", "serve"},
+        {0, 1, 0, 590, -1, 2, 250, 0, "task", "Task-2", "serve"},
+    };
+    gc_profile p = {.rows = &row, .nrows = 1, .threads = threads, .nthreads = 1,
+                    .tasks = tasks, .ntasks = 2};
+    gc_write(path, &p, &(gc_opts){.timing = 3});
+}
+
 void scen_fixtures_lanes(const char *dir)
 {
+    size_t tl = strlen(dir) + sizeof "/tasks_unfinished.h5";
+    char *tp = gen_alloc(tl, 1);
+    snprintf(tp, tl, "%s/tasks_unfinished.h5", dir);
+    fx_tasks_unfinished(tp);
+    free(tp);
     size_t len = strlen(dir) + sizeof "/pool.h5";
     char *path = gen_alloc(len, 1);
     snprintf(path, len, "%s/pool.h5", dir);

@@ -243,7 +243,7 @@ if [ -f "$shared/extended/async_server.h5" ]; then
     screen 80x24 "/db_query<Enter>" "$a"
     check "async: details name the task" has "task Task-"
     check "async: held and awaited" grep -q "held [0-9.]* [num]*s  awaited [0-9.]* [num]*s" "$tmp/s"
-    check "async: source and metadata" has 'src /srv/app/db.py:88  meta {"table"'
+    check "async: source and metadata" has 'src /srv/app/db.py:88  .*meta {"table"'
     screen 80x24 "/db_query<Enter>z" "$a" --ascii
     check "async ascii: await hatch with the share (1.793 of 1.812 ms)" has "db_query 99% awaited///"
     check "async ascii: only ASCII" ascii_only

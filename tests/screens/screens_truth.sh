@@ -204,4 +204,31 @@ check "man: density glyphs by load, as the help" hasf "Several calls in a cell, 
 check "man: no call counts for them" hasnt "for 2.*3, 4.*9 and 10 or more calls" "$man"
 check "man: the cursor marks" hasf "On the ruler: the cursor column." "$man"
 
+# --- 11. shown where a user looks (tasks_unfinished.h5, FIXTURES.md): a
+# task that never finished (done_ns -1) and the region's tags in the
+# timeline's details and the info view, the region's first and last
+# calls' durations (a warm-up) in the calls view's title.
+tu="$fx/tasks_unfinished.h5"
+need_fixture "$tu"
+for mode in $modes; do
+    opt=$(mode_opt "$mode")
+    for size in $sizes; do
+        screen "$size" "S4j<Enter>" "$tu" $opt
+        check "details $size $mode: Task-2 never finished" has "task Task-2 (never finished)"
+        check "details $size $mode: the region's tags" has "tags net,hot"
+        screen "$size" "3<Enter>4" "$tu" $opt
+        # (at 80 columns the title's end is cut, with its mark)
+        check "calls $size $mode: the first call (warm-up)" has "slowest first; first 400 ns, last"
+        [ "$size" = 80x24 ] ||
+            check "calls $size $mode: and the last" has "slowest first; first 400 ns, last 150 ns$"
+        screen "$size" "S" "$tu" $opt
+        check "details $size $mode: Task-1 finished" hasnt "Task-1 (never finished)"
+        screen "$size" "5" "$tu" $opt
+        check "info $size $mode: the tasks' done column" has "Task-2  *0 (MainThread)  *never finished"
+        check "info $size $mode: Task-1 done at 420 ns (520 - 100)" has "Task-1  *0 (MainThread)  *420 ns"
+        screen "$size" "5G" "$tu" $opt
+        check "info $size $mode: the tags" has "serve  *0  *net, hot"
+    done
+done
+
 finish

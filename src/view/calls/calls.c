@@ -31,6 +31,15 @@ static void draw_title(const calls_state *s, ui_ctx *ctx, rect a)
     else
         sb_printf(&b, "%zu call%s, by %s (%s)", s->n, s->n == 1 ? "" : "s", sc->title,
                   s->desc == sc->desc ? sc->order : sc->rev);
+    /* One rank's region: its first and last recorded calls (a first call
+     * far slower than the rest is a warm-up). */
+    const region *one = s->nregs == 1 ? s->regs[0] : NULL;
+    if (one && one->has_event_data && one->n >= 2) {
+        char f[32], l[32];
+        timefmt_ns(f, sizeof f, (double)(one->end_ns[0] - one->start_ns[0]));
+        timefmt_ns(l, sizeof l, (double)(one->end_ns[one->n - 1] - one->start_ns[one->n - 1]));
+        sb_printf(&b, "; first %s, last %s", f, l);
+    }
     int x = a.x + 1;
     x += grid_put_text(g, x, a.y, a.w - 1, "Calls of ", ROLE_HEADER, 0);
     int nw = grid_text_width(g, s->name);

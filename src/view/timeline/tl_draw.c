@@ -435,8 +435,26 @@ static void details_names(flow *f, const region *r, size_t i, const rank_data *r
     flow_item(f, "rank", buf, ROLE_NORMAL);
     if (r->thread_ids)
         flow_item(f, "thread", rank_thread_name(rk, r->thread_ids[i], nb, sizeof nb), ROLE_NORMAL);
-    if (r->task_ids && r->task_ids[i] >= 0)
-        flow_item(f, "task", rank_task_name(rk, r->task_ids[i], nb, sizeof nb), ROLE_NORMAL);
+    if (r->task_ids && r->task_ids[i] >= 0) {
+        int64_t t = r->task_ids[i];
+        bool open = rk->tasks.done_ns && (size_t)t < rk->tasks.n && rk->tasks.done_ns[t] == -1;
+        snprintf(buf, sizeof buf, "%.150s%s", rank_task_name(rk, t, nb, sizeof nb),
+                 open ? " (never finished)" : "");
+        flow_item(f, "task", buf, open ? ROLE_WARNING : ROLE_NORMAL);
+    }
+}
+
+/* The region's tags (out of core too: they are the region's attributes). */
+static void details_tags(flow *f, const region *q)
+{
+    if (!q->ntags)
+        return;
+    char buf[256];
+    size_t off = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < q->ntags && off + 1 < sizeof buf; k++)
+        off += (size_t)snprintf(buf + off, sizeof buf - off, "%s%.60s", k ? "," : "", q->tags[k]);
+    flow_item(f, "tags", buf, ROLE_NORMAL);
 }
 
 /* The selected call's exclusive time, remembered for the last few
@@ -506,7 +524,7 @@ static void details_times(flow *f, tl_state *s, const ui_ctx *ctx, const region 
     }
 }
 
-static void details_source(flow *f, const region *src, const region *r, size_t i)
+static void details_source(flow *f, const region *src, const region *r)
 {
     char buf[300];
     const region *q = src->source_file ? src : r; /* out of core a window may not carry it */
@@ -515,6 +533,11 @@ static void details_source(flow *f, const region *src, const region *r, size_t i
     else
         snprintf(buf, sizeof buf, "%.256s", q->source_file ? q->source_file : "-");
     flow_item(f, "src", buf, q->source_file ? ROLE_NORMAL : ROLE_DIM);
+}
+
+/* The call's metadata, last: it takes what is left of the line. */
+static void details_meta(flow *f, const region *r, size_t i)
+{
     const char *meta = r->event_meta ? r->event_meta[i] : NULL;
     if (meta && *meta && strcmp(meta, "{}") != 0) {
         /* Metadata may be long: start it on a line of its own if needed. */
@@ -558,7 +581,9 @@ static void draw_details(tl_state *s, ui_ctx *ctx)
     details_names(&f, r, i, rk);
     details_times(&f, s, ctx, r, i, rk, sel);
     /* The source of the region (out of core: the file's, ctx->sel.region). */
-    details_source(&f, ctx->sel.region ? ctx->sel.region : r, r, i);
+    details_source(&f, ctx->sel.region ? ctx->sel.region : r, r);
+    details_tags(&f, ctx->sel.region ? ctx->sel.region : r);
+    details_meta(&f, r, i);
 }
 
 /* -------------------------------------------------------------- frame */
