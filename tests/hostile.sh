@@ -241,4 +241,29 @@ svrun --check "$tmp/long1.h5" "$tmp/long2.h5"
 check "durations near 2^63: --check answers" grep -q "^OK: no significant regression" "$tmp/out"
 check "durations near 2^63: sanitizer-clean" sh -c "! grep -q 'runtime error' '$tmp/err'"
 
+# --- messages: a time at INT64_MAX in a schema-3 file names its datasets (durations, not
+# end_times) and says what the limit is; --memory 1 is "1 B", not "0 MiB"; an allocation
+# refused under ulimit -v is not blamed on --memory's budget
+"$hg" max3 "$tmp/max3.h5" || exit 99
+svrun --summary "$tmp/max3.h5"
+check "max3: exit 0" [ "$rc" = 0 ]
+check "max3: warned on dataset durations" grep -qF "region r: dataset durations: a time reaches 9223372036854775807 ns (2^63 - 1), the largest one held: a larger one in the file, or a sum past it, is clamped to it; times may be wrong" "$tmp/err"
+check "max3: no end_times, no 'unsigned'" sh -c "! grep -q 'end_times\|unsigned' '$tmp/err'"
+svrun --memory 1 --json "$tmp/lines.h5"
+check "--memory 1: exit 1" [ "$rc" = 1 ]
+check "--memory 1: the budget is 1 B" grep -qF "memory budget (1 B)" "$tmp/err"
+check "--memory 1: never 0 MiB" sh -c "! grep -q '0 MiB' '$tmp/err'"
+if [ "$asan" = no ]; then
+    "$svgen" stream-mix "$tmp/mix.h5" --calls 200000 --ranks 2 --threads >/dev/null || exit 99
+    (ulimit -v 40000
+        "$sv" --summary "$tmp/mix.h5" >"$tmp/out" 2>"$tmp/err" </dev/null)
+    rc=$?
+    check "ulimit -v 40000: exit 1 ($(head -c 300 "$tmp/err"))" [ "$rc" = 1 ]
+    check "ulimit -v: the system refused, not the budget" \
+        grep -q "out of memory before the memory budget of .* (--memory) was reached: the system refused an allocation (a ulimit -v, or the machine's memory)" "$tmp/err"
+    check "ulimit -v: never 'needs more than the memory budget'" sh -c "! grep -q 'needs more than the memory budget' '$tmp/err'"
+else
+    skip "ulimit -v under AddressSanitizer (its shadow memory needs terabytes of address space)"
+fi
+
 finish

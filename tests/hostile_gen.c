@@ -22,6 +22,8 @@
  *   hostile_gen uint64 PATH      an unsigned time of 2^63 + 100
  *   hostile_gen ranks PATH N     schema 3, two calls of "r" on rank 0 and
  *                                metadata mpi_size N (no other rank)
+ *   hostile_gen max3 PATH        as ranks with N = 1, the second call of "r"
+ *                                [20, INT64_MAX] (its duration INT64_MAX - 20)
  *   hostile_gen extremes PATH    "min" [INT64_MIN, INT64_MIN + 10], "max"
  *                                [INT64_MAX - 10, INT64_MAX]
  *   hostile_gen long PATH S      region "w": durations 2^62 + S and 2^63 - 3 - S
@@ -182,7 +184,7 @@ static void write_noalloc3(const char *path, long n)
 /* Schema 3, columnar: region "r" on rank 0, calls [0, 10] and [20, 50];
  * /metadata mpi_size N, so the profile has ranks 0..min(N, 65536) - 1, all
  * but rank 0 without calls. */
-static void write_ranks(const char *path, long n)
+static void write_ranks_dur(const char *path, long n, int64_t last)
 {
     hid_t f = gen_file_create(path);
     gen_attr_int(f, "scope_profiler_schema", 3);
@@ -200,7 +202,7 @@ static void write_ranks(const char *path, long n)
     gen_col_i64(ix, "event_counts", &count, 1);
     gen_close(ix);
     hid_t ev = gen_group(f, "events");
-    const int64_t deltas[] = {0, 20}, durations[] = {10, 30};
+    const int64_t deltas[] = {0, 20}, durations[] = {10, last};
     gen_col_i64(ev, "start_deltas", deltas, 2);
     gen_col_i64(ev, "durations", durations, 2);
     gen_close(ev);
@@ -263,6 +265,18 @@ static void write_lines(const char *path)
     };
     gc_write(path, &(gc_profile){.rows = &row, .nrows = 1, .lines = lp, .nlines = 2},
              &(gc_opts){.schema = 3, .timing = 3, .chunked = true});
+}
+
+static void write_ranks(const char *path, long n)
+{
+    write_ranks_dur(path, n, 30);
+}
+
+/* write_ranks with mpi_size 1 and the second call's duration INT64_MAX - 20
+ * (it ends at INT64_MAX, the largest time held). */
+static void write_max3(const char *path)
+{
+    write_ranks_dur(path, 1, INT64_MAX - 20);
 }
 
 /* rank0: "work", 1000 calls [10 i, 10 i + 5]; rank1..rankN are hard links
@@ -506,6 +520,8 @@ int main(int argc, char **argv)
         write_ranks(path, n);
     else if (strcmp(what, "lines") == 0)
         write_lines(path);
+    else if (strcmp(what, "max3") == 0)
+        write_max3(path);
     else if (strcmp(what, "extremes") == 0)
         write_extremes(path);
     else if (strcmp(what, "long") == 0)

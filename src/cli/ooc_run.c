@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "isolate/isolate.h"
+#include "model/budget.h"
 #include "ooc/ooc.h"
 #include "ui/app.h"
 #include "ui/term.h"
@@ -26,17 +27,7 @@ bool ooc_run_over_budget(const char *msg)
 /* "1 GiB", "256 MiB", "1.5 GiB": the budget as --memory would read it. */
 static void budget_text(char *buf, size_t len, uint64_t bytes)
 {
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double v = (double)bytes;
-    int u = 0;
-    while (v >= 1024 && u < 4) {
-        v /= 1024;
-        u++;
-    }
-    if (v == (double)(uint64_t)v)
-        snprintf(buf, len, "%llu %s", (unsigned long long)v, unit[u]);
-    else
-        snprintf(buf, len, "%.1f %s", v, unit[u]);
+    budget_format(buf, len, bytes);
 }
 
 int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *path, uint64_t budget,

@@ -572,17 +572,22 @@ static sv_err iso_verdict(const char *epath, int status, const iso_watch *w, con
                         epath, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-/* A load that failed for want of memory inside the child: the budget is
- * what the user can change, so the message names it. */
+/* A load that failed for want of memory inside the child.  A message that
+ * names the budget is the budget's (budget.c, wire); any other is an
+ * allocation the system refused below the budget (a ulimit -v, the
+ * machine's memory), which --memory cannot help: it says so, and names
+ * the budget only as what was not reached. */
 static void iso_nomem_message(const char *epath, const iso_limits *l, sv_error *err)
 {
     if (strstr(err->msg, "budget"))
         return;
-    char was[SV_MSG_MAX];
+    char was[SV_MSG_MAX], lim[32];
     snprintf(was, sizeof was, "%s", err->msg);
+    budget_format(lim, sizeof lim, l->budget);
     sv_error_set(err, SV_ERR_NOMEM,
-                 "%s: the load needs more than the memory budget of %llu MiB (--memory): %s", epath,
-                 (unsigned long long)(l->budget / MIB), was);
+                 "%s: out of memory before the memory budget of %s (--memory) was reached: the "
+                 "system refused an allocation (a ulimit -v, or the machine's memory): %s",
+                 epath, lim, was);
 }
 
 /* A load started and not yet collected (isolate.h).  A failure to start

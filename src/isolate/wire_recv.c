@@ -15,6 +15,7 @@
 
 #include "wire_internal.h"
 #include "util/bigmem.h"
+#include "model/budget.h"
 
 /* ------------------------------------------------------------ reader */
 
@@ -488,11 +489,13 @@ static bool wr_tag(wire_r *r, const char *tag)
 
 static wire_status wr_done(wire_r *r, sv_error *err)
 {
-    if (r->bad == WIRE_BUDGET)
+    if (r->bad == WIRE_BUDGET) {
+        char lim[32];
+        budget_format(lim, sizeof lim, r->budget);
         sv_error_set(err, SV_ERR_NOMEM,
-                     "the loaded profile needs more than the memory budget (%llu MiB) at %s",
-                     (unsigned long long)(r->budget >> 20), r->what);
-    else if (r->bad == WIRE_BROKEN)
+                     "the loaded profile needs more than the memory budget (%s) at %s", lim,
+                     r->what);
+    } else if (r->bad == WIRE_BROKEN)
         sv_error_set(err, SV_ERR_DAMAGED, "the loading process's answer ended early at %s",
                      r->what);
     return r->bad;

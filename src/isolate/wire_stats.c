@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "util/strbuf.h"
+#include "model/budget.h"
 
 #define WS_MAGIC "SVW1"
 #define WS_END "END!"
@@ -241,11 +242,12 @@ wire_status wire_recv_stats(const wire_src *src, size_t nregions, size_t nranks,
     wire_stats_free(s);
     if (st == WIRE_ERROR)
         return st;
-    if (r.bad == WIRE_BUDGET)
+    if (r.bad == WIRE_BUDGET) {
+        char lim[32];
+        budget_format(lim, sizeof lim, budget);
         sv_error_set(err, SV_ERR_NOMEM,
-                     "the statistics need more than the memory budget (%llu MiB) at %s",
-                     (unsigned long long)(budget >> 20), r.what);
-    else
+                     "the statistics need more than the memory budget (%s) at %s", lim, r.what);
+    } else
         sv_error_set(err, SV_ERR_DAMAGED,
                      "the loading process's statistics ended early or are malformed at %s", r.what);
     return r.bad;

@@ -50,10 +50,25 @@ static void budget_size(char *buf, size_t len, uint64_t bytes)
         snprintf(buf, len, "%.1f %s", v, unit[u]);
 }
 
+void budget_format(char *buf, size_t len, uint64_t bytes)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 6) {
+        v /= 1024;
+        u++;
+    }
+    if (v == (double)(uint64_t)v)
+        snprintf(buf, len, "%llu %s", (unsigned long long)v, unit[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+}
+
 void budget_message(const load_budget *b, const char *epath, char *buf, size_t len)
 {
     char lim[32];
-    budget_size(lim, sizeof lim, b->limit);
+    budget_format(lim, sizeof lim, b->limit);
     int o = snprintf(buf, len, "%s: the load needs more than the memory budget of %s (--memory)",
                      epath, lim);
     for (int i = 0; i < BUDGET_TOP && b->top[i].bytes && o > 0 && (size_t)o < len; i++) {

@@ -47,6 +47,10 @@ void budget_free(load_budget *b);
  * budget would be exceeded: nothing is charged, exceeded is set. */
 bool budget_charge(load_budget *b, uint64_t bytes, const char *what);
 
+/* bytes as --memory would read them, for every message that names the
+ * budget: "1 B", "512 KiB", "256 MiB", "1.5 GiB" (never "0 MiB"). */
+void budget_format(char *buf, size_t len, uint64_t bytes);
+
 /* "the load needs more than the memory budget of 1.0 GiB (--memory): the
  * biggest columns are /rank0/regions/big/start_times 3.0 GiB, ..." */
 void budget_message(const load_budget *b, const char *epath, char *buf, size_t len);

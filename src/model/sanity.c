@@ -47,15 +47,22 @@ static bool has_max(const int64_t *v, size_t n)
 static void check_columns(profile *p, const region *r)
 {
     const int64_t *cols[] = {r->start_ns, r->end_ns, r->await_ns, r->gpu_ns};
-    static const char *const names[] = {"start_times", "end_times", "await_times", "gpu_durations"};
+    /* The datasets as the file names them: schema 3 stores start deltas and
+     * durations, summed into the times that reach the limit. */
+    static const char *const names[2][4] = {
+        {"start_times", "end_times", "await_times", "gpu_durations"},
+        {"start_deltas", "durations", "await_ns", "gpu_durations"},
+    };
+    const char *const *nm = names[p->schema >= 3];
     for (size_t k = 0; k < 4; k++) {
         if (!has_max(cols[k], r->n))
             continue;
-        char what[200];
+        char what[240];
         snprintf(what, sizeof what,
-                 "dataset %s: a value is 9223372036854775807 (2^63 - 1), where an unsigned "
-                 "value of 2^63 or more is clamped; times may be wrong",
-                 names[k]);
+                 "dataset %s: a time reaches 9223372036854775807 ns (2^63 - 1), the largest one "
+                 "held: a larger one in the file, or a sum past it, is clamped to it; times may "
+                 "be wrong",
+                 nm[k]);
         warn_region(p, r, what);
     }
 }

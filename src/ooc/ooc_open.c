@@ -208,12 +208,15 @@ static sv_err reload(ooc_ctx *x, profile **pp, sv_error *err)
     sv_err e = profile_load(x->path, &lo, &q, err);
     bool over = b.exceeded;
     budget_free(&b);
-    if (e == SV_ERR_NOMEM && over)
+    if (e == SV_ERR_NOMEM && over) {
+        char lim[32];
+        budget_format(lim, sizeof lim, x->budget);
         return sv_error_set(err, SV_ERR_NOMEM,
                             "%s: out of core, a file of this layout (schema 1, or a JSON "
-                            "profile) must fit the memory budget of %llu MiB (--memory); schema "
-                            "2 and 3 HDF5 files need not",
-                            x->epath, (unsigned long long)(x->budget >> 20));
+                            "profile) must fit the memory budget of %s (--memory); schema 2 "
+                            "and 3 HDF5 files need not",
+                            x->epath, lim);
+    }
     if (e)
         return e;
     profile_check_values(q);
