@@ -690,6 +690,9 @@ static ooc_file *file_of(profile *full, const char *path, bool *skip)
     assert_non_null(f);
     f->path = strdup(path);
     f->skel = full;
+    /* what ooc_open records: the window reads check it */
+    assert_true(ooc_file_id_now(path, &f->id));
+    f->id.digest = ooc_index_digest(full);
     f->budget = (uint64_t)1 << 30;
     /* The identity ooc_open records: a window checks it before it reads. */
     assert_true(ooc_file_id_now(path, &f->id));
