@@ -266,4 +266,19 @@ else
     skip "ulimit -v under AddressSanitizer (its shadow memory needs terabytes of address space)"
 fi
 
+# --- ] out of core on a span near 2^63 ns (hostile_gen far: calls at 0 and 2^63 - 2): the
+# last bucket's end wrapped to INT64_MIN and the search read windows for ever; now it returns
+# at once with the in-memory screen (the call at 2^63 - 2 selected)
+"$hg" far "$tmp/far.h5" || exit 99
+(ulimit -s "$stack" 2>/dev/null
+    timeout 60 "$sv" --batch --size 100x12 --keys "]" --memory 16M --out-of-core "$tmp/far.h5" \
+        >"$tmp/far.ooc" 2>"$tmp/err" </dev/null)
+rc=$?
+check "far, ] out of core: returns (exit 0, not the 60 s timeout: $rc)" [ "$rc" = 0 ]
+check "far, ] out of core: the far call selected" grep -q "^ r  rank 0  start 9223372036.9 s  dur 1 ns" "$tmp/far.ooc"
+svrun --batch --size 100x12 --keys "]" "$tmp/far.h5"
+sed -n '3,12p' "$tmp/far.ooc" >"$tmp/far.rows"
+sed -n '3,12p' "$tmp/out" >"$tmp/far.mem"
+check "far, ]: the same rows as in memory" cmp -s "$tmp/far.rows" "$tmp/far.mem"
+
 finish

@@ -22,6 +22,7 @@
  *   hostile_gen uint64 PATH      an unsigned time of 2^63 + 100
  *   hostile_gen ranks PATH N     schema 3, two calls of "r" on rank 0 and
  *                                metadata mpi_size N (no other rank)
+ *   hostile_gen far PATH         "r": calls [0, 1] and [2^63 - 2, 2^63 - 1]
  *   hostile_gen max3 PATH        as ranks with N = 1, the second call of "r"
  *                                [20, INT64_MAX] (its duration INT64_MAX - 20)
  *   hostile_gen extremes PATH    "min" [INT64_MIN, INT64_MIN + 10], "max"
@@ -217,6 +218,19 @@ static void write_extremes(const char *path)
     hid_t rk = gen_rank(f, 0);
     one_call(rk, "min", INT64_MIN, INT64_MIN + 10);
     one_call(rk, "max", INT64_MAX - 10, INT64_MAX);
+    gen_close(rk);
+    gen_close(f);
+}
+
+/* rank0: region "r", calls [0, 1] and [2^63 - 2, 2^63 - 1]: a span of
+ * nearly 2^63 ns. */
+static void write_far(const char *path)
+{
+    hid_t f = gen_file_create(path);
+    hid_t rk = gen_rank(f, 0);
+    int64_t st[] = {0, INT64_MAX - 1}, e[] = {1, INT64_MAX};
+    hid_t g = gen_region(rk, "r", &(gen_cols){.n = 2, .start = st, .end = e});
+    gen_close(g);
     gen_close(rk);
     gen_close(f);
 }
@@ -520,6 +534,8 @@ int main(int argc, char **argv)
         write_ranks(path, n);
     else if (strcmp(what, "lines") == 0)
         write_lines(path);
+    else if (strcmp(what, "far") == 0)
+        write_far(path);
     else if (strcmp(what, "max3") == 0)
         write_max3(path);
     else if (strcmp(what, "extremes") == 0)

@@ -334,6 +334,14 @@ bool tl_window_beyond(const tl_state *s, int dir)
 
 /* ------------------------------------------------------------ seek step */
 
+/* The end of the bucket [s0, s0 + w), saturated: the last bucket of a span
+ * near 2^63 ends past INT64_MAX, and a wrapped end (INT64_MIN) sent the
+ * search back to the first bucket, reading windows for ever. */
+static int64_t bucket_end(int64_t s0, uint64_t w)
+{
+    return w > (uint64_t)INT64_MAX - (uint64_t)s0 ? INT64_MAX : (int64_t)((uint64_t)s0 + w);
+}
+
 /* Row (l, d)'s nearest level-0 bucket of the map holding a call start
  * before bound (dir < 0: the last such bucket, its part before bound) or
  * at or after it (dir > 0: the first, its part from bound on), in
@@ -363,7 +371,7 @@ static int seek_bucket(const ooc_map *m, size_t l, uint32_t d, int dir, int64_t 
             return 0;
         int64_t s0 = (int64_t)((uint64_t)m->origin + (uint64_t)(b - 1) * w);
         *b0 = s0;
-        *b1 = (uint64_t)bound - (uint64_t)s0 < w ? bound : (int64_t)((uint64_t)s0 + w);
+        *b1 = (uint64_t)bound - (uint64_t)s0 < w ? bound : bucket_end(s0, w);
         return 1;
     }
     for (; b < m->nb && row[b].starts == 0; b++)
@@ -372,7 +380,7 @@ static int seek_bucket(const ooc_map *m, size_t l, uint32_t d, int dir, int64_t 
         return 0;
     int64_t s0 = (int64_t)((uint64_t)m->origin + (uint64_t)b * w);
     *b0 = s0 > bound ? s0 : bound;
-    *b1 = (int64_t)((uint64_t)s0 + w);
+    *b1 = bucket_end(s0, w);
     return 1;
 }
 
@@ -381,7 +389,7 @@ static void seek_show(tl_state *s, tl_window *w, int64_t b0, int64_t b1)
 {
     w->seek_b0 = b0;
     w->seek_b1 = b1;
-    tl_show_span(&s->v, b0, b1 > b0 ? b1 : b0 + 1, s->span_lo, s->span_hi);
+    tl_show_span(&s->v, b0, b1 > b0 ? b1 : ck_add(b0, 1), s->span_lo, s->span_hi);
 }
 
 int tl_window_seek_step(tl_state *s, size_t l, uint32_t d, int dir, int64_t t)
