@@ -230,11 +230,11 @@ check "lines json: line 14" grep -qF '"line": 14, "hits": 1, "time": 5e-09, "tim
 svrun --batch --size 120x12 --keys 7 "$tmp/span.h5"
 check "span, lanes view: the span is 1e19 ns" grep -q "^ 1 lane over 10000000000.0 s  idlest thread: r0 (one lane) 10000000000.0 s$" "$tmp/out"
 check "span, lanes view: no negative time" sh -c "! grep -q ' -[0-9]' '$tmp/out'"
-svrun --batch --size 120x10 --keys "6mmm" --diff "$tmp/ext.h5" "$tmp/ext.h5"
+svrun --batch --size 120x10 --keys "6mmmm" --diff "$tmp/ext.h5" "$tmp/ext.h5"
 check "extremes, compare timelines: exit 0" [ "$rc" = 0 ]
 check "extremes, compare timelines: min drawn at the left" grep -q "^ r0  *│|" "$tmp/out"
 check "extremes, compare timelines: no negative time" sh -c "! grep -q '┬-' '$tmp/out'"
-svrun --batch --size 120x10 --keys "6mmm++++" --diff "$tmp/ext.h5" "$tmp/ext.h5"
+svrun --batch --size 120x10 --keys "6mmmm++++" --diff "$tmp/ext.h5" "$tmp/ext.h5"
 check "extremes, zoomed: no negative time, never max left of min" sh -c "! grep -q '┬-\|max.*min' '$tmp/out'"
 check "extremes: sanitizer-clean" sh -c "! grep -q 'runtime error' '$tmp/err'"
 svrun --check "$tmp/long1.h5" "$tmp/long2.h5"

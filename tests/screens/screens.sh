@@ -53,7 +53,7 @@ for k in "?" "<F1>"; do
     check "help ($k) shows the scroll position" has "lines 1-21 of"
 done
 screen 80x24 "?<End>" "$small"
-check "help scrolls to the legend's end" has "highlights its span"
+check "help scrolls to the legend's end" has "the ruler highlights"
 # The whole help, page by page.
 keys="?"
 : >"$tmp/help"

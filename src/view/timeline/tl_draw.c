@@ -439,7 +439,7 @@ static void details_names(flow *f, const region *r, size_t i, const rank_data *r
         int64_t t = r->task_ids[i];
         bool open = rk->tasks.done_ns && (size_t)t < rk->tasks.n && rk->tasks.done_ns[t] == -1;
         snprintf(buf, sizeof buf, "%.150s%s", rank_task_name(rk, t, nb, sizeof nb),
-                 open ? " (never finished)" : "");
+                 open ? " (unfinished)" : "");
         flow_item(f, "task", buf, open ? ROLE_WARNING : ROLE_NORMAL);
     }
 }
