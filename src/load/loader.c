@@ -818,7 +818,10 @@ static sv_err load_one(ld_ctx *c, const char *path, uint64_t size, sv_error *err
         return e; /* a native trace noted itself */
     if (c->in_set && !c->skip_file)
         c->set_ranks[c->set_index] = c->rank_override;
-    if (!c->in_set)
+    if (c->p->format != PFMT_HDF5) /* a JSON profile holds a whole run: never in a set */
+        e = ld_note_format(c, "JSON profile%s, format_version 1, %s",
+                           c->p->format == PFMT_JSON_GZIP ? " (gzip)" : "", layout_word(c->p));
+    else if (!c->in_set)
         e = ld_note_format(c, "HDF5, schema %d, %s", c->schema, layout_word(c->p));
     else
         e = ld_note_format(c, "HDF5, schema %d, %s, %s %d", c->schema, layout_word(c->p),
