@@ -281,4 +281,19 @@ sed -n '3,12p' "$tmp/far.ooc" >"$tmp/far.rows"
 sed -n '3,12p' "$tmp/out" >"$tmp/far.mem"
 check "far, ]: the same rows as in memory" cmp -s "$tmp/far.rows" "$tmp/far.mem"
 
+# --- the info view cuts by display width, never inside a UTF-8 sequence (hostile_gen cjk: a
+# thread, a task, a counter and a line profile named by 40 CJK characters, 120 bytes): the task
+# table's thread cell keeps its closing parenthesis, and no escaped byte shows
+"$hg" cjk "$tmp/cjk.h5" || exit 99
+cjk="漢字の領域名前テスト漢字の領域名前テスト漢字の領域名前テスト漢字の領域名前テスト"
+svrun --batch --size 250x60 --keys 5 "$tmp/cjk.h5"
+check "cjk, info: the task's thread whole" grep -qF "0 ($cjk)" "$tmp/out"
+check "cjk, info: no escaped byte (a cut inside a character)" sh -c "! grep -q 'x[89a-f][0-9a-f]' '$tmp/out'"
+check "cjk, info: valid UTF-8" "$oc" clean "$tmp/out"
+for size in 80x60 120x60 61x60; do
+    svrun --batch --size "$size" --keys 5 "$tmp/cjk.h5"
+    check "cjk, info at $size: no escaped byte, clean, within the width" \
+        sh -c "! grep -q 'x[89a-f][0-9a-f]' '$tmp/out' && '$oc' screen ${size%x*} ${size#*x} '$tmp/out'"
+done
+
 finish

@@ -22,6 +22,8 @@
  *   hostile_gen uint64 PATH      an unsigned time of 2^63 + 100
  *   hostile_gen ranks PATH N     schema 3, two calls of "r" on rank 0 and
  *                                metadata mpi_size N (no other rank)
+ *   hostile_gen cjk PATH         a thread, a task on it, a counter and a line
+ *                                profile named by 40 CJK characters (120 bytes)
  *   hostile_gen far PATH         "r": calls [0, 1] and [2^63 - 2, 2^63 - 1]
  *   hostile_gen max3 PATH        as ranks with N = 1, the second call of "r"
  *                                [20, INT64_MAX] (its duration INT64_MAX - 20)
@@ -220,6 +222,42 @@ static void write_extremes(const char *path)
     one_call(rk, "max", INT64_MAX - 10, INT64_MAX);
     gen_close(rk);
     gen_close(f);
+}
+
+/* Schema 3: region "r" [0, 100] on rank 0; its thread 0, task 0 (on thread
+ * 0), a perf counter and a line profile's function are each named by
+ * "漢字の領域名前テスト" repeated 4 times (40 characters, 80 columns, 120
+ * bytes), so any cut by bytes falls inside a character. */
+static void write_cjk(const char *path)
+{
+    const char *n =
+        "漢字の領域名前テスト漢字の領域名前テスト漢字の領域名前テスト漢字の領域名前テスト";
+    const int64_t s = 0, e = 100;
+    const gc_row row = {.region = "r", .n = 1, .start = &s, .end = &e};
+    const gc_thread th = {0, 0, 11, 101, 0, 0, 100, 50, n};
+    const gc_task tk = {0, 0, 0, 0, 100, 1, 60, 40, "task", n, "coro"};
+    const gc_perf pf = {0, "r", 1, 1, (const char *const[]){n}, (const uint64_t[]){1000}};
+    const gc_line_profile lp = {.region = "r",
+                                .filename = "f.py",
+                                .function = n,
+                                .first_lineno = 10,
+                                .unit = 1e-9,
+                                .n = 1,
+                                .lines = (const int64_t[]){11},
+                                .hits = (const int64_t[]){1},
+                                .times = (const double[]){5}};
+    gc_write(path,
+             &(gc_profile){.rows = &row,
+                           .nrows = 1,
+                           .threads = &th,
+                           .nthreads = 1,
+                           .tasks = &tk,
+                           .ntasks = 1,
+                           .lines = &lp,
+                           .nlines = 1,
+                           .perf = &pf,
+                           .nperf = 1},
+             &(gc_opts){.schema = 3, .timing = 3, .chunked = true});
 }
 
 /* rank0: region "r", calls [0, 1] and [2^63 - 2, 2^63 - 1]: a span of
@@ -534,6 +572,8 @@ int main(int argc, char **argv)
         write_ranks(path, n);
     else if (strcmp(what, "lines") == 0)
         write_lines(path);
+    else if (strcmp(what, "cjk") == 0)
+        write_cjk(path);
     else if (strcmp(what, "far") == 0)
         write_far(path);
     else if (strcmp(what, "max3") == 0)

@@ -553,17 +553,21 @@ static void build_counters(info_doc *d, const profile *p)
             const perf_record *pr = &rk->perf[k];
             bool likwid = pr->kind && strcmp(pr->kind, "likwid") == 0;
             for (size_t j = 0; j < pr->n; j++) {
-                char a[16], name[160], v[32], pc[32] = "-";
+                char a[16], v[32], pc[32] = "-";
                 snprintf(a, sizeof a, "%d", rk->rank);
-                snprintf(name, sizeof name, "%s%s", likwid ? "likwid " : "",
-                         pr->names[j] ? pr->names[j] : "?");
+                strbuf name; /* whole: the screen fits it by display width */
+                sb_init(&name);
+                sb_printf(&name, "%s%s", likwid ? "likwid " : "",
+                          pr->names[j] ? pr->names[j] : "?");
                 counter_text(v, sizeof v, pr->values[j]);
                 /* Whole units from 100 up (like the value column), else four digits. */
                 double per = pr->calls > 0 ? pr->values[j] / (double)pr->calls : 0;
                 if (pr->calls > 0)
                     snprintf(pc, sizeof pc, per >= 100 && per < 1e18 ? "%.0f" : "%.4g", per);
-                const char *cells[5] = {a, pr->region ? pr->region : "?", name, v, pc};
+                const char *cells[5] = {a, pr->region ? pr->region : "?", name.s ? name.s : "?", v,
+                                        pc};
                 doc_row(d, ROLE_NORMAL, 5, cells);
+                sb_free(&name);
             }
         }
     }
@@ -588,14 +592,17 @@ static void build_line_profiles(info_doc *d, const profile *p)
         const rank_data *rk = &p->ranks[i];
         for (size_t k = 0; k < rk->nlines; k++) {
             const line_profile *lp = &rk->lines[k];
-            char a[16], fn[256], nl[32], tot[32];
+            char a[16], nl[32], tot[32];
             snprintf(a, sizeof a, "%d", rk->rank);
-            snprintf(fn, sizeof fn, "%s  %s:%" PRId64, lp->function ? lp->function : "?",
-                     lp->filename ? lp->filename : "?", lp->first_lineno);
+            strbuf fn; /* whole: the screen fits it by display width */
+            sb_init(&fn);
+            sb_printf(&fn, "%s  %s:%" PRId64, lp->function ? lp->function : "?",
+                      lp->filename ? lp->filename : "?", lp->first_lineno);
             snprintf(nl, sizeof nl, "%zu", lp->n);
             timefmt_ns(tot, sizeof tot, lineprof_total_ns(lp));
-            const char *cells[5] = {a, lp->region ? lp->region : "-", fn, nl, tot};
+            const char *cells[5] = {a, lp->region ? lp->region : "-", fn.s ? fn.s : "?", nl, tot};
             doc_row(d, ROLE_NORMAL, 5, cells);
+            sb_free(&fn);
         }
     }
     doc_table_end(d, first, 2, 1u | 8u | 16u);
