@@ -24,6 +24,7 @@ void job_gate_init(job_gate *g, bool hold, unsigned delay_ms)
     g->work = NULL;
     g->arg = NULL;
     g->threaded = false;
+    g->foreground = false;
 }
 
 void job_gate_background(void)
