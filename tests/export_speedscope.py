@@ -252,6 +252,9 @@ def main():
                 blob = fp.read()
             name = os.path.basename(out)
             accept = [name, os.path.basename(profile)] if fmt == "speedscope" else [name]
+            if fmt == "speedscope" and os.path.isdir(profile):
+                # a run given as its directory is named after the run's first file
+                accept += sorted(os.listdir(profile))
             files.append({"name": name, "data": base64.b64encode(blob).decode(), "accept": accept})
             expect.append((profile, fmt, name, want, calls, source, out))
             if fmt == "speedscope":
