@@ -17,7 +17,7 @@
 #      two files;
 #   5. scopeview --diff A B --json on two 10M-call legacy files: wall clock,
 #      CPU and peak RSS as ratios to --json on one (targets 2.5x and 2x);
-#   6. the viewer's first frame (issue 12) on legacy-10M and schema3-10M:
+#   6. the viewer's first frame on legacy-10M and schema3-10M:
 #      time to the first byte of the headless screen with the background
 #      statistics and nesting held back (SCOPEVIEW_TEST_STATS=hold,
 #      SCOPEVIEW_TEST_CALLS=hold), and the complete run,
@@ -381,7 +381,7 @@ if part_on 5; then
 fi
 
 # ------------------------------------------------------------ part 6
-# The viewer's first frame (issue 12).  The headless screen is printed when
+# The viewer's first frame.  The headless screen is printed when
 # the run ends, so with the background statistics and nesting held back
 # (SCOPEVIEW_TEST_STATS=hold, SCOPEVIEW_TEST_CALLS=hold) its first byte is
 # the frame a terminal shows first: the load, the title bar, the timeline's

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile content and resource bounds, on the real binary (issue 6):
+# Hostile content and resource bounds, on the real binary:
 # - `svgen hostile` and fault_hostile_strings.h5: every batch output (--summary, --json, --csv,
 #   --events in three formats), stderr included, holds no ESC, BEL, CR, other C0 or C1
 #   control and no invalid UTF-8; JSON parses, CSV stays rectangular; headless screens of

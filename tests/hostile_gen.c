@@ -1,4 +1,4 @@
-/* hostile_gen: the hostile and changing files of tests/isolate.sh (issue 14),
+/* hostile_gen: the hostile and changing files of tests/isolate.sh,
  * written with the generator API (tests/gen/gen.h).  Every expected value in
  * isolate.sh follows from the comments here.
  *

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile and changing files (issue 14), each written by tests/hostile_gen (whose comments give
+# Hostile and changing files, each written by tests/hostile_gen (whose comments give
 # the contents every expectation here follows from): the isolated load (src/isolate/isolate.c),
 # the memory budget (budget.c), checked time arithmetic, warnings capped (warncap.c), the
 # messages that must tell the truth.  Every run checks its exit status and stderr; the memory

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The viewer out of core stays within its memory budget (issue 12): the peak resident size of
+# The viewer out of core stays within its memory budget: the peak resident size of
 # scopeview and the children it waits for (tests/peakrss: the loading child's scan, the windows'
 # reads), with --memory 16M on a generated schema-3 file whose columns are about 24 MB (1.5x the
 # budget; the overview map takes an eighth of the budget, ooc_map_cells_cap), a key sequence

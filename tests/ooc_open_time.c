@@ -1,5 +1,5 @@
-/* ooc_open_time: times ooc_open (ooc.h step 1) on one file, for the issue
- * 12 figures: `tests/ooc_open_time FILE [BUDGET] [load]` prints the wall
+/* ooc_open_time: times ooc_open (ooc.h step 1) on one file, for the out-of-core
+ * figures: `tests/ooc_open_time FILE [BUDGET] [load]` prints the wall
  * time, the CPU time and the peak RSS of this process and of the loading
  * child (SCOPEVIEW_IN_PROCESS=1: all in this process), and what the
  * overview map and the seek index hold.  With `load`, the streamed load

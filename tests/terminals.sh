@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile terminals beyond tests/screens/tmux.sh and tests/screens/screens.sh (issue 6):
+# Hostile terminals beyond tests/screens/tmux.sh and tests/screens/screens.sh:
 # - every batch output and the headless screen into a pipe whose reader is gone: exit 141,
 #   nothing on stderr; into a closed stdout or a full disk: exit 1 with one line, no crash;
 # - in a real terminal (tmux): a storm of resizes while frames are drawn (down to 1x1 and

@@ -1,4 +1,4 @@
-/* ooc_run: the viewer out of core (issue 12).  A file whose columns
+/* ooc_run: the viewer out of core.  A file whose columns
  * exceed --memory (or any file with --out-of-core) is opened by ooc_open
  * (ooc.h): a loading child scans it once for the skeleton profile (names,
  * structure, streamed statistics, no calls), the overview map and the seek

@@ -1,4 +1,4 @@
-/* stream: the out-of-core batch statistics (issue 12), the part without
+/* stream: the out-of-core batch statistics, the part without
  * libhdf5.  A region too big for the memory budget is read in chunks
  * (stream_col.c) and fed to these accumulators; the results are the same
  * numbers, bit for bit, as stats.c and nest*.c compute from whole columns:

@@ -2,7 +2,7 @@
  * counted from their own arrays (not from the process's resident size,
  * which also counts the allocator, libraries and freed pages).
  *
- * Issue 12's target: at most 32 bytes a call for files with start and end
+ * The target: at most 32 bytes a call for files with start and end
  * times only (16 for the times, 16 for the nesting and the index), and
  * optional columns only when the file has them. */
 #ifndef SV_FOOTPRINT_H

@@ -22,7 +22,7 @@ typedef struct rank_build {
     uint32_t *lane_of; /* n: position in keys, LANES_NO_LANE when not
                         * indexed; NULL when every call is in lane 0 */
     /* n: lane depth (freed after the build): a byte a call while every
-     * depth is below 255 (issue 12: the build's peak), else 4. */
+     * depth is below 255 (the build's peak), else 4. */
     uint8_t *ld8;
     uint32_t *ldepth;
     bool all_sorted; /* every indexed region's starts are sorted */
@@ -445,8 +445,8 @@ static void hrun_sift(hrun *h, size_t n, size_t i)
 
 /* When every indexed region's starts are sorted: rows filled in (start,
  * call index) order by a k-way merge of the regions, so each row comes out
- * sorted and none needs a row-sized scratch to be merged afterwards (issue
- * 12: the index's peak).  false when out of memory (fill_rows then). */
+ * sorted and none needs a row-sized scratch to be merged afterwards (the
+ * index's peak).  false when out of memory (fill_rows then). */
 static bool fill_rows_merged(rank_build *b, size_t first)
 {
     const rank_data *rk = b->rk;

@@ -1,4 +1,4 @@
-/* Lanes without calls: the out-of-core viewer's rows (issue 12).  The
+/* Lanes without calls: the out-of-core viewer's rows.  The
  * timeline lays out its rows, groups and cursor from an index; out of core
  * the lanes and their depths come from the overview map (ooc_map.h), so an
  * index with those lanes and no call lets the same code draw them, and a

@@ -389,7 +389,7 @@ static uint32_t *family_offsets(const int32_t *parent, size_t n, uint32_t *child
 
 /* The viewer's children (no exclusive times): the families of one range of
  * parents at a time, with that range's offsets only, half the calls' (2
- * bytes a call while built instead of 4: the nesting's peak, issue 12).
+ * bytes a call while built instead of 4: the nesting's peak).
  * Same order as family_offsets: by parent, then by call index, then each
  * family by start. */
 #define FAMILY_RANGES 2

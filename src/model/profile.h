@@ -187,11 +187,11 @@ typedef struct rank_calls {
     int32_t *parent; /* n: rank call index of the direct parent, -1 none */
     /* Depths and exclusive durations are not stored (12 bytes a call):
      * rank_call_depth() and rank_call_excl() work them out when asked
-     * (issue 12: the viewer's resident size). */
+     * (the viewer's resident size). */
     /* Every call that has a parent, grouped by parent (ascending call
      * index), each family ordered by (start, -end, index): the children
      * of c are the run with parent == c, found by binary search
-     * (rank_call_children).  No offsets array (4 bytes a call, issue 12). */
+     * (rank_call_children).  No offsets array (4 bytes a call). */
     uint32_t *child; /* nchild */
     size_t nchild;   /* calls with a parent */
     /* n: inferred lane of each call (doc/FORMAT.md, "Inferred lanes");

@@ -1,6 +1,6 @@
 /* stored_view: a profile's stored summary_statistics as a profile of its
  * own, for the views while the real statistics are still being computed
- * (the viewer's deferred load, stats_job.h; issue 12 "summary-first").
+ * (the viewer's deferred load, stats_job.h).
  *
  * Every region of the view is a summary-only copy of p's region at the
  * same index of p->regions: the same name, rank, tags and stored summary,

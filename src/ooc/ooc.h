@@ -1,4 +1,4 @@
-/* ooc: the out-of-core viewer's load (issue 12).  A profile whose calls do
+/* ooc: the out-of-core viewer's load.  A profile whose calls do
  * not fit the memory budget is never held whole.  Instead:
  *
  * 1. ooc_open: a loading child (isolate.c rules: libhdf5 only there)

@@ -123,7 +123,7 @@ static int src_refill(void *vctx, ooc_src *src)
 
 /* ------------------------------------------------------------ reader thread */
 
-/* Both cores (issue 12): a thread reads and decodes every row's next chunk
+/* Both cores: a thread reads and decodes every row's next chunk
  * while the sweep takes the current one.  Only that thread calls libhdf5
  * during the sweep; it is not used in-process (the load's progress
  * callback is the caller's, for its own thread) nor with one thread. */

@@ -1,4 +1,4 @@
-/* ooc_map: the overview of the out-of-core viewer (issue 12), a
+/* ooc_map: the overview of the out-of-core viewer, a
  * multi-resolution summary of every (lane, depth) row of a profile, built
  * in one streaming pass, whose size does not grow with the calls.
  *

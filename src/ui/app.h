@@ -31,7 +31,7 @@ typedef struct app_options {
     /* The statistics still to come from the loading child (isolate.h
      * defer_stats), or NULL; app_run owns it. */
     struct isolate_tail *stats_tail;
-    /* Out of core (issue 12): the file the skeleton profile came from (its
+    /* Out of core: the file the skeleton profile came from (its
      * overview map and seek index), NULL in memory; ooc_reason says why,
      * for the views that are not offered ("the file exceeds --memory 1 GiB"). */
     const struct ooc_file *ooc;

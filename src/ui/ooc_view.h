@@ -1,4 +1,4 @@
-/* ooc_view: the views the out-of-core viewer does not offer (issue 12).
+/* ooc_view: the views the out-of-core viewer does not offer.
  * The calls list, the call tree and the lanes' statistics need every
  * call, which an out-of-core file never holds; their tabs stay (keys and
  * drill-downs reach them as ever) and they draw one line saying why and

@@ -312,7 +312,7 @@ if [ -f "$shared/extended/async_server.h5" ]; then
     check "async info: task on MainThread" has "Task-2 handle_request  *0 (MainThread)"
 fi
 
-# gpu_train.h5 (issue 10): the third region's slowest call; the host terms add up to the wall
+# gpu_train.h5: the third region's slowest call; the host terms add up to the wall
 # time, the GPU device time is an overlap with its share of the wall (numbers read back from
 # the line itself and checked with awk, not pasted)
 if [ -f "$shared/extended/gpu_train.h5" ]; then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The viewer out of core (issue 12; src/cli/ooc_run.c, src/view/timeline/tl_window.c): a file whose
+# The viewer out of core (src/cli/ooc_run.c, src/view/timeline/tl_window.c): a file whose
 # columns exceed --memory opens out of core (checked on a generated file), --out-of-core opens
 # any file so, and its timeline equals the in-memory one frame by frame wherever the calls of
 # the view are read (a window), the header's mode indicator ("  out of core") aside, which the

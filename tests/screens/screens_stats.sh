@@ -1,5 +1,5 @@
 #!/bin/sh
-# The statistics after the first frame (issue 12 "summary-first"; src/isolate/isolate_defer.c,
+# The statistics after the first frame (src/isolate/isolate_defer.c,
 # wire_stats.c, stats_job.c): the viewer's loading child sends the columns first, then the
 # statistics.  SCOPEVIEW_TEST_STATS=hold (a test hook) keeps them back until the key <Ready>,
 # so every screen here is deterministic.  Meanwhile the regions view shows the file's stored

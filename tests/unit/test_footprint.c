@@ -1,5 +1,5 @@
 /* footprint: the model and the timeline index hold at most 32 bytes a call
- * for a profile with start and end times only (issue 12: 16 for the times,
+ * for a profile with start and end times only (16 for the times,
  * 16 for the nesting and the index), counted from the model's own arrays
  * (footprint.c), not from the process's resident size; optional columns
  * cost only when present. */

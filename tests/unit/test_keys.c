@@ -79,7 +79,7 @@ static void test_parse_errors(void **state)
     assert_int_equal(k[0], 0x65E5);
 }
 
-/* The key contract of issue 3 and the keys issue 4 names, in the views
+/* The key contract of the views and the keys the man page names, in the views
  * where each key means something (the zoom keys in the timeline, the tree's
  * expand and scope keys, ...); GLOBAL keys work in every view. */
 static void test_contract(void **state)

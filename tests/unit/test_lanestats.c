@@ -47,7 +47,7 @@ static lanes_index *index_of(profile *p)
 }
 
 /* A row of 40 apart calls (call k: [100k, 100k + 10 + k)) keeps no copy of
- * its intervals (issue 12: resident size): the busy time of any window
+ * its intervals (resident size): the busy time of any window
  * equals the calls clipped to it, summed here one by one. */
 static void test_busy_direct(void **state)
 {

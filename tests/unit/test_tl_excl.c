@@ -1,7 +1,7 @@
 /* The timeline details' exclusive-time cache (tl_selection_excl): a root
  * with many children, worked out once, stays while the selection moves
  * between its children, so a key does not walk the root's children again
- * (issue 12: a key's cost must not grow with the number of calls). */
+ * (a key's cost must not grow with the number of calls). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

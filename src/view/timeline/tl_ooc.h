@@ -1,5 +1,5 @@
-/* tl_ooc: timeline rows drawn from the out-of-core overview map (ooc_map.h,
- * issue 12) while no window of calls is loaded.
+/* tl_ooc: timeline rows drawn from the out-of-core overview map (ooc_map.h)
+ * while no window of calls is loaded.
  *
  * Each column of a (lane, depth) row shows what the map says of it
  * (ooc_map_columns over the view's t0, npc): nothing when no call meets

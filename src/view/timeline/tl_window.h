@@ -1,4 +1,4 @@
-/* tl_window: the timeline out of core (issue 12).  The lanes and depth
+/* tl_window: the timeline out of core.  The lanes and depth
  * rows are the whole profile's, from the overview map (ooc_map.h): an
  * index with those lanes and no call (lanes_build_empty) lays them out, so
  * rows, groups, labels and the cursor work as in memory.  While the view's
