@@ -447,6 +447,11 @@ static bool read_batch(h5c_col *c, uint64_t c0, uint64_t c1, uint64_t off, size_
     return ok;
 }
 
+uint64_t h5c_chunk_elems(const h5c_col *c)
+{
+    return c->cdim;
+}
+
 bool h5c_read(h5c_col *c, uint64_t off, size_t cnt, void *dst, bool as_unsigned)
 {
     if (cnt == 0)

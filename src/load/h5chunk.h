@@ -33,6 +33,11 @@ h5c_col *h5c_open(hid_t ds, uint64_t n);
  * read needs H5Dread instead (dst's contents are then undefined). */
 bool h5c_read(h5c_col *c, uint64_t off, size_t cnt, void *dst, bool as_unsigned);
 
+/* Elements a chunk of c holds: a read of fewer gains nothing from the
+ * direct path (one chunk fetched and decoded per few values) and goes
+ * through H5Dread, whose chunk cache serves the next small read. */
+uint64_t h5c_chunk_elems(const h5c_col *c);
+
 void h5c_close(h5c_col *c);
 
 #endif

@@ -205,7 +205,8 @@ h5u_status h5u_col_read(h5u_col *col, uint64_t off, size_t cnt, void *dst, bool 
     /* uint64 read as int64 would clamp values beyond 2^63 without a word:
      * read the bits, then refuse such a value. */
     bool wide = as_unsigned || col->wide_unsigned;
-    if (!col->fast || !h5c_read(col->fast, off, cnt, dst, wide)) {
+    bool direct = col->fast && (uint64_t)cnt >= h5c_chunk_elems(col->fast);
+    if (!direct || !h5c_read(col->fast, off, cnt, dst, wide)) {
         h5u_status st = read_h5(col, off, cnt, dst, wide, why, whylen);
         if (st != H5U_OK)
             return st;

@@ -223,8 +223,10 @@ sv_err butterfly_build(profile *p, const region_filter *filter, const char *name
         butterfly_free(w.b);
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory (callers)");
     }
-    qsort(w.b->callers, w.b->ncallers, sizeof *w.b->callers, caller_cmp);
-    qsort(w.b->callees, w.b->ncallees, sizeof *w.b->callees, callee_cmp);
+    if (w.b->ncallers > 1) /* qsort takes no NULL, even for no elements */
+        qsort(w.b->callers, w.b->ncallers, sizeof *w.b->callers, caller_cmp);
+    if (w.b->ncallees > 1)
+        qsort(w.b->callees, w.b->ncallees, sizeof *w.b->callees, callee_cmp);
     *out = w.b;
     return SV_OK;
 }
