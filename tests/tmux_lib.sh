@@ -14,10 +14,12 @@ start() {
         "cd '$tmp'; $4; echo SV-EXIT=\$?; echo MODES: \$(stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}\(icanon\|echo\)'); sleep 600"
 }
 cap() { t capture-pane -p -t "$1" >"$tmp/screen"; }
-# wait_for SESSION PATTERN [TENTHS]: polls the pane (${tmux_wait:-50} tenths of a second by default)
+# wait_for SESSION PATTERN [TENTHS]: polls the pane (${tmux_wait:-150} tenths of a second by
+# default).  A pass returns at the first match, so the long default costs time only on a
+# failure, and a sanitizer build on a loaded machine still gets its first frame in time.
 wait_for() {
     n=0
-    while [ $n -lt "${3:-${tmux_wait:-50}}" ]; do
+    while [ $n -lt "${3:-${tmux_wait:-150}}" ]; do
         cap "$1"
         has "$2" && return 0
         sleep 0.1

@@ -16,12 +16,12 @@ if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
 fi
 . "${0%/*}/../tmux_lib.sh"
 start80() { start "$1" 80 24 "$2"; }
-# wait_until SESSION COMMAND...: polls the pane for up to 5 s until COMMAND succeeds
+# wait_until SESSION COMMAND...: polls the pane until COMMAND succeeds, as long as wait_for
 wait_until() {
     session=$1
     shift
     n=0
-    while [ $n -lt 50 ]; do
+    while [ $n -lt "${tmux_wait:-150}" ]; do
         cap "$session"
         "$@" && return 0
         sleep 0.1
