@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nest_sweep.h"
+#include "nest_infer.h"
 #include "par.h"
 #include "nest.h"
 

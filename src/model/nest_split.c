@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nest_sweep.h"
+#include "nest_infer.h"
 #include "par.h"
 
 typedef struct split_part {

@@ -1,8 +1,8 @@
 /* The inferred-nesting sweep's state, shared by nest_infer.c (the sweep)
  * and nest_split.c (one rank's sweep cut by time into parts run on
  * threads).  Not part of the model's API. */
-#ifndef SV_NEST_SWEEP_H
-#define SV_NEST_SWEEP_H
+#ifndef SV_NEST_INFER_H
+#define SV_NEST_INFER_H
 
 #include "nest_internal.h"
 
