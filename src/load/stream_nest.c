@@ -1,92 +1,52 @@
-/* stream_nest: nest_infer.c's containment sweep fed by chunked readers
- * (stream.h).  A rank without lane columns or call ids is ordered by
- * (start, -end, region, index): a k-way merge of its rows, each already in
- * (start, -end) order (the reader checked), so two heads never come from
- * one region and the index never decides.  Calls that overlap partly open
- * inferred lanes (first fit, at most 256), each with its stack of open
- * calls; a call's exclusive time is its duration less the union of its
- * direct children, added to its region's total when it is popped.  Memory:
- * the open calls, not the calls. */
+/* stream_nest: the containment sweep (model/nest_sweep.h) fed by
+ * chunked readers (stream.h).  A rank without lane columns or call ids is
+ * ordered by (start, -end, region, index): a k-way merge of its rows, each
+ * already in (start, -end) order (the reader checked), so two heads never
+ * come from one region and the index never decides.  Calls that overlap
+ * partly open inferred lanes (first fit, at most NEST_LANES_MAX); a call's
+ * exclusive time is its duration less the union of its direct children,
+ * added to its region's total when it is popped.  Memory: the open calls,
+ * not the calls. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/checked.h"
 #include "stream.h"
-#include "model/nest.h"
+#include "model/nest_sweep.h"
 
+/* An open call: nest_sweep's span, then what its pop adds up. */
 typedef struct open_call {
-    int64_t s, e, cover_end, covered;
+    nest_span sp;
+    int64_t cover_end, covered;
     uint32_t reg;
 } open_call;
 
-typedef struct lane {
-    open_call *stk;
-    size_t sp, cap;
-} lane;
-
-typedef struct sweep {
-    lane *lanes;
-    size_t nlanes, cap;
-    stream_sweep_out *out;
-} sweep;
-
-static bool contains(const open_call *p, int64_t s, int64_t e)
+/* A popped call's exclusive time goes to its region's total. */
+static bool pop_excl(void *ctx, size_t lane, void *call, int64_t s)
 {
-    return p->s <= s && e <= p->e;
+    (void)lane;
+    (void)s;
+    stream_sweep_out *out = ctx;
+    const open_call *oc = call;
+    int64_t x = (oc->sp.e - oc->sp.s) - oc->covered;
+    out->excl[oc->reg] = ck_add(out->excl[oc->reg], x < 0 ? 0 : x);
+    return true;
 }
 
-static void pop(sweep *sw, lane *ln)
+static size_t choose(nest_sweep *sw, stream_sweep_out *out, int64_t s, int64_t e)
 {
-    open_call *oc = &ln->stk[--ln->sp];
-    int64_t x = (oc->e - oc->s) - oc->covered;
-    sw->out->excl[oc->reg] = ck_add(sw->out->excl[oc->reg], x < 0 ? 0 : x);
+    if (out->lanes && sw->nlanes == 1) /* one real lane: pop what does not contain c */
+        return nest_lane_pop_to(sw, 0, s, e, pop_excl, out) ? 0 : SIZE_MAX;
+    return nest_sweep_first_fit(sw, s, e, pop_excl, out);
 }
 
-static bool fits(sweep *sw, lane *ln, int64_t s, int64_t e)
+static bool push(nest_sweep *sw, stream_sweep_out *out, int64_t s, int64_t e, uint32_t reg)
 {
-    while (ln->sp > 0 && ln->stk[ln->sp - 1].e <= s && !contains(&ln->stk[ln->sp - 1], s, e))
-        pop(sw, ln);
-    return ln->sp == 0 || contains(&ln->stk[ln->sp - 1], s, e);
-}
-
-static lane *choose(sweep *sw, int64_t s, int64_t e)
-{
-    if (sw->out->lanes && sw->nlanes == 1) { /* one real lane: pop what does not contain c */
-        lane *ln = &sw->lanes[0];
-        while (ln->sp > 0 && !contains(&ln->stk[ln->sp - 1], s, e))
-            pop(sw, ln);
-        return ln;
-    }
-    for (size_t l = 0; l < sw->nlanes; l++)
-        if (fits(sw, &sw->lanes[l], s, e))
-            return &sw->lanes[l];
-    if (sw->nlanes < NEST_LANES_MAX) {
-        if (sw->nlanes == sw->cap) {
-            size_t cap = sw->cap ? 2 * sw->cap : 4;
-            lane *v = realloc(sw->lanes, cap * sizeof *v);
-            if (!v)
-                return NULL;
-            sw->lanes = v;
-            sw->cap = cap;
-        }
-        lane *ln = &sw->lanes[sw->nlanes++];
-        memset(ln, 0, sizeof *ln);
-        return ln;
-    }
-    sw->out->capped = true;
-    lane *ln = &sw->lanes[sw->nlanes - 1];
-    while (ln->sp > 0 && !contains(&ln->stk[ln->sp - 1], s, e))
-        pop(sw, ln);
-    return ln;
-}
-
-static bool push(sweep *sw, int64_t s, int64_t e, uint32_t reg)
-{
-    lane *ln = choose(sw, s, e);
-    if (!ln)
+    size_t l = choose(sw, out, s, e);
+    if (l == SIZE_MAX)
         return false;
-    if (ln->sp > 0) { /* children come in start order: the union grows at its end */
-        open_call *p = &ln->stk[ln->sp - 1];
+    open_call *p = nest_lane_top(sw, &sw->lanes[l]);
+    if (p) { /* children come in start order: the union grows at its end */
         if (s >= p->cover_end) {
             p->covered += e - s;
             p->cover_end = e;
@@ -95,15 +55,10 @@ static bool push(sweep *sw, int64_t s, int64_t e, uint32_t reg)
             p->cover_end = e;
         }
     }
-    if (ln->sp == ln->cap) {
-        size_t cap = ln->cap ? 2 * ln->cap : 64;
-        open_call *v = realloc(ln->stk, cap * sizeof *v);
-        if (!v)
-            return false;
-        ln->stk = v;
-        ln->cap = cap;
-    }
-    ln->stk[ln->sp++] = (open_call){s, e, INT64_MIN, 0, reg};
+    open_call *c = nest_lane_push(sw, l);
+    if (!c)
+        return false;
+    *c = (open_call){{s, e}, INT64_MIN, 0, reg};
     return true;
 }
 
@@ -189,7 +144,8 @@ static void sift(hkey *h, size_t n, size_t i)
 
 int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out)
 {
-    sweep sw = {NULL, 0, 0, out};
+    nest_sweep sw;
+    nest_sweep_init(&sw, sizeof(open_call));
     hkey *h = malloc((nsrc ? nsrc : 1) * sizeof *h);
     int rc = h ? 0 : -1;
     size_t n = 0;
@@ -221,7 +177,7 @@ int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out)
         t->started = true;
         t->ps = s;
         t->pe = e;
-        if (!push(&sw, s, e, t->reg)) {
+        if (!push(&sw, out, s, e, t->reg)) {
             rc = -1;
             break;
         }
@@ -246,13 +202,12 @@ int stream_sweep(stream_src *srcs, size_t nsrc, stream_sweep_out *out)
         if (n)
             sift(h, n, 0);
     }
-    for (size_t l = 0; l < sw.nlanes; l++) {
+    for (size_t l = 0; l < sw.nlanes; l++)
         while (rc == 0 && sw.lanes[l].sp > 0)
-            pop(&sw, &sw.lanes[l]);
-        free(sw.lanes[l].stk);
-    }
+            nest_lane_pop(&sw, l, pop_excl, out, 0);
     out->nlanes = rc == 0 && sw.nlanes > 1 ? (uint32_t)sw.nlanes : 0;
-    free(sw.lanes);
+    out->capped = out->capped || sw.capped;
+    nest_sweep_free(&sw);
     free(h);
     return rc;
 }
