@@ -43,10 +43,10 @@ typedef struct nest_sweep {
     bool capped; /* a call found no lane within NEST_LANES_MAX */
 } nest_sweep;
 
-/* Told of each call popped from lane `lane` (the call still readable at
+/* Told of each call popped from lane l (the call still readable at
  * `call`) before a call starting at s is placed; false stops the sweep
  * (out of memory), the call then counted as popped. */
-typedef bool (*nest_pop_fn)(void *ctx, size_t lane, void *call, int64_t s);
+typedef bool (*nest_pop_fn)(void *ctx, size_t l, void *call, int64_t s);
 
 /* An empty sweep whose open calls are elem bytes (sizeof the caller's). */
 void nest_sweep_init(nest_sweep *sw, size_t elem);
@@ -76,11 +76,12 @@ static inline bool nest_span_contains(const void *p, int64_t s, int64_t e)
     return q->s <= s && e <= q->e;
 }
 
-static inline bool nest_lane_pop(nest_sweep *sw, size_t lane, nest_pop_fn pop, void *ctx, int64_t s)
+/* Pops the top of lane l (not empty) before a call starting at s. */
+static inline bool nest_lane_pop(nest_sweep *sw, size_t l, nest_pop_fn pop, void *ctx, int64_t s)
 {
-    nest_lane *ln = &sw->lanes[lane];
+    nest_lane *ln = &sw->lanes[l];
     void *c = nest_lane_at(sw, ln, --ln->sp);
-    return pop ? pop(ctx, lane, c, s) : true;
+    return pop ? pop(ctx, l, c, s) : true;
 }
 
 /* Pops the calls of lane l that end at or before s without containing
