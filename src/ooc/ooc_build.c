@@ -7,7 +7,7 @@
 
 #include "model/lanes.h"
 #include "ooc_internal.h"
-#include "model/nest.h"
+#include "model/nest_sweep.h"
 
 /* ------------------------------------------------------------ the frame */
 
@@ -135,78 +135,22 @@ static int sn_cmp(const void *a, const void *b)
     return ooc_merge_cmp(x->s, x->e, x->reg, x->g, y->s, y->e, y->reg, y->g);
 }
 
-/* nest_infer.c's limit on a rank's inferred lanes. */
+/* An open call of the seeded sweep (nest_sweep.h): its span and index. */
+typedef struct sn_open {
+    nest_span sp;
+    uint32_t g;
+} sn_open;
 
-typedef struct sn_lane {
-    sn_key *stk;
-    size_t sp, cap;
-} sn_lane;
-
-typedef struct sn_sweep {
-    sn_lane *lanes;
-    size_t nlanes;
-} sn_sweep;
-
-static bool sn_contains(const sn_key *p, const sn_key *c)
+/* The lane c joins: forced (popping what ended before it), else by first
+ * fit. */
+static size_t sn_choose(nest_sweep *sw, const sn_key *c, uint32_t forced)
 {
-    return p->s <= c->s && c->e <= p->e;
-}
-
-/* nest_infer.c's lane_fits: pops the calls that end at or before c starts
- * without containing it; true when c then nests in the lane. */
-static bool sn_fits(sn_lane *ln, const sn_key *c)
-{
-    while (ln->sp > 0 && ln->stk[ln->sp - 1].e <= c->s && !sn_contains(&ln->stk[ln->sp - 1], c))
-        ln->sp--;
-    return ln->sp == 0 || sn_contains(&ln->stk[ln->sp - 1], c);
-}
-
-static bool sn_grow(sn_sweep *sw, size_t want)
-{
-    if (want <= sw->nlanes)
-        return true;
-    sn_lane *v = realloc(sw->lanes, want * sizeof *v);
-    if (!v)
-        return false;
-    memset(v + sw->nlanes, 0, (want - sw->nlanes) * sizeof *v);
-    sw->lanes = v;
-    sw->nlanes = want;
-    return true;
-}
-
-/* The lane c joins: forced, else the first that fits, else a new one (the
- * last one past the limit, popping what does not contain c). */
-static size_t sn_choose(sn_sweep *sw, const sn_key *c, uint32_t forced)
-{
-    if (forced != UINT32_MAX) {
-        if (!sn_grow(sw, (size_t)forced + 1))
-            return SIZE_MAX;
-        (void)sn_fits(&sw->lanes[forced], c);
-        return forced;
-    }
-    for (size_t l = 0; l < sw->nlanes; l++)
-        if (sn_fits(&sw->lanes[l], c))
-            return l;
-    if (sw->nlanes < NEST_LANES_MAX)
-        return sn_grow(sw, sw->nlanes + 1) ? sw->nlanes - 1 : SIZE_MAX;
-    sn_lane *ln = &sw->lanes[sw->nlanes - 1];
-    while (ln->sp > 0 && !sn_contains(&ln->stk[ln->sp - 1], c))
-        ln->sp--;
-    return sw->nlanes - 1;
-}
-
-static bool sn_push(sn_lane *ln, const sn_key *c)
-{
-    if (ln->sp == ln->cap) {
-        size_t cap = ln->cap ? ln->cap * 2 : 16;
-        sn_key *v = realloc(ln->stk, cap * sizeof *v);
-        if (!v)
-            return false;
-        ln->stk = v;
-        ln->cap = cap;
-    }
-    ln->stk[ln->sp++] = *c;
-    return true;
+    if (forced == UINT32_MAX)
+        return nest_sweep_first_fit(sw, c->s, c->e, NULL, NULL);
+    if (!nest_sweep_lanes_to(sw, (size_t)forced + 1))
+        return SIZE_MAX;
+    (void)nest_lane_fits(sw, forced, c->s, c->e, NULL, NULL);
+    return forced;
 }
 
 static sn_key *sn_keys(const rank_data *rk)
@@ -255,7 +199,8 @@ static bool sn_children(rank_calls *c, const sn_key *order)
 
 static bool sn_sweep_rank(const sn_key *order, size_t n, const uint32_t *forced, rank_calls *c)
 {
-    sn_sweep sw = {NULL, 0};
+    nest_sweep sw;
+    nest_sweep_init(&sw, sizeof(sn_open));
     bool ok = true;
     for (size_t i = 0; ok && i < n; i++) {
         const sn_key *k = &order[i];
@@ -263,14 +208,15 @@ static bool sn_sweep_rank(const sn_key *order, size_t n, const uint32_t *forced,
         ok = l != SIZE_MAX;
         if (!ok)
             break;
-        sn_lane *ln = &sw.lanes[l];
-        c->parent[k->g] = ln->sp ? (int32_t)ln->stk[ln->sp - 1].g : -1;
+        const sn_open *top = nest_lane_top(&sw, &sw.lanes[l]);
+        c->parent[k->g] = top ? (int32_t)top->g : -1;
         c->lane[k->g] = (uint32_t)l;
-        ok = sn_push(ln, k);
+        sn_open *o = nest_lane_push(&sw, l);
+        ok = o != NULL;
+        if (ok)
+            *o = (sn_open){{k->s, k->e}, k->g};
     }
-    for (size_t l = 0; l < sw.nlanes; l++)
-        free(sw.lanes[l].stk);
-    free(sw.lanes);
+    nest_sweep_free(&sw);
     return ok;
 }
 
