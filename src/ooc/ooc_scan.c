@@ -11,7 +11,7 @@
  * aside (`aside`) until a checkpoint finds it ended. */
 #include "ooc_scan.h"
 #include "util/hash.h"
-#include "model/nest.h"
+#include "model/nest_sweep.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
 /* 40 bytes: a push per call.  The merge's order of two calls is their
  * (start, -end, region, position): seq_cmp, no sequence number kept. */
 typedef struct ocall {
-    int64_t s, e;
+    nest_span sp; /* first: the open call of nest_sweep.h */
     uint64_t pos;
     uint32_t reg;
     uint16_t lane; /* the inferred lane (sweeps without columns: < NEST_LANES_MAX) */
@@ -39,9 +39,9 @@ typedef struct lcache {
     size_t idx, stamp;
 } lcache;
 
+/* A (thread, task) lane: group i keeps its open calls on lane i of rscan.gl. */
 typedef struct group {
     int64_t thread, task;
-    ostack st;
     lcache lc;
 } group;
 
@@ -50,11 +50,10 @@ typedef struct rscan {
     size_t ri;
     bool lanes;
     uint32_t ninf;
-    ostack *il; /* inferred lanes */
-    lcache *ilc;
-    size_t nil;
-    bool capped;
-    group *g; /* lanes: one per (thread, task) */
+    nest_sweep il; /* inferred lanes */
+    lcache *ilc;   /* their map lanes */
+    nest_sweep gl; /* lanes: the open calls of group i on lane i */
+    group *g;      /* lanes: one per (thread, task) */
     size_t ng, gcap;
     size_t *ht; /* group index + 1, 0 empty */
     size_t htcap;
@@ -127,7 +126,7 @@ static bool add_cp(ooc_seek_rank *rk, int64_t t, const ocall *open, size_t n)
         rk->open = o;
         for (size_t i = 0; i < n; i++)
             o[rk->nopen + i] =
-                (ooc_open_call){open[i].reg, open[i].lane, open[i].pos, open[i].s, open[i].e};
+                (ooc_open_call){open[i].reg, open[i].lane, open[i].pos, open[i].sp.s, open[i].sp.e};
     }
     cp[rk->ncp++] = (ooc_checkpoint){t, rk->nopen, n};
     rk->nopen += n;
@@ -189,34 +188,14 @@ static inline bool push(ostack *st, const ocall *c)
     return true;
 }
 
-static bool contains(const ocall *p, int64_t s, int64_t e)
+/* A call popped while it may still be open at a checkpoint is kept aside
+ * (nest_sweep's pop callback); false on NOMEM. */
+static bool pop_aside(void *ctx, size_t l, void *call, int64_t s)
 {
-    return p->s <= s && e <= p->e;
-}
-
-/* Pops the top of ln before a call starting at s; false on NOMEM. */
-static bool pop(rscan *rs, ostack *ln, int64_t s)
-{
-    const ocall *c = &ln->v[--ln->sp];
-    return c->e < s || push(&rs->aside, c);
-}
-
-/* nest_infer.c's lane_fits: pops what ended at or before s (and does not
- * contain the call).  1 fits, 0 not, -1 NOMEM. */
-static int fits(rscan *rs, ostack *ln, int64_t s, int64_t e)
-{
-    while (ln->sp > 0 && ln->v[ln->sp - 1].e <= s && !contains(&ln->v[ln->sp - 1], s, e))
-        if (!pop(rs, ln, s))
-            return -1;
-    return ln->sp == 0 || contains(&ln->v[ln->sp - 1], s, e);
-}
-
-static bool pop_to(rscan *rs, ostack *ln, int64_t s, int64_t e)
-{
-    while (ln->sp > 0 && !contains(&ln->v[ln->sp - 1], s, e))
-        if (!pop(rs, ln, s))
-            return false;
-    return true;
+    (void)l;
+    rscan *rs = ctx;
+    const ocall *c = call;
+    return c->sp.e < s || push(&rs->aside, c);
 }
 
 /* Before the rank's second inferred lane: its first one, the rank's lane
@@ -239,39 +218,32 @@ static size_t inferred_map_lane(rscan *rs, size_t k)
 {
     ooc_scan *sc = rs->sc;
     size_t before = sc->map.nlanes;
-    size_t l = rs->nil >= 2 ? lane_of(rs, &rs->ilc[k], LANE_INFERRED, (int64_t)k)
-                            : lane_of(rs, &rs->ilc[k], LANE_RANK, -1);
+    size_t l = rs->il.nlanes >= 2 ? lane_of(rs, &rs->ilc[k], LANE_INFERRED, (int64_t)k)
+                                  : lane_of(rs, &rs->ilc[k], LANE_RANK, -1);
     if (l == SIZE_MAX || sc->map.nlanes == before || rs->nmap++ == 0)
         return l;
     sc->hint++;
     return ooc_map_regrid(&sc->map, sc->t_min, sc->t_max, sc->hint, sc->cells_max) ? l : SIZE_MAX;
 }
 
-/* nest_infer.c's choose_lane for a rank without lane columns: the lane's
- * number, or -1 on NOMEM. */
+/* The inferred lane of a call in a rank without lane columns (first fit,
+ * nest_sweep.h), or -1 on NOMEM. */
 static long infer_lane(rscan *rs, int64_t s, int64_t e)
 {
-    for (size_t l = 0; l < rs->nil; l++) {
-        int k = fits(rs, &rs->il[l], s, e);
-        if (k)
-            return k > 0 ? (long)l : -1;
-    }
-    if (rs->nil < NEST_LANES_MAX) {
-        if (rs->nil == 1)
+    size_t before = rs->il.nlanes;
+    size_t l = nest_sweep_first_fit(&rs->il, s, e, pop_aside, rs);
+    if (l == SIZE_MAX)
+        return -1;
+    if (rs->il.nlanes > before) {
+        if (before == 1)
             second_lane(rs);
-        ostack *v = realloc(rs->il, (rs->nil + 1) * sizeof *v);
-        lcache *c = v ? realloc(rs->ilc, (rs->nil + 1) * sizeof *c) : NULL;
-        if (v)
-            rs->il = v;
+        lcache *c = realloc(rs->ilc, rs->il.nlanes * sizeof *c);
         if (!c)
             return -1;
         rs->ilc = c;
-        memset(&rs->il[rs->nil], 0, sizeof *rs->il);
-        rs->ilc[rs->nil] = (lcache){0, SIZE_MAX};
-        return (long)rs->nil++;
+        rs->ilc[l] = (lcache){0, SIZE_MAX};
     }
-    rs->capped = true;
-    return pop_to(rs, &rs->il[rs->nil - 1], s, e) ? (long)rs->nil - 1 : -1;
+    return (long)l;
 }
 
 static uint64_t ghash(int64_t thread, int64_t task)
@@ -303,10 +275,11 @@ static group *find_group(rscan *rs, int64_t thread, int64_t task)
             return g;
         h = (h + 1) & (rs->htcap - 1);
     }
-    if (!grow((void **)&rs->g, &rs->gcap, rs->ng + 1, sizeof *rs->g))
+    if (!grow((void **)&rs->g, &rs->gcap, rs->ng + 1, sizeof *rs->g) ||
+        !nest_sweep_lanes_to(&rs->gl, rs->ng + 1))
         return NULL;
     group *g = &rs->g[rs->ng];
-    *g = (group){thread, task, {NULL, 0, 0}, {0, SIZE_MAX}};
+    *g = (group){thread, task, {0, SIZE_MAX}};
     rs->ht[h] = ++rs->ng;
     return g;
 }
@@ -316,20 +289,28 @@ static group *find_group(rscan *rs, int64_t thread, int64_t task)
 static int seq_cmp(const void *a, const void *b)
 {
     const ocall *x = a, *y = b;
-    return ooc_merge_cmp(x->s, x->e, x->reg, x->pos, y->s, y->e, y->reg, y->pos);
+    return ooc_merge_cmp(x->sp.s, x->sp.e, x->reg, x->pos, y->sp.s, y->sp.e, y->reg, y->pos);
 }
 
-/* The calls of st starting before t and ending at or after t. */
-static bool collect(rscan *rs, const ostack *st, int64_t t)
+/* The calls of v[0 .. n) starting before t and ending at or after t. */
+static bool collect(rscan *rs, const ocall *v, size_t n, int64_t t)
 {
-    for (size_t i = 0; i < st->sp; i++) {
-        if (st->v[i].s >= t || st->v[i].e < t)
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].sp.s >= t || v[i].sp.e < t)
             continue;
         if (!grow((void **)&rs->tmp, &rs->tmpcap, rs->ntmp + 1, sizeof *rs->tmp))
             return false;
-        rs->tmp[rs->ntmp++] = st->v[i];
+        rs->tmp[rs->ntmp++] = v[i];
     }
     return true;
+}
+
+static bool collect_lanes(rscan *rs, const nest_sweep *sw, int64_t t)
+{
+    bool ok = true;
+    for (size_t l = 0; ok && l < sw->nlanes; l++)
+        ok = collect(rs, (const ocall *)(const void *)sw->lanes[l].stk, sw->lanes[l].sp, t);
+    return ok;
 }
 
 /* Before sweeping the merge's call seq, starting at s; false on NOMEM. */
@@ -343,15 +324,12 @@ static bool checkpoint(rscan *rs, int64_t s)
     /* the calls kept aside that ended before s never count again */
     size_t keep = 0;
     for (size_t i = 0; i < rs->aside.sp; i++)
-        if (rs->aside.v[i].e >= s)
+        if (rs->aside.v[i].sp.e >= s)
             rs->aside.v[keep++] = rs->aside.v[i];
     rs->aside.sp = keep;
     rs->ntmp = 0;
-    bool ok = collect(rs, &rs->aside, s);
-    for (size_t i = 0; ok && i < rs->ng; i++)
-        ok = collect(rs, &rs->g[i].st, s);
-    for (size_t l = 0; ok && l < rs->nil; l++)
-        ok = collect(rs, &rs->il[l], s);
+    bool ok = collect(rs, rs->aside.v, rs->aside.sp, s) && collect_lanes(rs, &rs->gl, s) &&
+              collect_lanes(rs, &rs->il, s);
     if (!ok)
         return false;
     if (rs->ntmp > 1)
@@ -367,17 +345,18 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
     uint64_t pos = src->base + i;
     if ((rs->seq % OOC_SEEK_STRIDE == 0) && !checkpoint(rs, s))
         return -1;
-    ocall c = {s, e, pos, src->reg, 0, !src->skip, 0};
-    ostack *st;
-    size_t l = 0;
+    ocall c = {{s, e}, pos, src->reg, 0, !src->skip, 0};
+    nest_sweep *sw;
+    size_t ln, l = 0;
     if (rs->lanes) {
         int64_t th = src->thr ? src->thr[i] : -1, tk = src->task ? src->task[i] : -1;
         group *g = find_group(rs, th, tk);
         if (!g)
             return -1;
-        if (!pop_to(rs, &g->st, s, e))
+        sw = &rs->gl;
+        ln = (size_t)(g - rs->g);
+        if (!nest_lane_pop_to(sw, ln, s, e, pop_aside, rs))
             return -1;
-        st = &g->st;
         if (c.kept)
             l = tk >= 0   ? lane_of(rs, &g->lc, LANE_TASK, tk)
                 : th >= 0 ? lane_of(rs, &g->lc, LANE_THREAD, th)
@@ -386,7 +365,8 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
         long k = infer_lane(rs, s, e);
         if (k < 0)
             return -1;
-        st = &rs->il[k];
+        sw = &rs->il;
+        ln = (size_t)k;
         c.lane = (uint16_t)k;
         if (c.kept)
             l = inferred_map_lane(rs, (size_t)k);
@@ -394,12 +374,15 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
     if (l == SIZE_MAX)
         return -1;
     /* lanes.h's lane depth under a filter: the kept calls below it in its lane */
-    if (st->sp)
-        c.kd = st->v[st->sp - 1].kd + st->v[st->sp - 1].kept;
+    const ocall *top = nest_lane_top(sw, &sw->lanes[ln]);
+    if (top)
+        c.kd = top->kd + top->kept;
     if (c.kept)
         ooc_map_add(&rs->sc->map, l, c.kd, s, e, src->reg);
-    if (!push(st, &c))
+    ocall *slot = nest_lane_push(sw, ln);
+    if (!slot)
         return -1;
+    *slot = c;
     rs->seq++;
     return 0;
 }
@@ -590,12 +573,9 @@ static int merge(rscan *rs, ooc_src *srcs, size_t nsrc)
 
 static void rscan_free(rscan *rs)
 {
-    for (size_t l = 0; l < rs->nil; l++)
-        free(rs->il[l].v);
-    free(rs->il);
+    nest_sweep_free(&rs->il);
     free(rs->ilc);
-    for (size_t i = 0; i < rs->ng; i++)
-        free(rs->g[i].st.v);
+    nest_sweep_free(&rs->gl);
     free(rs->g);
     free(rs->ht);
     free(rs->tmp);
@@ -606,6 +586,8 @@ int ooc_scan_rank(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc, b
                   uint32_t ninferred)
 {
     rscan rs = {.sc = sc, .ri = rank_index, .lanes = lanes, .ninf = ninferred};
+    nest_sweep_init(&rs.il, sizeof(ocall));
+    nest_sweep_init(&rs.gl, sizeof(ocall));
     if (!(rs.rk = rank_entry(sc, rank_index, ninferred)))
         return -1;
     for (size_t i = 0; i < nsrc; i++) {
@@ -620,7 +602,7 @@ int ooc_scan_rank(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc, b
             snprintf(sc->why, sizeof sc->why, "a row's length changed");
             rc = -2;
         }
-    uint32_t got = !lanes && rs.nil > 1 ? (uint32_t)rs.nil : 0;
+    uint32_t got = !lanes && rs.il.nlanes > 1 ? (uint32_t)rs.il.nlanes : 0;
     rs.rk = &sc->seek.ranks[sc->seek.nranks - 1];
     rs.rk->ninferred = got;
     if (rc == 0 && !lanes && ninferred != OOC_SCAN_LANES_UNKNOWN &&
@@ -741,13 +723,11 @@ bool ooc_scan_take_seek(ooc_scan *sc, size_t rank_index, const ooc_seek *ref, si
         bool ok = o && v;
         for (size_t i = 0; ok && i < cp->count; i++) {
             const ooc_open_call *x = &k->open[cp->first + i];
-            v[i] = (ocall){x->start,
-                           x->end,
-                           x->pos,
-                           regmap ? regmap[x->region_index] : x->region_index,
-                           (uint16_t)x->lane,
-                           true,
-                           0};
+            v[i] = (ocall){.sp = {x->start, x->end},
+                           .pos = x->pos,
+                           .reg = regmap ? regmap[x->region_index] : x->region_index,
+                           .lane = (uint16_t)x->lane,
+                           .kept = true};
         }
         ok = ok && add_cp(rk, cp->t, v, cp->count);
         free(o);
