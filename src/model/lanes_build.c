@@ -52,15 +52,34 @@ static int lane_key_qcmp(const void *a, const void *b)
     return lanes_key_cmp(*(const lane_key *)a, *(const lane_key *)b);
 }
 
+/* Sorts v[0, n) and drops repeats, in place. */
+static size_t sort_unique_keys(lane_key *v, size_t n)
+{
+    if (n > 1)
+        qsort(v, n, sizeof *v, lane_key_qcmp);
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        if (m == 0 || lanes_key_cmp(v[m - 1], v[k]) != 0)
+            v[m++] = v[k];
+    return m;
+}
+
+/* Appends k to the keys; a full array is first made unique again, and grows only when that
+ * leaves it more than half full.  Calls of threads taking turns change key at almost every
+ * call: without this the array held one key per call and its sort cost more than the rest
+ * of the index. */
 static bool push_key(lane_key **v, size_t *n, size_t *cap, lane_key k)
 {
     if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 16;
-        lane_key *nv = realloc(*v, nc * sizeof *nv);
-        if (!nv)
-            return false;
-        *v = nv;
-        *cap = nc;
+        *n = sort_unique_keys(*v, *n);
+        if (*n > *cap / 2 || *cap == 0) {
+            size_t nc = *cap ? *cap * 2 : 64;
+            lane_key *nv = realloc(*v, nc * sizeof *nv);
+            if (!nv)
+                return false;
+            *v = nv;
+            *cap = nc;
+        }
     }
     (*v)[(*n)++] = k;
     return true;
@@ -85,13 +104,7 @@ static bool collect_keys(rank_build *b)
             have = true;
         }
     }
-    if (b->nkeys)
-        qsort(b->keys, b->nkeys, sizeof *b->keys, lane_key_qcmp);
-    size_t m = 0;
-    for (size_t k = 0; k < b->nkeys; k++)
-        if (m == 0 || lanes_key_cmp(b->keys[m - 1], b->keys[k]) != 0)
-            b->keys[m++] = b->keys[k];
-    b->nkeys = m;
+    b->nkeys = sort_unique_keys(b->keys, b->nkeys);
     return true;
 }
 

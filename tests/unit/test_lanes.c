@@ -176,6 +176,46 @@ static void test_server_lanes(void **state)
     profile_free(p);
 }
 
+/* Calls whose thread changes at every call, over more threads than the first key array
+ * holds: the index still has one lane per thread, in row order, each with its own calls. */
+static void test_threads_taking_turns(void **state)
+{
+    (void)state;
+    enum { NT = 100, NC = 1000 };
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t *s = calloc(NC, sizeof *s), *e = calloc(NC, sizeof *e), *t = calloc(NC, sizeof *t);
+    assert_true(s && e && t);
+    for (size_t i = 0; i < NC; i++) {
+        s[i] = (int64_t)i * 10;
+        e[i] = s[i] + 5;
+        t[i] = (int64_t)(i * 37 % NT); /* 37 and 100 are coprime: every thread, no repeat */
+    }
+    region *r = mp_region(rk, "work", NC, s, e);
+    mp_col(&r->thread_ids, t, NC);
+    mp_finish(p);
+    lanes_index *ix = index_of(p, NULL);
+    assert_int_equal(ix->nlanes, NT);
+    for (size_t l = 0; l < NT; l++) {
+        assert_int_equal(ix->lanes[l].kind, LANE_THREAD);
+        assert_int_equal(ix->lanes[l].row, (int64_t)l);
+        assert_int_equal(ix->lanes[l].ndepth, 1);
+        assert_int_equal(ix->lanes[l].rows[0].n, NC / NT);
+    }
+    for (size_t i = 0; i < NC; i += 97) {
+        size_t l;
+        uint32_t d;
+        where(ix, p, "work", i, &l, &d);
+        assert_int_equal(l, i * 37 % NT);
+        assert_int_equal(d, 0);
+    }
+    lanes_free(ix);
+    profile_free(p);
+    free(s);
+    free(e);
+    free(t);
+}
+
 static void test_filter_drops_calls(void **state)
 {
     (void)state;
@@ -682,11 +722,12 @@ static void test_deep_chain(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_server_lanes),    cmocka_unit_test(test_filter_drops_calls),
-        cmocka_unit_test(test_legacy_small),    cmocka_unit_test(test_small),
-        cmocka_unit_test(test_search_order),    cmocka_unit_test(test_random_sorted),
-        cmocka_unit_test(test_random_unsorted), cmocka_unit_test(test_disjoint_row),
-        cmocka_unit_test(test_random_flame),    cmocka_unit_test(test_deep_chain),
+        cmocka_unit_test(test_server_lanes),         cmocka_unit_test(test_filter_drops_calls),
+        cmocka_unit_test(test_legacy_small),         cmocka_unit_test(test_small),
+        cmocka_unit_test(test_search_order),         cmocka_unit_test(test_random_sorted),
+        cmocka_unit_test(test_random_unsorted),      cmocka_unit_test(test_disjoint_row),
+        cmocka_unit_test(test_random_flame),         cmocka_unit_test(test_deep_chain),
+        cmocka_unit_test(test_threads_taking_turns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
