@@ -83,16 +83,13 @@ static sv_err build_names(chrome_ctx *c)
     return SV_OK;
 }
 
-static void put_region_name(chrome_ctx *c, const region *r)
+static const chrome_name *region_name(chrome_ctx *c, const region *r)
 {
     if (!c->last || c->last->r != r) {
         chrome_name key = {r, NULL, 0};
         c->last = bsearch(&key, c->names, c->nnames, sizeof *c->names, by_region);
     }
-    if (c->last)
-        sb_putn(&c->b, c->last->json, c->last->len);
-    else
-        json_escape(&c->b, r->name); /* every region is in the table */
+    return c->last; /* every region is in the table */
 }
 
 static void ev_sep(chrome_ctx *c)
@@ -151,45 +148,48 @@ static sv_err ch_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int6
     return export_flush(&c->b, c->fp, c->err);
 }
 
-static void put_arg_us(strbuf *b, const char *key, int64_t ns)
-{
-    sb_puts(b, key);
-    export_put_us(b, ns);
-}
-
 /* A B, E or i event.  An E carries the name (speedscope pairs an E with the open call by
- * name) but not the args, which the format merges from its B. */
+ * name) but not the args, which the format merges from its B.  Room for the whole event is
+ * reserved once: its fixed parts, the escaped name and six numbers with their keys. */
 static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t at)
 {
     const region *r = call->r;
     size_t i = call->i;
     strbuf *b = &c->b;
     const strbuf *pre = &c->pre[ph == 'B' ? 0 : ph == 'E' ? 1 : 2];
+    const chrome_name *nm = region_name(c, r);
     /* The lane's M events came first, so a separator is always due. */
     c->first = false;
-    if (pre->oom)
+    if (pre->oom || !nm || !sb_reserve(b, pre->len + nm->len + 160 + 6 * EXPORT_NUM_MAX))
         return sv_error_set(c->err, SV_ERR_NOMEM, "out of memory while writing the export");
-    sb_putn(b, pre->s, pre->len);
-    export_put_us(b, at - c->zero);
-    sb_puts(b, ",\"name\":");
-    put_region_name(c, r);
+    char *o = export_copy_at(b->s + b->len, pre->s, pre->len);
+    o = export_us_at(o, at - c->zero);
+    o = EXPORT_LIT(o, ",\"name\":");
+    o = export_copy_at(o, nm->json, nm->len);
     if (ph == 'E') {
-        sb_putc(b, '}');
-        return b->len >= 1 << 16 ? export_flush(b, c->fp, c->err) : SV_OK;
+        *o++ = '}';
+    } else {
+        o = EXPORT_LIT(o, ",\"cat\":\"region\",\"args\":{\"call_index\":");
+        o = export_i64_at(o, (int64_t)i);
+        if (r->call_ids) {
+            o = EXPORT_LIT(o, ",\"call_id\":");
+            o = export_i64_at(o, r->call_ids[i]);
+        }
+        o = EXPORT_LIT(o, ",\"exclusive_us\":");
+        o = export_us_at(o, rank_call_excl(r->owner, call->g));
+        if (r->await_ns && r->await_ns[i] >= 0) {
+            o = EXPORT_LIT(o, ",\"await_us\":");
+            o = export_us_at(o, r->await_ns[i]);
+        }
+        if (r->gpu_ns && r->gpu_ns[i] >= 0) {
+            o = EXPORT_LIT(o, ",\"gpu_us\":");
+            o = export_us_at(o, r->gpu_ns[i]);
+        }
+        o = EXPORT_LIT(o, "}}");
     }
-    sb_puts(b, ",\"cat\":\"region\",\"args\":{\"call_index\":");
-    export_put_i64(b, (int64_t)i);
-    if (r->call_ids) {
-        sb_puts(b, ",\"call_id\":");
-        export_put_i64(b, r->call_ids[i]);
-    }
-    put_arg_us(b, ",\"exclusive_us\":", rank_call_excl(r->owner, call->g));
-    if (r->await_ns && r->await_ns[i] >= 0)
-        put_arg_us(b, ",\"await_us\":", r->await_ns[i]);
-    if (r->gpu_ns && r->gpu_ns[i] >= 0)
-        put_arg_us(b, ",\"gpu_us\":", r->gpu_ns[i]);
-    sb_puts(b, "}}");
-    return b->len >= 1 << 16 ? export_flush(b, c->fp, c->err) : SV_OK;
+    b->len = (size_t)(o - b->s);
+    b->s[b->len] = '\0';
+    return b->len >= EXPORT_FLUSH_AT ? export_flush(b, c->fp, c->err) : SV_OK;
 }
 
 /* A call of no length is an instant: a reader that pairs opens and closes by time cannot

@@ -314,7 +314,7 @@ static sv_err write_lines(const fold_ctx *c, const fold_out *o, FILE *fp)
         if (c->nodes[kid].w > 0) {
             sb_putn(&line, path.s, path.len);
             sb_printf(&line, " %lld\n", (long long)c->nodes[kid].w);
-            if (line.len >= 1 << 16)
+            if (line.len >= EXPORT_FLUSH_AT)
                 rc = export_flush(&line, fp, c->err);
         }
         st[sp++] = (dfs_frame){kid, o->off[kid], len};

@@ -6,6 +6,8 @@
 #include "model/lanes.h"
 #include "util/strbuf.h"
 
+#include <string.h>
+
 /* One call as a writer sees it: times absolute ns, cut to the range and to its lane's
  * nesting (cut), depth among the open calls written. */
 typedef struct export_call {
@@ -48,6 +50,26 @@ int64_t export_zero(const profile *p);
  * integer.  Without printf (several numbers a call). */
 void export_put_us(strbuf *b, int64_t ns);
 void export_put_i64(strbuf *b, int64_t v);
+
+/* The same written at p, which has room for EXPORT_NUM_MAX bytes; they return the end.  A
+ * writer reserves room for a whole event once and fills it with these (an event is several
+ * numbers and copies: a reserve each cost more than the digits). */
+#define EXPORT_NUM_MAX 24 /* "-9223372036854775.808" and a margin */
+char *export_us_at(char *p, int64_t ns);
+char *export_i64_at(char *p, int64_t v);
+
+/* Copies the n bytes of s to p; returns the end. */
+static inline char *export_copy_at(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* A string literal's bytes, without its NUL. */
+#define EXPORT_LIT(p, lit) export_copy_at((p), (lit), sizeof(lit) - 1)
+
+/* A writer's buffer goes to its file once it holds this much: few writes, in cache. */
+#define EXPORT_FLUSH_AT (1u << 18)
 
 /* Writes b to fp and empties it; SV_ERR_IO once fp has an error (err says why, errno keeps
  * it), SV_ERR_NOMEM when b ran out of memory. */

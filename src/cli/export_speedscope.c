@@ -121,16 +121,23 @@ static sv_err ss_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int6
 
 static sv_err ss_event(ss_ctx *c, const export_call *call, char type, int64_t at)
 {
-    sb_puts(&c->b,
-            type == 'O'
-                ? (c->first_event ? "{\"type\":\"O\",\"frame\":" : ",{\"type\":\"O\",\"frame\":")
-                : (c->first_event ? "{\"type\":\"C\",\"frame\":" : ",{\"type\":\"C\",\"frame\":"));
-    export_put_i64(&c->b, frame_index(c, call->r));
-    sb_puts(&c->b, ",\"at\":");
-    export_put_i64(&c->b, at - c->zero);
-    sb_putc(&c->b, '}');
+    static const char open_ev[] = ",{\"type\":\"O\",\"frame\":",
+                      close_ev[] = ",{\"type\":\"C\",\"frame\":";
+    strbuf *b = &c->b;
+    if (!sb_reserve(b, sizeof open_ev + 16 + 2 * EXPORT_NUM_MAX))
+        return sv_error_set(c->err, SV_ERR_NOMEM, "out of memory while writing the export");
+    /* The lane's first event has no comma. */
+    size_t skip = c->first_event ? 1 : 0;
+    char *o = export_copy_at(b->s + b->len, (type == 'O' ? open_ev : close_ev) + skip,
+                             sizeof open_ev - 1 - skip);
+    o = export_i64_at(o, frame_index(c, call->r));
+    o = EXPORT_LIT(o, ",\"at\":");
+    o = export_i64_at(o, at - c->zero);
+    *o++ = '}';
+    b->len = (size_t)(o - b->s);
+    b->s[b->len] = '\0';
     c->first_event = false;
-    return c->b.len >= 1 << 16 ? export_flush(&c->b, c->fp, c->err) : SV_OK;
+    return b->len >= EXPORT_FLUSH_AT ? export_flush(b, c->fp, c->err) : SV_OK;
 }
 
 static sv_err ss_open(void *u, const export_call *call)

@@ -25,6 +25,7 @@ typedef struct walk_entry {
     int64_t start, end; /* cut to the range */
     const region *r;    /* the call is r's g - r->gidx0 */
     uint32_t g, depth;  /* rank call index, lane depth in the index (ties only) */
+    bool cut;           /* by the range */
 } walk_entry;
 
 typedef struct walk_ctx {
@@ -115,7 +116,9 @@ static bool gather_row(walk_ctx *w, const lane *ln, const lane_row *row, uint32_
             return false;
         int64_t s = r->start_ns[i] > w->lo ? r->start_ns[i] : w->lo;
         int64_t e = r->end_ns[i] < w->hi ? r->end_ns[i] : w->hi;
-        w->v[w->n++] = (walk_entry){s, e < s ? s : e, r, g, d};
+        e = e < s ? s : e;
+        bool cut = s != r->start_ns[i] || e != r->end_ns[i];
+        w->v[w->n++] = (walk_entry){s, e, r, g, d, cut};
     }
     for (size_t j = first + 1; j < w->n; j++)
         if (entry_cmp(&w->v[j - 1], &w->v[j]) > 0) {
@@ -159,17 +162,11 @@ static sv_err gather(walk_ctx *w, const lane *ln, sv_error *err)
     return SV_OK;
 }
 
-static bool is_cut(const export_call *c)
-{
-    return c->start != c->r->start_ns[c->i] || c->end != c->r->end_ns[c->i];
-}
-
 /* Closes the top of the stack. */
 static sv_err pop(walk_ctx *w)
 {
     export_call *c = &w->stack[--w->sp];
     export_call shown = *c;
-    shown.cut = is_cut(c);
     shown.depth = (uint32_t)w->sp;
     return w->ops->close(w->u, &shown);
 }
@@ -192,6 +189,7 @@ static sv_err push(walk_ctx *w, const walk_entry *e, sv_error *err)
      * rest of it, so the lane's busy time is kept). */
     while (rc == SV_OK && w->sp > 0 && e->end > w->stack[w->sp - 1].end) {
         w->stack[w->sp - 1].end = e->start;
+        w->stack[w->sp - 1].cut = true;
         w->st->overlap++;
         rc = pop(w);
     }
@@ -205,11 +203,14 @@ static sv_err push(walk_ctx *w, const walk_entry *e, sv_error *err)
         w->stack = ns;
         w->scap = nc;
     }
-    export_call c = {
-        .r = e->r, .i = e->g - e->r->gidx0, .g = e->g, .start = e->start, .end = e->end};
+    export_call c = {.r = e->r,
+                     .i = e->g - e->r->gidx0,
+                     .g = e->g,
+                     .start = e->start,
+                     .end = e->end,
+                     .cut = e->cut};
     w->stack[w->sp] = c;
     /* Writers see the depth among the calls written: filtered ancestors do not count. */
-    c.cut = is_cut(&c);
     c.depth = (uint32_t)w->sp;
     w->sp++;
     w->st->calls++;
@@ -268,8 +269,8 @@ void export_warn_overlap(FILE *warn, const export_walk_stats *st)
                 st->overlap);
 }
 
-/* Digits of a without printf: the exports write several numbers a call. */
-static void put_u64(strbuf *b, uint64_t a, int min_digits)
+/* Writes the digits of a (at least min_digits, zero-padded) at p; returns their end. */
+static char *put_u64_at(char *p, uint64_t a, int min_digits)
 {
     char d[24];
     int n = 0;
@@ -277,7 +278,8 @@ static void put_u64(strbuf *b, uint64_t a, int min_digits)
         d[sizeof d - 1 - n++] = (char)('0' + a % 10);
         a /= 10;
     } while (a || n < min_digits);
-    sb_putn(b, d + sizeof d - n, (size_t)n);
+    memcpy(p, d + sizeof d - n, (size_t)n);
+    return p + n;
 }
 
 static uint64_t magnitude(int64_t v)
@@ -285,21 +287,40 @@ static uint64_t magnitude(int64_t v)
     return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 }
 
-void export_put_i64(strbuf *b, int64_t v)
+char *export_i64_at(char *p, int64_t v)
 {
     if (v < 0)
-        sb_putc(b, '-');
-    put_u64(b, magnitude(v), 1);
+        *p++ = '-';
+    return put_u64_at(p, magnitude(v), 1);
+}
+
+char *export_us_at(char *p, int64_t ns)
+{
+    uint64_t a = magnitude(ns);
+    if (ns < 0)
+        *p++ = '-';
+    p = put_u64_at(p, a / 1000, 1);
+    *p++ = '.';
+    return put_u64_at(p, a % 1000, 3);
+}
+
+/* Ends b at p, which a reserve of room made valid. */
+static void end_at(strbuf *b, char *p)
+{
+    b->len = (size_t)(p - b->s);
+    b->s[b->len] = '\0';
+}
+
+void export_put_i64(strbuf *b, int64_t v)
+{
+    if (sb_reserve(b, EXPORT_NUM_MAX))
+        end_at(b, export_i64_at(b->s + b->len, v));
 }
 
 void export_put_us(strbuf *b, int64_t ns)
 {
-    uint64_t a = magnitude(ns);
-    if (ns < 0)
-        sb_putc(b, '-');
-    put_u64(b, a / 1000, 1);
-    sb_putc(b, '.');
-    put_u64(b, a % 1000, 3);
+    if (sb_reserve(b, EXPORT_NUM_MAX))
+        end_at(b, export_us_at(b->s + b->len, ns));
 }
 
 sv_err export_flush(strbuf *b, FILE *fp, sv_error *err)
