@@ -269,16 +269,32 @@ void export_warn_overlap(FILE *warn, const export_walk_stats *st)
                 st->overlap);
 }
 
-/* Writes the digits of a (at least min_digits, zero-padded) at p; returns their end. */
-static char *put_u64_at(char *p, uint64_t a, int min_digits)
+/* "00" to "99": two digits a division. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930"
+    "31323334353637383940414243444546474849505152535455565758596061"
+    "62636465666768697071727374757677787980818283848586878889909192"
+    "93949596979899";
+
+/* Writes the digits of a at p; returns their end. */
+static char *put_u64_at(char *p, uint64_t a)
 {
     char d[24];
-    int n = 0;
-    do {
-        d[sizeof d - 1 - n++] = (char)('0' + a % 10);
-        a /= 10;
-    } while (a || n < min_digits);
-    memcpy(p, d + sizeof d - n, (size_t)n);
+    char *q = d + sizeof d;
+    while (a >= 100) {
+        const char *two = digit_pairs + 2 * (a % 100);
+        a /= 100;
+        *--q = two[1];
+        *--q = two[0];
+    }
+    if (a >= 10) {
+        *--q = digit_pairs[2 * a + 1];
+        *--q = digit_pairs[2 * a];
+    } else {
+        *--q = (char)('0' + a);
+    }
+    size_t n = (size_t)(d + sizeof d - q);
+    memcpy(p, q, n);
     return p + n;
 }
 
@@ -291,7 +307,7 @@ char *export_i64_at(char *p, int64_t v)
 {
     if (v < 0)
         *p++ = '-';
-    return put_u64_at(p, magnitude(v), 1);
+    return put_u64_at(p, magnitude(v));
 }
 
 char *export_us_at(char *p, int64_t ns)
@@ -299,9 +315,12 @@ char *export_us_at(char *p, int64_t ns)
     uint64_t a = magnitude(ns);
     if (ns < 0)
         *p++ = '-';
-    p = put_u64_at(p, a / 1000, 1);
-    *p++ = '.';
-    return put_u64_at(p, a % 1000, 3);
+    p = put_u64_at(p, a / 1000);
+    unsigned frac = (unsigned)(a % 1000);
+    p[0] = '.';
+    p[1] = (char)('0' + frac / 100);
+    memcpy(p + 2, digit_pairs + 2 * (frac % 100), 2);
+    return p + 4;
 }
 
 /* Ends b at p, which a reserve of room made valid. */
