@@ -64,48 +64,76 @@ static size_t sort_unique_keys(lane_key *v, size_t n)
     return m;
 }
 
-/* Appends k to the keys; a full array is first made unique again, and grows only when that
- * leaves it more than half full.  Calls of threads taking turns change key at almost every
- * call: without this the array held one key per call and its sort cost more than the rest
- * of the index. */
-static bool push_key(lane_key **v, size_t *n, size_t *cap, lane_key k)
+/* Whether k is among the sorted v[0, n). */
+static bool has_key(const lane_key *v, size_t n, lane_key k)
 {
-    if (*n == *cap) {
-        *n = sort_unique_keys(*v, *n);
-        if (*n > *cap / 2 || *cap == 0) {
-            size_t nc = *cap ? *cap * 2 : 64;
-            lane_key *nv = realloc(*v, nc * sizeof *nv);
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = lanes_key_cmp(v[mid], k);
+        if (c == 0)
+            return true;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+/* The keys being collected: v[0, sorted) sorted and unique, then keys not among them. */
+typedef struct key_set {
+    lane_key *v;
+    size_t n, sorted, cap;
+} key_set;
+
+/* Adds k unless the sorted part has it; a full array is first made unique again, and grows
+ * only when that leaves it more than half full.  Calls of threads taking turns change key at
+ * almost every call: without this the array held one key per call and its sort cost more
+ * than the rest of the index. */
+static bool push_key(key_set *ks, lane_key k)
+{
+    if (has_key(ks->v, ks->sorted, k))
+        return true;
+    if (ks->n == ks->cap) {
+        ks->n = ks->sorted = sort_unique_keys(ks->v, ks->n);
+        if (has_key(ks->v, ks->sorted, k))
+            return true;
+        if (ks->n > ks->cap / 2 || ks->cap == 0) {
+            size_t nc = ks->cap ? ks->cap * 2 : 64;
+            lane_key *nv = realloc(ks->v, nc * sizeof *nv);
             if (!nv)
                 return false;
-            *v = nv;
-            *cap = nc;
+            ks->v = nv;
+            ks->cap = nc;
         }
     }
-    (*v)[(*n)++] = k;
+    ks->v[ks->n++] = k;
     return true;
 }
 
 /* Distinct lane keys of the rank's indexed calls, sorted. */
 static bool collect_keys(rank_build *b)
 {
-    size_t cap = 0;
+    key_set ks = {b->keys, b->nkeys, 0, 0};
     const uint8_t *fl = b->ix->rflags[b->ri];
-    for (size_t j = 0; j < b->rk->nregions; j++) {
+    bool ok = true;
+    for (size_t j = 0; ok && j < b->rk->nregions; j++) {
         const region *r = b->rk->regions[j];
         bool have = false;
         lane_key last = {LANE_RANK, 0};
-        for (size_t i = 0; (fl[j] & LANES_R_INDEXED) && i < r->n; i++) {
+        for (size_t i = 0; ok && (fl[j] & LANES_R_INDEXED) && i < r->n; i++) {
             lane_key k = lanes_call_key(r, i);
             if (have && lanes_key_cmp(k, last) == 0)
                 continue;
-            if (!push_key(&b->keys, &b->nkeys, &cap, k))
-                return false;
+            ok = push_key(&ks, k);
             last = k;
             have = true;
         }
     }
-    b->nkeys = sort_unique_keys(b->keys, b->nkeys);
-    return true;
+    b->keys = ks.v;
+    b->nkeys = ok ? sort_unique_keys(ks.v, ks.n) : ks.n;
+    return ok;
 }
 
 static uint32_t key_pos(const rank_build *b, lane_key k)
