@@ -483,8 +483,10 @@ static int run(const cli_options *o)
             bool ooc = can_ooc && (o->out_of_core || ooc_run_file_exceeds(o->file, o->memory));
             /* The batch statistics read no call: the loading child sends the model without
              * its columns (strip.h). */
-            if (o->mode == CLI_JSON || o->mode == CLI_CSV || o->mode == CLI_SUMMARY)
+            if (o->mode == CLI_JSON || o->mode == CLI_CSV || o->mode == CLI_SUMMARY) {
                 how.prepare = strip_calls_prepare;
+                how.stats_only = true; /* nor read the columns only the calls show */
+            }
             if (!ooc)
                 status = load_profile_ex(o->file, &how, viewer && !o->headless, &p,
                                          can_ooc ? &ooc : NULL);

@@ -229,6 +229,7 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
     load_budget b = *bp;
     opt->budget = &b;
     opt->stored_statistics = io && io->stored_statistics;
+    opt->stats_only = io && io->stats_only;
     opt->stream = io ? io->stream : 0;
     opt->window = io ? io->window : NULL;
     opt->streamed = io ? io->streamed : NULL;

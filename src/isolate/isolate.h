@@ -36,6 +36,7 @@ typedef struct isolate_options {
     const char *const *paths;
     size_t npaths;
     bool stored_statistics; /* load_options.stored_statistics (--summary) */
+    bool stats_only;        /* load_options.stats_only (--json, --csv, --summary) */
     int stream;             /* load_options.stream (batch outputs, --out-of-core) */
     /* Work on the finished model done in the child and sent after it
      * (wire.h sections; --diff's batch run: one side of the comparison).

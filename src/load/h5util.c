@@ -15,6 +15,7 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 #include "util/bigmem.h"
+#include "util/hooks.h"
 
 void h5u_set_why(char *why, size_t len, const char *fmt, ...)
 {
@@ -166,6 +167,7 @@ h5u_status h5u_reader_init(h5u_reader *rd, uint64_t file_size)
 {
     rd->file_size = file_size;
     rd->bytes_done = 0;
+    rd->log_reads = hook_is(HOOK_READ_LOG, "1");
     rd->dapl = H5Pcreate(H5P_DATASET_ACCESS);
     rd->dxpl = H5Pcreate(H5P_DATASET_XFER);
     /* Each column is read once, whole: a chunk cache only adds copies. */
@@ -496,6 +498,7 @@ h5u_status h5u_read_i64(h5u_reader *rd, hid_t loc, const char *name, int64_t **o
     *n = 0;
     hid_t ds;
     bool filtered;
+    h5u_log_read(rd, loc, name);
     h5u_status st = open_dataset(rd, loc, name, &ds, &filtered, why, whylen);
     if (st != H5U_OK)
         return st;
@@ -679,6 +682,7 @@ h5u_status h5u_read_strs(h5u_reader *rd, hid_t loc, const char *name, h5u_strs *
     memset(out, 0, sizeof *out);
     hid_t ds;
     bool filtered;
+    h5u_log_read(rd, loc, name);
     h5u_status st = open_dataset(rd, loc, name, &ds, &filtered, why, whylen);
     if (st != H5U_OK)
         return st;
@@ -802,11 +806,76 @@ h5u_status h5u_attr_f64(hid_t loc, const char *name, double *v, char *why, size_
     return attr_number(loc, name, true, H5T_NATIVE_DOUBLE, v, why, whylen);
 }
 
+void h5u_log_read(const h5u_reader *rd, hid_t loc, const char *name)
+{
+    if (!rd->log_reads)
+        return;
+    char at[256] = "";
+    if (name[0] != '/' && H5Iget_name(loc, at, sizeof at) < 0)
+        at[0] = 0;
+    H5Eclear2(H5E_DEFAULT);
+    char path[600], esc[1200];
+    snprintf(path, sizeof path, "%s%s%s", at, at[0] && strcmp(at, "/") ? "/" : "", name);
+    text_escape_buf(esc, sizeof esc, path);
+    fprintf(stderr, "scopeview: read %s\n", esc);
+}
+
+/* h5u_check_dataset's checks of the open dataset, in the readers' order. */
+static h5u_status check_open(h5u_reader *rd, hid_t ds, bool filtered, bool strings, uint64_t *n,
+                             char *why, size_t whylen)
+{
+    hid_t type = H5Dget_type(ds);
+    if (type < 0)
+        return h5u_fail(why, whylen, "unreadable type");
+    H5T_class_t cls = H5Tget_class(type);
+    size_t esize = H5Tget_size(type);
+    bool ok = strings || is_integer_class(type);
+    H5Tclose(type);
+    if (!ok) {
+        h5u_set_why(why, whylen, "%s, not integer", class_name(cls));
+        return H5U_BAD;
+    }
+    hid_t space = H5Dget_space(ds);
+    if (space < 0)
+        return h5u_fail(why, whylen, "unreadable dataspace");
+    h5u_status st = space_count(space, strings, n, why, whylen);
+    H5Sclose(space);
+    if (st != H5U_OK)
+        return st;
+    if (!count_plausible(rd, ds, filtered, *n, esize)) {
+        h5u_set_why(why, whylen, "claims %llu %s, more than the file can hold",
+                    (unsigned long long)*n, strings ? "strings" : "elements");
+        return H5U_BAD;
+    }
+    /* Counted as read: a hard link to it is refused later as after a read. */
+    if ((!strings || *n > 1) && h5u_read_before(rd, ds)) {
+        h5u_set_why(why, whylen,
+                    "the same dataset as one read before (a hard link); not read again");
+        return H5U_BAD;
+    }
+    return H5U_OK;
+}
+
+h5u_status h5u_check_dataset(h5u_reader *rd, hid_t loc, const char *name, bool strings, uint64_t *n,
+                             char *why, size_t whylen)
+{
+    hid_t ds;
+    bool filtered;
+    *n = 0;
+    h5u_status st = open_dataset(rd, loc, name, &ds, &filtered, why, whylen);
+    if (st != H5U_OK)
+        return st;
+    st = check_open(rd, ds, filtered, strings, n, why, whylen);
+    H5Dclose(ds);
+    return st;
+}
+
 /* ------------------------------------------------------------ internal (h5util_internal.h) */
 
 h5u_status h5u_open_checked(h5u_reader *rd, hid_t loc, const char *name, hid_t *ds, bool *filtered,
                             char *why, size_t whylen)
 {
+    h5u_log_read(rd, loc, name);
     return open_dataset(rd, loc, name, ds, filtered, why, whylen);
 }
 

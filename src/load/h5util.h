@@ -39,6 +39,9 @@ typedef struct h5u_reader {
     /* The load's memory budget (budget.h), or NULL: every column is charged
      * at its element count times its element size before it is allocated. */
     struct load_budget *budget;
+    /* SCOPEVIEW_READ_LOG: each dataset read is named on stderr, so a test
+     * can tell which columns a load reads. */
+    bool log_reads;
 } h5u_reader;
 
 /* Silences the error stack for this thread, lets libhdf5 load filter
@@ -64,6 +67,18 @@ bool h5u_charge(h5u_reader *rd, hid_t ds, uint64_t bytes);
  * dropped with a warning (needs rd->budget, which holds the set). */
 bool h5u_read_before(h5u_reader *rd, hid_t ds);
 void h5u_reader_close(h5u_reader *rd);
+
+/* Names dataset `name` below loc on stderr when rd->log_reads (escaped). */
+void h5u_log_read(const h5u_reader *rd, hid_t loc, const char *name);
+
+/* Opens dataset `name` below loc with the checks h5u_read_i64 (strings:
+ * h5u_read_strs) makes before it reads (virtual and external storage
+ * refused, the type, the count within what the file can hold, a hard link
+ * to a dataset read before refused, and counted as read), then closes it,
+ * reading no data; *n: its elements.  A column the output does not need
+ * fails or drops its region as a read would, unless its values are bad. */
+h5u_status h5u_check_dataset(h5u_reader *rd, hid_t loc, const char *name, bool strings, uint64_t *n,
+                             char *why, size_t whylen);
 
 /* --- group listing --- */
 

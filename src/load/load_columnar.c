@@ -488,6 +488,18 @@ static sv_err read_event_column(ld_ctx *c, hid_t f, lc_file *lf, int k, const ch
     return SV_OK;
 }
 
+/* Event column k is in the file and the load reads it: a statistics-only
+ * load (loader.h stats_only) reads no call_ids without parent_ids, which
+ * the nesting would not use. */
+static bool ev_read(const ld_ctx *c, const h5u_list *el, const lc_file *lf, int k)
+{
+    const char *name = k < 2 ? lf->tnames[k] : ev_names3[k];
+    if (h5u_list_find(el, name) < 0)
+        return false;
+    return !(k == EV_CALL && c->opt && c->opt->stats_only &&
+             h5u_list_find(el, ev_names3[EV_PARENT]) < 0);
+}
+
 /* Every column the load would read, charged up front on a copy of the
  * budget (as alloc_rows will charge them, one by one): a load that cannot
  * fit fails before it reads anything, with the message it would give
@@ -505,7 +517,7 @@ static bool events_fit(ld_ctx *c, const h5u_list *el, const lc_file *lf)
     for (int k = 0; k < EV_NCOL; k++) {
         const char *name = k < 2 ? lf->tnames[k] : ev_names3[k];
         char path[64];
-        if (h5u_list_find(el, name) < 0)
+        if (!ev_read(c, el, lf, k))
             continue;
         snprintf(path, sizeof path, "/events/%s", name);
         if (!budget_charge(&t, calls * sizeof(int64_t), path)) {
@@ -529,7 +541,7 @@ static sv_err read_events(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
     bool ok = true;
     for (int k = 0; !e && k < EV_NCOL; k++) {
         const char *name = k < 2 ? lf->tnames[k] : ev_names3[k];
-        if (h5u_list_find(el, name) < 0)
+        if (!ev_read(c, el, lf, k))
             continue;
         bool got;
         e = read_event_column(c, f, lf, k, name, batch, &got, why, sizeof why);
@@ -575,13 +587,15 @@ static void lc_free(lc_file *lf)
 static sv_err read_optional_index(ld_ctx *c, hid_t f, const h5u_list *il, lc_file *lf)
 {
     size_t P = lf->ix.P;
+    /* Only the calls show their metadata (loader.h stats_only). */
+    bool meta = !(c->opt && c->opt->stats_only);
     sv_err e;
     if ((e = idx_i64(c, f, il, "source_lines", P, &lf->lines)) ||
         (e = idx_i64(c, f, il, "exclusive_totals", P, &lf->excl)) ||
         (e = idx_strs(c, f, il, "source_files", P, &lf->files)) ||
         (e = idx_strs(c, f, il, "source_texts", P, &lf->texts)) ||
         (e = idx_strs(c, f, il, "tags", P, &lf->tags)) ||
-        (e = idx_strs(c, f, il, "event_metadata", P, &lf->meta)))
+        (meta && (e = idx_strs(c, f, il, "event_metadata", P, &lf->meta))))
         return e;
     if (h5u_list_find(il, "summary_statistics") < 0)
         return SV_OK;

@@ -51,6 +51,37 @@ static bool read_required(ld_ctx *c, hid_t g, const char *region_name, h5u_list 
     return st == H5U_OK;
 }
 
+/* A statistics-only load (loader.h stats_only) reads no event_metadata and
+ * no call_ids without parent_ids.  Such a column of tmp is checked as a
+ * read checks it before reading (the same warnings; a refused layout drops
+ * the region: *keep false), but its values are not read: true when it is
+ * skipped. */
+static bool skip_column(ld_ctx *c, hid_t g, const char *region_name, h5u_list *l, long idx,
+                        const region *tmp, bool *keep)
+{
+    const char *col = l->v[idx].name;
+    bool meta = strcmp(col, "event_metadata") == 0;
+    *keep = true;
+    if (!c->opt || !c->opt->stats_only ||
+        !(meta || (strcmp(col, "call_ids") == 0 && h5u_list_find(l, "parent_ids") < 0)))
+        return false;
+    char why[H5U_WHY_MAX];
+    uint64_t n;
+    h5u_status st = h5u_check_dataset(&c->rd, g, col, meta, &n, why, sizeof why);
+    if (st != H5U_OK) {
+        ld_warn(c, region_name, "dataset", col, "%s; %s dropped", why,
+                st == H5U_REFUSED ? "region" : "column");
+        *keep = st != H5U_REFUSED;
+        return true;
+    }
+    l->v[idx].kind = H5U_DATASET;
+    if (n != tmp->n)
+        ld_warn(c, region_name, "dataset", col,
+                "%llu elements, start_times has %zu; column dropped", (unsigned long long)n,
+                tmp->n);
+    return true;
+}
+
 /* Reads one optional column of n values into the staged region.  false
  * when the whole region must go (a refused layout). */
 static bool read_optional(ld_ctx *c, hid_t g, const char *region_name, h5u_list *l,
@@ -64,6 +95,9 @@ static bool read_optional(ld_ctx *c, hid_t g, const char *region_name, h5u_list 
         ld_warn(c, region_name, "dataset", oc->name, "not a dataset; column ignored");
         return true;
     }
+    bool keep;
+    if (skip_column(c, g, region_name, l, idx, tmp, &keep))
+        return keep;
     char why[H5U_WHY_MAX];
     int64_t *v;
     size_t n;
@@ -103,6 +137,9 @@ static bool read_event_meta(ld_ctx *c, hid_t g, const char *region_name, h5u_lis
         ld_warn(c, region_name, "dataset", col, "not a dataset; column ignored");
         return true;
     }
+    bool keep;
+    if (skip_column(c, g, region_name, l, idx, tmp, &keep))
+        return keep;
     char why[H5U_WHY_MAX];
     h5u_strs s;
     h5u_status st = h5u_read_strs(&c->rd, g, col, &s, why, sizeof why);

@@ -25,6 +25,12 @@ typedef struct load_options {
      * statistics from the index and read no event column (regions are then
      * summary-only: no percentiles, no calls).  For --summary. */
     bool stored_statistics;
+    /* The caller keeps only the statistics, the nesting's exclusive times
+     * and the thread lists (strip.h: --json, --csv, --summary): columns
+     * nothing of that needs are not read, nor checked: event_metadata, and
+     * call_ids where no parent_ids come with them (the nesting uses the
+     * two together or neither).  HDF5 files only. */
+    bool stats_only;
     /* The memory budget every column is charged to (budget.h), or NULL. */
     struct load_budget *budget;
     /* An MPI run's share of the rows (load_rows.h), or NULL for all.  With

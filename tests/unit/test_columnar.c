@@ -633,6 +633,115 @@ static void test_schema_attribute(void **s)
     assert_null(p);
 }
 
+/* ------------------------------------------------------------ columns skipped */
+
+static void put_strs(hid_t loc, const char *name, const char *const *v, hsize_t n)
+{
+    hid_t st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, H5T_VARIABLE);
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t d = H5Dcreate2(loc, name, st, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, st, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Dclose(d);
+    H5Sclose(sp);
+    H5Tclose(st);
+}
+
+/* write_small's file plus call_ids (parent_ids with parents) and
+ * event_metadata: "a" has two calls, "b" one. */
+static void write_ids_meta(const char *path, bool parents)
+{
+    int64_t three = 3;
+    write_small(path, 2, H5T_NATIVE_INT64, &three, "b", false);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t g = H5Gopen2(f, "events", H5P_DEFAULT);
+    put_i64(g, "call_ids", (int64_t[]){1, 2, 3}, 3);
+    if (parents)
+        put_i64(g, "parent_ids", (int64_t[]){-1, -1, -1}, 3);
+    H5Gclose(g);
+    g = H5Gopen2(f, "rank_region_index", H5P_DEFAULT);
+    put_strs(g, "event_metadata", (const char *[]){"[{\"k\": 1}, {}]", "[{}]"}, 2);
+    H5Gclose(g);
+    H5Fclose(f);
+}
+
+/* Schema 1: region r (calls [0,100], [10,50]) with call_ids, no
+ * parent_ids, and event_metadata. */
+static void write_groups_ids_meta(const char *path)
+{
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t r0 = H5Gcreate2(f, "rank0", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t rg = H5Gcreate2(r0, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t r = H5Gcreate2(rg, "r", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    put_i64(r, "start_times", (int64_t[]){0, 10}, 2);
+    put_i64(r, "end_times", (int64_t[]){100, 50}, 2);
+    put_i64(r, "call_ids", (int64_t[]){7, 8}, 2);
+    put_strs(r, "event_metadata", (const char *[]){"{}", "{\"x\": 2}"}, 2);
+    H5Gclose(r);
+    H5Gclose(rg);
+    H5Gclose(r0);
+    H5Fclose(f);
+}
+
+static profile *load_with(const char *path, bool stats_only)
+{
+    load_options lo = {.stats_only = stats_only};
+    profile *p;
+    sv_error err;
+    if (profile_load(path, &lo, &p, &err) != SV_OK)
+        fail_msg("load %s: %s", path, err.msg);
+    assert_int_equal(p->nwarnings, 0);
+    return p;
+}
+
+/* A statistics-only load (the batch outputs) reads no event_metadata and
+ * no call_ids that have no parent_ids beside them; the calls and their
+ * statistics are those of the whole load (values by hand). */
+static void test_stats_only_columns(void **s)
+{
+    (void)s;
+    char path[256];
+    tmp_path(path, sizeof path, "statsonly");
+    write_ids_meta(path, false);
+    profile *p = load_with(path, false);
+    assert_non_null(get(p, 0, "a")->call_ids);
+    assert_non_null(get(p, 0, "a")->event_meta);
+    assert_string_equal(get(p, 0, "a")->event_meta[0], "{\"k\": 1}");
+    profile_free(p);
+    p = load_with(path, true);
+    region *a = get(p, 0, "a");
+    assert_null(a->call_ids);
+    assert_null(a->event_meta);
+    assert_null(get(p, 0, "b")->call_ids);
+    check_i64(a->start_ns, (int64_t[]){10, 15}, 2);
+    check_i64(a->end_ns, (int64_t[]){13, 19}, 2);
+    assert_float_equal(stat(a, RSTAT_TOTAL), 7, 0);     /* 3 + 4 */
+    assert_float_equal(stat(a, RSTAT_EXCLUSIVE), 7, 0); /* nothing inside */
+    assert_float_equal(stat(get(p, 0, "b"), RSTAT_TOTAL), 5, 0);
+    profile_free(p);
+    /* With parent_ids the nesting uses both: call_ids are read. */
+    write_ids_meta(path, true);
+    p = load_with(path, true);
+    check_i64(get(p, 0, "a")->call_ids, (int64_t[]){1, 2}, 2);
+    check_i64(get(p, 0, "b")->parent_ids, (int64_t[]){-1}, 1);
+    assert_null(get(p, 0, "a")->event_meta);
+    profile_free(p);
+    /* Schema 1 alike. */
+    write_groups_ids_meta(path);
+    p = load_with(path, false);
+    check_i64(get(p, 0, "r")->call_ids, (int64_t[]){7, 8}, 2);
+    assert_string_equal(get(p, 0, "r")->event_meta[1], "{\"x\": 2}");
+    profile_free(p);
+    p = load_with(path, true);
+    region *r = get(p, 0, "r");
+    assert_null(r->call_ids);
+    assert_null(r->event_meta);
+    assert_false(p->legacy); /* the columns still tell the extended layout */
+    assert_float_equal(stat(r, RSTAT_EXCLUSIVE), 100, 0); /* (100 - 40) + 40 */
+    profile_free(p);
+    unlink(path);
+}
+
 /* ------------------------------------------------------------ JSON text */
 
 static void test_json_text(void **s)
@@ -676,7 +785,7 @@ int main(void)
         cmocka_unit_test(test_offset_beyond_int64), cmocka_unit_test(test_schema_attribute),
         cmocka_unit_test(test_long_event_metadata), cmocka_unit_test(test_stored_statistics_small),
         cmocka_unit_test(test_repeated_pair),       cmocka_unit_test(test_event_beyond_int64),
-        cmocka_unit_test(test_json_text),
+        cmocka_unit_test(test_json_text),           cmocka_unit_test(test_stats_only_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
