@@ -15,10 +15,12 @@
 /* ------------------------------------------------------------ per row */
 
 /* Schema 3: starts are a running sum of the row's deltas, ends start +
- * duration; false at the first int64 overflow (index in *bad). */
-static bool decode_row(region *t, size_t *bad)
+ * duration; false at the first int64 overflow (index in *bad).  *neg:
+ * some duration is negative. */
+static bool decode_row(region *t, size_t *bad, bool *neg)
 {
     int64_t s = 0;
+    bool nd = false;
     for (size_t i = 0; i < t->n; i++) {
         if (i == 0)
             s = t->start_ns[0];
@@ -27,11 +29,13 @@ static bool decode_row(region *t, size_t *bad)
             return false;
         }
         t->start_ns[i] = s;
+        nd |= t->end_ns[i] < 0;
         if (__builtin_add_overflow(s, t->end_ns[i], &t->end_ns[i])) {
             *bad = i;
             return false;
         }
     }
+    *neg = nd;
     return true;
 }
 
@@ -69,8 +73,11 @@ typedef struct lc_pre_job {
 
 static void decode_check(region *t, int schema, lc_pre *o)
 {
-    o->ok = schema < 3 || decode_row(t, &o->bad);
-    o->ebs = o->ok ? ld_first_end_before_start(t->start_ns, t->end_ns, t->n) : t->n;
+    /* Decoded without overflow, end < start only where a duration is
+     * negative: the decoding tells whether to look (a pass saved). */
+    bool neg = true;
+    o->ok = schema < 3 || decode_row(t, &o->bad, &neg);
+    o->ebs = o->ok && neg ? ld_first_end_before_start(t->start_ns, t->end_ns, t->n) : t->n;
 }
 
 static void pre_task(void *ctx, size_t j)
