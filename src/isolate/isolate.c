@@ -379,6 +379,10 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_IGN);
+    /* Test hook (tests/screens/tmux_ooc_sigterm.sh): a window's child stops at once, as one
+     * SIGSTOPped from outside would. */
+    if (io->window && hook_is(HOOK_TEST_WINDOW, "stop"))
+        raise(SIGSTOP);
     iso_hook hook = {{prog_fd, now_ms()}, hook_value(HOOK_TEST_DURING_LOAD), path};
     /* Silent: the parent gives the one-line verdict (a sanitizer's report
      * included; SCOPEVIEW_IN_PROCESS=1 shows it in-process). */
@@ -429,6 +433,7 @@ typedef struct iso_watch {
     unsigned stall_s;
     int64_t deadline;
     bool stalled;
+    bool cancelled;    /* opt->cancel was set */
     uint64_t window_s; /* the current deadline's length (grows with announced work) */
     const isolate_options *opt;
 } iso_watch;
@@ -472,6 +477,15 @@ static ssize_t iso_read(void *ctx, void *buf, size_t n)
         if (left <= 0) {
             w->stalled = true;
             return -1;
+        }
+        /* A cancellable load wakes up to look at its flag: a stopped child would
+         * otherwise keep the caller until the stall deadline. */
+        if (w->opt && w->opt->cancel) {
+            if (atomic_load(w->opt->cancel)) {
+                w->cancelled = true;
+                return -1;
+            }
+            left = left < ISOLATE_CANCEL_MS ? left : ISOLATE_CANCEL_MS;
         }
         struct pollfd pfd[2] = {{.fd = w->data_fd, .events = POLLIN},
                                 {.fd = w->prog_fd, .events = POLLIN}};
@@ -851,7 +865,7 @@ static sv_err iso_collect(isolate_load *ld, profile **out, sv_error *err)
     wire_status ws = wire_recv_section(&src, l->budget, opt->section, out, &werr);
     if (ws == WIRE_PROFILE && ld->tail_fd >= 0) /* the statistics come next */
         return iso_hand_tail(ld, &w, out, err);
-    if (w.stalled || ws == WIRE_BUDGET)
+    if (w.stalled || w.cancelled || ws == WIRE_BUDGET)
         kill(ld->pid, SIGKILL);
     close(ld->data_fd);
     if (w.prog_fd >= 0)
@@ -870,6 +884,8 @@ static sv_err iso_collect(isolate_load *ld, profile **out, sv_error *err)
     }
     profile_free(*out);
     *out = NULL;
+    if (w.cancelled)
+        return sv_error_set(err, SV_ERR_USAGE, "%s: cancelled", epath);
     if (ws == WIRE_ERROR || ws == WIRE_BUDGET) {
         sv_error_set(err, werr.code, "%s", werr.msg);
         if (ws == WIRE_BUDGET)

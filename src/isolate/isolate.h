@@ -20,6 +20,8 @@
 #ifndef SV_ISOLATE_H
 #define SV_ISOLATE_H
 
+#include <stdatomic.h>
+
 #include "model/profile.h"
 
 struct ld_ctx;
@@ -84,7 +86,15 @@ typedef struct isolate_options {
      * ooc.h), in the child or in-process. */
     sv_err (*streamed)(void *ctx, struct ld_ctx *c, struct lc_file *lf);
     void *streamed_ctx;
+    /* Set (by another thread) to give up the load: the parent stops waiting
+     * for the child within ISOLATE_CANCEL_MS, kills it (a stopped child
+     * too) and the load fails with SV_ERR_USAGE, "cancelled".  The viewer
+     * quitting on a signal while a window is read (ooc_job_cancel). */
+    const atomic_bool *cancel;
 } isolate_options;
+
+/* How often a cancellable load looks at its flag. */
+#define ISOLATE_CANCEL_MS 50
 
 sv_err profile_load_isolated(const char *path, const isolate_options *opt, profile **out,
                              sv_error *err);

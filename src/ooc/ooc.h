@@ -173,6 +173,11 @@ bool ooc_file_unchanged(const ooc_file *f);
  * only its checkpoint's calls, none of them overlapping it. */
 sv_err ooc_window(const ooc_file *f, int64_t t0, int64_t t1, profile **out, sv_error *err);
 
+/* ooc_window, given up (SV_ERR_USAGE, its child killed) soon after *cancel
+ * is set by another thread (isolate_options.cancel); cancel may be NULL. */
+sv_err ooc_window_cancellable(const ooc_file *f, int64_t t0, int64_t t1, const atomic_bool *cancel,
+                              profile **out, sv_error *err);
+
 /* The most calls a window may hold under budget bytes (the viewer's share
  * of the budget divided by a window's cost per call): a third of the
  * budget at 136 bytes a call (ooc_window.c: times 16, every optional

@@ -19,7 +19,8 @@ static void ooc_job_work(void *arg)
 {
     ooc_job *j = arg;
     sv_error_clear(&j->err);
-    j->rc = ooc_window(j->f, j->t0, j->t1, &j->win, &j->err);
+    /* The gate's flag (job_gate_cancel) also gives up the read in its child. */
+    j->rc = ooc_window_cancellable(j->f, j->t0, j->t1, &j->gate.cancel, &j->win, &j->err);
 }
 
 ooc_job *ooc_job_start(const ooc_file *f, int64_t t0, int64_t t1, bool hold)
@@ -78,7 +79,9 @@ void ooc_job_cancel(ooc_job *j)
 {
     if (!j)
         return;
-    job_gate_join(&j->gate); /* the window read runs to its end: it reads a file, no pipe to cut */
+    /* The read in its child is given up: a child stopped or slow (a SIGTERM while it
+     * is SIGSTOPped) would otherwise hold the viewer until the stall deadline. */
+    job_gate_cancel(&j->gate);
     profile_free(j->win);
     ooc_job_free(j);
 }

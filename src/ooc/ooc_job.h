@@ -38,8 +38,9 @@ void ooc_job_wait(ooc_job *j);
  * the error, frees j. */
 sv_err ooc_job_take(ooc_job *j, profile **out, sv_error *err);
 
-/* Waits for the read to end, frees the window and j (quitting, or a
- * window no longer wanted). */
+/* Gives up the read (its loading child is killed, stopped or not), waits
+ * for the worker, frees the window and j (quitting, or a window no longer
+ * wanted). */
 void ooc_job_cancel(ooc_job *j);
 
 #endif

@@ -345,6 +345,12 @@ static sv_err changed(const ooc_file *f, sv_error *err)
 
 sv_err ooc_window(const ooc_file *f, int64_t t0, int64_t t1, profile **out, sv_error *err)
 {
+    return ooc_window_cancellable(f, t0, t1, NULL, out, err);
+}
+
+sv_err ooc_window_cancellable(const ooc_file *f, int64_t t0, int64_t t1, const atomic_bool *cancel,
+                              profile **out, sv_error *err)
+{
     *out = NULL;
     sv_error_clear(err);
     ooc_plan plan;
@@ -367,7 +373,8 @@ sv_err ooc_window(const ooc_file *f, int64_t t0, int64_t t1, profile **out, sv_e
                           .window = &plan,
                           .prepare = ow_prepare,
                           .section = &sec,
-                          .prepare_nests = true};
+                          .prepare_nests = true,
+                          .cancel = cancel};
     /* A C-API file set: every file of it (its ranks are in several). */
     if (f->skel->npaths > 1) {
         io.paths = (const char *const *)f->skel->paths;
