@@ -11,6 +11,9 @@
  *                                never written (a sparse file)
  *   hostile_gen noalloc3 PATH N  the same in schema 3: one index row of N
  *                                events, /events columns never written
+ *   hostile_gen nochunk3 PATH N  as noalloc3, the /events columns chunked and
+ *                                gzip'd but no chunk written (a file of a few
+ *                                KiB claiming 16 N bytes of calls)
  *   hostile_gen alias PATH N     one rank group hard-linked as rank0..rankN
  *   hostile_gen stored PATH      stored summaries that contradict themselves
  *   hostile_gen attrs PATH N     N metadata attributes
@@ -159,9 +162,27 @@ static void write_noalloc(const char *path, long n)
     gen_close(f);
 }
 
+/* A chunked, gzip'd int64 dataset of n elements, no chunk written: its
+ * storage is nothing, its values the fill value. */
+static void unwritten_dataset(hid_t loc, const char *name, hsize_t n)
+{
+    hid_t space = H5Screate_simple(1, &n, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hsize_t chunk = 65536;
+    if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, &chunk) < 0 || H5Pset_deflate(dcpl, 4) < 0)
+        gen_die("nochunk3: cannot set up %s", name);
+    hid_t d = H5Dcreate2(loc, name, H5T_STD_I64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (d < 0)
+        gen_die("nochunk3: cannot create %s", name);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+}
+
 /* Schema 3, columnar: region "big" on rank 0 claims N events whose
- * start_deltas and durations are allocated early and never written. */
-static void write_noalloc3(const char *path, long n)
+ * start_deltas and durations are allocated early and never written
+ * (unwritten: chunked and gzip'd, no chunk written). */
+static void write_noalloc3(const char *path, long n, bool unwritten)
 {
     hid_t f = gen_file_create(path);
     gen_attr_int(f, "scope_profiler_schema", 3);
@@ -178,8 +199,8 @@ static void write_noalloc3(const char *path, long n)
     gen_col_i64(ix, "event_counts", &count, 1);
     gen_close(ix);
     hid_t ev = gen_group(f, "events");
-    early_dataset(ev, "start_deltas", (hsize_t)n);
-    early_dataset(ev, "durations", (hsize_t)n);
+    (unwritten ? unwritten_dataset : early_dataset)(ev, "start_deltas", (hsize_t)n);
+    (unwritten ? unwritten_dataset : early_dataset)(ev, "durations", (hsize_t)n);
     gen_close(ev);
     gen_close(f);
 }
@@ -551,7 +572,9 @@ int main(int argc, char **argv)
     else if (strcmp(what, "noalloc") == 0)
         write_noalloc(path, n);
     else if (strcmp(what, "noalloc3") == 0)
-        write_noalloc3(path, n);
+        write_noalloc3(path, n, false);
+    else if (strcmp(what, "nochunk3") == 0)
+        write_noalloc3(path, n, true);
     else if (strcmp(what, "alias") == 0)
         write_alias(path, n);
     else if (strcmp(what, "stored") == 0)

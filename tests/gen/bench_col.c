@@ -1,11 +1,15 @@
-/* bench_col: `svgen bench-schema3 PATH --calls N [--gzip] [--chunk C] [--json]`,
+/* bench_col: `svgen bench-schema3 PATH --calls N [--gzip] [--chunk C] [--json] [--flat]`,
  * the schema-3 benchmark input (--json: the same calls as a JSON profile,
  * gzip'd with --gzip): one rank, 5 nested regions (main > step > {assemble,
  * solve > precond x2}), summary_statistics and exclusive totals, event
  * columns chunked as h5py chunks them, or C elements a chunk (the writer's
  * appends of a large run: 1,024), gzip: deflate 4 + shuffle, as the
  * writer's "auto" compression.  Measured: 10M calls 0.6 s, 330 MB of
- * memory, a 160 MB file; 100M calls 20 s, 3.2 GB, 1.6 GB. */
+ * memory, a 160 MB file; 100M calls 20 s, 3.2 GB, 1.6 GB.
+ *
+ * --flat: one region "tick" of N calls of 1000 ns, one every 1500 ns, deflate 9 +
+ * shuffle: constant columns that compress about 1000:1, the most
+ * compressible file the writer makes. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +56,35 @@ static int64_t bench_step(bench_col *c, int64_t t, size_t npre, gen_rng *rng)
     t += 100;
     push(&c[B_STEP], s0, t, t - s0 - children);
     return t + 300;
+}
+
+/* --flat: one region's calls, evenly spaced, chunks of 64 Ki calls at most. */
+static void flat_write(const char *path, size_t ncalls, size_t chunk)
+{
+    int64_t *start = gen_alloc(ncalls, sizeof(int64_t));
+    int64_t *end = gen_alloc(ncalls, sizeof(int64_t));
+    int64_t t0 = 5000000000000LL;
+    for (size_t i = 0; i < ncalls; i++) {
+        start[i] = t0 + (int64_t)i * 1500;
+        end[i] = start[i] + 1000;
+    }
+    gc_row row = {.region = "tick", .rank = 0, .n = ncalls, .start = start, .end = end};
+    const gen_kv meta[] = {
+        {"hostname", GEN_STR, "bench-01", 0, 0},
+        {"scope_profiler_version", GEN_STR, "0.7.1", 0, 0},
+        {"start_time_ns", GEN_INT, NULL, t0, 0},
+        {"mpi_size", GEN_INT, NULL, 1, 0},
+        {"svgen_scenario", GEN_STR, "bench-schema3 --flat", 0, 0},
+    };
+    gc_profile p = {.rows = &row, .nrows = 1, .meta = meta, .nmeta = 5};
+    gc_opts o = {.timing = 3,
+                 .chunked = true,
+                 .chunk = chunk ? chunk : (ncalls < 65536 ? ncalls : 65536),
+                 .deflate = 9,
+                 .shuffle = true};
+    gc_write(path, &p, &o);
+    free(start);
+    free(end);
 }
 
 static void bench_write(const char *path, size_t ncalls, bool gzip, size_t chunk, bool json)
@@ -112,7 +145,7 @@ int scen_bench_schema3_main(int argc, char **argv)
 {
     const char *path = NULL;
     long long calls = -1;
-    bool gzip = false, json = false;
+    bool gzip = false, json = false, flat = false;
     long long chunk = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--gzip") == 0) {
@@ -125,6 +158,8 @@ int scen_bench_schema3_main(int argc, char **argv)
                 calls = -2;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
+        } else if (strcmp(argv[i], "--flat") == 0) {
+            flat = true;
         } else if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc) {
             char *end = NULL;
             errno = 0;
@@ -137,12 +172,15 @@ int scen_bench_schema3_main(int argc, char **argv)
             calls = -2;
         }
     }
-    if (!path || calls < 0) {
-        fputs("usage: svgen bench-schema3 PATH --calls N [--gzip] [--chunk C] [--json]  "
+    if (!path || calls < 0 || (flat && (gzip || json))) {
+        fputs("usage: svgen bench-schema3 PATH --calls N [--gzip] [--chunk C] [--json | --flat]  "
               "(6 <= N <= 1e9)\n",
               stderr);
         return 2;
     }
-    bench_write(path, (size_t)calls, gzip, (size_t)chunk, json);
+    if (flat)
+        flat_write(path, (size_t)calls, (size_t)chunk);
+    else
+        bench_write(path, (size_t)calls, gzip, (size_t)chunk, json);
     return 0;
 }
