@@ -112,11 +112,7 @@ static sv_err load_here(const char *path, const isolate_options *how, const load
         char epath[400];
         text_escape_buf(epath, sizeof epath, path);
         budget_message(&b, epath, err->msg, sizeof err->msg);
-        size_t len = strlen(err->msg);
-        snprintf(err->msg + len, sizeof err->msg - len, "%s",
-                 lo.stream == LOAD_STREAM_OFF
-                     ? ISOLATE_OVER_BUDGET_NOTE
-                     : "; even streamed (out of core) the load needs more");
+        isolate_budget_note(&b, lo.stream, false, err->msg, sizeof err->msg);
     }
     return e;
 }

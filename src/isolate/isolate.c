@@ -258,18 +258,29 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
         char epath[400]; /* a path over 200 characters stays whole */
         text_escape_buf(epath, sizeof epath, path);
         budget_message(&b, epath, err->msg, sizeof err->msg);
-        /* Out of core (stream_col.h): the batch outputs only. */
-        size_t len = strlen(err->msg);
-        snprintf(err->msg + len, sizeof err->msg - len, "%s",
-                 opt->stream == LOAD_STREAM_OFF
-                     ? ISOLATE_OVER_BUDGET_NOTE
-                     : "; even streamed (out of core) the load needs more");
-        if (opt->streamed) /* ooc_open: its pass streams columnar files, not schema 1 */
-            snprintf(err->msg + len, sizeof err->msg - len, "%s",
-                     "; out of core, schema 2 and 3 files are streamed but a schema 1 file or a "
-                     "JSON profile must fit the budget");
+        isolate_budget_note(&b, opt->stream, opt->streamed != NULL, err->msg, sizeof err->msg);
     }
     return e;
+}
+
+void isolate_budget_note(const load_budget *b, int stream, bool viewer, char *msg, size_t cap)
+{
+    size_t len = strlen(msg);
+    if (len >= cap)
+        return;
+    if (stream == LOAD_STREAM_OFF)
+        snprintf(msg + len, cap - len, "%s", ISOLATE_OVER_BUDGET_NOTE);
+    else if (b->not_streamed[0]) /* stream_col.h sc_claim */
+        snprintf(msg + len, cap - len, "; not streamed out of core: %s", b->not_streamed);
+    else if (b->streamed)
+        snprintf(msg + len, cap - len, "; even streamed (out of core) the load needs more");
+    else if (viewer) /* ooc_open: its pass streams columnar files, not schema 1 */
+        snprintf(msg + len, cap - len,
+                 "; out of core, schema 2 and 3 files are streamed but a schema 1 file or a "
+                 "JSON profile must fit the budget");
+    else
+        snprintf(msg + len, cap - len,
+                 "; this file's layout is not streamed out of core: it must fit the budget");
 }
 
 /* Work announced by the load (budget.h on_charge): a column of `bytes` is about to be read, in

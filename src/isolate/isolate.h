@@ -137,6 +137,15 @@ void isolate_tail_free(isolate_tail *t);
 #define ISOLATE_OVER_BUDGET_NOTE                                                                   \
     "; the viewer opens such a file out of core, --json, --csv and --summary stream it"
 
+struct load_budget;
+/* Appends to msg (a refusal by budget b, budget.h budget_message) why the
+ * load did not get below the budget: how to load it out of core (stream
+ * off), a sparse file's columns not streamed (b->not_streamed), the
+ * streamed load's own need, or a layout that is not streamed (viewer: the
+ * out-of-core viewer's load). */
+void isolate_budget_note(const struct load_budget *b, int stream, bool viewer, char *msg,
+                         size_t cap);
+
 /* Half the machine's RAM (sysconf), at least 256 MiB. */
 uint64_t isolate_default_budget(void);
 

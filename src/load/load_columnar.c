@@ -688,7 +688,7 @@ static sv_err stage_rows(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
     if (c->opt && c->opt->part && !lc_partition(lf, c->opt->part))
         return SV_ERR_NOMEM;
     /* Out of core: the columns are opened, the calls streamed rank by rank. */
-    if (events && sc_wanted(c, lf, el))
+    if (events && sc_wanted(c, f, lf, el))
         return sc_stage(c, f, el, lf);
     /* An out-of-core window: only its calls (load_window.h). */
     if (events && c->opt && c->opt->window)

@@ -13,6 +13,7 @@
 #include "stream_col_internal.h"
 #include "stream_pf.h"
 #include "util/hash.h"
+#include "util/text.h"
 
 static const char *const sc_names[SC_NCOL] = {
     NULL, NULL, "gpu_durations", "call_ids", "parent_ids", "thread_ids", "task_ids", "await_ns"};
@@ -43,14 +44,64 @@ static uint64_t stored_bytes(const profile *p)
     return sum;
 }
 
-bool sc_plausible(const ld_ctx *c, uint64_t bytes)
+/* Slack for a column's or a file's own metadata, so a tiny column never fails the ratio. */
+#define SC_SLACK 4096
+
+void sc_claim_add(sc_claim *cl, hid_t ds, uint64_t n, const char *path)
 {
-    /* gzip stores timings in about a fifth of their bytes; a sparse file that declares
-     * gigabytes would only stream fill values: left to the budget, which refuses it */
-    return bytes / 64 <= stored_bytes(c->p);
+    if (!cl->ok)
+        return;
+    hid_t type = H5Dget_type(ds);
+    size_t esize = type >= 0 ? H5Tget_size(type) : 0;
+    if (type >= 0)
+        H5Tclose(type);
+    hid_t dcpl = H5Dget_create_plist(ds);
+    int nf = dcpl >= 0 ? H5Pget_nfilters(dcpl) : -1;
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    H5Eclear2(H5E_DEFAULT);
+    /* The stored sizes of its allocated chunks (or its contiguous block): unallocated
+     * chunks, which hold only the fill value, count for nothing. */
+    uint64_t storage = H5Dget_storage_size(ds);
+    uint64_t need = n > UINT64_MAX / (esize ? esize : 1) ? UINT64_MAX : n * (esize ? esize : 1);
+    /* Filtered (or unknown): the strongest built-in filter's ratio; plain: byte for byte. */
+    uint64_t ratio = nf != 0 ? H5U_MAX_RATIO : 1;
+    uint64_t can =
+        storage > (UINT64_MAX - SC_SLACK) / ratio ? UINT64_MAX : storage * ratio + SC_SLACK;
+    cl->storage = storage > UINT64_MAX - cl->storage ? UINT64_MAX : cl->storage + storage;
+    if (need <= can)
+        return;
+    cl->ok = false;
+    char a[32], b[32];
+    budget_format(a, sizeof a, need);
+    budget_format(b, sizeof b, storage);
+    text_escape_buf(cl->why, sizeof cl->why, path);
+    size_t len = strlen(cl->why);
+    snprintf(
+        cl->why + len, sizeof cl->why - len,
+        " declares %s of calls in %s of stored %s, more than %llu:1 (a sparse or damaged file)", a,
+        b, nf != 0 ? "compressed chunks" : "data", (unsigned long long)ratio);
 }
 
-bool sc_wanted(const ld_ctx *c, const lc_file *lf, const h5u_list *el)
+bool sc_claim_check(const ld_ctx *c, sc_claim *cl)
+{
+    if (cl->ok && cl->storage > stored_bytes(c->p) + SC_SLACK) {
+        /* The datasets' blocks are holes of a sparse file: they would stream zeros. */
+        char a[32], b[32];
+        budget_format(a, sizeof a, cl->storage);
+        budget_format(b, sizeof b, stored_bytes(c->p));
+        snprintf(cl->why, sizeof cl->why,
+                 "its event columns claim %s of storage, the file occupies %s on disk (a sparse "
+                 "file)",
+                 a, b);
+        cl->ok = false;
+    }
+    if (!cl->ok && c->rd.budget)
+        snprintf(c->rd.budget->not_streamed, sizeof c->rd.budget->not_streamed, "%s", cl->why);
+    return cl->ok;
+}
+
+bool sc_wanted(const ld_ctx *c, hid_t f, const lc_file *lf, const h5u_list *el)
 {
     if (!c->opt || c->opt->part || c->opt->stream == LOAD_STREAM_OFF)
         return false;
@@ -58,10 +109,25 @@ bool sc_wanted(const ld_ctx *c, const lc_file *lf, const h5u_list *el)
     for (size_t j = 0; j < lf->nkept; j++)
         calls += lf->cnt[lf->order[j]];
     unsigned ncols = 0;
-    for (int k = 0; k < SC_NCOL; k++)
-        ncols += h5u_list_find(el, col_name(lf, k)) >= 0;
+    sc_claim cl = {.ok = true};
+    for (int k = 0; k < SC_NCOL; k++) {
+        if (h5u_list_find(el, col_name(lf, k)) < 0)
+            continue;
+        ncols++;
+        char path[64];
+        ev_path(path, sizeof path, col_name(lf, k));
+        hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
+        if (ds < 0) {
+            H5Eclear2(H5E_DEFAULT);
+            continue; /* sc_stage's open gives the warning */
+        }
+        sc_claim_add(&cl, ds, calls, path);
+        H5Dclose(ds);
+    }
     uint64_t bytes = calls * ncols * sizeof(int64_t);
-    if (!sc_plausible(c, bytes))
+    /* A sparse or lying file would only stream fill values: left to the budget, which
+     * refuses it, with the reason. */
+    if (!sc_claim_check(c, &cl))
         return false;
     if (c->opt->stream == LOAD_STREAM_FORCE)
         return true;
@@ -128,6 +194,8 @@ sv_err sc_stage(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
     if (!sf)
         return SV_ERR_NOMEM;
     lf->sc = sf;
+    if (c->rd.budget)
+        c->rd.budget->streamed = true;
     sf->c = c;
     sf->schema = c->schema;
     sf->budget = budget_left(c);

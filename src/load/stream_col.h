@@ -22,10 +22,24 @@
 
 /* True when this load streams lf's events (load_options.stream, the
  * budget left against the columns' bytes). */
-bool sc_wanted(const ld_ctx *c, const lc_file *lf, const h5u_list *el);
-/* False when the file stores too few bytes for columns of `bytes` (a sparse
- * file declaring gigabytes): such columns are not streamed. */
-bool sc_plausible(const ld_ctx *c, uint64_t bytes);
+bool sc_wanted(const ld_ctx *c, hid_t f, const lc_file *lf, const h5u_list *el);
+
+/* Whether columns can hold the calls they declare (a sparse file declaring
+ * gigabytes, a lying chunk index: such columns are not streamed, and the
+ * in-memory load's budget refuses them).  Judged per column by the stored
+ * sizes of its chunks and its filter, not by the file's size: a plain
+ * column needs its bytes stored, a filtered one a 1/H5U_MAX_RATIO of them
+ * (12M constant calls compress 1000:1), and the columns' storage must be
+ * on disk, not in a sparse file's holes. */
+typedef struct sc_claim {
+    bool ok;
+    uint64_t storage; /* the columns' stored bytes so far */
+    char why[200];    /* when !ok: which column, what it declares, what it stores */
+} sc_claim;
+/* Adds dataset ds (at path) holding n calls. */
+void sc_claim_add(sc_claim *cl, hid_t ds, uint64_t n, const char *path);
+/* The verdict; when false, the reason is also the budget's not_streamed. */
+bool sc_claim_check(const ld_ctx *c, sc_claim *cl);
 /* Opens the event columns (the checks and warnings of read_events) and
  * sizes the staged rows; lf->sc is set. */
 sv_err sc_stage(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf);

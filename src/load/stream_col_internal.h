@@ -46,8 +46,8 @@ typedef struct sc_file {
     int64_t tlo;        /* the lowest thread row allowed: -1 (columnar), 0 (schema 1) */
     sc_row **rows;      /* per index row, NULL when not streamed; schema 1: the rank's rows */
     size_t P, cap;
-    sc_row *pending;   /* schema 1: the row of the region being committed */
-    uint64_t declared; /* schema 1: the column bytes the streamed regions declare */
+    sc_row *pending; /* schema 1: the row of the region being committed */
+    uint64_t stored; /* schema 1: the stored bytes of the streamed regions' columns */
     ld_ctx *c;
 } sc_file;
 

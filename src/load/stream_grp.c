@@ -106,8 +106,11 @@ static bool open_row(ld_ctx *c, sc_file *sf, hid_t g, h5u_list *l, sc_row *row, 
         c->p->legacy = false; /* per-call JSON: no batch statistic, not read */
     /* A sparse file declaring gigabytes: left to the in-memory load, whose budget refuses it
      * (checked before the datasets are recorded as read). */
-    uint64_t bytes = row->cols[0].n * (uint64_t)__builtin_popcount(row->open) * sizeof(int64_t);
-    if (!sc_plausible(c, sf->declared + bytes))
+    sc_claim cl = {.ok = true, .storage = sf->stored};
+    for (int k = 0; k < SC_NCOL; k++)
+        if (row->open & (1u << k))
+            sc_claim_add(&cl, row->cols[k].ds, row->cols[k].n, grp_names[k]);
+    if (!sc_claim_check(c, &cl))
         return false;
     for (int k = 0; k < SC_NCOL; k++)
         if ((row->open & (1u << k)) && h5u_read_before(&sf->rd, row->cols[k].ds))
@@ -118,6 +121,9 @@ static bool open_row(ld_ctx *c, sc_file *sf, hid_t g, h5u_list *l, sc_row *row, 
             l->v[idx].kind = H5U_DATASET;
     }
     row->n = row->cols[0].n;
+    sf->stored = cl.storage;
+    if (c->rd.budget)
+        c->rd.budget->streamed = true;
     return true;
 }
 
@@ -279,7 +285,6 @@ int sg_load_columns(ld_ctx *c, const rank_data *rk, hid_t g, const char *name, h
         row_free(row);
         return *e ? 0 : -1;
     }
-    sf->declared += row->n * (uint64_t)__builtin_popcount(row->open) * sizeof(int64_t);
     sf->tlo = 0;
     sf->tmax = rk->has_threads ? (int64_t)rk->threads.n - 1 : INT64_MAX;
     sf->kmax = rk->has_tasks ? (int64_t)rk->tasks.n - 1 : INT64_MAX;

@@ -31,6 +31,12 @@ typedef struct load_budget {
      * extends the loading child's deadlines by the work it announces). */
     void (*on_charge)(void *ctx, uint64_t bytes);
     void *on_charge_ctx;
+    /* Why the load did not stream its columns out of core (a sparse file),
+     * for the refusal's message; "" when it did or was not asked to. */
+    char not_streamed[200];
+    /* A file's columns were streamed out of core (the refusal then is the
+     * streamed load's own need). */
+    bool streamed;
     /* Object addresses of the columns read so far (open addressing). */
     uint64_t *seen;
     size_t nseen, seen_cap;
