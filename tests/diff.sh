@@ -144,7 +144,7 @@ for size in 80x24 200x60; do
     expect_rc 0 "compare view $size"
     # 200 columns list every screen; 80 only the current one, so the counts still show
     if [ "$size" = 80x24 ]; then
-        want "tree $size: header" '^ base.h5 → slow.h5  \[paths\]  2 slower, 0 faster paths'
+        want "tree $size: header" '^ base.h5 → slow.h5  \[paths\]  2 slower, 0 faster (p<0.01, ≥5%)$'
     else
         want "tree $size: header" '^ base.h5 → slow.h5  \[paths\] regions  distributions  flame  timelines'
     fi

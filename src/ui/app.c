@@ -906,7 +906,10 @@ int app_run(profile *p, const app_options *o, FILE *out)
         app_start_calls(&a, o);
     app_wait_stats(&a, o);
     app_create_views(&a);
-    int first = o->view ? scope_lookup(o->view) : (int)cfg->default_view;
+    /* A comparison opens on the compare view, whatever the config's default. */
+    int first = o->view   ? scope_lookup(o->view)
+                : o->diff ? (int)VIEW_COMPARE
+                          : (int)cfg->default_view;
     if (first >= 0 && (size_t)first < ctx->nviews && ui_view_shown(ctx, (size_t)first))
         ctx->current = (size_t)first;
     bool sized = ctx->nviews > 0 && app_resize(&a);

@@ -64,14 +64,23 @@ static uint32_t fit_by_priority(const table *t, uint32_t shown, int w)
     return shown;
 }
 
-/* Scrolled: column 0, then data columns in order from the hscroll-th on,
- * as many as fit. */
+static uint32_t pinned_cols(const table *t, uint32_t avail)
+{
+    uint32_t p = avail & 1u;
+    for (size_t i = 1; i < t->ncols; i++)
+        if (((avail >> i) & 1u) && t->cols[i].pin)
+            p |= 1u << i;
+    return p;
+}
+
+/* Scrolled: column 0 and the pinned ones, then the other data columns in
+ * order from the (hscroll - 1 + lead)-th on, as many as fit. */
 static uint32_t fit_scrolled(const table *t, uint32_t avail, int w)
 {
-    uint32_t shown = avail & 1u;
-    size_t skip = t->hscroll;
+    uint32_t shown = pinned_cols(t, avail);
+    size_t skip = t->hscroll - 1 + t->lead;
     for (size_t i = 1; i < t->ncols; i++) {
-        if (!((avail >> i) & 1u))
+        if (!((avail >> i) & 1u) || ((shown >> i) & 1u))
             continue;
         if (skip > 0) {
             skip--;
@@ -138,9 +147,14 @@ static int name_growth(const table *t, uint32_t shown, bool all, int spare, int 
 void table_layout(table *t, const grid *g, rect area)
 {
     uint32_t avail = all_cols(t);
-    size_t ndata = popcount32(avail & ~1u);
-    if (t->hscroll >= ndata)
-        t->hscroll = ndata ? ndata - 1 : 0;
+    uint32_t free_cols = avail & ~pinned_cols(t, avail);
+    size_t first = 1;
+    while (first < t->ncols && !((free_cols >> first) & 1u))
+        first++;
+    t->lead = first < t->ncols && ((fit_by_priority(t, avail, area.w) >> first) & 1u) ? 1 : 0;
+    size_t nsteps = popcount32(free_cols) + 1 - t->lead; /* hscroll 0 .. nsteps - 1 */
+    if (t->hscroll >= nsteps)
+        t->hscroll = nsteps ? nsteps - 1 : 0;
     uint32_t shown =
         t->hscroll ? fit_scrolled(t, avail, area.w) : fit_by_priority(t, avail, area.w);
     /* The marker goes into the flex column's header, after its title, when
@@ -373,8 +387,8 @@ enum table_result table_on_cmd(table *t, ui_cmd cmd, int mouse_x, int mouse_y)
         /* Sideways, as less -S: handled even at an edge. */
         if (cmd == CMD_LEFT && t->hscroll > 0)
             t->hscroll--;
-        else if (cmd == CMD_RIGHT && (t->nmore > 0 || t->hscroll > 0) &&
-                 t->hscroll + 1 < popcount32(all_cols(t) & ~1u) && t->nmore > 0)
+        else if (cmd == CMD_RIGHT && t->nmore > 0 &&
+                 t->hscroll + t->lead < popcount32(all_cols(t) & ~pinned_cols(t, all_cols(t))))
             t->hscroll++;
         return TABLE_MOVED;
     case CMD_SORT_PREV:

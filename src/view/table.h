@@ -25,6 +25,7 @@ typedef struct table_col {
     bool left; /* left-aligned text (numbers are right-aligned) */
     bool flex; /* takes the width the others leave (one column at most) */
     bool asc;  /* sorted smallest first when chosen (numbers otherwise largest first) */
+    bool pin;  /* stays when scrolled sideways (a row's mark, which says what the row is) */
 } table_col;
 
 typedef struct table {
@@ -40,7 +41,8 @@ typedef struct table {
     int x[TABLE_MAX_COLS], w[TABLE_MAX_COLS];
     int left, width;          /* the table's columns on screen */
     int want[TABLE_MAX_COLS]; /* a name column's widest text (table_want), 0: none */
-    size_t hscroll;  /* Left/Right: data columns skipped at the left (0: fit by priority) */
+    size_t hscroll;  /* Left/Right: 0 fits by priority, k > 0 starts at data column k - 1 + lead */
+    size_t lead;     /* 1 when the fit by priority shows the first data column, else 0 */
     size_t nmore;    /* data columns that do not fit (the header says "▸ N more") */
     size_t more_col; /* the flex column whose header holds that marker, ncols: the right end */
     int body_y;      /* screen row of the first data row */
@@ -55,7 +57,9 @@ void table_init(table *t, const table_col *cols, size_t ncols, size_t sort_col, 
 /* Chooses the columns that fit area.w and their positions; the header goes
  * on row area.y and data rows below it.  With hscroll 0 the least important
  * columns go first; scrolled sideways (Left/Right, as less -S), the first
- * column stays and the others follow in order from the hscroll-th on.  When
+ * column and the pinned ones stay and the others follow in order.  The first
+ * step right starts at the first data column when the fit by priority had
+ * dropped it (so every column can be reached), else at the second.  When
  * columns do not fit, the header ends with "▸ N more". */
 void table_layout(table *t, const grid *g, rect area);
 

@@ -150,6 +150,46 @@ static void test_sideways(void **state)
     grid_free(&g);
 }
 
+/* The compare view's shape: the first data column is dropped first by
+ * priority and a pinned mark ends the row.  Right then starts at that first
+ * column (else it could never be shown) and the mark stays while scrolled. */
+enum { P_NAME, P_BASE, P_NEW, P_DELTA, P_MARK, P_N };
+static const table_col pcols[P_N] = {
+    [P_NAME] = {"Name", 10, 0, true, true},
+    [P_BASE] = {"Base", 8, 2, false, false}, /* dropped first */
+    [P_NEW] = {"New", 8, 1, false, false},
+    [P_DELTA] = {"Delta", 8, 0, false, false},
+    [P_MARK] = {"", 6, 0, true, false, false, true},
+};
+
+static void test_sideways_first_and_pinned(void **state)
+{
+    (void)state;
+    grid g = {0};
+    assert_true(grid_resize(&g, 40, 5));
+    table t;
+    table_init(&t, pcols, P_N, P_DELTA, true);
+    /* 36 columns: Name 10 + New + Delta + mark = 1 + 10+1+8+1+8+1+6 = 36: Base dropped */
+    table_layout(&t, &g, (rect){0, 0, 36, 5});
+    assert_int_equal(t.shown, (1u << P_NAME) | (1u << P_NEW) | (1u << P_DELTA) | (1u << P_MARK));
+    assert_int_equal(t.lead, 0);
+    /* Right: in order from Base; Base and New fit before the mark, Delta not */
+    table_on_cmd(&t, CMD_RIGHT, 0, 0);
+    table_layout(&t, &g, (rect){0, 0, 36, 5});
+    assert_int_equal(t.shown, (1u << P_NAME) | (1u << P_BASE) | (1u << P_NEW) | (1u << P_MARK));
+    /* Right twice more: New then Delta first, the mark always there */
+    table_on_cmd(&t, CMD_RIGHT, 0, 0);
+    table_layout(&t, &g, (rect){0, 0, 36, 5});
+    assert_int_equal(t.shown, (1u << P_NAME) | (1u << P_NEW) | (1u << P_DELTA) | (1u << P_MARK));
+    table_on_cmd(&t, CMD_RIGHT, 0, 0);
+    table_layout(&t, &g, (rect){0, 0, 36, 5});
+    assert_int_equal(t.shown, (1u << P_NAME) | (1u << P_DELTA) | (1u << P_MARK));
+    /* the last step: Right stays */
+    table_on_cmd(&t, CMD_RIGHT, 0, 0);
+    assert_int_equal(t.hscroll, 3);
+    grid_free(&g);
+}
+
 static void test_put_and_header(void **state)
 {
     (void)state;
@@ -252,9 +292,13 @@ int main(void)
     if (!setlocale(LC_CTYPE, "C.UTF-8"))
         setlocale(LC_CTYPE, "en_US.UTF-8");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_layout_wide),          cmocka_unit_test(test_layout_narrow),
-        cmocka_unit_test(test_put_and_header),       cmocka_unit_test(test_cursor),
-        cmocka_unit_test(test_sort_keys_and_clicks), cmocka_unit_test(test_sideways),
+        cmocka_unit_test(test_layout_wide),
+        cmocka_unit_test(test_layout_narrow),
+        cmocka_unit_test(test_put_and_header),
+        cmocka_unit_test(test_cursor),
+        cmocka_unit_test(test_sort_keys_and_clicks),
+        cmocka_unit_test(test_sideways),
+        cmocka_unit_test(test_sideways_first_and_pinned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

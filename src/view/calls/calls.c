@@ -266,9 +266,13 @@ static void *calls_create(ui_ctx *ctx)
     s->sort_col = CC_DUR;
     s->desc = true;
     for (int c = 0; c < CC_N; c++) /* names (no fixed width) read A to Z */
-        s->tcols[c] = (table_col){
-            calls_cols[c].title, calls_cols[c].width, 0, calls_cols[c].width == 0, false,
-            !calls_cols[c].desc};
+        s->tcols[c] = (table_col){calls_cols[c].title,
+                                  calls_cols[c].width,
+                                  0,
+                                  calls_cols[c].width == 0,
+                                  false,
+                                  !calls_cols[c].desc,
+                                  false};
     table_init(&s->tb, s->tcols, CC_N, CC_DUR, true);
     calls_reset(s);
     return s;

@@ -26,7 +26,7 @@ static const table_col reg_cols[RG_COUNT] = {
     [RG_REL] = {"Delta%", 8, 0, false, false},   [RG_P50] = {"dP50", 9, 3, false, false},
     [RG_P95] = {"dP95", 9, 4, false, false},     [RG_P99] = {"dP99", 9, 5, false, false},
     [RG_IMBAL] = {"dImbal", 7, 6, false, false}, [RG_P] = {"p adj", 8, 1, false, false},
-    [RG_SHIFT] = {"Shift", 9, 2, false, false},  [RG_MARK] = {"", 7, 0, true, false},
+    [RG_SHIFT] = {"Shift", 9, 2, false, false},  [RG_MARK] = {"", 7, 0, true, false, false, true},
 };
 static const diff_key reg_keys[RG_COUNT] = {DK_NAME,      DK_ABS_DELTA, DK_REL_DELTA, DK_ABS_DELTA,
                                             DK_ABS_DELTA, DK_ABS_DELTA, DK_ABS_DELTA, DK_P,

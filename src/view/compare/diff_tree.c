@@ -2,7 +2,7 @@
  *
  * Columns: base, new, delta, delta %, calls base/new, exclusive delta,
  * adjusted p and a slower / faster mark; sortable (< > I; Delta sorts by
- * |delta|); Enter, Right and Left open and close paths.  It first opens the
+ * |delta|); Enter opens and closes a path, Left / Right scroll the columns.  It first opens the
  * paths that lead to flagged rows and puts the cursor on the flagged path
  * whose exclusive time changed most: the region that itself got slower,
  * not only its ancestors.  A frame draws the visible rows only; the list of
@@ -24,7 +24,7 @@ static const table_col tree_cols[TC_COUNT] = {
     [TC_CALLS] = {"Calls b/n", 11, 4, false, false},
     [TC_EXCL] = {"Excl delta", 10, 2, false, false},
     [TC_P] = {"p adj", 8, 1, false, false},
-    [TC_MARK] = {"", 7, 0, true, false},
+    [TC_MARK] = {"", 7, 0, true, false, false, true},
 };
 static const diff_key tree_keys[TC_COUNT] = {DK_NAME,       DK_BASE,      DK_NEW,
                                              DK_ABS_DELTA,  DK_REL_DELTA, DK_NEW,
@@ -140,27 +140,6 @@ static int tree_cmd(cmp_state *s, ui_cmd cmd)
             return 0;
         s->open[id] = !s->open[id];
         break;
-    case CMD_RIGHT:
-        if (leaf)
-            return VF_HANDLED;
-        if (s->open[id]) {
-            tree_flatten(s);
-            table_goto(&s->tt, s->tt.cursor + 1);
-            return VF_HANDLED | VF_REDRAW;
-        }
-        s->open[id] = 1;
-        break;
-    case CMD_LEFT:
-        if (s->open[id] && !leaf) {
-            s->open[id] = 0;
-            break;
-        }
-        for (size_t i = s->tt.cursor; i-- > 0;)
-            if (s->rows[i] == s->d->paths[id].parent) {
-                table_goto(&s->tt, i);
-                break;
-            }
-        return VF_HANDLED | VF_REDRAW;
     default:
         return 0;
     }

@@ -21,35 +21,58 @@ static const char *base_name(const char *p)
     return sl && sl[1] ? sl + 1 : p ? p : "";
 }
 
+/* The flag counts in the longest wording that fits in w columns: the
+ * counts themselves are never cut (a cut "1 slowe…" reads as nothing). */
+static void cmp_counts(const cmp_state *s, const grid *g, bool ascii, int w, char *b, size_t n)
+{
+    const diff_result *d = s->d;
+    bool regions = s->screen == CS_REGIONS;
+    size_t up = d->nflag[regions ? 0 : 1][0], down = d->nflag[regions ? 0 : 1][1];
+    const char *ge = ascii ? ">=" : "≥";
+    double pct = d->opt.threshold * 100;
+    snprintf(b, n, "  %zu slower, %zu faster %s (p adj < %g, %s %s %g%%)  m M", up, down,
+             regions ? "regions" : "paths", d->opt.alpha, diff_metric_names[d->opt.metric], ge,
+             pct);
+    if (grid_text_width(g, b) <= w)
+        return;
+    snprintf(b, n, "  %zu slower, %zu faster (p<%g, %s%g%%)", up, down, d->opt.alpha, ge, pct);
+    if (grid_text_width(g, b) <= w)
+        return;
+    snprintf(b, n, "  %zu slower, %zu faster", up, down);
+    if (grid_text_width(g, b) <= w)
+        return;
+    snprintf(b, n, " %zu%s %zu%s", up, ascii ? "^" : "▲", down, ascii ? "v" : "▼");
+}
+
 static void cmp_header(cmp_state *s, ui_ctx *ctx, rect area)
 {
     const diff_result *d = s->d;
     grid *g = &ctx->grid;
     char b[1024], counts[512];
-    int x = area.x + 1;
-    bool regions = s->screen == CS_REGIONS;
-    snprintf(counts, sizeof counts, "  %zu slower, %zu faster %s (p adj < %g, %s %s %g%%)  m M",
-             d->nflag[regions ? 0 : 1][0], d->nflag[regions ? 0 : 1][1],
-             regions ? "regions" : "paths", d->opt.alpha, diff_metric_names[d->opt.metric],
-             ctx->ascii ? ">=" : "≥", d->opt.threshold * 100);
-    snprintf(b, sizeof b, "%s %s %s  ", base_name(d->label[0]), ctx->ascii ? "->" : "→",
-             base_name(d->label[1]));
-    x += grid_put_text(g, x, area.y, area.x + area.w - x, b, ROLE_HEADER, GA_BOLD);
-    /* Every screen's name, or on a narrow screen the current one only, so
-     * the counts still show. */
+    int x = area.x + 1, right = area.x + area.w;
+    /* Every screen's name, or on a narrow screen the current one only. */
     int names = 0;
     for (int i = 0; i < CS_COUNT; i++)
         names += grid_text_width(g, screen_names[i]) + 2;
-    bool all = x + names + 24 <= area.x + area.w;
+    snprintf(b, sizeof b, "%s %s %s  ", base_name(d->label[0]), ctx->ascii ? "->" : "→",
+             base_name(d->label[1]));
+    int runs = grid_text_width(g, b);
+    int cur = grid_text_width(g, screen_names[s->screen]) + 2;
+    cmp_counts(s, g, ctx->ascii, right - x - runs - cur, counts, sizeof counts);
+    int cw = grid_text_width(g, counts);
+    bool all = x + runs + names + cw <= right;
+    /* The run names give way (cut in the middle) before the counts do. */
+    int room = right - x - (all ? names : cur) - cw;
+    x += grid_put_text_mid(g, x, area.y, room > 4 ? room : 4, b, ROLE_HEADER, GA_BOLD);
     for (int i = 0; i < CS_COUNT; i++) {
         if (!all && i != (int)s->screen)
             continue;
         snprintf(b, sizeof b, "%s%s%s", i == (int)s->screen ? "[" : " ", screen_names[i],
                  i == (int)s->screen ? "]" : " ");
-        x += grid_put_text(g, x, area.y, area.x + area.w - x, b, ROLE_HEADER,
+        x += grid_put_text(g, x, area.y, right - x, b, ROLE_HEADER,
                            i == (int)s->screen ? GA_REVERSE : 0);
     }
-    grid_put_text(g, x, area.y, area.x + area.w - x, counts, ROLE_HEADER, 0);
+    grid_put_text(g, x, area.y, right - x, counts, ROLE_HEADER, 0);
 }
 
 static const diff_row *selected_region(const cmp_state *s)

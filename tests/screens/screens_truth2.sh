@@ -1,0 +1,71 @@
+#!/bin/sh
+# Headless screens that must not mislead, continued: the compare view that
+# --diff opens and its columns at 80, ...  Each part runs at 80x24, 120x40
+# and 200x50, in colour, mono and ASCII, on profiles svgen writes here.
+# Prints "N passed, N failed"; exits non-zero when anything failed.
+. "${0%/*}/../lib.sh"
+svgen="$top_build/svgen"
+sizes="80x24 120x40 200x50"
+modes="colour mono ascii"
+
+# mode_opt MODE: the option that draws in MODE.
+mode_opt() {
+    case $1 in
+    mono) echo --mono ;;
+    ascii) echo --ascii ;;
+    *) ;;
+    esac
+}
+
+# shot SIZE KEYS MODE ARGS...: the screen of scopeview ARGS.
+shot() {
+    lib_size=$1 lib_keys=$2 lib_mode=$3
+    shift 3
+    # shellcheck disable=SC2046 # mode_opt prints one word or none
+    env -u TERM "$sv" --batch --size "$lib_size" --keys "$lib_keys" $(mode_opt "$lib_mode") "$@" \
+        >"$scr" 2>"$tmp/err" </dev/null
+    rc=$?
+}
+
+# --- 4. the compare view: --diff opens on it; every column can be reached
+# sideways at any width, the slower / faster mark stays, the counts whole.
+a="$tmp/a.h5" b="$tmp/b.h5"
+"$svgen" demo --seed 1 "$a" >/dev/null && "$svgen" demo --seed 2 --slow solve=40 "$b" >/dev/null ||
+    exit 99
+# The flagged paths as --diff --csv lists them (its own output path).
+"$sv" --diff "$a" "$b" --csv >"$tmp/d.csv" || exit 99
+nslow=$(awk -F, '$1 == "path" && $NF == "slower"' "$tmp/d.csv" | wc -l | tr -d ' ')
+nfast=$(awk -F, '$1 == "path" && $NF == "faster"' "$tmp/d.csv" | wc -l | tr -d ' ')
+check "compare: the slowed run has slower paths ($nslow)" [ "$nslow" -gt 0 ]
+cols="Base New Delta Delta% Calls_b/n Excl_delta p_adj"
+for size in $sizes; do
+    for mode in $modes; do
+        mark="▲ slow"
+        [ "$mode" = ascii ] && mark="^ slow"
+        shot "$size" "" "$mode" --diff "$a" "$b"
+        check "compare $size $mode: --diff opens the compare view" rowhas 2 "\[paths\]"
+        check "compare $size $mode: the counts uncut" \
+            rowhas 2 "  $nslow slower, $nfast faster\( \|$\)"
+        check "compare $size $mode: no line wider than $size" [ "$(widest)" -le "${size%x*}" ]
+        # Right (l, then the arrow), step by step: every column title on some
+        # screen, the mark on each; then Left (h) back to the start.
+        seen=" " keys=""
+        for step in l l l l '<Right>' '<Right>' '<Right>' '<Right>' h; do
+            shot "$size" "6$keys" "$mode" --diff "$a" "$b"
+            check "compare $size $mode '$keys': the mark stays" hasf "$mark"
+            for c in $cols; do
+                t=$(echo "$c" | tr _ ' ')
+                row 3 | grep -qF -- "$t" && seen="$seen$c "
+            done
+            keys="$keys$step"
+        done
+        for c in $cols; do
+            check "compare $size $mode: column $c reachable" eval "case '$seen' in *' $c '*) true ;; *) false ;; esac"
+        done
+    done
+done
+# --batch with --view on another view still opens that view.
+shot 80x24 "" colour --diff "$a" "$b" --view regions
+check "compare --view regions: the regions view" rowhas 1 "\[3 regions\]"
+
+finish
