@@ -29,14 +29,14 @@ char *timefmt_ns(char *buf, size_t len, double ns)
         a /= 1000.0;
         u++;
     }
-    if (u == 0 && v == floor(v))
-        snprintf(buf, len, "%.0f %s", v, units[u]);
-    else if (a < 9.9995)
-        snprintf(buf, len, "%.3f %s", v, units[u]);
-    else if (a < 99.995)
-        snprintf(buf, len, "%.2f %s", v, units[u]);
+    int prec = a < 9.9995 ? 3 : a < 99.995 ? 2 : 1;
+    /* Whole nanoseconds print whole, also when a quotient (a time per hit)
+     * misses the integer by a rounding error: 30 ns beside 50 ns, never
+     * "30.00 ns".  A fraction the shown digits keep stays (333.3 ns). */
+    if (u == 0 && fabs(v - round(v)) < 0.5 * pow(10, -prec))
+        snprintf(buf, len, "%.0f %s", round(v) == 0 ? 0.0 : round(v), units[u]);
     else
-        snprintf(buf, len, "%.1f %s", v, units[u]);
+        snprintf(buf, len, "%.*f %s", prec, v, units[u]);
     return buf;
 }
 

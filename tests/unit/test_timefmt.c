@@ -30,6 +30,23 @@ static void test_units(void **state)
     assert_int_equal(parsed("0"), 0);
 }
 
+/* One rule for nanoseconds: whole ones print whole, also a quotient that
+ * misses the integer by a rounding error (90 ns over 3 hits, in seconds);
+ * a fraction the shown digits keep stays. */
+static void test_format_ns(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(timefmt_ns(b, sizeof b, 50.0), "50 ns");
+    assert_string_equal(timefmt_ns(b, sizeof b, 90e-9 / 3 * 1e9), "30 ns");
+    assert_string_equal(timefmt_ns(b, sizeof b, 29.9999999), "30 ns");
+    assert_string_equal(timefmt_ns(b, sizeof b, 333.3333), "333.3 ns");
+    assert_string_equal(timefmt_ns(b, sizeof b, 60.5), "60.50 ns");
+    assert_string_equal(timefmt_ns(b, sizeof b, 1.5), "1.500 ns");
+    assert_string_equal(timefmt_ns(b, sizeof b, -0.0000001), "0 ns");
+    assert_string_equal(timefmt_ns(b, sizeof b, 1500.0), "1.500 us");
+}
+
 /* The digits are never read through a double: 0.1 + 0.2 s is 300 ms exactly, and a value
  * near INT64_MAX ns keeps its last digit. */
 static void test_exact(void **state)
@@ -69,6 +86,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_units),
+        cmocka_unit_test(test_format_ns),
         cmocka_unit_test(test_exact),
         cmocka_unit_test(test_refused),
     };
