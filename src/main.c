@@ -214,7 +214,7 @@ static int run_viewer(const cli_options *o, profile *p, const region_filter *f, 
 {
     app_options ao = {
         .stats_tail = *tail, /* the statistics still to come: app_run's now */
-        .path = p->path,
+        .path = profile_name(p),
         .headless = o->headless,
         .cols = o->cols,
         .rows = o->rows,
@@ -501,6 +501,10 @@ static int run(const cli_options *o)
     }
     if (status == 0)
         status = check_ranks(o->ranks, p);
+    if (status == 0 && o->run_name && !profile_set_run_name(p, o->run_name)) {
+        fprintf(stderr, "scopeview: out of memory\n");
+        status = 1;
+    }
     if (status == 0)
         status = viewer                  ? run_viewer(o, p, &f, &tail)
                  : o->mode == CLI_EXPORT ? run_export(o, p, &f)
@@ -527,6 +531,9 @@ static int run_files(const cli_options *o)
         return sv_err_exit_status(e);
     }
     cli_options x = *o;
+    /* One directory named: the run is called after it, not its first file. */
+    if (o->nfiles == 1 && (n > 1 || strcmp(v[0], o->file) != 0))
+        x.run_name = o->file;
     x.file = v[0];
     x.files = (const char *const *)v;
     x.nfiles = n;

@@ -35,6 +35,7 @@ typedef struct cli_options {
     /* Every FILE (files[0] == file); nfiles > 1: a C-API rank set, one profile. */
     const char *const *files;
     size_t nfiles;
+    const char *run_name; /* the directory FILE named, set by main (NULL: a file) */
 
     const char *events_region; /* --events REGION */
     const char *lines_region;  /* --lines REGION */

@@ -78,7 +78,7 @@ static void put_rank_list(strbuf *b, const profile *p, const region_filter *f)
 static void summary_header(strbuf *b, const profile *p, const region_filter *f)
 {
     sb_puts(b, "file: ");
-    text_escape(b, p->path ? p->path : "", SIZE_MAX);
+    text_escape(b, profile_name(p), SIZE_MAX);
     sb_puts(b, "  ranks: ");
     put_rank_list(b, p, f);
     sb_puts(b, "  minimum start: ");

@@ -247,7 +247,21 @@ void profile_free(profile *p)
     free_strv(p->path_formats, p->npaths);
     free_strv(p->paths, p->npaths);
     free(p->path);
+    free(p->run_name);
     free(p);
+}
+
+bool profile_set_run_name(profile *p, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    char *s = strndup(dir, n);
+    if (!s)
+        return false;
+    free(p->run_name);
+    p->run_name = s;
+    return true;
 }
 
 rank_data *profile_rank(const profile *p, int rank)

@@ -247,7 +247,10 @@ typedef enum profile_format {
 } profile_format;
 
 typedef struct profile {
-    char *path;   /* the first file; see paths for a C-API rank set */
+    char *path; /* the first file; see paths for a C-API rank set */
+    /* The directory the user named for a run of files (no trailing '/'),
+     * NULL when a file was named: the run's name on screen (profile_name). */
+    char *run_name;
     char **paths; /* every file opened as this profile (npaths >= 1) */
     size_t npaths;
     /* npaths lines saying what each file is ("native trace, version 2,
@@ -278,6 +281,13 @@ typedef struct profile {
  * A rank_data pointer is valid until the next profile_add_rank() (the
  * array grows); fill one rank before adding the next. */
 profile *profile_new(const char *path);
+/* Names the run after dir (a copy, trailing '/' dropped); false on NOMEM. */
+bool profile_set_run_name(profile *p, const char *dir);
+/* What the run is called: its directory, else its first file. */
+static inline const char *profile_name(const profile *p)
+{
+    return p->run_name ? p->run_name : p->path ? p->path : "";
+}
 rank_data *profile_add_rank(profile *p, int rank);        /* NULL on NOMEM */
 region *rank_add_region(rank_data *rk, const char *name); /* NULL on NOMEM */
 void profile_warn(profile *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -232,6 +232,8 @@ static void build_file(info_doc *d, const profile *p)
         snprintf(size, sizeof size, "%" PRIu64 " bytes (%.1f MiB)", p->file_size, kib / 1024.0);
     else
         snprintf(size, sizeof size, "%" PRIu64 " bytes (%.1f KiB)", p->file_size, kib);
+    if (p->run_name)
+        doc_pair(d, 2, 6, "run", p->run_name);
     if (p->npaths > 1) {
         char n[48];
         snprintf(n, sizeof n, "%zu (one per rank)", p->npaths);

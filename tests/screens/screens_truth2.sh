@@ -68,4 +68,29 @@ done
 shot 80x24 "" colour --diff "$a" "$b" --view regions
 check "compare --view regions: the regions view" rowhas 1 "\[3 regions\]"
 
+# --- one unit rule: a time per hit of 90 ns over 3 hits is 30 ns, written
+# like the 50 ns beside it (col3_full.h5's line profile of inner, FIXTURES.md:
+# times 150 and 90 ns, 3 hits each)
+need_fixture "$fx/col3_full.h5"
+run --lines inner "$fx/col3_full.h5"
+check "--lines: 150 ns over 3 hits is 50 ns" has "^  21  *3  *150 ns  *50 ns "
+check "--lines: 90 ns over 3 hits is 30 ns, whole" has "^  22  *3  *90 ns  *30 ns "
+check "--lines: no 30.00 ns" hasnt "30\.00 ns"
+
+# --- a run given as a directory is called after the directory: title bar,
+# info view, --summary header
+run_dir="$tmp/solver_run"
+mkdir "$run_dir" && "$svgen" spt "$run_dir" 40 >/dev/null || exit 99
+for size in $sizes; do
+    for mode in $modes; do
+        shot "$size" "" "$mode" "$run_dir/"
+        check "dir $size $mode: the title names the directory" rowhas 1 "solver_run$"
+        check "dir $size $mode: not its first file" hasnt "run_rank00000.spt"
+        shot "$size" 5 "$mode" "$run_dir"
+        check "dir $size $mode: the info view names the run" has "^   run  *.*solver_run$"
+    done
+done
+run --summary "$run_dir"
+check "--summary: the header names the directory" rowhas 1 "^file: .*solver_run  ranks: 0-3 "
+
 finish
