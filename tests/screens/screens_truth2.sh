@@ -68,6 +68,36 @@ done
 shot 80x24 "" colour --diff "$a" "$b" --view regions
 check "compare --view regions: the regions view" rowhas 1 "\[3 regions\]"
 
+# --- 6. task groups open while their lanes fit (a's 2 ranks ran 18 tasks
+# each, FIXTURES.md "svgen demo"): the lane rows fill the screen, and the
+# header counts the tasks that stay folded: 36 less those on screen.
+# lane_gap: a blank row between the first lane row and the details line.
+lane_gap() {
+    awk 'NR >= 4 && /No call selected/ { exit } NR >= 4 && /^ *$/ { gap = 1 } END { exit !gap }' "$scr"
+}
+for size in $sizes; do
+    for mode in $modes; do
+        shot "$size" "" "$mode" "$a"
+        shown=$(grep -c "Task-[0-9]" "$scr")
+        check "tasks $size $mode: some shown ($shown)" [ "$shown" -gt 0 ]
+        check "tasks $size $mode: no blank row among the lanes" eval '! lane_gap'
+        if [ "$shown" -lt 36 ]; then
+            check "tasks $size $mode: the header counts $((36 - shown)) folded" \
+                rowhas 2 " 42 lanes, $((36 - shown)) tasks folded"
+        else
+            check "tasks $size $mode: nothing folded, nothing said" hasnt "folded"
+        fi
+        check "tasks $size $mode: no line wider than $size" [ "$(widest)" -le "${size%x*}" ]
+    done
+done
+# 80x24: r0's group (row 7) opened in part; Enter on it shows all 18, r1's
+# 18 stay folded.
+shot 80x24 "" colour "$a"
+check "tasks 80x24: r0's group in part" rowhas 7 "^ r0 Ma.* ▾[0-9]*/18│"
+shot 80x24 "jjj<Enter>" colour "$a"
+check "tasks 80x24 Enter: r0's group whole" rowhas 7 "^▶r0 Ma.* ▾18│"
+check "tasks 80x24 Enter: r1's 18 folded" rowhas 2 " 42 lanes, 18 tasks folded"
+
 # --- one unit rule: a time per hit of 90 ns over 3 hits is 30 ns, written
 # like the 50 ns beside it (col3_full.h5's line profile of inner, FIXTURES.md:
 # times 150 and 90 ns, 3 hits each)

@@ -81,6 +81,16 @@ static void fit_rows(tl_state *s)
     if (s->nrows > page && s->ngroups > 0) {
         s->group_tasks = true;
         tl_rows_rebuild(s);
+        /* Then the groups open, in screen order, while their tasks (a row
+         * each) fit: only what does not fit stays folded, and says so. */
+        size_t room = s->nrows < page ? page - s->nrows : 0;
+        for (size_t g = 0; g < s->ngroups && room > 0; g++) {
+            tl_group *gr = &s->groups[g];
+            gr->open = true;
+            gr->nshow = gr->ntasks < room ? gr->ntasks : room;
+            room -= gr->nshow;
+        }
+        tl_rows_rebuild(s);
     }
 }
 
@@ -199,7 +209,10 @@ static bool call_under_cursor(const tl_state *s, size_t *lane_out, uint32_t *cal
 
 static int toggle_group(tl_state *s, size_t g, int open)
 {
-    s->groups[g].open = open < 0 ? !s->groups[g].open : open > 0;
+    tl_group *gr = &s->groups[g];
+    /* Enter on a group opened in part shows the rest first. */
+    bool partial = gr->open && gr->nshow < gr->ntasks;
+    tl_group_open(s, g, open < 0 ? !gr->open || partial : open > 0);
     tl_rows_rebuild(s);
     keep_cursor_row_visible(s);
     return VF_HANDLED | VF_REDRAW;
@@ -435,7 +448,7 @@ static int expand(tl_state *s, bool expand_it, bool all)
         for (size_t k = 0; k < s->ix->nlanes; k++)
             set_depths(s, k, expand_it);
         for (size_t g = 0; g < s->ngroups; g++)
-            s->groups[g].open = expand_it;
+            tl_group_open(s, g, expand_it);
     } else if (grp != SIZE_MAX) {
         return toggle_group(s, grp, expand_it);
     } else if (tl_row_at(s, s->cur_row, &l, &d)) {

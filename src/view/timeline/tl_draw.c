@@ -61,6 +61,11 @@ static void draw_header(const tl_state *s, ui_ctx *ctx)
         n = snprintf(line, sizeof line, " lanes: %s", ctx->ascii ? "computing..." : "computing…");
     else
         n = snprintf(line, sizeof line, " no lanes");
+    /* Tasks folded into their group's row are lanes not on screen: say so. */
+    size_t folded = nl ? tl_tasks_folded(s) : 0;
+    if (folded && n > 0 && (size_t)n < sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, ", %zu task%s folded", folded,
+                      folded == 1 ? "" : "s");
     /* Out of core: where the rows come from (tl_window.h). */
     const char *mode = tl_window_mode(s, ctx, g->w - text_display_width(line) - 2);
     if (mode[0] && nl && n > 0 && (size_t)n < sizeof line)
@@ -338,16 +343,28 @@ static void draw_group_row(tl_state *s, ui_ctx *ctx, int y, size_t g, bool cur)
     char text[160], nb[48], more[32];
     const rank_data *rk = &s->ix->prof->ranks[gr->rank_index];
     int room = geo->gutter - 2;
+    /* Opened in part: how many of the tasks are shown ("33 of 41"). */
+    bool part = gr->open && gr->nshow < gr->ntasks;
     if (gr->thread_lane == SIZE_MAX) {
         snprintf(text, sizeof text, "r%d %s", rk->rank,
                  gr->thread >= 0 ? rank_thread_name(rk, gr->thread, nb, sizeof nb) : "tasks");
-        snprintf(more, sizeof more, "%s%zu", arrow, gr->ntasks);
+        if (part)
+            snprintf(more, sizeof more, "%s%zu/%zu", arrow, gr->nshow, gr->ntasks);
+        else
+            snprintf(more, sizeof more, "%s%zu", arrow, gr->ntasks);
         int mw = grid_text_width(&ctx->grid, more);
         grid_put_text(&ctx->grid, geo->x + 1 + room - mw, y, mw, more, cur ? role : ROLE_DIM, 0);
         grid_put_text_mid(&ctx->grid, geo->x + 1, y, room - mw - 1, text, role, 0);
     } else {
-        snprintf(text, sizeof text, "  %s %zu task%s", arrow, gr->ntasks,
-                 gr->ntasks == 1 ? "" : "s");
+        if (part) { /* the shorter wording when the longer one would be cut */
+            snprintf(text, sizeof text, "  %s %zu of %zu tasks", arrow, gr->nshow, gr->ntasks);
+            if (grid_text_width(&ctx->grid, text) > room)
+                snprintf(text, sizeof text, "  %s %zu of %zu", arrow, gr->nshow, gr->ntasks);
+            if (grid_text_width(&ctx->grid, text) > room)
+                snprintf(text, sizeof text, "  %s%zu/%zu", arrow, gr->nshow, gr->ntasks);
+        } else
+            snprintf(text, sizeof text, "  %s %zu task%s", arrow, gr->ntasks,
+                     gr->ntasks == 1 ? "" : "s");
         grid_put_text(&ctx->grid, geo->x + 1, y, room, text, cur ? role : ROLE_DIM, 0);
     }
     grid_put_cp(&ctx->grid, geo->x + geo->gutter - 1, y, gl->vline, ROLE_DIM, 0);

@@ -3,11 +3,12 @@
  * A row is one depth row of a lane, or the row of a thread's task group:
  * with T on (the default when the lanes would not fit the screen), the
  * tasks a thread ran are grouped under it, one summary row per thread
- * (how many of its tasks were running), their own rows only when the
- * group is opened (Enter or e on it).  H hides the lanes with no call in
- * the visible time range; < > order the lanes of each rank by busy time.
- * The rows are rebuilt after each such change (and, with H, after each
- * move of the time window), keeping the cursor on the same lane. */
+ * (how many of its tasks were running), their own rows when the group is
+ * open: the first screen opens the groups as far as their lanes fit and
+ * says how many tasks stay folded; Enter or e on a group shows them all.  H hides the lanes with no
+ * call in the visible time range; < > order the lanes of each rank by busy time. The rows are
+ * rebuilt after each such change (and, with H, after each move of the time window), keeping the
+ * cursor on the same lane. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +62,7 @@ static bool group_add(tl_state *s, size_t k, int64_t tid, size_t l)
         s->groups = v;
         g = s->ngroups++;
         s->groups[g] =
-            (tl_group){k, tid, lanes_find_lane(s->ix, k, LANE_THREAD, tid), NULL, 0, false};
+            (tl_group){k, tid, lanes_find_lane(s->ix, k, LANE_THREAD, tid), NULL, 0, false, 0};
     }
     tl_group *gr = &s->groups[g];
     size_t *t = realloc(gr->tasks, (gr->ntasks + 1) * sizeof *t);
@@ -187,9 +188,26 @@ static void push_group(tl_state *s, size_t g)
     memcpy(order, gr->tasks, gr->ntasks * sizeof *order);
     if (s->sort_busy)
         qsort_r(order, gr->ntasks, sizeof *order, lane_busy_cmp, s);
-    for (size_t t = 0; t < gr->ntasks; t++)
+    size_t n = gr->nshow < gr->ntasks ? gr->nshow : gr->ntasks;
+    for (size_t t = 0; t < n; t++)
         push_lane(s, order[t]);
     free(order);
+}
+
+void tl_group_open(tl_state *s, size_t g, bool open)
+{
+    s->groups[g].open = open;
+    s->groups[g].nshow = s->groups[g].ntasks;
+}
+
+size_t tl_tasks_folded(const tl_state *s)
+{
+    size_t n = 0;
+    for (size_t g = 0; s->group_tasks && g < s->ngroups; g++) {
+        const tl_group *gr = &s->groups[g];
+        n += !gr->open ? gr->ntasks : gr->nshow < gr->ntasks ? gr->ntasks - gr->nshow : 0;
+    }
+    return n;
 }
 
 /* The lanes of rank index k as items (a thread with its group). */
@@ -286,8 +304,10 @@ size_t tl_row_group(const tl_state *s, size_t r)
 size_t tl_row_of(tl_state *s, size_t l, uint32_t d)
 {
     bool again = false;
-    if (s->group_tasks && s->group_of[l] != SIZE_MAX && !s->groups[s->group_of[l]].open) {
-        s->groups[s->group_of[l]].open = true;
+    if (s->group_tasks && s->group_of[l] != SIZE_MAX &&
+        (!s->groups[s->group_of[l]].open ||
+         s->groups[s->group_of[l]].nshow < s->groups[s->group_of[l]].ntasks)) {
+        tl_group_open(s, s->group_of[l], true);
         again = true;
     }
     if (d >= s->shown[l]) {

@@ -49,6 +49,9 @@ typedef struct tl_group {
     size_t *tasks;      /* task lanes */
     size_t ntasks;
     bool open;
+    /* Open: the tasks shown, the others folded (the first screen opens a
+     * group only as far as its lanes fit; Enter shows them all). */
+    size_t nshow;
 } tl_group;
 
 /* Selected calls whose exclusive time the details remember. */
@@ -149,6 +152,10 @@ bool tl_groups_build(tl_state *s);
 void tl_groups_free(tl_state *s);
 /* Average number of group g's tasks running in [t0, t1). */
 double tl_group_load(tl_state *s, size_t g, int64_t t0, int64_t t1);
+/* Opens group g with every task shown (open) or closes it. */
+void tl_group_open(tl_state *s, size_t g, bool open);
+/* The task lanes folded: those of closed groups and past an open one's nshow. */
+size_t tl_tasks_folded(const tl_state *s);
 
 /* Moves the view to the selected call: keep_zoom centres it only when off
  * screen, otherwise it is zoomed to (z).  Returns false when it is not on
