@@ -140,10 +140,12 @@ screen 100x30 "3/^solve\$<Enter>s" "$basic"
 check "gutter: exit 0" [ "$rc" = 0 ]
 check "gutter: caption" hasf "line profile cg: 16.21 ms total, top 3 marked"
 # The region's own text (heat.py:47-48) holds none of the profiled lines (21-24): the pane shows
-# the record's source (cg, from line 20).  Gutter: time in 8 columns, hits in 4, a bar of 4
+# it, then the record's source (cg, from line 20) under a labelled row.  Gutter: time in 8 columns, hits in 4, a bar of 4
 # scaled to the slowest line (9.8 ms): 6.1/9.8*4 = 2.5 -> 2 cells, any other time at least 1;
 # the three slowest lines (22, 23, 21) marked.
-check "gutter: header names the record's file and line" hasf "examples/heat.py:20  solve"
+check "gutter: header names the region's own file and line" hasf "examples/heat.py:47  solve"
+check "gutter: the region's own line 47" grep -qF " 47 │ with sp.region(\"solve\"" "$tmp/s"
+check "gutter: cg's part labelled with its file and line" hasf "── line profile: cg  examples/heat.py:20"
 check "gutter: line 20 has no figures" grep -qxF "                    20 │ def cg(A, b):" "$tmp/s"
 check "gutter: line 21" grep -qxF "210.0 us   40 █   ▶ 21 │     x = 0*b" "$tmp/s"
 check "gutter: line 22" grep -qxF "9.800 ms 1400 ████▶ 22 │     for k in range(it):" "$tmp/s"

@@ -2,7 +2,10 @@
  *
  * The text is split into lines once per region, with the highlighter's
  * state at the start of every line, so drawing costs only the visible
- * lines however far down the pane is scrolled. */
+ * lines however far down the pane is scrolled.  A region whose line
+ * profile is of a function it calls (its lines outside the region's text)
+ * shows two parts: its own text, then under a labelled row (function,
+ * file and line) the profiled function's text with the gutter. */
 #include "source.h"
 
 #include <stdio.h>
@@ -18,25 +21,37 @@
  * beyond any screen (it is cut with an ellipsis). */
 #define SOURCE_LINE_MAX 65536
 
-typedef struct source_state {
+/* One text shown: its lines and the highlighter state at each. */
+typedef struct src_part {
     const char *text; /* the text the line cache is for (owned by the model) */
     size_t nlines;
-    size_t *line_off;  /* nlines + 1: start of each line, then the end */
-    pyhl_state *hl;    /* nlines: highlighter state at each line's start */
+    size_t *line_off; /* nlines + 1: start of each line, then the end */
+    pyhl_state *hl;   /* nlines: highlighter state at each line's start */
+    int64_t first;    /* line number of the text's first line */
+} src_part;
+
+typedef struct source_state {
+    const char *text;  /* the first part's text, NULL: nothing to show */
+    size_t nlines;     /* rows of the parts together, the second's label included */
+    src_part part[2];  /* the text, then the profiled function's (text NULL: none) */
     uint8_t *kinds;    /* SOURCE_LINE_MAX: the line being drawn */
-    size_t top;        /* first line shown */
+    size_t top;        /* first row shown */
     int page;          /* code rows at the last draw */
-    int64_t first;     /* line number of the text's first line */
-    bool lp_text;      /* the text is the line-profile record's own source */
-    src_gutter gutter; /* the line profile beside the lines */
+    bool lp_text;      /* the first part is the line-profile record's own source */
+    src_gutter gutter; /* the line profile beside the lines (of the last part) */
 } source_state;
+
+static void part_forget(src_part *pt)
+{
+    free(pt->line_off);
+    free(pt->hl);
+    memset(pt, 0, sizeof *pt);
+}
 
 static void source_forget(source_state *s)
 {
-    free(s->line_off);
-    free(s->hl);
-    s->line_off = NULL;
-    s->hl = NULL;
+    part_forget(&s->part[0]);
+    part_forget(&s->part[1]);
     s->nlines = 0;
     s->text = NULL;
 }
@@ -65,7 +80,7 @@ static void source_destroy(void *state)
 
 /* Splits text into lines and runs the highlighter over it once.  A final
  * newline does not open an empty last line.  False when out of memory. */
-static bool source_index(source_state *s, const char *text)
+static bool part_index(src_part *s, uint8_t *kinds, const char *text)
 {
     size_t len = strlen(text), n = 1;
     for (size_t i = 0; i < len; i++)
@@ -74,7 +89,7 @@ static bool source_index(source_state *s, const char *text)
     s->line_off = malloc((n + 1) * sizeof *s->line_off);
     s->hl = malloc(n * sizeof *s->hl);
     if (!s->line_off || !s->hl) {
-        source_forget(s);
+        part_forget(s);
         return false;
     }
     pyhl_state st = {0};
@@ -89,7 +104,7 @@ static bool source_index(source_state *s, const char *text)
         size_t off = 0;
         do {
             size_t chunk = m - off < SOURCE_LINE_MAX ? m - off : SOURCE_LINE_MAX;
-            pyhl_line(&st, text + start + off, chunk, s->kinds);
+            pyhl_line(&st, text + start + off, chunk, kinds);
             off += chunk;
         } while (off < m);
         start = end + 1;
@@ -100,29 +115,49 @@ static bool source_index(source_state *s, const char *text)
     return true;
 }
 
+/* The profiled function's text when it is a part of its own, after the
+ * region's text (NULL: the gutter goes beside the only text). */
+static const line_profile *second_part(const source_state *s, const region *r)
+{
+    return s->lp_text && r && r->source_text ? s->gutter.lp : NULL;
+}
+
 /* Follows the selection: a new text resets the scroll, the same text
  * (the region on another rank) keeps it.  Without a captured source the
- * region's line-profile record may carry its own. */
+ * region's line-profile record may carry its own; with one, the record's
+ * source follows it as a second part. */
 static void source_follow(source_state *s, const region *r)
 {
     gutter_follow(&s->gutter, r);
     const line_profile *lp = s->gutter.lp;
     s->lp_text = r && gutter_own_source(&s->gutter, r);
-    const char *text = s->lp_text ? lp->source : r ? r->source_text : NULL;
-    if (text)
-        s->first = s->lp_text ? lp->source_first_lineno : r->has_lineno ? r->source_lineno : 1;
-    if (text == s->text)
+    const line_profile *two = second_part(s, r);
+    const char *text = s->lp_text && !two ? lp->source : r ? r->source_text : NULL;
+    const char *text2 = two ? two->source : NULL;
+    if (text == s->text && text2 == s->part[1].text)
         return;
     bool same = text && s->text && strcmp(text, s->text) == 0;
     source_forget(s);
     if (!same)
         s->top = 0;
-    if (text && !source_index(s, text))
+    if (!text)
+        return;
+    if (!part_index(&s->part[0], s->kinds, text) ||
+        (text2 && !part_index(&s->part[1], s->kinds, text2))) {
+        source_forget(s);
         s->top = 0;
+        return;
+    }
+    s->part[0].first = s->lp_text && !two ? lp->source_first_lineno
+                       : r->has_lineno    ? r->source_lineno
+                                          : 1;
+    s->part[1].first = two ? two->source_first_lineno : 1;
+    s->text = text;
+    s->nlines = s->part[0].nlines + (text2 ? 1 + s->part[1].nlines : 0);
 }
 
-/* Line k of the text, without its newline. */
-static const char *source_line(const source_state *s, size_t k, size_t *n)
+/* Line k of a part, without its newline. */
+static const char *source_line(const src_part *s, size_t k, size_t *n)
 {
     size_t a = s->line_off[k], b = s->line_off[k + 1] - 1;
     *n = b - a;
@@ -224,7 +259,7 @@ static void draw_header(source_state *s, ui_ctx *ctx, const region *r, rect a)
     int x = a.x + 1;
     /* The file and first line of the text shown: the record's own source
      * is the profiled function's. */
-    const line_profile *lp = s->lp_text ? s->gutter.lp : NULL;
+    const line_profile *lp = s->lp_text && !second_part(s, r) ? s->gutter.lp : NULL;
     const char *file = lp ? lp->filename : r ? r->source_file : NULL;
     bool has_ln = lp || (r && r->has_lineno);
     int64_t lineno = lp ? lp->source_first_lineno : r ? r->source_lineno : 0;
@@ -245,14 +280,28 @@ static void draw_header(source_state *s, ui_ctx *ctx, const region *r, rect a)
         grid_put_text(g, a.x + a.w - pw, a.y, pw, pos, ROLE_HEADER, 0);
 }
 
+/* The row that opens the profiled function's part: its name, file, line. */
+static void draw_part_label(const line_profile *lp, grid *g, int x, int y, int w)
+{
+    char b[512];
+    const char *dash = g->ascii ? "--" : "──";
+    snprintf(b, sizeof b, "%s line profile: %s  %s:%lld", dash, lp->function ? lp->function : "?",
+             lp->filename ? lp->filename : "?", (long long)lp->source_first_lineno);
+    grid_put_text_mid(g, x, y, w, b, ROLE_HEADER, GA_BOLD);
+}
+
 static void draw_lines(source_state *s, ui_ctx *ctx, const region *r, rect a)
 {
     grid *g = &ctx->grid;
-    (void)r;
-    int64_t first = s->first;
-    char last[32];
-    int lw = line_no_text(last, sizeof last, 1, first, s->nlines ? s->nlines - 1 : 0);
-    int gw = lw > digits_of(first) ? lw : digits_of(first);
+    const line_profile *two = second_part(s, r);
+    int gw = 1;
+    for (int p = 0; p < (two ? 2 : 1); p++) {
+        const src_part *pt = &s->part[p];
+        char last[32];
+        int lw = line_no_text(last, sizeof last, 1, pt->first, pt->nlines ? pt->nlines - 1 : 0);
+        int w = lw > digits_of(pt->first) ? lw : digits_of(pt->first);
+        gw = w > gw ? w : gw;
+    }
     int pw = gutter_layout(&s->gutter, g, a.w - gw - 3);
     if (pw > 0) { /* a caption row over the gutter */
         gutter_caption(&s->gutter, g, a.x, a.y, a.w);
@@ -263,21 +312,32 @@ static void draw_lines(source_state *s, ui_ctx *ctx, const region *r, rect a)
     a.w -= pw;
     int cx = a.x + gw + 3, cw = a.w - gw - 3;
     uint32_t vline = theme_glyphs_get(g->ascii)->vline;
+    size_t n0 = s->part[0].nlines;
     for (int row = 0; row < a.h && s->top + (size_t)row < s->nlines; row++) {
         size_t k = s->top + (size_t)row;
         int y = a.y + row;
+        if (two && k == n0) {
+            draw_part_label(two, g, a.x - pw, y, a.w + pw);
+            continue;
+        }
+        /* The gutter goes beside the line-profiled text: the second part
+         * when there is one, else the only one. */
+        bool second = two && k > n0;
+        const src_part *pt = &s->part[second ? 1 : 0];
+        if (second)
+            k -= n0 + 1;
         char num[32];
-        line_no_text(num, sizeof num, gw, first, k);
+        line_no_text(num, sizeof num, gw, pt->first, k);
         grid_put_text(g, a.x, y, gw, num, ROLE_DIM, 0);
         grid_put_cp(g, a.x + gw + 1, y, vline, ROLE_DIM, 0);
-        if (pw > 0)
-            gutter_draw(&s->gutter, g, a.x - pw, y, ck_add(first, (int64_t)k));
+        if (pw > 0 && (second || !two))
+            gutter_draw(&s->gutter, g, a.x - pw, y, ck_add(pt->first, (int64_t)k));
         size_t n;
-        const char *line = source_line(s, k, &n);
+        const char *line = source_line(pt, k, &n);
         bool longer = n > SOURCE_LINE_MAX;
         if (longer)
             n = SOURCE_LINE_MAX;
-        pyhl_state st = s->hl[k];
+        pyhl_state st = pt->hl[k];
         pyhl_line(&st, line, n, s->kinds);
         if (cw > 0)
             draw_code(g, cx, y, cw, line, n, s->kinds, longer);

@@ -111,6 +111,13 @@ static const gc_line_profile full_lines[] = {
      I64(21, 22), I64(3, 3), (const double[]){150.0, 90.0}},
 };
 
+/* col3_callee.h5: outer's line profile is of inner, the function it calls
+ * (lines 21, 22, outside outer's captured text at lines 10, 11). */
+static const gc_line_profile callee_lines[] = {
+    {0, "outer", "app.py", "inner", 20, 1e-9, "def inner():\n    x = 1\n    return x\n", 20, 2,
+     I64(21, 22), I64(3, 3), (const double[]){150.0, 90.0}},
+};
+
 static const gc_perf full_perf[] = {
     {0, "outer", 2, 2, STRS("cycles", "instructions"), (const uint64_t[]){1000, 2500}},
     {1, "solve", 2, 1, STRS("cycles"), (const uint64_t[]){777}},
@@ -169,6 +176,17 @@ static void write_full(const char *dir, const char *file, gc_opts o, bool bad, b
 }
 
 /* ---------------------------------------------------------- others */
+
+static void write_callee(const char *dir)
+{
+    full_profile f;
+    full_init(&f, false, true);
+    f.p.lines = callee_lines;
+    f.p.nlines = COUNT(callee_lines);
+    char *path = join(dir, "col3_callee.h5");
+    gc_write(path, &f.p, &(gc_opts){.timing = 3});
+    free(path);
+}
 
 static void write_aggregate(const char *dir)
 {
@@ -319,6 +337,7 @@ void scen_fixtures_col(const char *dir)
                          .chunk = 4},
                false, false);
     write_aggregate(dir);
+    write_callee(dir);
     write_noregion(dir);
     write_capi(dir);
     write_legacy_threads2(dir);

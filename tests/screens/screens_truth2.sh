@@ -68,6 +68,32 @@ done
 shot 80x24 "" colour --diff "$a" "$b" --view regions
 check "compare --view regions: the regions view" rowhas 1 "\[3 regions\]"
 
+# --- 5. the source pane keeps the region's own text: col3_callee.h5's outer
+# (app.py:10, two lines captured) has a line profile of inner (app.py:20,
+# FIXTURES.md): outer's lines first, then inner's under a labelled row, the
+# profiled times (150 ns, 90 ns) beside inner's lines only.
+callee="$fx/col3_callee.h5"
+need_fixture "$callee" "$fx/col3_full.h5"
+bar='(│|\|)'
+for size in $sizes; do
+    for mode in $modes; do
+        shot "$size" '3/^outer$<Enter>s' "$mode" "$callee"
+        check "source $size $mode: the header names outer's own file and line" has "app\.py:10  outer"
+        check "source $size $mode: outer's own text" hasx " 10 $bar def outer\(\):"
+        check "source $size $mode: outer's second line, no time beside it" \
+            hasx "(^|$bar) +11 $bar     inner\(\)"
+        check "source $size $mode: inner's part labelled with its file and line" \
+            has "line profile: inner  app\.py:20"
+        check "source $size $mode: 150 ns beside line 21" hasx "150 ns.* 21 $bar     x = 1"
+        check "source $size $mode: 90 ns beside line 22" hasx "90 ns.* 22 $bar     return x"
+        check "source $size $mode: no line wider than $size" [ "$(widest)" -le "${size%x*}" ]
+        # A line profile of the region's own lines: one text, no second part.
+        shot "$size" '3/^inner$<Enter>s' "$mode" "$fx/col3_full.h5"
+        check "source $size $mode: inner's own profile, one part" hasnt "line profile: inner  app"
+        check "source $size $mode: inner's own profile beside its lines" hasx "150 ns.* 21 $bar     x = 1"
+    done
+done
+
 # --- 6. task groups open while their lanes fit (a's 2 ranks ran 18 tasks
 # each, FIXTURES.md "svgen demo"): the lane rows fill the screen, and the
 # header counts the tasks that stay folded: 36 less those on screen.
