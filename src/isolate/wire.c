@@ -24,8 +24,9 @@
 #if defined(__x86_64__) && defined(__LP64__)
 _Static_assert(sizeof(region) == 496, "region changed: update wire.c");
 _Static_assert(sizeof(rank_data) == 248, "rank_data changed: update wire.c");
-/* profile.run_name is not carried: the parent names the run after the load. */
-_Static_assert(sizeof(profile) == 168, "profile changed: update wire.c");
+/* Not carried: profile.run_name (the parent names the run after the load) and
+ * profile.cpaths (out of core it follows as ooc_open's section). */
+_Static_assert(sizeof(profile) == 176, "profile changed: update wire.c");
 _Static_assert(sizeof(line_profile) == 88, "line_profile changed: update wire.c");
 _Static_assert(sizeof(perf_record) == 48, "perf_record changed: update wire.c");
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callpaths.h"
 #include "util/checked.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -56,7 +57,7 @@ static bool bfly_outermost(bfly_work *w, const rank_data *rk, const region *x, s
     return true;
 }
 
-static void bfly_add_caller(bfly_work *w, int64_t dur)
+static void bfly_add_caller(bfly_work *w, int64_t n, int64_t dur)
 {
     butterfly *b = w->b;
     w->path.len = 0;
@@ -74,7 +75,7 @@ static void bfly_add_caller(bfly_work *w, int64_t dur)
     const char *key = w->path.s ? w->path.s : "";
     for (size_t i = 0; i < b->ncallers; i++)
         if (strcmp(b->callers[i].path, key) == 0) {
-            b->callers[i].calls++;
+            b->callers[i].calls += n;
             b->callers[i].incl_ns = ck_add(b->callers[i].incl_ns, dur);
             return;
         }
@@ -84,15 +85,15 @@ static void bfly_add_caller(bfly_work *w, int64_t dur)
         w->oom = true;
         return;
     }
-    b->callers[b->ncallers++] = (bfly_caller){copy, w->nanc ? w->anc[0]->name : NULL, 1, dur};
+    b->callers[b->ncallers++] = (bfly_caller){copy, w->nanc ? w->anc[0]->name : NULL, n, dur};
 }
 
-static void bfly_add_callee(bfly_work *w, const char *name, int64_t incl, int64_t excl)
+static void bfly_add_callee(bfly_work *w, const char *name, int64_t n, int64_t incl, int64_t excl)
 {
     butterfly *b = w->b;
     for (size_t i = 0; i < b->ncallees; i++)
         if (b->callees[i].name == name || strcmp(b->callees[i].name, name) == 0) {
-            b->callees[i].calls++;
+            b->callees[i].calls += n;
             b->callees[i].incl_ns = ck_add(b->callees[i].incl_ns, incl);
             b->callees[i].excl_ns = ck_add(b->callees[i].excl_ns, excl);
             return;
@@ -101,7 +102,7 @@ static void bfly_add_callee(bfly_work *w, const char *name, int64_t incl, int64_
         w->oom = true;
         return;
     }
-    b->callees[b->ncallees++] = (bfly_callee){name, 1, incl, excl};
+    b->callees[b->ncallees++] = (bfly_callee){name, n, incl, excl};
 }
 
 /* The children of call g, its own calls folded in (their children walked
@@ -131,7 +132,7 @@ static void bfly_callees(bfly_work *w, const rank_data *rk, const region *x, siz
                 }
                 w->stack[w->nstack++] = kids[k];
             } else {
-                bfly_add_callee(w, r->name, call_dur(r, idx), rank_call_excl(rk, kids[k]));
+                bfly_add_callee(w, r->name, 1, call_dur(r, idx), rank_call_excl(rk, kids[k]));
             }
         }
     }
@@ -148,9 +149,71 @@ static void bfly_rank(bfly_work *w, const rank_data *rk, const region *x)
         w->b->calls++;
         w->b->nested--;
         w->b->incl_ns = ck_add(w->b->incl_ns, d);
-        bfly_add_caller(w, d);
+        bfly_add_caller(w, 1, d);
         bfly_callees(w, rk, x, g);
     }
+}
+
+/* The same from a rank's call paths (callpaths.h, the out-of-core
+ * skeleton): a path of x is outermost when no path above it is x; a
+ * chain path is an outermost one or an x directly under a chain path (the
+ * calls bfly_callees walks); the chain paths' other children are the
+ * callees. */
+static void bfly_rank_paths(bfly_work *w, const rank_data *rk, const cpath_rank *cr, size_t xi)
+{
+    uint8_t *f = calloc(cr->n ? cr->n : 1, 1); /* 1: x above it, 2: a chain path */
+    if (!f) {
+        w->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < cr->n && !w->oom; i++) {
+        const cpath *cp = &cr->v[i];
+        uint8_t up = cp->parent == CP_ROOT ? 0 : f[cp->parent];
+        bool under = cp->parent != CP_ROOT && (cr->v[cp->parent].region == xi || (up & 1));
+        f[i] = under ? 1 : 0;
+        if (cp->region != xi) {
+            if (up & 2)
+                bfly_add_callee(w, rk->regions[cp->region]->name, cp->calls, cp->incl_ns,
+                                cp->excl_ns);
+            continue;
+        }
+        w->b->nested += cp->calls;
+        if (under && !(up & 2 && cr->v[cp->parent].region == xi))
+            continue;
+        f[i] |= 2;
+        w->b->self_ns = ck_add(w->b->self_ns, cp->excl_ns);
+        if (under)
+            continue;
+        w->nanc = 0;
+        for (uint32_t a = cp->parent; a != CP_ROOT && !w->oom; a = cr->v[a].parent) {
+            if (!grow((void **)&w->anc, &w->anc_cap, w->nanc + 1, sizeof *w->anc))
+                w->oom = true;
+            else
+                w->anc[w->nanc++] = rk->regions[cr->v[a].region];
+        }
+        w->b->calls += cp->calls;
+        w->b->nested -= cp->calls;
+        w->b->incl_ns = ck_add(w->b->incl_ns, cp->incl_ns);
+        if (!w->oom)
+            bfly_add_caller(w, cp->calls, cp->incl_ns);
+    }
+    free(f);
+}
+
+static const cpath_rank *bfly_paths_of(const call_paths *c, size_t k)
+{
+    for (size_t i = 0; i < c->nranks; i++)
+        if (c->ranks[i].rank_index == k)
+            return &c->ranks[i];
+    return NULL;
+}
+
+static size_t bfly_region_index(const rank_data *rk, const region *x)
+{
+    size_t j = 0;
+    while (j < rk->nregions && rk->regions[j] != x)
+        j++;
+    return j;
 }
 
 static int caller_cmp(const void *a, const void *b)
@@ -179,7 +242,7 @@ static sv_err bfly_check(const profile *p, const region_filter *f, const char *n
             continue;
         const region *r = rank_region(rk, name);
         found += r != NULL;
-        calls += r && r->has_event_data ? r->n : 0;
+        calls += r && r->has_event_data ? (r->streamed ? (size_t)r->st.num_calls : r->n) : 0;
     }
     char shown[160];
     text_escape_buf(shown, sizeof shown, name);
@@ -196,7 +259,9 @@ sv_err butterfly_build(profile *p, const region_filter *filter, const char *name
 {
     *out = NULL;
     sv_err rc = bfly_check(p, filter, name, rank, err);
-    if (rc == SV_OK)
+    if (rc == SV_OK && p->cpaths && !p->cpaths->available)
+        rc = sv_error_set(err, SV_ERR_NO_EVENT_DATA, "%s", p->cpaths->why);
+    else if (rc == SV_OK && !p->cpaths)
         rc = profile_ensure_calls(p, err);
     if (rc != SV_OK)
         return rc;
@@ -211,10 +276,13 @@ sv_err butterfly_build(profile *p, const region_filter *filter, const char *name
         if (!filter_match_rank(filter, rk->rank) || (rank >= 0 && rk->rank != rank))
             continue;
         const region *x = rank_region(rk, name);
-        if (x && x->has_event_data && rk->calls) {
+        const cpath_rank *cr = p->cpaths && x ? bfly_paths_of(p->cpaths, k) : NULL;
+        if (x && x->has_event_data && (rk->calls || cr))
             w.b->name = x->name;
+        if (x && x->has_event_data && cr)
+            bfly_rank_paths(&w, rk, cr, bfly_region_index(rk, x));
+        else if (x && x->has_event_data && rk->calls)
             bfly_rank(&w, rk, x);
-        }
     }
     sb_free(&w.path);
     free(w.anc);

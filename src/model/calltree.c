@@ -6,6 +6,7 @@
 
 #include "util/checked.h"
 #include "util/hash.h"
+#include "callpaths.h"
 #include "region.h"
 #include "select.h"
 
@@ -281,6 +282,68 @@ static sv_err build_rank(ct_build *b, const rank_data *rk)
     return ok ? SV_OK : sv_error_set(b->err, SV_ERR_NOMEM, "out of memory (call tree)");
 }
 
+/* ------------------------------------------------------ from call paths */
+
+/* A rank's paths (callpaths.h) as build_rank adds its calls: a path whose
+ * region the filter rejects hangs its children on its parent's node, a
+ * path folded into its parent's node (recursion folded) adds calls and
+ * exclusive time but not its inclusive time (its calls lie in the
+ * parent's).  Parents come before their children. */
+static sv_err build_rank_paths(ct_build *b, const rank_data *rk, const cpath_rank *cr)
+{
+    calltree *t = b->t;
+    uint32_t *eff = malloc((cr->n ? cr->n : 1) * sizeof *eff);
+    if (!eff)
+        return sv_error_set(b->err, SV_ERR_NOMEM, "out of memory (call tree)");
+    for (size_t i = 0; i < cr->n; i++) {
+        const cpath *cp = &cr->v[i];
+        uint32_t base = cp->parent == CP_ROOT ? 0 : eff[cp->parent];
+        const region *r = rk->regions[cp->region];
+        eff[i] = base;
+        if (!filter_match_name(b->filter, r->name))
+            continue;
+        uint32_t name = name_id(t, r->name);
+        bool inner = t->folded && base && t->nodes[base].name == name;
+        if (!inner && (eff[i] = node_intern(b, base, name)) == CT_NONE) {
+            free(eff);
+            return sv_error_set(b->err, SV_ERR_NOMEM, "out of memory (call tree)");
+        }
+        ct_node *nd = &t->nodes[eff[i]];
+        t->ncalls += cp->calls;
+        nd->calls += cp->calls;
+        nd->excl_ns = ck_add(nd->excl_ns, cp->excl_ns);
+        nd->first_ns = cp->first_ns < nd->first_ns ? cp->first_ns : nd->first_ns;
+        if (inner)
+            continue;
+        nd->entries += cp->calls;
+        nd->incl_ns = ck_add(nd->incl_ns, cp->incl_ns);
+        nd->max_ns = cp->max_ns > nd->max_ns ? cp->max_ns : nd->max_ns;
+    }
+    free(eff);
+    return SV_OK;
+}
+
+static const cpath_rank *paths_of(const call_paths *c, size_t rank_index)
+{
+    for (size_t i = 0; i < c->nranks; i++)
+        if (c->ranks[i].rank_index == rank_index)
+            return &c->ranks[i];
+    return NULL;
+}
+
+/* Whether the profile's call paths can give this tree (else err says why). */
+static sv_err paths_usable(const profile *p, calltree_scope scope, sv_error *err)
+{
+    const call_paths *c = p->cpaths;
+    if (!c->available)
+        return sv_error_set(err, SV_ERR_NO_EVENT_DATA, "%s", c->why);
+    if (scope.thread >= 0 || calltree_scope_banded(scope))
+        return sv_error_set(err, SV_ERR_NO_EVENT_DATA,
+                            "a thread's or a time band's tree needs single calls, which are "
+                            "not held out of core");
+    return SV_OK;
+}
+
 /* ------------------------------------------------------------ children */
 
 static sv_err build_children(calltree *t, sv_error *err)
@@ -337,7 +400,7 @@ sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion,
     *out = NULL;
     if (scope.rank >= 0 && !profile_rank(p, scope.rank))
         return sv_error_set(err, SV_ERR_NOT_FOUND, "no rank %d", scope.rank);
-    sv_err e = profile_ensure_calls(p, err);
+    sv_err e = p->cpaths ? paths_usable(p, scope, err) : profile_ensure_calls(p, err);
     if (e)
         return e;
     calltree *t = calloc(1, sizeof *t);
@@ -354,8 +417,12 @@ sv_err calltree_build(profile *p, calltree_scope scope, bool fold_recursion,
         t->n = 1;
     }
     for (size_t k = 0; !e && k < p->nranks; k++)
-        if (in_scope_rank(scope, p->ranks[k].rank) && filter_match_rank(filter, p->ranks[k].rank))
-            e = build_rank(&b, &p->ranks[k]);
+        if (in_scope_rank(scope, p->ranks[k].rank) && filter_match_rank(filter, p->ranks[k].rank)) {
+            const cpath_rank *cr = p->cpaths ? paths_of(p->cpaths, k) : NULL;
+            e = !p->cpaths ? build_rank(&b, &p->ranks[k])
+                : cr       ? build_rank_paths(&b, &p->ranks[k], cr)
+                           : SV_OK;
+        }
     free(b.hash);
     if (!e)
         e = build_children(t, err);

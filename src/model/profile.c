@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callpaths.h"
 #include "par.h"
 #include "warncap.h"
 
@@ -246,6 +247,7 @@ void profile_free(profile *p)
     warn_cap_free(p);
     free_strv(p->path_formats, p->npaths);
     free_strv(p->paths, p->npaths);
+    call_paths_free(p->cpaths);
     free(p->path);
     free(p->run_name);
     free(p);

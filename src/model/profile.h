@@ -275,6 +275,9 @@ typedef struct profile {
     size_t nwarnings;
     size_t nwarnings_cap;
     struct warn_kinds *warn_kinds; /* owned by warncap.c */
+    /* Call-path totals of a profile whose calls are not held (the
+     * out-of-core skeleton: callpaths.h), owned; NULL otherwise. */
+    struct call_paths *cpaths;
 } profile;
 
 /* --- producer side (loader) ---
