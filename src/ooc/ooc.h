@@ -23,9 +23,11 @@
  *    and lane depth as in the whole profile, so the timeline drawn from it
  *    over [t0, t1) is the in-memory timeline, frame for frame.
  *
- * Rank call indices in a window are the window's own.  Views that need
- * every call (calls list, tree, the exclusive time of a call open across
- * the checkpoint) are not offered out of core; batch outputs stream.
+ * Rank call indices in a window are the window's own.  The tree, flame
+ * graph and callers come from the sweep's call-path totals (ooc_paths.h);
+ * views that need every call (calls list, lanes, the exclusive time of a
+ * call open across the checkpoint) are not offered out of core; batch
+ * outputs stream.
  * Model code: no curses. */
 #ifndef SV_OOC_H
 #define SV_OOC_H

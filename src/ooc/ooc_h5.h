@@ -14,6 +14,7 @@
 struct region_filter;
 typedef struct ooc_h5 {
     size_t map_cells; /* set by the caller: the map's cap (ooc_map_cells_cap of --memory) */
+    uint64_t budget;  /* set by the caller: --memory (the call paths' cap, ooc_paths.h) */
     /* set by the caller: the calls the map keeps (-i, -x, --ranks), NULL all */
     const struct region_filter *filter;
     bool ran;

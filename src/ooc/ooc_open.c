@@ -27,6 +27,7 @@
 #include "model/lanes.h"
 #include "load/loader.h"
 #include "ooc_h5.h"
+#include "ooc_paths.h"
 #include "model/sanity.h"
 #include "util/hash.h"
 #include "util/text.h"
@@ -36,7 +37,8 @@ typedef struct ooc_ctx {
     ooc_h5 h; /* the pass (in the child, or here) */
     ooc_map map;
     ooc_seek seek;
-    bool got; /* map and seek received (or moved from h) */
+    call_paths *paths; /* the sweep's (taken by oc_finish), then the ones received */
+    bool got;          /* map and seek received (or moved from h) */
     const char *path;
     char epath[400];
     uint64_t budget;
@@ -236,7 +238,8 @@ static sv_err mem_route(ooc_ctx *x, profile **pp, sv_error *err)
         return e;
     ooc_seek ref = {0};
     bool have_ref = false;
-    e = ooc_scan_init(&x->h.sc, ix->t_min, ix->t_max, mem_hint(p, ix), x->h.map_cells)
+    e = ooc_scan_init(&x->h.sc, ix->t_min, ix->t_max, mem_hint(p, ix), x->h.map_cells) &&
+                (x->h.sc.paths = ooc_paths_new(x->budget))
             ? SV_OK
             : SV_ERR_NOMEM;
     for (size_t k = 0; !e && k < p->nranks; k++) {
@@ -348,6 +351,11 @@ static sv_err oc_finish(ooc_ctx *x, profile **pp, sv_error *err)
     if (!order_rows(&h->sc.seek, *pp))
         return sv_error_set(err, SV_ERR_DAMAGED,
                             "%s: out of core: the seek index does not fit the profile", x->epath);
+    x->paths = ooc_paths_take(h->sc.paths);
+    h->sc.paths = NULL;
+    if (!x->paths)
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory while summing the call paths",
+                            x->epath);
     return SV_OK;
 }
 
@@ -360,6 +368,7 @@ static void oc_put(wire_w *w, void *ctx)
 {
     ooc_ctx *x = ctx;
     ooc_wire_put(w, &x->h.sc.map, &x->h.sc.seek);
+    ooc_paths_put(w, x->paths);
 }
 
 /* In the child, once the model is sent (isolate.h light_first): the map
@@ -368,12 +377,14 @@ static void oc_sent(void *ctx)
 {
     ooc_ctx *x = ctx;
     ooc_scan_free(&x->h.sc);
+    call_paths_free(x->paths);
+    x->paths = NULL;
 }
 
 static bool oc_get(wire_r *r, void *ctx)
 {
     ooc_ctx *x = ctx;
-    x->got = ooc_wire_get(r, &x->map, &x->seek);
+    x->got = ooc_wire_get(r, &x->map, &x->seek) && (x->paths = ooc_paths_get(r)) != NULL;
     return x->got;
 }
 
@@ -456,6 +467,7 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
     isolate_options io = opt ? *opt : (isolate_options){0};
     io.budget = x->budget;
     x->h.map_cells = ooc_map_cells_cap(x->budget);
+    x->h.budget = x->budget;
     x->h.filter = filter; /* the loading child's copy of the caller's */
     io.paths = NULL;
     io.npaths = 0;
@@ -490,7 +502,7 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
     }
     if (!e && !x->got)
         e = sv_error_set(err, SV_ERR_DAMAGED, "%s: the loading process sent no overview", x->epath);
-    if (!e && !ooc_scan_valid(&x->map, &x->seek, p))
+    if (!e && (!ooc_scan_valid(&x->map, &x->seek, p) || !x->paths || !ooc_paths_valid(x->paths, p)))
         e = sv_error_set(err, SV_ERR_DAMAGED, "%s: the loading process sent a malformed overview",
                          x->epath);
     ooc_file *f = e ? NULL : calloc(1, sizeof *f);
@@ -504,6 +516,8 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
         for (size_t i = 0; io.tail && *io.tail && i < x->seek.nranks; i++)
             if (x->seek.ranks[i].rank_index < p->nranks)
                 p->ranks[x->seek.ranks[i].rank_index].ninferred_lanes = x->seek.ranks[i].ninferred;
+        p->cpaths = x->paths;
+        x->paths = NULL;
         f->skel = p;
         f->id = id;
         f->id.digest = ooc_index_digest(p);
@@ -520,6 +534,7 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
             *io.tail = NULL;
         }
     }
+    call_paths_free(x->paths);
     ooc_h5_free(&x->h);
     free(x);
     return e;

@@ -10,6 +10,7 @@
  * Every pop of a call ending at or after the popping call's start keeps it
  * aside (`aside`) until a checkpoint finds it ended. */
 #include "ooc_scan.h"
+#include "ooc_paths.h"
 #include "util/hash.h"
 #include "model/nest_sweep.h"
 
@@ -82,6 +83,7 @@ void ooc_scan_free(ooc_scan *sc)
 {
     ooc_map_free(&sc->map);
     ooc_seek_free(&sc->seek);
+    ooc_paths_free(sc->paths);
     memset(sc, 0, sizeof *sc);
 }
 
@@ -379,6 +381,9 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
         c.kd = top->kd + top->kept;
     if (c.kept)
         ooc_map_add(&rs->sc->map, l, c.kd, s, e, src->reg);
+    /* the depth below the call in its stack: the open calls of its lane */
+    if (!ooc_paths_call(rs->sc->paths, rs->ri, ln, sw->lanes[ln].sp, src->reg, s, e))
+        return -1;
     ocall *slot = nest_lane_push(sw, ln);
     if (!slot)
         return -1;
@@ -618,6 +623,7 @@ int ooc_scan_rank(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc, b
 int ooc_scan_flat(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc)
 {
     int64_t first = INT64_MAX;
+    ooc_paths_lose(sc->paths, OOC_PATHS_UNSWEPT);
     for (size_t j = 0; j < nsrc; j++) {
         ooc_src *src = &srcs[j];
         size_t k = seek_row(sc, rank_index, src->reg, src->n);
@@ -666,6 +672,7 @@ bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix,
                          const uint32_t *regmap)
 {
     const rank_data *rk = &ix->prof->ranks[ix_rank];
+    ooc_paths_lose(sc->paths, OOC_PATHS_UNSWEPT);
     for (size_t k = ix->rank_lane0[ix_rank]; k < ix->rank_lane0[ix_rank + 1]; k++) {
         const lane *ln = &ix->lanes[k];
         size_t l = ooc_map_lane(&sc->map, rank_index, ln->kind, ln->row);

@@ -60,6 +60,8 @@ typedef struct ooc_scan {
     size_t hint, cells_max;
     size_t rows_cap, ranks_cap;
     char why[256]; /* an internal inconsistency, for the error */
+    /* The call paths the sweep sums (ooc_paths.h), owned; NULL: none. */
+    struct ooc_paths *paths;
 } ooc_scan;
 
 /* The map's grid for calls within [t_min, t_max] on nlanes lanes, at most

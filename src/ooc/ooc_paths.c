@@ -1,0 +1,352 @@
+/* ooc_paths: call-path totals from the sweep (ooc_paths.h). */
+#include "ooc_paths.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isolate/wire.h"
+#include "model/profile.h"
+#include "util/checked.h"
+#include "util/hash.h"
+
+/* A path costs its record, two hash slots and the viewer's tree node
+ * built from it: 64 bytes counted a sixteenth of the budget, never fewer
+ * than PATHS_MIN paths. */
+#define PATHS_MIN 4096u
+#define PATHS_MAX (1u << 26)
+#define PATH_BYTES 64u
+
+typedef struct pcall {
+    uint32_t path;
+    int64_t s, e;
+    int64_t cover_end; /* right end of the children's union so far */
+    int64_t covered;   /* the union's length */
+} pcall;
+
+typedef struct pstack {
+    pcall *v;
+    size_t sp, cap;
+} pstack;
+
+struct ooc_paths {
+    call_paths *out;
+    size_t cap, total; /* paths allowed, paths made */
+    bool in_rank;
+    cpath_rank cur; /* the rank being swept */
+    size_t cur_cap;
+    uint32_t *ht; /* path index + 1 by (parent, region), 0 empty */
+    size_t htcap;
+    pstack *st;
+    size_t nst;
+};
+
+static bool grow(void **v, size_t *cap, size_t need, size_t sz)
+{
+    if (need <= *cap)
+        return true;
+    size_t c = *cap ? *cap : 16;
+    while (c < need)
+        c *= 2;
+    void *nv = realloc(*v, c * sz);
+    if (!nv)
+        return false;
+    *v = nv;
+    *cap = c;
+    return true;
+}
+
+ooc_paths *ooc_paths_new(uint64_t budget)
+{
+    ooc_paths *pa = calloc(1, sizeof *pa);
+    if (pa && !(pa->out = calloc(1, sizeof *pa->out))) {
+        free(pa);
+        return NULL;
+    }
+    if (!pa)
+        return NULL;
+    uint64_t c = budget ? budget / 16 / PATH_BYTES : PATHS_MAX;
+    pa->cap = c < PATHS_MIN ? PATHS_MIN : c > PATHS_MAX ? PATHS_MAX : (size_t)c;
+    pa->out->available = true;
+    return pa;
+}
+
+static void drop_rank(ooc_paths *pa)
+{
+    free(pa->cur.v);
+    memset(&pa->cur, 0, sizeof pa->cur);
+    pa->cur_cap = 0;
+    for (size_t i = 0; i < pa->nst; i++)
+        pa->st[i].sp = 0;
+    if (pa->ht)
+        memset(pa->ht, 0, pa->htcap * sizeof *pa->ht);
+    pa->in_rank = false;
+}
+
+void ooc_paths_free(ooc_paths *pa)
+{
+    if (!pa)
+        return;
+    drop_rank(pa);
+    for (size_t i = 0; i < pa->nst; i++)
+        free(pa->st[i].v);
+    free(pa->st);
+    free(pa->ht);
+    call_paths_free(pa->out);
+    free(pa);
+}
+
+void ooc_paths_lose(ooc_paths *pa, const char *why)
+{
+    if (!pa || !pa->out->available)
+        return;
+    pa->out->available = false;
+    snprintf(pa->out->why, sizeof pa->out->why, "%s", why);
+    drop_rank(pa);
+    for (size_t i = 0; i < pa->out->nranks; i++)
+        free(pa->out->ranks[i].v);
+    free(pa->out->ranks);
+    pa->out->ranks = NULL;
+    pa->out->nranks = 0;
+}
+
+/* ------------------------------------------------------------ one rank */
+
+static void leave(ooc_paths *pa, pstack *st)
+{
+    const pcall *c = &st->v[--st->sp];
+    int64_t x = ck_sub(ck_sub(c->e, c->s), c->covered);
+    cpath *p = &pa->cur.v[c->path];
+    p->excl_ns = ck_add(p->excl_ns, x < 0 ? 0 : x);
+}
+
+static bool end_rank(ooc_paths *pa)
+{
+    if (!pa->in_rank)
+        return true;
+    for (size_t i = 0; i < pa->nst; i++)
+        while (pa->st[i].sp)
+            leave(pa, &pa->st[i]);
+    call_paths *o = pa->out;
+    cpath_rank *v = realloc(o->ranks, (o->nranks + 1) * sizeof *v);
+    if (!v)
+        return false;
+    o->ranks = v;
+    o->ranks[o->nranks++] = pa->cur;
+    memset(&pa->cur, 0, sizeof pa->cur);
+    pa->cur_cap = 0;
+    if (pa->ht)
+        memset(pa->ht, 0, pa->htcap * sizeof *pa->ht);
+    pa->in_rank = false;
+    return true;
+}
+
+static size_t slot(const ooc_paths *pa, uint32_t parent, uint32_t reg)
+{
+    size_t mask = pa->htcap - 1, h = (size_t)sv_hash_pair(parent, reg) & mask;
+    while (pa->ht[h]) {
+        const cpath *p = &pa->cur.v[pa->ht[h] - 1];
+        if (p->parent == parent && p->region == reg)
+            break;
+        h = (h + 1) & mask;
+    }
+    return h;
+}
+
+static bool rehash(ooc_paths *pa)
+{
+    size_t cap = pa->htcap ? 2 * pa->htcap : 1024;
+    uint32_t *t = calloc(cap, sizeof *t);
+    if (!t)
+        return false;
+    free(pa->ht);
+    pa->ht = t;
+    pa->htcap = cap;
+    for (size_t i = 0; i < pa->cur.n; i++)
+        pa->ht[slot(pa, pa->cur.v[i].parent, pa->cur.v[i].region)] = (uint32_t)i + 1;
+    return true;
+}
+
+/* The path of region reg under parent; UINT32_MAX over the cap (the paths
+ * are lost), UINT32_MAX - 1 on NOMEM. */
+static uint32_t intern(ooc_paths *pa, uint32_t parent, uint32_t reg)
+{
+    if (pa->htcap) {
+        size_t h = slot(pa, parent, reg);
+        if (pa->ht[h])
+            return pa->ht[h] - 1;
+    }
+    if (pa->total >= pa->cap)
+        return UINT32_MAX;
+    if (2 * (pa->cur.n + 1) > pa->htcap && !rehash(pa))
+        return UINT32_MAX - 1;
+    if (!grow((void **)&pa->cur.v, &pa->cur_cap, pa->cur.n + 1, sizeof *pa->cur.v))
+        return UINT32_MAX - 1;
+    uint32_t k = (uint32_t)pa->cur.n++;
+    pa->cur.v[k] = (cpath){parent, reg, 0, 0, 0, 0, INT64_MAX};
+    pa->ht[slot(pa, parent, reg)] = k + 1;
+    pa->total++;
+    return k;
+}
+
+static void over_cap(ooc_paths *pa)
+{
+    char why[sizeof pa->out->why];
+    snprintf(why, sizeof why,
+             "more than %zu distinct call paths, the most the memory budget allows "
+             "(--memory)",
+             pa->cap);
+    ooc_paths_lose(pa, why);
+}
+
+/* A child [s, e] of the open call c: the union of c's children grows. */
+static void cover(pcall *c, int64_t s, int64_t e)
+{
+    s = s > c->s ? s : c->s;
+    e = e < c->e ? e : c->e;
+    if (e <= s || e <= c->cover_end)
+        return;
+    c->covered = ck_add(c->covered, ck_sub(e, s > c->cover_end ? s : c->cover_end));
+    c->cover_end = e;
+}
+
+bool ooc_paths_call(ooc_paths *pa, size_t rank_index, size_t key, size_t depth, uint32_t reg,
+                    int64_t s, int64_t e)
+{
+    if (!pa || !pa->out->available)
+        return true;
+    if (pa->in_rank && pa->cur.rank_index != rank_index && !end_rank(pa))
+        return false;
+    if (!pa->in_rank) {
+        pa->in_rank = true;
+        pa->cur.rank_index = rank_index;
+    }
+    if (key >= pa->nst) {
+        pstack *v = realloc(pa->st, (key + 1) * sizeof *v);
+        if (!v)
+            return false;
+        memset(v + pa->nst, 0, (key + 1 - pa->nst) * sizeof *v);
+        pa->st = v;
+        pa->nst = key + 1;
+    }
+    pstack *st = &pa->st[key];
+    while (st->sp > depth)
+        leave(pa, st);
+    pcall *up = st->sp ? &st->v[st->sp - 1] : NULL;
+    uint32_t k = intern(pa, up ? up->path : CP_ROOT, reg);
+    if (k == UINT32_MAX) {
+        over_cap(pa);
+        return true;
+    }
+    if (k == UINT32_MAX - 1 || !grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v))
+        return false;
+    up = st->sp ? &st->v[st->sp - 1] : NULL; /* v may have moved */
+    if (up)
+        cover(up, s, e);
+    cpath *p = &pa->cur.v[k];
+    int64_t d = ck_sub(e, s);
+    p->calls++;
+    p->incl_ns = ck_add(p->incl_ns, d);
+    p->max_ns = d > p->max_ns ? d : p->max_ns;
+    p->first_ns = s < p->first_ns ? s : p->first_ns;
+    st->v[st->sp++] = (pcall){k, s, e, INT64_MIN, 0};
+    return true;
+}
+
+call_paths *ooc_paths_take(ooc_paths *pa)
+{
+    if (!pa || !end_rank(pa))
+        return NULL;
+    call_paths *c = pa->out;
+    pa->out = NULL;
+    ooc_paths_free(pa);
+    return c;
+}
+
+/* ------------------------------------------------------------ the wire */
+
+/* Layout: available, why, nranks; per rank its rank_index, n and each
+ * path's parent, region, calls, incl, excl, max and first (8-byte words). */
+void ooc_paths_put(wire_w *w, const call_paths *c)
+{
+    wire_put_u64(w, c && c->available);
+    wire_put_str(w, c ? c->why : "the call paths were not computed");
+    wire_put_u64(w, c && c->available ? c->nranks : 0);
+    for (size_t i = 0; c && c->available && i < c->nranks; i++) {
+        const cpath_rank *r = &c->ranks[i];
+        uint64_t h[2] = {r->rank_index, r->n};
+        wire_put_bytes(w, h, sizeof h);
+        for (size_t j = 0; j < r->n; j++) {
+            const cpath *p = &r->v[j];
+            uint64_t v[7] = {p->parent,
+                             p->region,
+                             (uint64_t)p->calls,
+                             (uint64_t)p->incl_ns,
+                             (uint64_t)p->excl_ns,
+                             (uint64_t)p->max_ns,
+                             (uint64_t)p->first_ns};
+            wire_put_bytes(w, v, sizeof v);
+        }
+    }
+}
+
+static bool get_rank(wire_r *r, cpath_rank *out)
+{
+    uint64_t h[2];
+    if (!wire_get_bytes(r, h, sizeof h) || h[0] >= SIZE_MAX / 2)
+        return false;
+    out->rank_index = (size_t)h[0];
+    size_t n = h[1] < CP_ROOT ? (size_t)h[1] : 0;
+    if (n != h[1] || !(out->v = wire_get_alloc(r, n ? n : 1, sizeof *out->v)))
+        return false;
+    out->n = n;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t v[7];
+        if (!wire_get_bytes(r, v, sizeof v))
+            return false;
+        if ((v[0] != CP_ROOT && v[0] >= j) || v[1] >= CP_ROOT)
+            return false;
+        out->v[j] = (cpath){(uint32_t)v[0], (uint32_t)v[1], (int64_t)v[2], (int64_t)v[3],
+                            (int64_t)v[4],  (int64_t)v[5],  (int64_t)v[6]};
+    }
+    return true;
+}
+
+call_paths *ooc_paths_get(wire_r *r)
+{
+    call_paths *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->available = wire_get_u64(r) != 0;
+    char *why = wire_get_str(r);
+    snprintf(c->why, sizeof c->why, "%s", why ? why : "");
+    free(why);
+    size_t n = wire_get_count(r, 2 * sizeof(uint64_t));
+    bool ok = wire_get_ok(r) && (c->ranks = calloc(n + 1, sizeof *c->ranks));
+    for (size_t i = 0; ok && i < n; i++) {
+        c->nranks = i + 1;
+        ok = get_rank(r, &c->ranks[i]);
+    }
+    if (!ok || !wire_get_ok(r)) {
+        call_paths_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+bool ooc_paths_valid(const call_paths *c, const profile *skel)
+{
+    bool *seen = calloc(skel->nranks + 1, sizeof *seen);
+    bool ok = seen != NULL;
+    for (size_t i = 0; ok && i < c->nranks; i++) {
+        const cpath_rank *r = &c->ranks[i];
+        ok = r->rank_index < skel->nranks && !seen[r->rank_index];
+        if (!ok)
+            break;
+        seen[r->rank_index] = true;
+        for (size_t j = 0; ok && j < r->n; j++)
+            ok = r->v[j].region < skel->ranks[r->rank_index].nregions;
+    }
+    free(seen);
+    return ok;
+}

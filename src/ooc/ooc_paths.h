@@ -1,0 +1,58 @@
+/* ooc_paths: the call-path totals of the loading child's sweep
+ * (model/callpaths.h), so that the tree, the flame graph and the callers
+ * view open out of core.
+ *
+ * The sweep (ooc_scan.c) reports each call as it pushes it: its rank, the
+ * stack it goes on (a lane or a (thread, task) group: `key`) and that
+ * stack's depth below it.  A shadow stack per key keeps each open call's
+ * path and the union of its children's time so far (children arrive in
+ * start order, so the union grows at its right end); a call leaves the
+ * shadow stack when a later call arrives lower on the same stack, or at
+ * the rank's end, and adds its exclusive time (duration less that union,
+ * never negative: nest.c's) to its path.  Memory: the distinct paths
+ * (capped by the budget: over the cap the paths are dropped and the views
+ * say why) plus the open calls.  Model code: no curses, no libhdf5. */
+#ifndef SV_OOC_PATHS_H
+#define SV_OOC_PATHS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/callpaths.h"
+
+typedef struct ooc_paths ooc_paths;
+
+/* An accumulator holding at most the paths budget bytes allow (0: the
+ * most).  NULL on NOMEM. */
+ooc_paths *ooc_paths_new(uint64_t budget);
+void ooc_paths_free(ooc_paths *pa);
+
+/* The sweep pushes a call [s, e] of region reg (the rank's index) of rank
+ * rank_index on stack key of the rank, which holds depth calls below it.
+ * Ranks come one after the other.  false on NOMEM (the scan fails). */
+bool ooc_paths_call(ooc_paths *pa, size_t rank_index, size_t key, size_t depth, uint32_t reg,
+                    int64_t s, int64_t e);
+/* A rank whose calls are not swept (nested from call ids, flattened): the
+ * paths cannot be complete, and why says so. */
+void ooc_paths_lose(ooc_paths *pa, const char *why);
+#define OOC_PATHS_UNSWEPT                                                                          \
+    "a rank's nesting comes from its call ids or a row out of start order, which the "             \
+    "out-of-core sweep does not sum by call path"
+
+/* The totals (the accumulator is spent): available false with why when
+ * lost.  NULL on NOMEM. */
+call_paths *ooc_paths_take(ooc_paths *pa);
+
+/* On the loading child's pipe after the map and the seek index: put
+ * writes c (NULL: none available), get reads it (NULL when malformed:
+ * counts bounded by the budget, parents before children); valid checks
+ * its ranks and regions against the skeleton. */
+struct wire_w;
+struct wire_r;
+struct profile;
+void ooc_paths_put(struct wire_w *w, const call_paths *c);
+call_paths *ooc_paths_get(struct wire_r *r);
+bool ooc_paths_valid(const call_paths *c, const struct profile *skel);
+
+#endif
