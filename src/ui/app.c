@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/callpaths.h"
 #include "model/calls_job.h"
 #include "isolate/isolate.h"
 #include "isolate/stats_job.h"
@@ -758,7 +759,8 @@ static void app_create_views(app *a)
     size_t n;
     ctx->views = views_registry(&n);
     if (ctx->opt->ooc) { /* views that need every call say so (ooc_view.h) */
-        ooc_view_registry(ctx->views, n, a->ooc_reg);
+        bool paths = ctx->prof && ctx->prof->cpaths && ctx->prof->cpaths->available;
+        ooc_view_registry(ctx->views, n, paths, a->ooc_reg);
         ctx->views = a->ooc_reg;
     }
     ctx->nviews = n; /* == VIEW_COUNT: ctx->current is a view_id */

@@ -1,6 +1,8 @@
 /* ooc_view: the views not offered out of core (see ooc_view.h). */
 #include "ooc_view.h"
 
+#include "model/callpaths.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -12,16 +14,38 @@ void ooc_view_text(const ui_ctx *ctx, char *buf, size_t len)
              forced ? "open the file without --out-of-core" : "a larger --memory");
 }
 
+/* The tree, flame graph and callers without call paths: why there are none. */
+static void ooc_paths_text(const ui_ctx *ctx, char *buf, size_t len)
+{
+    ooc_view_text(ctx, buf, len);
+    const call_paths *c = ctx->prof ? ctx->prof->cpaths : NULL;
+    size_t n = strlen(buf);
+    if (c && !c->available && c->why[0] && n + 3 < len)
+        snprintf(buf + n, len - n, "; no call paths: %s", c->why);
+}
+
 static void *ooc_view_create(ui_ctx *ctx)
 {
     return ctx; /* no state: a non-NULL pointer so the view draws */
 }
 
+/* The state of the views that would draw from the call paths: its
+ * address tells the draw to say why there are none. */
+static const char ooc_paths_state = 0;
+
+static void *ooc_paths_create(ui_ctx *ctx)
+{
+    (void)ctx;
+    return (void *)&ooc_paths_state;
+}
+
 static void ooc_view_draw(void *state, ui_ctx *ctx, rect area)
 {
-    (void)state;
-    char msg[256];
-    ooc_view_text(ctx, msg, sizeof msg);
+    char msg[512];
+    if (state == &ooc_paths_state)
+        ooc_paths_text(ctx, msg, sizeof msg);
+    else
+        ooc_view_text(ctx, msg, sizeof msg);
     grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
     /* Wrapped at spaces (the text is ASCII but for the file's budget). */
     int w = area.w - 2;
@@ -51,36 +75,36 @@ static int ooc_view_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 }
 
 static const view_ops ooc_tree = {
-    .name = "tree", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
+    .name = "tree", .create = ooc_paths_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 static const view_ops ooc_calls = {
     .name = "calls", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
-/* The flame graph's call paths need every call's parent: out of core the
- * viewer holds none, so it says so rather than drawing a partial graph. */
+/* Without the call-path totals (over their cap, or a rank the sweep could
+ * not nest) the flame graph says so rather than drawing a partial graph. */
 static const view_ops ooc_flame = {
-    .name = "flame", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
+    .name = "flame", .create = ooc_paths_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 static const view_ops ooc_lanes = {
     .name = "lanes", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
-/* The series plots every call's duration and the callers walk every call's
- * parents: out of core neither is held. */
+/* The series plots every call's duration, which is not held out of core;
+ * the callers need the call-path totals. */
 static const view_ops ooc_callers = {
-    .name = "callers", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
+    .name = "callers", .create = ooc_paths_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 static const view_ops ooc_series = {
     .name = "series", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 
-void ooc_view_registry(const view_ops *const *base, size_t n, const view_ops **reg)
+void ooc_view_registry(const view_ops *const *base, size_t n, bool paths, const view_ops **reg)
 {
     for (size_t i = 0; i < n; i++)
         reg[i] = base[i];
-    if (VIEW_TREE < n)
+    if (VIEW_TREE < n && !paths)
         reg[VIEW_TREE] = &ooc_tree;
     if (VIEW_CALLS < n)
         reg[VIEW_CALLS] = &ooc_calls;
     if (VIEW_LANES < n)
         reg[VIEW_LANES] = &ooc_lanes;
-    if (VIEW_FLAME < n)
+    if (VIEW_FLAME < n && !paths)
         reg[VIEW_FLAME] = &ooc_flame;
     if (VIEW_SERIES < n)
         reg[VIEW_SERIES] = &ooc_series;
-    if (VIEW_CALLERS < n)
+    if (VIEW_CALLERS < n && !paths)
         reg[VIEW_CALLERS] = &ooc_callers;
 }

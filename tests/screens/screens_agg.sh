@@ -119,7 +119,13 @@ check "callers r: rank 0's work" has "work  rank 0: 2 calls, 2.000 us"
 screen 80x24 "B" "$a"
 check "callers without a selection says what to do" has "No region selected"
 screen 80x24 "B" "$a" --out-of-core
-check "callers out of core: not offered, says why" has "not available out of core"
+check "callers out of core without a selection says what to do" has "No region selected"
+for k in "3/solve<Enter>B" "3/solve<Enter>B<End><Enter>" "3/work<Enter>Br"; do
+    screen 80x24 "$k" "$a"
+    cp "$scr" "$tmp/mem"
+    screen 80x24 "$k" "$a" --out-of-core
+    check "callers out of core '$k': the in-memory screen" cmp -s "$scr" "$tmp/mem"
+done
 
 if need_shared "shared profiles"; then
     f="$shared_root/data/real/solver_mpi4.h5"

@@ -196,9 +196,14 @@ check "40x10: solve's frame" hasx "solve"
 screen 80x24 "" "$fx/legacy_empty_region.h5" --view flame --ascii
 check "a profile without nested calls draws" [ "$rc" = 0 ]
 
-# --- out of core: not offered, said so
-screen 80x24 "" "$f" --view flame --out-of-core
-check "out of core: not available" has "not available out of core"
+# --- out of core: the same frames from the loading child's call paths (top-down, inverted,
+# heaviest first, a rank); a time band's graph needs single calls and says so
+for k in "" i o r "i<Right><Right>"; do
+    screen 80x24 "$k" "$f" --view flame --ascii
+    cp "$scr" "$tmp/mem"
+    screen 80x24 "$k" "$f" --view flame --ascii --out-of-core
+    check "out of core '$k': the in-memory frames" cmp -s "$scr" "$tmp/mem"
+done
 
 # --- the compare view's differential flame graph marks exactly the paths --diff flags: every
 # frame is visited with n over the search /./ and its details read (path, flag), against the

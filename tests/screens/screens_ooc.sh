@@ -259,7 +259,7 @@ fi
 hold=
 
 # Views needing every call: one line, why and what to do.
-for k in 2 4 7; do
+for k in 4 7; do
     ovw "$k"
     check "view $k: not available, why and what to do" \
         hasf "not available out of core (--out-of-core): use --json or open the file without"
