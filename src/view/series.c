@@ -32,14 +32,87 @@ typedef struct series_state {
     bool bins_index; /* what the bins were made for */
     size_t cursor;   /* cell column */
     int plot_w;
+    /* Every rank shown and several of them: each in its colour (ASCII and
+     * monochrome: its mark).  ranks ascending; order: the calls' indices
+     * grouped by rank (in ranks' order), by start within a rank. */
+    int *ranks;
+    size_t nranks;
+    size_t *order;
 } series_state;
 
+/* Ranks beyond these share a colour and a mark (the legend says so). */
+#define SER_SLOTS 16
+static const char ser_ascii_marks[SER_SLOTS + 1] = "*o+x#@%&=~^$?!:;";
+static const uint32_t ser_mono_marks[SER_SLOTS] = {0x25CF, 0x25CB, 0x25C6, 0x25C7, 0x25A0, 0x25A1,
+                                                   0x25B2, 0x25B3, 0x25BC, 0x25BD, 0x2605, 0x2606,
+                                                   0x25D0, 0x25D1, 0x25D2, 0x25D3};
+
 /* ------------------------------------------------------------ model */
+
+static int ser_int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static size_t ser_rank_slot(const series_state *st, int rank)
+{
+    const int *at = bsearch(&rank, st->ranks, st->nranks, sizeof *st->ranks, ser_int_cmp);
+    return at ? (size_t)(at - st->ranks) : 0;
+}
+
+/* The ranks of an every-rank series and its calls grouped by rank (a
+ * counting sort: stable, so by start within a rank).  Left empty for one
+ * rank; false on NOMEM. */
+static bool ser_group_ranks(series_state *st)
+{
+    const series *s = st->s;
+    if (st->rank >= 0 || s->n < 2)
+        return true;
+    int *v = malloc(s->n * sizeof *v);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < s->n; i++)
+        v[i] = s->calls[i].rank;
+    qsort(v, s->n, sizeof *v, ser_int_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (m == 0 || v[m - 1] != v[i])
+            v[m++] = v[i];
+    st->ranks = v;
+    st->nranks = m;
+    if (m < 2)
+        return true;
+    size_t *at = calloc(m + 1, sizeof *at);
+    st->order = malloc(s->n * sizeof *st->order);
+    if (!at || !st->order) {
+        free(at);
+        return false;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        at[ser_rank_slot(st, s->calls[i].rank) + 1]++;
+    for (size_t k = 0; k < m; k++)
+        at[k + 1] += at[k];
+    for (size_t i = 0; i < s->n; i++)
+        st->order[at[ser_rank_slot(st, s->calls[i].rank)]++] = i;
+    free(at);
+    return true;
+}
+
+static bool ser_by_rank(const series_state *st)
+{
+    return st->nranks > 1 && st->order;
+}
 
 static void ser_rebuild(series_state *st, ui_ctx *ctx)
 {
     series_free(st->s);
     st->s = NULL;
+    free(st->ranks);
+    free(st->order);
+    st->ranks = NULL;
+    st->order = NULL;
+    st->nranks = 0;
     free(st->bins);
     free(st->scratch);
     st->bins = NULL;
@@ -56,7 +129,7 @@ static void ser_rebuild(series_state *st, ui_ctx *ctx)
         return;
     }
     st->scratch = malloc(st->s->n * sizeof *st->scratch);
-    if (!st->scratch)
+    if (!st->scratch || !ser_group_ranks(st))
         snprintf(st->error, sizeof st->error, "out of memory (series)");
 }
 
@@ -143,6 +216,113 @@ static void ser_draw_lines(const series_state *st, grid *g, rect p, const ser_sc
     }
 }
 
+static int ser_i64_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct ser_rank_plot {
+    rect p;
+    const ser_scale *y;
+    int dots_x, dots_y;
+    uint8_t *cells;
+    uint32_t *cnt; /* per cell and slot: the dots a rank put there */
+} ser_rank_plot;
+
+/* One rank's calls of column b (buf, m of them): their min, median and
+ * max as the rank's dots. */
+static void ser_rank_column(ser_rank_plot *rp, size_t slot, size_t b, int64_t *buf, size_t m)
+{
+    qsort(buf, m, sizeof *buf, ser_i64_cmp);
+    int64_t v[3] = {buf[0], buf[(m - 1) / 2], buf[m - 1]};
+    rect p = rp->p;
+    for (int k = 0; k < 3; k++) {
+        int dy = ser_dot_row(rp->y, (double)v[k]);
+        ser_put_dot(rp->cells, p.w, p.h, (int)b * (2 / rp->dots_x), dy - dy % (4 / rp->dots_y));
+        size_t at = (size_t)(p.h - 1 - dy / 4) * (size_t)p.w + b / (size_t)rp->dots_x;
+        if (at < (size_t)p.w * (size_t)p.h)
+            rp->cnt[at * SER_SLOTS + slot % SER_SLOTS]++;
+    }
+}
+
+/* Each rank's dots, binned per rank as the whole series is, and for each
+ * cell the rank that put the most dots there (ties: the lower rank). */
+static void ser_rank_cells(const series_state *st, ser_rank_plot *rp, uint8_t *owner)
+{
+    const series *s = st->s;
+    size_t i = 0;
+    for (size_t k = 0; k < st->nranks; k++) {
+        size_t m = 0, cur = SIZE_MAX;
+        for (; i < s->n && s->calls[st->order[i]].rank == st->ranks[k]; i++) {
+            size_t b = series_bin_of(s, !st->by_index, st->order[i], st->nbins);
+            if (b != cur && m)
+                ser_rank_column(rp, k, cur, st->scratch, m);
+            m = b != cur ? 0 : m;
+            cur = b;
+            st->scratch[m++] = s->calls[st->order[i]].dur;
+        }
+        if (m)
+            ser_rank_column(rp, k, cur, st->scratch, m);
+    }
+    for (size_t c = 0; c < (size_t)rp->p.w * (size_t)rp->p.h; c++) {
+        size_t best = 0;
+        for (size_t k = 1; k < SER_SLOTS; k++)
+            best = rp->cnt[c * SER_SLOTS + k] > rp->cnt[c * SER_SLOTS + best] ? k : best;
+        owner[c] = (uint8_t)best;
+    }
+}
+
+static void ser_draw_rank_plot(series_state *st, ui_ctx *ctx, rect p, const ser_scale *y)
+{
+    size_t ncell = (size_t)p.w * (size_t)p.h;
+    int dots_x = ctx->ascii ? 1 : 2, dots_y = ctx->ascii ? 1 : 4;
+    ser_rank_plot rp = {
+        p, y, dots_x, dots_y, calloc(ncell, 1), calloc(ncell * SER_SLOTS, sizeof(uint32_t))};
+    uint8_t *owner = malloc(ncell);
+    if (rp.cells && rp.cnt && owner) {
+        ser_rank_cells(st, &rp, owner);
+        ser_draw_lines(st, &ctx->grid, p, y, rp.cells, ctx->ascii);
+        for (size_t c = 0; c < ncell; c++) {
+            if (!rp.cells[c])
+                continue;
+            uint32_t ch = ctx->ascii  ? (uint32_t)ser_ascii_marks[owner[c]]
+                          : ctx->mono ? ser_mono_marks[owner[c]]
+                                      : 0x2800u + rp.cells[c];
+            grid_put_cp(&ctx->grid, p.x + (int)(c % (size_t)p.w), p.y + (int)(c / (size_t)p.w), ch,
+                        ROLE_BAR0 + owner[c], 0);
+        }
+    }
+    free(rp.cells);
+    free(rp.cnt);
+    free(owner);
+}
+
+/* The ranks' legend: each rank with its mark (its colour). */
+static void ser_rank_legend(const series_state *st, ui_ctx *ctx, rect a, int y)
+{
+    grid *g = &ctx->grid;
+    int x = a.x + grid_put_text(g, a.x, y, a.w, " ranks:", ROLE_DIM, 0);
+    for (size_t k = 0; k < st->nranks && k < SER_SLOTS; k++) {
+        char b[32];
+        uint32_t cp = ctx->ascii  ? (uint32_t)ser_ascii_marks[k]
+                      : ctx->mono ? ser_mono_marks[k]
+                                  : 0x28FF; /* a full braille cell in the rank's colour */
+        snprintf(b, sizeof b, " %d ", st->ranks[k]);
+        int w = text_display_width(b);
+        if (x + w + 2 > a.x + a.w)
+            return;
+        x += grid_put_text(g, x, y, w, b, ROLE_DIM, 0);
+        grid_put_cp(g, x++, y, cp, ROLE_BAR0 + (int)k, 0);
+    }
+    const char *more = st->nranks > SER_SLOTS ? " (marks repeat every 16 ranks)" : "";
+    x += grid_put_text(g, x, y, a.x + a.w - x, more, ROLE_DIM, 0);
+    /* what a cell two ranks reach shows, when it fits whole */
+    const char *shared = "  a shared cell: the rank with the most marks";
+    if (x + text_display_width(shared) <= a.x + a.w)
+        grid_put_text(g, x, y, a.x + a.w - x, shared, ROLE_DIM, 0);
+}
+
 static void ser_draw_plot(series_state *st, ui_ctx *ctx, rect p)
 {
     grid *g = &ctx->grid;
@@ -151,6 +331,13 @@ static void ser_draw_plot(series_state *st, ui_ctx *ctx, rect p)
     if (!ser_bins(st, (size_t)p.w * (size_t)dots_x))
         return;
     ser_scale y = ser_scale_of(st->s, st->log, p.h * 4);
+    if (ser_by_rank(st)) {
+        ser_draw_rank_plot(st, ctx, p, &y);
+        if (st->cursor < (size_t)p.w)
+            grid_put_cp(g, p.x + (int)st->cursor, p.y + p.h, ascii ? '^' : 0x25B2, ROLE_SELECTED,
+                        0);
+        return;
+    }
     uint8_t *cells = calloc((size_t)p.w * (size_t)p.h, 1);
     bool *hot = calloc((size_t)p.w * (size_t)p.h, sizeof *hot);
     if (!cells || !hot) {
@@ -315,7 +502,8 @@ static void ser_draw(void *state, ui_ctx *ctx, rect a)
         return;
     }
     ser_header(st, ctx, a);
-    rect p = {a.x + SER_LABEL_W, a.y + 3, a.w - SER_LABEL_W - 1, a.h - 3 - 4};
+    int legend = ser_by_rank(st); /* a row for the ranks' legend */
+    rect p = {a.x + SER_LABEL_W, a.y + 3, a.w - SER_LABEL_W - 1, a.h - 3 - 4 - legend};
     if (p.h < 2 || p.w < 4)
         return;
     st->plot_w = p.w;
@@ -324,6 +512,8 @@ static void ser_draw(void *state, ui_ctx *ctx, rect a)
     ser_draw_plot(st, ctx, p);
     ser_axis_labels(st, g, p);
     ser_footer(st, ctx, a, p.y + p.h + 2);
+    if (legend)
+        ser_rank_legend(st, ctx, a, p.y + p.h + 4);
 }
 
 /* ----------------------------------------------------------- commands */
@@ -424,6 +614,8 @@ static void ser_destroy(void *state)
     series_free(st->s);
     free(st->bins);
     free(st->scratch);
+    free(st->ranks);
+    free(st->order);
     free(st);
 }
 

@@ -90,6 +90,29 @@ screen 80x24 "3/work<Enter>Dr" "$a"
 check "series r: one rank" has "work  rank 0, 2 calls"
 screen 80x24 "3/work<Enter>Drr" "$a"
 check "series rr: the next rank" has "work  rank 1, 2 calls"
+# every rank shown: each rank in its colour / mark.  work (FIXTURES.md) lasts 1200 on rank 1,
+# 1000 on ranks 0 and 3 (one cell: the lower rank's mark), 800 on rank 2: in the first call's
+# column rank 1's mark is on top, then rank 0's, then rank 2's
+marks_of_column() { # the rank marks in the plot's first column, top to bottom
+    sed -n '4,18p' "$scr" | LC_ALL=$UTF8 sed -n 's/^[^|│]*[|│]\(.\).*/\1/p' |
+        LC_ALL=$UTF8 grep -v '^[-. ┈─]*$' | tr -d '\n'
+}
+screen 80x24 "3/work<Enter>D" "$a" --ascii
+check "series, every rank, ASCII: a legend of the ranks' marks" has " ranks: 0 \* 1 o 2 + 3 x  a shared cell: the rank with the most marks$"
+check "series, every rank, ASCII: 1200 (rank 1) above 1000 (rank 0) above 800 (rank 2)" \
+    [ "$(marks_of_column)" = "o*+" ]
+check "series, every rank, ASCII: ASCII only" ascii_only
+screen 80x24 "3/work<Enter>D" "$a" --mono
+check "series, every rank, mono: a glyph a rank" has " ranks: 0 ● 1 ○ 2 ◆ 3 ◇  a shared"
+check "series, every rank, mono: ○ above ● above ◆" [ "$(marks_of_column)" = "○●◆" ]
+screen 80x24 "3/work<Enter>D" "$a"
+check "series, every rank, colour: braille dots, the legend in the ranks' colours" \
+    has " ranks: 0 ⣿ 1 ⣿ 2 ⣿ 3 ⣿  a shared"
+check "series, every rank: 24 lines" [ "$(lines)" = 24 ]
+screen 80x24 "3/work<Enter>Dr" "$a" --ascii
+check "series, one rank: no ranks' legend" hasnt " ranks:"
+screen 80x24 "3/step<Enter>D" "$a" --ascii
+check "series, a region of one rank: no ranks' legend" hasnt " ranks:"
 screen 80x24 "D" "$a"
 check "series without a selection says what to do" has "No region selected"
 screen 80x24 "D" "$a" --out-of-core
