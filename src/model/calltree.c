@@ -171,6 +171,17 @@ static int64_t band_duration(calltree_scope s, const region *r, size_t i)
     return e > a ? e - a : 0;
 }
 
+/* Whether call i of r (rank call c) is in the scope's lane (always
+ * without one). */
+static bool in_lane(calltree_scope s, const rank_data *rk, const region *r, size_t i, size_t c)
+{
+    if (s.lane_kind == LANE_TASK)
+        return r->task_ids && r->task_ids[i] == s.lane_row;
+    if (s.lane_kind == LANE_INFERRED)
+        return rk->calls->lane && (int64_t)rk->calls->lane[c] == s.lane_row;
+    return true;
+}
+
 static void pass_mark(rank_pass *rp, const calltree *t, const region_filter *f)
 {
     const rank_data *rk = rp->rk;
@@ -183,7 +194,7 @@ static void pass_mark(rank_pass *rp, const calltree *t, const region_filter *f)
             rp->cname[c] = id;
             rp->eff[c] = CT_UNSET;
             if (any && (t->scope.thread < 0 || r->thread_ids[i] == t->scope.thread) &&
-                in_band(t->scope, r, i))
+                in_band(t->scope, r, i) && in_lane(t->scope, rk, r, i, c))
                 rp->flags[c] = CF_IN;
         }
     }
@@ -337,10 +348,10 @@ static sv_err paths_usable(const profile *p, calltree_scope scope, sv_error *err
     const call_paths *c = p->cpaths;
     if (!c->available)
         return sv_error_set(err, SV_ERR_NO_EVENT_DATA, "%s", c->why);
-    if (scope.thread >= 0 || calltree_scope_banded(scope))
+    if (scope.thread >= 0 || scope.lane_kind != LANE_RANK || calltree_scope_banded(scope))
         return sv_error_set(err, SV_ERR_NO_EVENT_DATA,
-                            "a thread's or a time band's tree needs single calls, which are "
-                            "not held out of core");
+                            "a thread's, a lane's or a time band's tree needs single calls, "
+                            "which are not held out of core");
     return SV_OK;
 }
 
@@ -629,13 +640,13 @@ sv_err calltree_scopes(const profile *p, const region_filter *filter, calltree_s
 {
     calltree_scope *v = NULL;
     size_t n = 0, cap = 0;
-    bool ok = scope_push(&v, &n, &cap, (calltree_scope){-1, -1, 0, 0});
+    bool ok = scope_push(&v, &n, &cap, (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0});
     for (size_t k = 0; ok && k < p->nranks; k++) {
         const rank_data *rk = &p->ranks[k];
         if (!filter_match_rank(filter, rk->rank))
             continue;
         if (p->nranks > 1)
-            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, -1, 0, 0});
+            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, -1, 0, 0, LANE_RANK, 0});
         int64_t *rows = NULL;
         size_t nrows = 0;
         if (ok && rank_thread_rows(rk, &rows, &nrows, err)) {
@@ -643,8 +654,64 @@ sv_err calltree_scopes(const profile *p, const region_filter *filter, calltree_s
             return SV_ERR_NOMEM;
         }
         for (size_t i = 0; ok && i < nrows; i++)
-            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, rows[i], 0, 0});
+            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, rows[i], 0, 0, LANE_RANK, 0});
         free(rows);
+    }
+    if (!ok) {
+        free(v);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
+    *out = v;
+    *count = n;
+    return SV_OK;
+}
+
+/* Sorted distinct task rows used by the calls of rk (malloc'ed). */
+static int64_t *rank_task_rows(const rank_data *rk, size_t *count)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < rk->nregions; j++)
+        if (rk->regions[j]->task_ids)
+            n += rk->regions[j]->n;
+    int64_t *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    size_t k = 0;
+    for (size_t j = 0; j < rk->nregions; j++) {
+        const region *r = rk->regions[j];
+        for (size_t i = 0; r->task_ids && i < r->n; i++)
+            if (r->task_ids[i] >= 0)
+                v[k++] = r->task_ids[i];
+    }
+    if (k > 1)
+        qsort(v, k, sizeof *v, cmp_i64);
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++)
+        if (m == 0 || v[m - 1] != v[i])
+            v[m++] = v[i];
+    *count = m;
+    return v;
+}
+
+sv_err calltree_lane_scopes(const profile *p, const region_filter *filter, calltree_scope **out,
+                            size_t *count, sv_error *err)
+{
+    calltree_scope *v = NULL;
+    size_t n = 0, cap = 0;
+    bool ok = true;
+    for (size_t k = 0; ok && k < p->nranks; k++) {
+        const rank_data *rk = &p->ranks[k];
+        if (!filter_match_rank(filter, rk->rank))
+            continue;
+        size_t nt = 0;
+        int64_t *rows = rank_task_rows(rk, &nt);
+        ok = rows != NULL;
+        for (size_t i = 0; ok && i < nt; i++)
+            ok = scope_push(&v, &n, &cap, (calltree_scope){rk->rank, -1, 0, 0, LANE_TASK, rows[i]});
+        free(rows);
+        for (uint32_t l = 0; ok && rk->ninferred_lanes >= 2 && l < rk->ninferred_lanes; l++)
+            ok = scope_push(&v, &n, &cap,
+                            (calltree_scope){rk->rank, -1, 0, 0, LANE_INFERRED, (int64_t)l});
     }
     if (!ok) {
         free(v);

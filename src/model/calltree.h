@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "filter.h"
+#include "lanes.h"
 #include "profile.h"
 
 #define CT_NONE UINT32_MAX
@@ -38,6 +39,12 @@ typedef struct calltree_scope {
     int rank;
     int64_t thread;
     int64_t t0, t1;
+    /* One lane of the rank (rank >= 0, thread < 0): LANE_TASK, the calls of
+     * task row lane_row; LANE_INFERRED, the calls on inferred lane lane_row
+     * (rank_calls.lane); LANE_RANK (0, an initializer's): no lane.  As in a
+     * thread scope a call's parent is its nearest ancestor in the lane. */
+    int lane_kind;
+    int64_t lane_row;
 } calltree_scope;
 
 static inline bool calltree_scope_banded(calltree_scope s)
@@ -129,5 +136,10 @@ void calltree_sort(calltree *t, ct_key key, bool descending);
  * use (when it has a thread column).  Malloc'ed. */
 sv_err calltree_scopes(const profile *p, const region_filter *filter, calltree_scope **out,
                        size_t *count, sv_error *err);
+/* The lanes worth a scope of their own (the flame graph's): each task row
+ * the calls of a kept rank use, then each inferred lane of a rank with two
+ * or more, by rank.  Malloc'ed (*out NULL and *count 0 when none). */
+sv_err calltree_lane_scopes(const profile *p, const region_filter *filter, calltree_scope **out,
+                            size_t *count, sv_error *err);
 
 #endif

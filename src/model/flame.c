@@ -347,7 +347,7 @@ sv_err flame_from_diff(const diff_result *d, flame **out, sv_error *err)
     if (!f)
         return nomem(err);
     f->mode = FLAME_DIFF;
-    f->scope = (calltree_scope){d->opt.rank, -1, 0, 0};
+    f->scope = (calltree_scope){d->opt.rank, -1, 0, 0, LANE_RANK, 0};
     f->nnames = d->nnames;
     f->names = malloc((d->nnames ? d->nnames : 1) * sizeof *f->names);
     f->reps = calloc(d->nnames ? d->nnames : 1, sizeof *f->reps);

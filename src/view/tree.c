@@ -131,7 +131,8 @@ static bool tree_build(tree_state *s, ui_ctx *ctx)
     }
     sv_error err;
     sv_error_clear(&err);
-    calltree_scope sc = s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1, 0, 0};
+    calltree_scope sc =
+        s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0};
     if (calltree_build(ctx->prof, sc, s->fold, f, &s->t, &err)) {
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return false;
@@ -466,7 +467,7 @@ static void scope_label(calltree_scope sc, const ui_ctx *ctx, char *buf, size_t 
 
 static void tree_scope_label(const tree_state *s, const ui_ctx *ctx, char *buf, size_t len)
 {
-    scope_label(s->t ? s->t->scope : (calltree_scope){-1, -1, 0, 0}, ctx, buf, len);
+    scope_label(s->t ? s->t->scope : (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0}, ctx, buf, len);
 }
 
 /* The picker's item i: scope i. */

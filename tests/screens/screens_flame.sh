@@ -180,6 +180,29 @@ screen 80x24 "r<Down><Enter>" "$f" --view flame --ascii
 check "r: rank 0" rowhas 2 "scope: rank 0"
 check "r: rank 0's main is 1 ms" rowhas 23 "incl 1.000 ms"
 
+# --- r: one task, one inferred lane (FIXTURES.md).  tasks_unfinished.h5: serve's calls 400 ns
+# (task Task-1), 100 + 150 ns (Task-2).  legacy_small.h5: c[0] overlaps b[0] partly and opens
+# inferred lane 2 with c[1] (20 + 300 = 320 ns, exclusive too); lane 1 holds a (1000 ns, a[1]
+# nested in a[0]) and b (b[0] 40 + b[1] 100 under a: 140 ns, 14.0% of the lane)
+screen 80x24 "r" "$fx/tasks_unfinished.h5" --view flame --ascii
+check "r: the tasks are offered" hasf "rank 0, task Task-2"
+screen 80x24 "r<End><Enter>" "$fx/tasks_unfinished.h5" --view flame --ascii
+check "task Task-2: the header names it" rowhas 2 "scope: rank 0, task Task-2"
+check "task Task-2: serve 250 ns, its 2 calls" hasx "incl 250 ns .*calls 2"
+screen 80x24 "r<End><Up><Enter>" "$fx/tasks_unfinished.h5" --view flame --ascii
+check "task Task-1: serve 400 ns, 1 call" hasx "incl 400 ns .*calls 1"
+screen 80x24 "r" "$fx/legacy_small.h5" --view flame --ascii
+check "r: the inferred lanes are offered" hasf "rank 0, lane 2 (inferred)"
+screen 80x24 "r<End><Enter>" "$fx/legacy_small.h5" --view flame --ascii
+check "lane 2: the header names it" rowhas 2 "scope: rank 0, lane 2 (inferred)"
+check "lane 2: c alone, 320 ns" hasx "incl 320 ns .*calls 2"
+check "lane 2: no frame of a or b" sh -c "! sed -n '3,20p' '$scr' | grep -q '\\(^\\|[|]\\)[ab] '"
+screen 80x24 "r<End><Up><Enter>j" "$fx/legacy_small.h5" --view flame --ascii
+check "lane 1: a 1000 ns, excl 760 ns" hasx "incl 1.000 us  excl 760 ns  calls 1"
+check "lane 1: b 14.0% of the lane" hasf "b 14.0%"
+screen 80x24 "r<End><Enter>" "$fx/legacy_small.h5" --view flame --ascii --out-of-core
+check "out of core: no lane scope offered, the scope is all ranks" rowhas 2 "scope: all ranks"
+
 # --- a click selects the frame under it (the headless click is the view's middle: at 80x10
 # row 5, column 40, inside rhs [24, 48) on row 6 of the screen)
 screen 80x10 "<Click>" "$f" --view flame --ascii

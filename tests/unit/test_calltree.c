@@ -50,7 +50,7 @@ static calltree *build(profile *p, int rank, int64_t thread, bool fold)
     calltree *t = NULL;
     sv_error err;
     sv_error_clear(&err);
-    if (calltree_build(p, (calltree_scope){rank, thread, 0, 0}, fold, NULL, &t, &err))
+    if (calltree_build(p, (calltree_scope){rank, thread, 0, 0, LANE_RANK, 0}, fold, NULL, &t, &err))
         fail_msg("calltree_build: %s", err.msg);
     return t;
 }
@@ -191,8 +191,9 @@ static void test_small_threads(void **state)
     assert_int_equal(sc[2].thread, 1);
     free(sc);
     calltree *bad = NULL;
-    assert_int_equal(calltree_build(p, (calltree_scope){7, -1, 0, 0}, false, NULL, &bad, NULL),
-                     SV_ERR_NOT_FOUND);
+    assert_int_equal(
+        calltree_build(p, (calltree_scope){7, -1, 0, 0, LANE_RANK, 0}, false, NULL, &bad, NULL),
+        SV_ERR_NOT_FOUND);
     assert_null(bad);
     profile_free(p);
 }
@@ -231,7 +232,8 @@ static void test_legacy_threads2(void **state)
 static calltree *build_filtered(profile *p, const region_filter *f)
 {
     calltree *t = NULL;
-    assert_int_equal(calltree_build(p, (calltree_scope){-1, -1, 0, 0}, false, f, &t, NULL), SV_OK);
+    assert_int_equal(
+        calltree_build(p, (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0}, false, f, &t, NULL), SV_OK);
     return t;
 }
 

@@ -70,7 +70,7 @@ static void test_top_down(void **state)
 {
     (void)state;
     profile *p = abc();
-    flame *f = build(p, (calltree_scope){-1, -1, 0, 0}, FLAME_TOP_DOWN);
+    flame *f = build(p, (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0}, FLAME_TOP_DOWN);
     assert_int_equal(f->nodes[0].weight, 1000);
     assert_int_equal(kids(f, 0), 1);
     uint32_t m = PATH(f, "main"), a = PATH(f, "main", "a"), b = PATH(f, "main", "b");
@@ -97,7 +97,7 @@ static void test_inverted(void **state)
 {
     (void)state;
     profile *p = abc();
-    flame *f = build(p, (calltree_scope){-1, -1, 0, 0}, FLAME_INVERTED);
+    flame *f = build(p, (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0}, FLAME_INVERTED);
     assert_int_equal(f->nodes[0].weight, 1000);
     uint32_t c = PATH(f, "c");
     assert_int_equal(f->nodes[c].weight, 400);
@@ -126,7 +126,7 @@ static void test_band(void **state)
 {
     (void)state;
     profile *p = abc();
-    flame *f = build(p, (calltree_scope){-1, -1, 300, 750}, FLAME_TOP_DOWN);
+    flame *f = build(p, (calltree_scope){-1, -1, 300, 750, LANE_RANK, 0}, FLAME_TOP_DOWN);
     assert_int_equal(f->nodes[0].weight, 450);
     assert_int_equal(f->nodes[PATH(f, "main")].self, 0);
     assert_int_equal(f->nodes[PATH(f, "main", "a")].weight, 300);
@@ -137,12 +137,12 @@ static void test_band(void **state)
     assert_int_equal(f->nodes[PATH(f, "main", "b", "c")].weight, 50);
     flame_free(f);
     /* a band past every call: an empty graph */
-    f = build(p, (calltree_scope){-1, -1, 5000, 6000}, FLAME_TOP_DOWN);
+    f = build(p, (calltree_scope){-1, -1, 5000, 6000, LANE_RANK, 0}, FLAME_TOP_DOWN);
     assert_int_equal(f->n, 1);
     assert_int_equal(f->nodes[0].weight, 0);
     flame_free(f);
     /* inverted in a band: exclusive times inside it, 450 in all */
-    f = build(p, (calltree_scope){-1, -1, 300, 750}, FLAME_INVERTED);
+    f = build(p, (calltree_scope){-1, -1, 300, 750, LANE_RANK, 0}, FLAME_INVERTED);
     assert_int_equal(f->nodes[0].weight, 450);
     assert_int_equal(f->nodes[PATH(f, "c")].weight, 150);
     assert_int_equal(f->nodes[PATH(f, "a")].weight, 200);
@@ -162,7 +162,7 @@ static void test_order(void **state)
     mp_region(rk, "late", 1, ls, le);
     mp_region(rk, "early", 1, es, ee);
     mp_finish(p);
-    flame *f = build(p, (calltree_scope){-1, -1, 0, 0}, FLAME_TOP_DOWN);
+    flame *f = build(p, (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0}, FLAME_TOP_DOWN);
     uint32_t m = PATH(f, "main");
     assert_string_equal(flame_name(f, f->child[f->child_off[m]]), "early");
     flame_sort(f, FLAME_ORDER_HEAVY);
@@ -187,7 +187,7 @@ static void test_layout(void **state)
 {
     (void)state;
     profile *p = abc();
-    flame *f = build(p, (calltree_scope){-1, -1, 0, 0}, FLAME_TOP_DOWN);
+    flame *f = build(p, (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0}, FLAME_TOP_DOWN);
     flame_box *v;
     size_t n;
     assert_true(flame_layout(f, 0, 80, 10, &v, &n));
@@ -232,7 +232,7 @@ static void test_matches(void **state)
 {
     (void)state;
     profile *p = abc();
-    flame *f = build(p, (calltree_scope){-1, -1, 0, 0}, FLAME_TOP_DOWN);
+    flame *f = build(p, (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0}, FLAME_TOP_DOWN);
     uint8_t *m = calloc(f->nnames, 1);
     for (size_t i = 0; i < f->nnames; i++)
         m[i] = strcmp(f->names[i], "c") == 0;

@@ -13,9 +13,10 @@
 typedef struct fv_state {
     flamegraph g;
     char error[SV_MSG_MAX];
-    calltree_scope *scopes; /* r: all ranks, each rank, each thread */
+    calltree_scope *scopes; /* r: all ranks, each rank, thread, task and inferred lane */
     size_t nscopes, scope_i;
-    bool band; /* a time band from the timeline (F) */
+    bool lanes_added; /* the tasks and inferred lanes appended to scopes */
+    bool band;        /* a time band from the timeline (F) */
     int64_t t0, t1;
     flame_mode mode; /* top-down or inverted (i) */
     flame_order order;
@@ -25,6 +26,26 @@ typedef struct fv_state {
 
 /* ------------------------------------------------------------- building */
 
+/* After the ranks and threads, each task and inferred lane (calltree.h):
+ * a lane's graph needs its calls' nesting, so only once they are in. */
+static void fv_add_lane_scopes(fv_state *s, ui_ctx *ctx, const region_filter *filt)
+{
+    s->lanes_added = true;
+    calltree_scope *v = NULL;
+    size_t n = 0;
+    if (ctx->prof->cpaths || calltree_lane_scopes(ctx->prof, filt, &v, &n, NULL) || !n) {
+        free(v);
+        return;
+    }
+    calltree_scope *all = realloc(s->scopes, (s->nscopes + n) * sizeof *all);
+    if (all) {
+        memcpy(all + s->nscopes, v, n * sizeof *v);
+        s->scopes = all;
+        s->nscopes += n;
+    }
+    free(v);
+}
+
 static void fv_build(fv_state *s, ui_ctx *ctx)
 {
     fg_set(&s->g, NULL);
@@ -33,7 +54,10 @@ static void fv_build(fv_state *s, ui_ctx *ctx)
     const region_filter *filt = ctx->opt ? ctx->opt->filter : NULL;
     if (!s->scopes && calltree_scopes(ctx->prof, filt, &s->scopes, &s->nscopes, NULL))
         s->nscopes = 0; /* without memory: all ranks only */
-    calltree_scope sc = s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1, 0, 0};
+    if (s->scopes && !s->lanes_added)
+        fv_add_lane_scopes(s, ctx, filt);
+    calltree_scope sc =
+        s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0};
     if (s->band) {
         sc.t0 = s->t0;
         sc.t1 = s->t1;
@@ -72,6 +96,14 @@ static void scope_text(calltree_scope sc, const ui_ctx *ctx, char *buf, size_t l
     int n;
     if (sc.rank < 0) {
         n = snprintf(buf, len, "all ranks");
+    } else if (sc.lane_kind == LANE_TASK) {
+        char name[128];
+        rank_data *rk = profile_rank(ctx->prof, sc.rank);
+        n = snprintf(buf, len, "rank %d, task %s", sc.rank,
+                     rk ? rank_task_name(rk, sc.lane_row, name, sizeof name) : "?");
+    } else if (sc.lane_kind == LANE_INFERRED) {
+        n = snprintf(buf, len, "rank %d, lane %lld (inferred)", sc.rank,
+                     (long long)sc.lane_row + 1);
     } else if (sc.thread < 0) {
         n = snprintf(buf, len, "rank %d", sc.rank);
     } else {
@@ -104,7 +136,8 @@ static void fv_header(fv_state *s, ui_ctx *ctx, rect area)
     char scope[256], tail[256];
     const flame *f = s->g.f;
     /* without a graph (an error, or still computing): the scope asked for */
-    calltree_scope asked = s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1, 0, 0};
+    calltree_scope asked =
+        s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0};
     if (s->band) {
         asked.t0 = s->t0;
         asked.t1 = s->t1;
@@ -167,6 +200,14 @@ static bool call_in_scope(const flame *f, const ui_ctx *ctx, const region *r, si
         return false;
     if (sc.thread >= 0 && !(r->thread_ids && r->thread_ids[i] == sc.thread))
         return false;
+    if (sc.lane_kind == LANE_TASK && !(r->task_ids && r->task_ids[i] == sc.lane_row))
+        return false;
+    if (sc.lane_kind == LANE_INFERRED) {
+        const rank_data *rk = profile_rank(ctx->prof, r->rank);
+        const rank_calls *c = rk ? rk->calls : NULL;
+        if (!c || !c->lane || (int64_t)c->lane[r->gidx0 + i] != sc.lane_row)
+            return false;
+    }
     if (!calltree_scope_banded(sc))
         return true;
     int64_t a = r->start_ns[i], e = r->end_ns[i];
