@@ -43,14 +43,17 @@
 #      2 x columns + 32 MiB;
 #  10. the exports (--export chrome, --export speedscope to a file, --folded)
 #      of extended-2M (2 ranks x 4 threads, every column), as ratios to --json
-#      on the same file (target 2x: half its speed), with their peak RSS.
+#      on the same file (target 2x: half its speed), with their peak RSS;
+#  11. each view's first frame on schema3-10M (BENCH_VIEW_FILE): the headless
+#      run opening it (--view ID) beyond the run opening the timeline (the
+#      load), as a ratio to the load (target 1x).
 # Prints a table and writes $BENCH_OUT/results.json.  Every process is timed
 # by bench/runstat (wall clock, and CPU and peak RSS from wait4).
 #
 # Environment: BENCH_REPEATS (5), BENCH_KEYS (300), BENCH_LONG_KEYS (20000),
 # BENCH_OUT (bench/out), BENCH_REGEN=1 rewrites the profiles,
 # BENCH_ONLY="legacy-10M ..." limits the files of parts 1-3,
-# BENCH_PARTS="1 4 5 6 8 9 10" the parts run (1: parts 1-3),
+# BENCH_PARTS="1 4 5 6 8 9 10 11" the parts run (1: parts 1-3),
 # BENCH_FIRST_FILES="legacy-10M schema3-10M" the files of part 6,
 # BENCH_BIG=1 adds part 7 (BENCH_BIG_FILE, BENCH_BIG_GZIP_FILE: existing
 # 100M-event files to use instead of writing them into $BENCH_OUT;
@@ -100,7 +103,7 @@ gen_file() { # name kind args
     mv "$m_f.tmp" "$m_f"
 }
 
-PARTS=${BENCH_PARTS:-1 4 5 6 8 9 10}
+PARTS=${BENCH_PARTS:-1 4 5 6 8 9 10 11}
 [ "${BENCH_BIG:-0}" = 1 ] && PARTS="$PARTS 7"
 part_on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -715,6 +718,64 @@ if part_on 10; then
     } >"$TMP/frag-10"
 fi
 
+# ------------------------------------------------------------ part 11
+# Each view's first frame on 10M calls against the load: the headless run
+# opening the view (--view ID; the series and the callers from the regions
+# view on a region, as a user reaches them) against the same run opening the
+# timeline (the load, the statistics, the nesting and the first frame),
+# interleaved.  The ratio is the view's time on top of the load over the
+# load's (target 1).
+VIEW_FILE=${BENCH_VIEW_FILE:-schema3-10M}
+if part_on 11; then
+    vf="$OUT/$VIEW_FILE.h5"
+    [ -s "$vf" ] || gen_file schema3-10M bench-schema3 "--calls 10000000"
+    echo
+    echo "11. each view's first frame on $VIEW_FILE (headless 80x24), on top of the load (target 1x)"
+    VIEWS="tree| calls| lanes| flame| imbalance| regions| info| series|3/step<Enter>D callers|3/step<Enter>B"
+    : >"$TMP/vload"
+    for v in $VIEWS; do : >"$TMP/v-${v%%|*}"; done
+    run_once "$TMP/warm" "$SV" --batch --size 80x24 "$vf"
+    i=0
+    while [ "$i" -lt "$R" ]; do
+        run_once "$TMP/vload" "$SV" --batch --size 80x24 --view timeline "$vf"
+        for v in $VIEWS; do
+            id=${v%%|*} keys=${v#*|}
+            if [ -n "$keys" ]; then
+                run_once "$TMP/v-$id" "$SV" --batch --size 80x24 --keys "$keys" "$vf"
+            else
+                run_once "$TMP/v-$id" "$SV" --batch --size 80x24 --view "$id" "$vf"
+            fi
+        done
+        i=$((i + 1))
+    done
+    load_s=$(median "$TMP/vload" 1)
+    printf '  load (the timeline): %.3f s\n' "$load_s"
+    VJSON="$TMP/vjson"
+    : >"$VJSON"
+    for v in $VIEWS; do
+        id=${v%%|*}
+        vs=$(median "$TMP/v-$id" 1) vst=$(worst_status "$TMP/v-$id")
+        extra=$(calc "$vs - $load_s")
+        extra=$(calc "$extra > 0 ? $extra : 0")
+        vr=$(ratio "$extra" "$load_s")
+        [ "$extra" = 0 ] && vr=0
+        met=0
+        [ "$vst" = 0 ] && [ "$vr" != null ] && met=$(calc "$vr <= 1")
+        printf '  %-10s %.3f s: %.3f s on top of the load = %s the load (%s)%s\n' "$id" "$vs" \
+            "$extra" "$(show "$vr")" "$(yes_no "$met")" \
+            "$([ "$vst" = 0 ] || echo " FAILED (exit $vst)")"
+        [ -s "$VJSON" ] && printf ',\n' >>"$VJSON"
+        printf '    "%s": {"s": %s, "exit": %s, "beyond_load_s": %s, "load_ratio": %s, "met": %s}' \
+            "$id" "$vs" "$vst" "$extra" "$vr" "$(tf "$met")" >>"$VJSON"
+    done
+    {
+        printf '  "views": {"file": "%s", "size": "80x24", "load_s": %s, "target_load_ratio": 1,\n' \
+            "$VIEW_FILE" "$load_s"
+        cat "$VJSON"
+        printf '\n  }'
+    } >"$TMP/frag-11"
+fi
+
 # ------------------------------------------------------------ results.json
 {
     printf '{\n  "machine": {"cpu": "%s", "cpus": %s, "mem_bytes": %s, "hdf5": "%s", "load_average": %s},\n' \
@@ -722,7 +783,7 @@ fi
     printf '  "repeats": %s, "statistic": "median", "parts": "%s",\n' "$R" "$PARTS"
     printf '  "targets": {"json_ratio": {"legacy-10M": 3, "extended-2M": 4, "many-3000x10": 3},\n'
     printf '              "memory": "1.5 * column_bytes + 32 MiB", "per_key_ratio": 2}'
-    for k in 1 4 5 6 7 8 9 10; do
+    for k in 1 4 5 6 7 8 9 10 11; do
         [ -s "$TMP/frag-$k" ] || continue
         printf ',\n'
         cat "$TMP/frag-$k"
