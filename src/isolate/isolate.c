@@ -104,6 +104,11 @@ uint64_t isolate_default_budget(void)
     return b < ISO_MIN_BUDGET ? ISO_MIN_BUDGET : b;
 }
 
+uint64_t isolate_budget_or_default(uint64_t bytes)
+{
+    return bytes ? bytes : isolate_default_budget();
+}
+
 bool isolate_parse_size(const char *s, uint64_t *bytes)
 {
     if (!s || !*s)
@@ -925,7 +930,7 @@ isolate_load *isolate_start(const char *path, const isolate_options *opt)
                  : sv_error_set(&ld->start_err, SV_ERR_USAGE, "profile_load_isolated: no path");
         return ld;
     }
-    uint64_t budget = ld->opt.budget ? ld->opt.budget : isolate_default_budget();
+    uint64_t budget = isolate_budget_or_default(ld->opt.budget);
     ld->opt.budget = budget;
     if (isolate_disabled()) {
         ld->in_process = true; /* loaded at isolate_collect */

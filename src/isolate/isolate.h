@@ -149,6 +149,12 @@ void isolate_budget_note(const struct load_budget *b, int stream, bool viewer, c
 /* Half the machine's RAM (sysconf), at least 256 MiB. */
 uint64_t isolate_default_budget(void);
 
+/* The budget a load runs under: bytes itself, or isolate_default_budget()
+ * when 0.  The command line resolves --memory with it once (cli_parse);
+ * the library entry points apply it too, so their other callers (tests)
+ * may still pass 0. */
+uint64_t isolate_budget_or_default(uint64_t bytes);
+
 /* Parses a size: "512M", "2G", "1.5G", "1048576" (K, M, G, T binary
  * units, optional "B" / "iB").  False for anything else or 0. */
 bool isolate_parse_size(const char *s, uint64_t *bytes);

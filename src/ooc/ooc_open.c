@@ -462,7 +462,7 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
         free(x);
         return SV_ERR_USAGE;
     }
-    x->budget = opt && opt->budget ? opt->budget : isolate_default_budget();
+    x->budget = isolate_budget_or_default(opt ? opt->budget : 0);
     wire_section sec = {oc_put, oc_get, x};
     isolate_options io = opt ? *opt : (isolate_options){0};
     io.budget = x->budget;

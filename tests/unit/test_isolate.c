@@ -295,6 +295,18 @@ static void test_parse_size(void **state)
     assert_true(isolate_default_budget() >= (256ull << 20));
 }
 
+/* 0 is the default budget, half the RAM (computed here from sysconf), at least 256 MiB; any
+ * other value is the budget itself. */
+static void test_budget_or_default(void **state)
+{
+    (void)state;
+    uint64_t half = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / 2;
+    uint64_t want = half < (256ull << 20) ? 256ull << 20 : half;
+    assert_int_equal(isolate_budget_or_default(0), want);
+    assert_int_equal(isolate_budget_or_default(5ull << 20), 5ull << 20);
+    assert_int_equal(isolate_budget_or_default(1), 1);
+}
+
 /* --- wire_send_profile_final: columns released as they are lent ---- */
 
 #define FINAL_N 300000 /* 2.4 MB a column: lent by vmsplice, whole pages released */
@@ -445,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_error_message_crosses),
         cmocka_unit_test(test_two_in_flight),
         cmocka_unit_test(test_parse_size),
+        cmocka_unit_test(test_budget_or_default),
         cmocka_unit_test(test_warn_cap),
         cmocka_unit_test(test_send_final),
     };
