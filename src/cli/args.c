@@ -503,6 +503,8 @@ int cli_parse(int argc, char **argv, cli_options *o, FILE *err)
     }
     if (optind < argc)
         return usage_error(err, "too many arguments: unexpected", argv[optind]);
+    /* The budget is resolved once, here: every load below takes the value as it is. */
+    o->memory = isolate_budget_or_default(o->memory);
     int rc = resolve_mode(o, &w, err);
     return rc ? rc : check_view(o, err);
 }

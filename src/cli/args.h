@@ -1,7 +1,9 @@
 /* args: the command line of scopeview.
  *
  * cli_parse() only reads argv: it opens no file and builds no filter, so main() decides what a
- * value means (a regular expression, a rank list) and reports those errors itself. */
+ * value means (a regular expression, a rank list) and reports those errors itself.  The one value
+ * it settles is the memory budget (memory), the default's half of the RAM when --memory is not
+ * given, so every load takes one resolved budget. */
 #ifndef SV_ARGS_H
 #define SV_ARGS_H
 
@@ -60,9 +62,11 @@ typedef struct cli_options {
     bool dump_config;   /* --dump-config: print the defaults and exit */
     const char *view;   /* --view ID (views.def's name), NULL = the config's default-view */
     int view_id;        /* its view_id when view is set */
-    uint64_t memory;    /* --memory LIMIT in bytes, 0 = the default budget */
-    bool csv_raw;       /* --csv-raw: no formula-injection prefix */
-    bool out_of_core;   /* --out-of-core: stream the batch statistics (model/stream.h) */
+    /* The memory budget in bytes: --memory LIMIT, else the default (isolate.h
+     * isolate_budget_or_default); cli_parse resolves it, so it is never 0. */
+    uint64_t memory;
+    bool csv_raw;     /* --csv-raw: no formula-injection prefix */
+    bool out_of_core; /* --out-of-core: stream the batch statistics (model/stream.h) */
     /* --diff / --check BASE NEW (out_diff.h): file is BASE, file2 NEW */
     int compare; /* 0, CLI_COMPARE_DIFF or CLI_COMPARE_CHECK */
     const char *file2;
