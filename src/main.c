@@ -150,10 +150,11 @@ static int check_ranks(const char *list, const profile *p)
 static int load_profile_ex(const char *file, const isolate_options *how, bool show_progress,
                            profile **p, bool *over_budget);
 
-static int load_profile(const char *file, uint64_t budget, bool show_progress, profile **p)
+/* What every load of the run starts from: the memory budget, which cli_parse resolved (args.h),
+ * enters main.c here and nowhere else. */
+static isolate_options load_base(const cli_options *o)
 {
-    isolate_options how = {.budget = budget};
-    return load_profile_ex(file, &how, show_progress, p, NULL);
+    return (isolate_options){.budget = o->memory};
 }
 
 /* how: the budget, a C-API file set (paths), --summary's stored statistics.  over_budget
@@ -348,7 +349,7 @@ static int run_compare(const cli_options *o, const region_filter *f)
     /* Both files load at once, in two children: NEW's is read while BASE's model is received and
      * compared; NEW's model crosses only then, so the batch still holds one profile at a time. */
     isolate_load *ld[2] = {NULL, NULL};
-    isolate_options how = {.budget = o->memory};
+    isolate_options how = load_base(o);
     /* Batch: each child builds its side of the comparison and sends that, not the columns
      * (diff_remote.h): the nesting and sorting run in both children at once. */
     diff_remote side[2];
@@ -366,7 +367,7 @@ static int run_compare(const cli_options *o, const region_filter *f)
     for (int s = 0; s < 2 && rc == SV_OK && status == 0; s++) {
         bool progress = viewer && !o->headless;
         status = ld[s] ? collect_profile(ld[s], files[s], progress, &p[s])
-                       : load_profile(files[s], o->memory, progress, &p[s]);
+                       : load_profile_ex(files[s], &how, progress, &p[s], NULL);
         ld[s] = NULL;
         if (status == 0)
             rc = diff_remote_ready(&side[s]) ? diff_add_remote(d, s, p[s]->path, &side[s], &err)
@@ -449,11 +450,10 @@ static int run(const cli_options *o)
     if (status == 0) {
         /* Several FILEs: the C API's rank files, one profile.  --summary reads the columnar
          * index's stored statistics alone when they answer it (loader.h). */
-        isolate_options how = {.budget = o->memory,
-                               .paths = o->files,
-                               .npaths = o->nfiles,
-                               .stored_statistics = o->mode == CLI_SUMMARY ||
-                                                    (o->mode == CLI_INTERACTIVE && !viewer)};
+        isolate_options how = load_base(o);
+        how.paths = o->files;
+        how.npaths = o->nfiles;
+        how.stored_statistics = o->mode == CLI_SUMMARY || (o->mode == CLI_INTERACTIVE && !viewer);
         /* --json, --csv, --summary stream a file whose calls exceed the budget (stream.h). */
         bool streams = o->mode == CLI_SUMMARY || o->mode == CLI_JSON || o->mode == CLI_CSV ||
                        o->mode == CLI_LINES || o->mode == CLI_IMBALANCE ||
@@ -480,7 +480,7 @@ static int run(const cli_options *o)
              * exceed --memory: the file alone does, or the load finds it (cli/ooc_run.h). */
             /* Out of core reads HDF5 files only: a native trace loads in memory. */
             bool can_ooc = viewer && o->file && o->nfiles <= 1 && !profile_path_is_native(o->file);
-            bool ooc = can_ooc && (o->out_of_core || ooc_run_file_exceeds(o->file, o->memory));
+            bool ooc = can_ooc && (o->out_of_core || ooc_run_file_exceeds(o->file, how.budget));
             /* The batch statistics read no call: the loading child sends the model without
              * its columns (strip.h). */
             if (o->mode == CLI_JSON || o->mode == CLI_CSV || o->mode == CLI_SUMMARY) {
@@ -492,7 +492,7 @@ static int run(const cli_options *o)
                                          can_ooc ? &ooc : NULL);
             if (ooc) {
                 status = finish_stdout(
-                    ooc_run_viewer(o, &f, o->file, o->memory, o->out_of_core, check_ranks));
+                    ooc_run_viewer(o, &f, o->file, how.budget, o->out_of_core, check_ranks));
                 isolate_tail_free(tail);
                 filter_free(&f);
                 return status;

@@ -77,7 +77,8 @@ static void say_share(int me, int np, const profile *p)
 static sv_err load_once(const char *path, const isolate_options *how, load_options *lo,
                         load_budget *b, profile **p, sv_error *err)
 {
-    *b = (load_budget){.limit = how->budget ? how->budget : isolate_default_budget()};
+    /* main's budget, resolved by cli_parse: never the 0 that would mean "no limit" here. */
+    *b = (load_budget){.limit = how->budget};
     lo->budget = b;
     sv_err e = how->paths && how->npaths > 1 ? profile_load_set(how->paths, how->npaths, lo, p, err)
                                              : profile_load(path, lo, p, err);

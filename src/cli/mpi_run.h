@@ -34,7 +34,7 @@ mpi_role mpi_run_role(const cli_options *o);
 /* The split load.  Process 0: 0 and *p the merged, finished profile (its
  * warnings printed), or an exit status with the first error printed.  The
  * other processes: their exit status, *p NULL (nothing to print).  MPI is
- * finalised on return. */
+ * finalised on return.  how: main's, its budget resolved (args.h memory). */
 int mpi_run_load(const cli_options *o, const isolate_options *how, profile **p);
 
 #endif

@@ -15,8 +15,8 @@
 bool ooc_run_file_exceeds(const char *path, uint64_t budget)
 {
     struct stat st;
-    uint64_t b = budget ? budget : isolate_default_budget();
-    return path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_blocks * 512u > b;
+    return path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+           (uint64_t)st.st_blocks * 512u > budget;
 }
 
 bool ooc_run_over_budget(const char *msg)
@@ -33,7 +33,6 @@ static void budget_text(char *buf, size_t len, uint64_t bytes)
 int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *path, uint64_t budget,
                    bool forced, int (*check_ranks)(const char *list, const profile *p))
 {
-    uint64_t b = budget ? budget : isolate_default_budget();
     term_progress_state ps;
     term_progress_start(&ps, path);
     /* The open reads the file more than once (statistics, then the map):
@@ -42,7 +41,7 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
     /* The statistics pass 2 gives (exclusive totals, percentiles) follow the
      * first frame: the views that show them say "computing…" until then. */
     isolate_tail *tail = NULL;
-    isolate_options io = {.budget = b,
+    isolate_options io = {.budget = budget,
                           .progress = o->headless ? NULL : term_progress,
                           .progress_ctx = &ps,
                           .tail = &tail};
@@ -64,7 +63,7 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
         return status;
     }
     char size[32], reason[96];
-    budget_text(size, sizeof size, b);
+    budget_text(size, sizeof size, budget);
     if (forced)
         snprintf(reason, sizeof reason, "--out-of-core");
     else

@@ -17,12 +17,11 @@
  * ISOLATE_OVER_BUDGET_NOTE): the viewer then opens the file out of core. */
 bool ooc_run_over_budget(const char *msg);
 
-/* True when the file stores more bytes than budget (0: the default
- * budget): its columns, never smaller in memory than on disk, cannot fit,
- * so the viewer opens it out of core without first trying in memory (a
- * failed load of a large file costs seconds and most of the budget).
- * Allocated blocks, not the apparent size: a sparse file is not taken
- * for a big one. */
+/* True when the file stores more bytes than budget (cli_options.memory,
+ * resolved by cli_parse, as every budget in this header): its columns, never smaller in memory than
+ * on disk, cannot fit, so the viewer opens it out of core without first trying in memory (a failed
+ * load of a large file costs seconds and most of the budget). Allocated blocks, not the apparent
+ * size: a sparse file is not taken for a big one. */
 bool ooc_run_file_exceeds(const char *path, uint64_t budget);
 
 /* Opens path out of core (progress on the terminal unless --batch) and
