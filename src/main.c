@@ -236,7 +236,7 @@ static int run_viewer_compare(const cli_options *o, profile *p[2], diff_result *
                               const region_filter *f)
 {
     app_options ao = {
-        .path = p[0]->path,
+        .path = profile_name(p[0]),
         .headless = o->headless,
         .cols = o->cols,
         .rows = o->rows,
@@ -326,6 +326,16 @@ static int run_export(const cli_options *o, profile *p, const region_filter *f)
 
 /* --diff / --check BASE NEW.  Batch: each profile is freed once the comparison has what it
  * needs, so only one is loaded at a time.  The viewer keeps both. */
+/* A side of --diff named as a directory of traces is called after the directory, as a run
+ * given alone is (run_files), not after its first file.  False when out of memory. */
+static bool name_dir_run(profile *p, const char *named)
+{
+    struct stat st;
+    if (!named || stat(named, &st) != 0 || !S_ISDIR(st.st_mode))
+        return true;
+    return profile_set_run_name(p, named);
+}
+
 static int run_compare(const cli_options *o, const region_filter *f)
 {
     bool viewer = o->compare == CLI_COMPARE_DIFF && o->mode == CLI_INTERACTIVE &&
@@ -369,9 +379,12 @@ static int run_compare(const cli_options *o, const region_filter *f)
         status = ld[s] ? collect_profile(ld[s], files[s], progress, &p[s])
                        : load_profile_ex(files[s], &how, progress, &p[s], NULL);
         ld[s] = NULL;
-        if (status == 0)
-            rc = diff_remote_ready(&side[s]) ? diff_add_remote(d, s, p[s]->path, &side[s], &err)
-                                             : diff_add(d, s, p[s], &err);
+        if (status == 0 && !name_dir_run(p[s], files[s]))
+            rc = sv_error_set(&err, SV_ERR_NOMEM, "out of memory");
+        if (status == 0 && rc == SV_OK)
+            rc = diff_remote_ready(&side[s])
+                     ? diff_add_remote(d, s, profile_name(p[s]), &side[s], &err)
+                     : diff_add(d, s, p[s], &err);
         if (!viewer) {
             profile_free(p[s]);
             p[s] = NULL;

@@ -615,7 +615,7 @@ sv_err diff_add(diff_result *d, int side, profile *p, sv_error *err)
         return sv_error_set(err, SV_ERR_NOT_FOUND, "%s has no rank %d", p->path ? p->path : "",
                             d->opt.rank);
     free(d->label[side]);
-    d->label[side] = strdup(p->path ? p->path : "");
+    d->label[side] = strdup(profile_name(p));
     if (!d->label[side])
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     sv_err rc = add_regions(d, side, p, err);
@@ -630,7 +630,7 @@ sv_err diff_add_nested(diff_result *d, int side, profile *p, diff_nesting *nest,
                           d->opt.rank);
     if (rc == SV_OK) {
         free(d->label[side]);
-        d->label[side] = strdup(p->path ? p->path : "");
+        d->label[side] = strdup(profile_name(p));
         if (!d->label[side])
             rc = sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     }

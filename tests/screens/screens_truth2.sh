@@ -148,5 +148,15 @@ for size in $sizes; do
 done
 run --summary "$run_dir"
 check "--summary: the header names the directory" rowhas 1 "^file: .*solver_run  ranks: 0-3 "
+# the same in a comparison: each side named as a directory is called after it
+run_dir2="$tmp/solver_run2"
+mkdir "$run_dir2" && "$svgen" spt "$run_dir2" 40 >/dev/null || exit 99
+shot 80x24 "" colour --diff "$run_dir/" "$run_dir2"
+check "--diff of directories: the title names the base directory" rowhas 1 "solver_run$"
+check "--diff of directories: the header names both" rowhas 2 "solver_run → solver_run2 "
+check "--diff of directories: no first file named" hasnt "run_rank00000.spt"
+run --diff "$run_dir" "$run_dir2" --summary
+check "--diff --summary names the base directory" rowhas 1 "^base: .*/solver_run$"
+check "--diff --summary names the new directory" rowhas 2 "^new:  .*/solver_run2$"
 
 finish
