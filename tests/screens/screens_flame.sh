@@ -186,6 +186,7 @@ check "r: rank 0's main is 1 ms" rowhas 23 "incl 1.000 ms"
 # nested in a[0]) and b (b[0] 40 + b[1] 100 under a: 140 ns, 14.0% of the lane)
 screen 80x24 "r" "$fx/tasks_unfinished.h5" --view flame --ascii
 check "r: the tasks are offered" hasf "rank 0, task Task-2"
+check "r: the picker's heading names tasks and inferred lanes too" hasx "Scope: .*a task or an inferred lane"
 screen 80x24 "r<End><Enter>" "$fx/tasks_unfinished.h5" --view flame --ascii
 check "task Task-2: the header names it" rowhas 2 "scope: rank 0, task Task-2"
 check "task Task-2: serve 250 ns, its 2 calls" hasx "incl 250 ns .*calls 2"

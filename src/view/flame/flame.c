@@ -185,8 +185,9 @@ static void fv_draw(void *state, ui_ctx *ctx, rect area)
     fg_draw(&s->g, ctx, body);
     if (s->pick.open) {
         s->pick_ctx = ctx;
-        picker_draw(&s->pick, ctx, body, " Scope of the flame graph: all ranks, a rank or a thread",
-                    pick_label, s);
+        picker_draw(&s->pick, ctx, body,
+                    " Scope: all ranks, a rank, a thread, a task or an inferred lane", pick_label,
+                    s);
     }
 }
 
