@@ -8,6 +8,7 @@
 #include "util/checked.h"
 #include "util/strbuf.h"
 #include "util/text.h"
+#include "util/grow.h"
 
 typedef struct bfly_work {
     butterfly *b;
@@ -25,21 +26,6 @@ static int64_t call_dur(const region *r, size_t i)
     return ck_sub(r->end_ns[i], r->start_ns[i]);
 }
 
-static bool grow(void **v, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap * 2 : 16;
-    while (n < need)
-        n *= 2;
-    void *g = realloc(*v, n * size);
-    if (!g)
-        return false;
-    *v = g;
-    *cap = n;
-    return true;
-}
-
 /* The call's ancestors into w->anc; false when one is a call of x. */
 static bool bfly_outermost(bfly_work *w, const rank_data *rk, const region *x, size_t g)
 {
@@ -48,7 +34,7 @@ static bool bfly_outermost(bfly_work *w, const rank_data *rk, const region *x, s
         const region *r = rank_call_region(rk, a, NULL);
         if (r == x)
             return false;
-        if (!grow((void **)&w->anc, &w->anc_cap, w->nanc + 1, sizeof *w->anc)) {
+        if (!sv_grow((void **)&w->anc, &w->anc_cap, w->nanc + 1, sizeof *w->anc, 16)) {
             w->oom = true;
             return false;
         }
@@ -80,7 +66,8 @@ static void bfly_add_caller(bfly_work *w, int64_t n, int64_t dur)
             return;
         }
     char *copy = strdup(key);
-    if (!copy || !grow((void **)&b->callers, &w->ccap, b->ncallers + 1, sizeof *b->callers)) {
+    if (!copy ||
+        !sv_grow((void **)&b->callers, &w->ccap, b->ncallers + 1, sizeof *b->callers, 16)) {
         free(copy);
         w->oom = true;
         return;
@@ -98,7 +85,7 @@ static void bfly_add_callee(bfly_work *w, const char *name, int64_t n, int64_t i
             b->callees[i].excl_ns = ck_add(b->callees[i].excl_ns, excl);
             return;
         }
-    if (!grow((void **)&b->callees, &w->ecap, b->ncallees + 1, sizeof *b->callees)) {
+    if (!sv_grow((void **)&b->callees, &w->ecap, b->ncallees + 1, sizeof *b->callees, 16)) {
         w->oom = true;
         return;
     }
@@ -110,7 +97,7 @@ static void bfly_add_callee(bfly_work *w, const char *name, int64_t n, int64_t i
 static void bfly_callees(bfly_work *w, const rank_data *rk, const region *x, size_t g)
 {
     w->nstack = 0;
-    if (!grow((void **)&w->stack, &w->stack_cap, 1, sizeof *w->stack)) {
+    if (!sv_grow((void **)&w->stack, &w->stack_cap, 1, sizeof *w->stack, 16)) {
         w->oom = true;
         return;
     }
@@ -126,7 +113,8 @@ static void bfly_callees(bfly_work *w, const rank_data *rk, const region *x, siz
             if (!r)
                 continue;
             if (r == x) {
-                if (!grow((void **)&w->stack, &w->stack_cap, w->nstack + 1, sizeof *w->stack)) {
+                if (!sv_grow((void **)&w->stack, &w->stack_cap, w->nstack + 1, sizeof *w->stack,
+                             16)) {
                     w->oom = true;
                     return;
                 }
@@ -186,7 +174,7 @@ static void bfly_rank_paths(bfly_work *w, const rank_data *rk, const cpath_rank 
             continue;
         w->nanc = 0;
         for (uint32_t a = cp->parent; a != CP_ROOT && !w->oom; a = cr->v[a].parent) {
-            if (!grow((void **)&w->anc, &w->anc_cap, w->nanc + 1, sizeof *w->anc))
+            if (!sv_grow((void **)&w->anc, &w->anc_cap, w->nanc + 1, sizeof *w->anc, 16))
                 w->oom = true;
             else
                 w->anc[w->nanc++] = rk->regions[cr->v[a].region];

@@ -8,6 +8,7 @@
 #include "callpaths.h"
 #include "par.h"
 #include "warncap.h"
+#include "util/grow.h"
 
 const char *const summary_key_names[SUM_COUNT] = {
     [SUM_NUM_CALLS] = "num_calls",
@@ -52,24 +53,9 @@ profile *profile_new(const char *path)
     return p;
 }
 
-/* Grows *v (of *cap elements of size sz) to hold n + 1; doubling keeps
- * adding n items linear. */
-static bool grow(void **v, size_t *cap, size_t n, size_t sz)
-{
-    if (n < *cap)
-        return true;
-    size_t c = *cap ? *cap * 2 : 8;
-    void *g = realloc(*v, c * sz);
-    if (!g)
-        return false;
-    *v = g;
-    *cap = c;
-    return true;
-}
-
 rank_data *profile_add_rank(profile *p, int rank)
 {
-    if (!grow((void **)&p->ranks, &p->ranks_cap, p->nranks, sizeof *p->ranks))
+    if (!sv_grow((void **)&p->ranks, &p->ranks_cap, p->nranks + 1, sizeof *p->ranks, 8))
         return NULL;
     rank_data *rk = &p->ranks[p->nranks++];
     memset(rk, 0, sizeof *rk);
@@ -80,7 +66,7 @@ rank_data *profile_add_rank(profile *p, int rank)
 
 region *rank_add_region(rank_data *rk, const char *name)
 {
-    if (!grow((void **)&rk->regions, &rk->regions_cap, rk->nregions, sizeof *rk->regions))
+    if (!sv_grow((void **)&rk->regions, &rk->regions_cap, rk->nregions + 1, sizeof *rk->regions, 8))
         return NULL;
     region *r = calloc(1, sizeof *r);
     if (!r)

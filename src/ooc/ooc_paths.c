@@ -9,6 +9,7 @@
 #include "model/profile.h"
 #include "util/checked.h"
 #include "util/hash.h"
+#include "util/grow.h"
 
 /* A path costs its record, two hash slots and the viewer's tree node
  * built from it: 64 bytes counted a sixteenth of the budget, never fewer
@@ -40,21 +41,6 @@ struct ooc_paths {
     pstack *st;
     size_t nst;
 };
-
-static bool grow(void **v, size_t *cap, size_t need, size_t sz)
-{
-    if (need <= *cap)
-        return true;
-    size_t c = *cap ? *cap : 16;
-    while (c < need)
-        c *= 2;
-    void *nv = realloc(*v, c * sz);
-    if (!nv)
-        return false;
-    *v = nv;
-    *cap = c;
-    return true;
-}
 
 ooc_paths *ooc_paths_new(uint64_t budget)
 {
@@ -180,7 +166,7 @@ static uint32_t intern(ooc_paths *pa, uint32_t parent, uint32_t reg)
         return UINT32_MAX;
     if (2 * (pa->cur.n + 1) > pa->htcap && !rehash(pa))
         return UINT32_MAX - 1;
-    if (!grow((void **)&pa->cur.v, &pa->cur_cap, pa->cur.n + 1, sizeof *pa->cur.v))
+    if (!sv_grow((void **)&pa->cur.v, &pa->cur_cap, pa->cur.n + 1, sizeof *pa->cur.v, 16))
         return UINT32_MAX - 1;
     uint32_t k = (uint32_t)pa->cur.n++;
     pa->cur.v[k] = (cpath){parent, reg, 0, 0, 0, 0, INT64_MAX};
@@ -238,7 +224,7 @@ bool ooc_paths_call(ooc_paths *pa, size_t rank_index, size_t key, size_t depth, 
         over_cap(pa);
         return true;
     }
-    if (k == UINT32_MAX - 1 || !grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v))
+    if (k == UINT32_MAX - 1 || !sv_grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v, 16))
         return false;
     up = st->sp ? &st->v[st->sp - 1] : NULL; /* v may have moved */
     if (up)

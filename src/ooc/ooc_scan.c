@@ -13,6 +13,7 @@
 #include "ooc_paths.h"
 #include "util/hash.h"
 #include "model/nest_sweep.h"
+#include "util/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,25 +88,10 @@ void ooc_scan_free(ooc_scan *sc)
     memset(sc, 0, sizeof *sc);
 }
 
-static bool grow(void **v, size_t *cap, size_t need, size_t sz)
-{
-    if (need <= *cap)
-        return true;
-    size_t c = *cap ? *cap : 8;
-    while (c < need)
-        c *= 2;
-    void *nv = realloc(*v, c * sz);
-    if (!nv)
-        return false;
-    *v = nv;
-    *cap = c;
-    return true;
-}
-
 static ooc_seek_rank *rank_entry(ooc_scan *sc, size_t rank_index, uint32_t ninferred)
 {
-    if (!grow((void **)&sc->seek.ranks, &sc->ranks_cap, sc->seek.nranks + 1,
-              sizeof *sc->seek.ranks))
+    if (!sv_grow((void **)&sc->seek.ranks, &sc->ranks_cap, sc->seek.nranks + 1,
+                 sizeof *sc->seek.ranks, 8))
         return NULL;
     ooc_seek_rank *rk = &sc->seek.ranks[sc->seek.nranks++];
     memset(rk, 0, sizeof *rk);
@@ -147,7 +133,8 @@ bool ooc_scan_rank_entry(ooc_scan *sc, size_t rank_index, int64_t first, bool wi
 /* A seek row for a row of n calls; SIZE_MAX on NOMEM. */
 static size_t seek_row(ooc_scan *sc, size_t rank_index, uint32_t reg, uint64_t n)
 {
-    if (!grow((void **)&sc->seek.rows, &sc->rows_cap, sc->seek.nrows + 1, sizeof *sc->seek.rows))
+    if (!sv_grow((void **)&sc->seek.rows, &sc->rows_cap, sc->seek.nrows + 1, sizeof *sc->seek.rows,
+                 8))
         return SIZE_MAX;
     ooc_seek_row *r = &sc->seek.rows[sc->seek.nrows];
     size_t npts = (size_t)((n + OOC_SEEK_STRIDE - 1) / OOC_SEEK_STRIDE);
@@ -184,7 +171,7 @@ static size_t lane_of(rscan *rs, lcache *c, lane_kind kind, int64_t row)
 
 static inline bool push(ostack *st, const ocall *c)
 {
-    if (st->sp == st->cap && !grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v))
+    if (st->sp == st->cap && !sv_grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v, 8))
         return false;
     st->v[st->sp++] = *c;
     return true;
@@ -277,7 +264,7 @@ static group *find_group(rscan *rs, int64_t thread, int64_t task)
             return g;
         h = (h + 1) & (rs->htcap - 1);
     }
-    if (!grow((void **)&rs->g, &rs->gcap, rs->ng + 1, sizeof *rs->g) ||
+    if (!sv_grow((void **)&rs->g, &rs->gcap, rs->ng + 1, sizeof *rs->g, 8) ||
         !nest_sweep_lanes_to(&rs->gl, rs->ng + 1))
         return NULL;
     group *g = &rs->g[rs->ng];
@@ -300,7 +287,7 @@ static bool collect(rscan *rs, const ocall *v, size_t n, int64_t t)
     for (size_t i = 0; i < n; i++) {
         if (v[i].sp.s >= t || v[i].sp.e < t)
             continue;
-        if (!grow((void **)&rs->tmp, &rs->tmpcap, rs->ntmp + 1, sizeof *rs->tmp))
+        if (!sv_grow((void **)&rs->tmp, &rs->tmpcap, rs->ntmp + 1, sizeof *rs->tmp, 8))
             return false;
         rs->tmp[rs->ntmp++] = v[i];
     }
@@ -706,8 +693,8 @@ bool ooc_scan_take_seek(ooc_scan *sc, size_t rank_index, const ooc_seek *ref, si
         const ooc_seek_row *r = &ref->rows[i];
         if (r->rank_index != ref_rank)
             continue;
-        if (!grow((void **)&sc->seek.rows, &sc->rows_cap, sc->seek.nrows + 1,
-                  sizeof *sc->seek.rows))
+        if (!sv_grow((void **)&sc->seek.rows, &sc->rows_cap, sc->seek.nrows + 1,
+                     sizeof *sc->seek.rows, 8))
             return false;
         ooc_seek_row *d = &sc->seek.rows[sc->seek.nrows++];
         *d = (ooc_seek_row){rank_index, regmap ? regmap[r->region_index] : r->region_index,
