@@ -9,7 +9,6 @@
  *   call at depth 0 of its thread / task lane (an approximate overview).
  *   Not windowable either way; the skeleton says so. */
 #include "ooc_h5.h"
-#include "ooc_paths.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -622,7 +621,7 @@ sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
     if (!e)
         e = plan(&hp, &t0, &t1, &nlanes);
     if (!e && (!ooc_scan_init(&h->sc, t0, t1, nlanes, h->map_cells) ||
-               !(h->sc.paths = ooc_paths_new(h->budget))))
+               !ooc_sinks_attach(&h->sc, h->budget)))
         e = SV_ERR_NOMEM;
     if (!e)
         e = run(&hp);

@@ -239,7 +239,7 @@ static sv_err mem_route(ooc_ctx *x, profile **pp, sv_error *err)
     ooc_seek ref = {0};
     bool have_ref = false;
     e = ooc_scan_init(&x->h.sc, ix->t_min, ix->t_max, mem_hint(p, ix), x->h.map_cells) &&
-                (x->h.sc.paths = ooc_paths_new(x->budget))
+                ooc_sinks_attach(&x->h.sc, x->budget)
             ? SV_OK
             : SV_ERR_NOMEM;
     for (size_t k = 0; !e && k < p->nranks; k++) {
@@ -351,8 +351,7 @@ static sv_err oc_finish(ooc_ctx *x, profile **pp, sv_error *err)
     if (!order_rows(&h->sc.seek, *pp))
         return sv_error_set(err, SV_ERR_DAMAGED,
                             "%s: out of core: the seek index does not fit the profile", x->epath);
-    x->paths = ooc_paths_take(h->sc.paths);
-    h->sc.paths = NULL;
+    x->paths = ooc_paths_take(ooc_scan_take_sink(&h->sc, &ooc_paths_sink));
     if (!x->paths)
         return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory while summing the call paths",
                             x->epath);

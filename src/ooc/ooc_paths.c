@@ -239,6 +239,23 @@ bool ooc_paths_call(ooc_paths *pa, size_t rank_index, size_t key, size_t depth, 
     return true;
 }
 
+static bool sink_call(void *self, const ooc_call *c)
+{
+    return ooc_paths_call(self, c->rank, c->key, c->depth, c->reg, c->s, c->e);
+}
+
+static void sink_lose(void *self, const char *why)
+{
+    ooc_paths_lose(self, why);
+}
+
+static void sink_free(void *self)
+{
+    ooc_paths_free(self);
+}
+
+const ooc_sink_ops ooc_paths_sink = {"paths", sink_call, sink_lose, sink_free};
+
 call_paths *ooc_paths_take(ooc_paths *pa)
 {
     if (!pa || !end_rank(pa))

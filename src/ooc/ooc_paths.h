@@ -20,8 +20,12 @@
 #include <stdint.h>
 
 #include "model/callpaths.h"
+#include "ooc_sink.h"
 
 typedef struct ooc_paths ooc_paths;
+
+/* The accumulator as a sink of the sweep (ooc_sink.h). */
+extern const ooc_sink_ops ooc_paths_sink;
 
 /* An accumulator holding at most the paths budget bytes allow (0: the
  * most).  NULL on NOMEM. */
@@ -36,9 +40,6 @@ bool ooc_paths_call(ooc_paths *pa, size_t rank_index, size_t key, size_t depth, 
 /* A rank whose calls are not swept (nested from call ids, flattened): the
  * paths cannot be complete, and why says so. */
 void ooc_paths_lose(ooc_paths *pa, const char *why);
-#define OOC_PATHS_UNSWEPT                                                                          \
-    "a rank's nesting comes from its call ids or a row out of start order, which the "             \
-    "out-of-core sweep does not sum by call path"
 
 /* The totals (the accumulator is spent): available false with why when
  * lost.  NULL on NOMEM. */

@@ -10,7 +10,6 @@
  * Every pop of a call ending at or after the popping call's start keeps it
  * aside (`aside`) until a checkpoint finds it ended. */
 #include "ooc_scan.h"
-#include "ooc_paths.h"
 #include "util/hash.h"
 #include "model/nest_sweep.h"
 #include "util/grow.h"
@@ -84,8 +83,46 @@ void ooc_scan_free(ooc_scan *sc)
 {
     ooc_map_free(&sc->map);
     ooc_seek_free(&sc->seek);
-    ooc_paths_free(sc->paths);
+    for (size_t i = 0; i < sc->nsinks; i++)
+        sc->sinks[i].ops->free(sc->sinks[i].self);
     memset(sc, 0, sizeof *sc);
+}
+
+bool ooc_scan_add_sink(ooc_scan *sc, const ooc_sink_ops *ops, void *self)
+{
+    if (sc->nsinks == OOC_SINKS_MAX) {
+        ops->free(self);
+        return false;
+    }
+    sc->sinks[sc->nsinks++] = (ooc_sink){ops, self};
+    return true;
+}
+
+void *ooc_scan_take_sink(ooc_scan *sc, const ooc_sink_ops *ops)
+{
+    for (size_t i = 0; i < sc->nsinks; i++)
+        if (sc->sinks[i].ops == ops) {
+            void *self = sc->sinks[i].self;
+            memmove(&sc->sinks[i], &sc->sinks[i + 1], (sc->nsinks - i - 1) * sizeof *sc->sinks);
+            sc->nsinks--;
+            return self;
+        }
+    return NULL;
+}
+
+/* A rank the sweep does not do: each sink says its product is partial. */
+static void sinks_lose(ooc_scan *sc, const char *why)
+{
+    for (size_t i = 0; i < sc->nsinks; i++)
+        sc->sinks[i].ops->lose(sc->sinks[i].self, why);
+}
+
+static bool sinks_call(ooc_scan *sc, const ooc_call *c)
+{
+    for (size_t i = 0; i < sc->nsinks; i++)
+        if (!sc->sinks[i].ops->call(sc->sinks[i].self, c))
+            return false;
+    return true;
 }
 
 static ooc_seek_rank *rank_entry(ooc_scan *sc, size_t rank_index, uint32_t ninferred)
@@ -369,7 +406,8 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
     if (c.kept)
         ooc_map_add(&rs->sc->map, l, c.kd, s, e, src->reg);
     /* the depth below the call in its stack: the open calls of its lane */
-    if (!ooc_paths_call(rs->sc->paths, rs->ri, ln, sw->lanes[ln].sp, src->reg, s, e))
+    ooc_call oc = {rs->ri, ln, sw->lanes[ln].sp, c.kept ? l : SIZE_MAX, c.kd, src->reg, pos, s, e};
+    if (!sinks_call(rs->sc, &oc))
         return -1;
     ocall *slot = nest_lane_push(sw, ln);
     if (!slot)
@@ -610,7 +648,7 @@ int ooc_scan_rank(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc, b
 int ooc_scan_flat(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc)
 {
     int64_t first = INT64_MAX;
-    ooc_paths_lose(sc->paths, OOC_PATHS_UNSWEPT);
+    sinks_lose(sc, OOC_SINK_UNSWEPT);
     for (size_t j = 0; j < nsrc; j++) {
         ooc_src *src = &srcs[j];
         size_t k = seek_row(sc, rank_index, src->reg, src->n);
@@ -659,7 +697,7 @@ bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix,
                          const uint32_t *regmap)
 {
     const rank_data *rk = &ix->prof->ranks[ix_rank];
-    ooc_paths_lose(sc->paths, OOC_PATHS_UNSWEPT);
+    sinks_lose(sc, OOC_SINK_UNSWEPT);
     for (size_t k = ix->rank_lane0[ix_rank]; k < ix->rank_lane0[ix_rank + 1]; k++) {
         const lane *ln = &ix->lanes[k];
         size_t l = ooc_map_lane(&sc->map, rank_index, ln->kind, ln->row);

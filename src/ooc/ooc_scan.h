@@ -26,6 +26,7 @@
 
 #include "model/lanes.h"
 #include "ooc.h"
+#include "ooc_sink.h"
 
 /* One row of a rank, read a chunk at a time. */
 typedef struct ooc_src {
@@ -60,14 +61,26 @@ typedef struct ooc_scan {
     size_t hint, cells_max;
     size_t rows_cap, ranks_cap;
     char why[256]; /* an internal inconsistency, for the error */
-    /* The call paths the sweep sums (ooc_paths.h), owned; NULL: none. */
-    struct ooc_paths *paths;
+    /* What the sweep hands each call to (ooc_sink.h), owned. */
+    ooc_sink sinks[OOC_SINKS_MAX];
+    size_t nsinks;
 } ooc_scan;
 
 /* The map's grid for calls within [t_min, t_max] on nlanes lanes, at most
  * cells_max level-0 cells (ooc_map_cells_cap of the budget; 0: the most). */
 bool ooc_scan_init(ooc_scan *sc, int64_t t_min, int64_t t_max, size_t nlanes, size_t cells_max);
 void ooc_scan_free(ooc_scan *sc);
+
+/* Registers a sink (the scan owns self from here: freed with the scan
+ * unless taken).  False when OOC_SINKS_MAX are in; self is freed. */
+bool ooc_scan_add_sink(ooc_scan *sc, const ooc_sink_ops *ops, void *self);
+/* Takes the sink of these ops out of the scan (the caller owns it now);
+ * NULL when none is in. */
+void *ooc_scan_take_sink(ooc_scan *sc, const ooc_sink_ops *ops);
+/* Every accumulator the viewer's aggregate views read out of core
+ * (ooc_sinks.c), each held within its share of budget bytes.  False on
+ * NOMEM. */
+bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget);
 
 /* Sweeps one rank (rank_index: the skeleton's) from its rows' sources.
  * lanes: the rank has thread or task columns (the grid's hint counted

@@ -1,0 +1,55 @@
+/* ooc_sink: what the out-of-core sweep (ooc_scan.h) hands on, call by
+ * call, to the accumulators that summarise the calls for the viewer's
+ * aggregate views (call paths, per-lane figures, slowest calls, ...).
+ *
+ * The sweep owns the order: ranks one after the other, within a rank the
+ * calls in (start, -end, region) order, each as it is pushed on its
+ * stack.  A sink never sees a call twice and never sees the calls of a
+ * rank the sweep could not do (nested from call ids, a row out of start
+ * order, flattened); for such a rank `lose` is called instead, before
+ * the rank's first call would have come, and the sink says in its own
+ * product why it is incomplete.  A sink registered with ooc_scan_add_sink
+ * is owned by the scan until taken out with ooc_scan_take_sink (its
+ * product then goes over the wire, see ooc_open.c); ooc_scan_free frees
+ * the ones still in it.  Model code: no curses, no libhdf5. */
+#ifndef SV_OOC_SINK_H
+#define SV_OOC_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One swept call. */
+typedef struct ooc_call {
+    size_t rank;     /* the skeleton's rank index */
+    size_t key;      /* its stack in the rank: a lane, or a (thread, task) group */
+    size_t depth;    /* the calls open below it on that stack */
+    size_t lane;     /* the map's lane (a kept call), SIZE_MAX when filtered out */
+    uint32_t kdepth; /* its lane depth, counting the kept calls below it */
+    uint32_t reg;    /* its region's index in the rank (the skeleton's) */
+    uint64_t pos;    /* its position in its region's row */
+    int64_t s, e;    /* start and end, ns */
+} ooc_call;
+
+typedef struct ooc_sink_ops {
+    const char *name; /* for ooc_scan_take_sink */
+    /* false on NOMEM: the scan fails. */
+    bool (*call)(void *self, const ooc_call *c);
+    /* A rank that is not swept: why names the reason. */
+    void (*lose)(void *self, const char *why);
+    void (*free)(void *self);
+} ooc_sink_ops;
+
+typedef struct ooc_sink {
+    const ooc_sink_ops *ops;
+    void *self;
+} ooc_sink;
+
+#define OOC_SINKS_MAX 8
+
+/* Why a rank is lost to the sinks (ooc_scan_flat, ooc_scan_feed_lanes). */
+#define OOC_SINK_UNSWEPT                                                                           \
+    "a rank's nesting comes from its call ids or a row out of start order, which the "             \
+    "out-of-core sweep does not follow"
+
+#endif

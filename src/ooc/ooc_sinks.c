@@ -1,0 +1,12 @@
+/* ooc_sinks: the accumulators every out-of-core sweep feeds (ooc_scan.h).
+ * A new aggregate of the sweep is one line here, its sink and its
+ * product's place on the wire (ooc_open.c). */
+#include "ooc_scan.h"
+
+#include "ooc_paths.h"
+
+bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget)
+{
+    ooc_paths *pa = ooc_paths_new(budget);
+    return pa && ooc_scan_add_sink(sc, &ooc_paths_sink, pa);
+}
