@@ -444,39 +444,17 @@ static int64_t *alloc_i64(size_t n)
     return bigmem_column((n ? n : 1) * sizeof(int64_t));
 }
 
-/* The checks and the read itself, on an open dataset. */
+static h5u_status check_open(h5u_reader *rd, hid_t ds, bool filtered, bool strings, uint64_t *n,
+                             char *why, size_t whylen);
+
+/* The checks (h5u_check_dataset's) and the read itself, on an open dataset. */
 static h5u_status read_i64_open(h5u_reader *rd, hid_t ds, bool filtered, int64_t **out, size_t *n,
                                 char *why, size_t whylen)
 {
-    hid_t type = H5Dget_type(ds);
-    if (type < 0)
-        return h5u_fail(why, whylen, "unreadable type");
-    H5T_class_t cls = H5Tget_class(type);
-    size_t esize = H5Tget_size(type);
-    bool ok = is_integer_class(type);
-    H5Tclose(type);
-    if (!ok) {
-        h5u_set_why(why, whylen, "%s, not integer", class_name(cls));
-        return H5U_BAD;
-    }
-    hid_t space = H5Dget_space(ds);
-    if (space < 0)
-        return h5u_fail(why, whylen, "unreadable dataspace");
     uint64_t cnt = 0;
-    h5u_status st = space_count(space, false, &cnt, why, whylen);
-    H5Sclose(space);
+    h5u_status st = check_open(rd, ds, filtered, false, &cnt, why, whylen);
     if (st != H5U_OK)
         return st;
-    if (!count_plausible(rd, ds, filtered, cnt, esize)) {
-        h5u_set_why(why, whylen, "claims %llu elements, more than the file can hold",
-                    (unsigned long long)cnt);
-        return H5U_BAD;
-    }
-    if (h5u_read_before(rd, ds)) {
-        h5u_set_why(why, whylen,
-                    "the same dataset as one read before (a hard link); not read again");
-        return H5U_BAD;
-    }
     if (!h5u_charge(rd, ds, cnt * sizeof(int64_t)))
         return H5U_NOMEM;
     int64_t *buf = alloc_i64((size_t)cnt);
