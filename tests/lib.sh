@@ -112,6 +112,15 @@ screen() {
     rc=$?
 }
 
+# mode_opt MODE: the option that draws in MODE (colour, mono, ascii).
+mode_opt() {
+    case $1 in
+    mono) echo --mono ;;
+    ascii) echo --ascii ;;
+    *) ;;
+    esac
+}
+
 # run ARGS...: scopeview's output in $scr, its errors in $tmp/err, status in $rc.
 run() {
     "$sv" "$@" >"$scr" 2>"$tmp/err"

@@ -11,15 +11,6 @@ need_fixture "$pool"
 sizes="80x24 120x40 200x50"
 modes="colour mono ascii"
 
-# mode_opt MODE: the option that draws in MODE.
-mode_opt() {
-    case $1 in
-    mono) echo --mono ;;
-    ascii) echo --ascii ;;
-    *) ;;
-    esac
-}
-
 # shot SIZE KEYS MODE: the screen of pool.h5.
 shot() {
     if [ "$3" = colour ]; then

@@ -8,15 +8,6 @@ svgen="$top_build/svgen"
 sizes="80x24 120x40 200x50"
 modes="colour mono ascii"
 
-# mode_opt MODE: the option that draws in MODE.
-mode_opt() {
-    case $1 in
-    mono) echo --mono ;;
-    ascii) echo --ascii ;;
-    *) ;;
-    esac
-}
-
 # shot SIZE KEYS MODE ARGS...: the screen of scopeview ARGS.
 shot() {
     lib_size=$1 lib_keys=$2 lib_mode=$3
