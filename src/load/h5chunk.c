@@ -241,13 +241,73 @@ typedef struct h5c_task_set {
     bool *failed; /* per task */
 } h5c_task_set;
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Sixteen 8-byte elements from the eight byte streams: three rounds of
+ * interleaving (bytes, pairs, quads) put each element's bytes together. */
+static inline void unshuffle16(const uint8_t *in, size_t ne, uint8_t *out)
+{
+    __m128i v[8], a[8], b[8];
+    for (size_t k = 0; k < 8; k++)
+        v[k] = _mm_loadu_si128((const __m128i *)(const void *)(in + k * ne));
+    for (size_t k = 0; k < 4; k++) { /* a[2k]: elements 0-7, a[2k+1]: 8-15, bytes 2k, 2k+1 */
+        a[2 * k] = _mm_unpacklo_epi8(v[2 * k], v[2 * k + 1]);
+        a[2 * k + 1] = _mm_unpackhi_epi8(v[2 * k], v[2 * k + 1]);
+    }
+    for (size_t h = 0; h < 2; h++) /* b[4h + q]: elements 4q.. of bytes 4h..4h+3 */
+        for (size_t g = 0; g < 2; g++) {
+            b[4 * h + 2 * g] = _mm_unpacklo_epi16(a[4 * h + g], a[4 * h + 2 + g]);
+            b[4 * h + 2 * g + 1] = _mm_unpackhi_epi16(a[4 * h + g], a[4 * h + 2 + g]);
+        }
+    for (size_t q = 0; q < 4; q++) { /* elements 4q, 4q+1 and 4q+2, 4q+3 */
+        _mm_storeu_si128((__m128i *)(void *)(out + q * 32), _mm_unpacklo_epi32(b[q], b[4 + q]));
+        _mm_storeu_si128((__m128i *)(void *)(out + q * 32 + 16),
+                         _mm_unpackhi_epi32(b[q], b[4 + q]));
+    }
+}
+#endif
+
+/* w[r] holds byte c of row r at bits 8c..8c+7: transposes the 8x8 byte
+ * matrix in place (2x2 blocks of 4, of 2, then of single bytes swapped). */
+static inline void transpose8x8(uint64_t w[8])
+{
+    for (int r = 0; r < 4; r++) {
+        uint64_t t = ((w[r] >> 32) ^ w[r + 4]) & UINT64_C(0x00000000FFFFFFFF);
+        w[r] ^= t << 32;
+        w[r + 4] ^= t;
+    }
+    for (int r = 0; r < 8; r += (r & 1) ? 3 : 1) { /* 0, 1, 4, 5 */
+        uint64_t t = ((w[r] >> 16) ^ w[r + 2]) & UINT64_C(0x0000FFFF0000FFFF);
+        w[r] ^= t << 16;
+        w[r + 2] ^= t;
+    }
+    for (int r = 0; r < 8; r += 2) {
+        uint64_t t = ((w[r] >> 8) ^ w[r + 1]) & UINT64_C(0x00FF00FF00FF00FF);
+        w[r] ^= t << 8;
+        w[r + 1] ^= t;
+    }
+}
+
 /* Shuffle's inverse: byte b of element i is at b * (nbytes / es) + i; bytes
  * past the last whole element stay where they are. */
 static void unshuffle(const uint8_t *in, uint8_t *out, size_t nbytes, size_t es)
 {
     size_t ne = nbytes / es;
-    if (es == 8) { /* the columns' case: eight streams gathered a word at a time */
-        for (size_t i = 0; i < ne; i++) {
+    if (es == 8) { /* the columns' case: eight elements at a time, a byte transpose */
+        size_t i = 0;
+#ifdef __SSE2__
+        for (; i + 16 <= ne; i += 16)
+            unshuffle16(in + i, ne, out + i * 8);
+#endif
+        for (; i + 8 <= ne; i += 8) {
+            uint64_t w[8];
+            for (size_t b = 0; b < 8; b++)
+                memcpy(&w[b], in + b * ne + i, 8);
+            transpose8x8(w);
+            memcpy(out + i * 8, w, 64);
+        }
+        for (; i < ne; i++) {
             uint64_t v = 0;
             for (size_t b = 0; b < 8; b++)
                 v |= (uint64_t)in[b * ne + i] << (8 * b);
