@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "callpaths.h"
+#include "slowcalls.h"
 #include "par.h"
 #include "warncap.h"
 #include "util/grow.h"
@@ -234,6 +235,7 @@ void profile_free(profile *p)
     free_strv(p->path_formats, p->npaths);
     free_strv(p->paths, p->npaths);
     call_paths_free(p->cpaths);
+    slow_calls_free(p->slowest);
     free(p->path);
     free(p->run_name);
     free(p);

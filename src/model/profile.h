@@ -278,6 +278,8 @@ typedef struct profile {
     /* Call-path totals of a profile whose calls are not held (the
      * out-of-core skeleton: callpaths.h), owned; NULL otherwise. */
     struct call_paths *cpaths;
+    /* Each region's slowest calls, of the same skeleton (slowcalls.h). */
+    struct slow_calls *slowest;
 } profile;
 
 /* --- producer side (loader) ---

@@ -28,6 +28,7 @@
 #include "load/loader.h"
 #include "ooc_h5.h"
 #include "ooc_paths.h"
+#include "ooc_slowest.h"
 #include "model/sanity.h"
 #include "util/hash.h"
 #include "util/text.h"
@@ -37,8 +38,9 @@ typedef struct ooc_ctx {
     ooc_h5 h; /* the pass (in the child, or here) */
     ooc_map map;
     ooc_seek seek;
-    call_paths *paths; /* the sweep's (taken by oc_finish), then the ones received */
-    bool got;          /* map and seek received (or moved from h) */
+    call_paths *paths;   /* the sweep's (taken by oc_finish), then the ones received */
+    bool got;            /* map and seek received (or moved from h) */
+    slow_calls *slowest; /* the same for each region's slowest calls */
     const char *path;
     char epath[400];
     uint64_t budget;
@@ -355,6 +357,10 @@ static sv_err oc_finish(ooc_ctx *x, profile **pp, sv_error *err)
     if (!x->paths)
         return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory while summing the call paths",
                             x->epath);
+    x->slowest = ooc_slowest_take(ooc_scan_take_sink(&h->sc, &ooc_slowest_sink));
+    if (!x->slowest)
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory while keeping the slowest calls",
+                            x->epath);
     return SV_OK;
 }
 
@@ -368,6 +374,7 @@ static void oc_put(wire_w *w, void *ctx)
     ooc_ctx *x = ctx;
     ooc_wire_put(w, &x->h.sc.map, &x->h.sc.seek);
     ooc_paths_put(w, x->paths);
+    ooc_slowest_put(w, x->slowest);
 }
 
 /* In the child, once the model is sent (isolate.h light_first): the map
@@ -378,12 +385,15 @@ static void oc_sent(void *ctx)
     ooc_scan_free(&x->h.sc);
     call_paths_free(x->paths);
     x->paths = NULL;
+    slow_calls_free(x->slowest);
+    x->slowest = NULL;
 }
 
 static bool oc_get(wire_r *r, void *ctx)
 {
     ooc_ctx *x = ctx;
-    x->got = ooc_wire_get(r, &x->map, &x->seek) && (x->paths = ooc_paths_get(r)) != NULL;
+    x->got = ooc_wire_get(r, &x->map, &x->seek) && (x->paths = ooc_paths_get(r)) != NULL &&
+             (x->slowest = ooc_slowest_get(r)) != NULL;
     return x->got;
 }
 
@@ -501,7 +511,9 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
     }
     if (!e && !x->got)
         e = sv_error_set(err, SV_ERR_DAMAGED, "%s: the loading process sent no overview", x->epath);
-    if (!e && (!ooc_scan_valid(&x->map, &x->seek, p) || !x->paths || !ooc_paths_valid(x->paths, p)))
+    if (!e &&
+        (!ooc_scan_valid(&x->map, &x->seek, p) || !x->paths || !ooc_paths_valid(x->paths, p) ||
+         !x->slowest || !ooc_slowest_valid(x->slowest, p, x->map.nlanes)))
         e = sv_error_set(err, SV_ERR_DAMAGED, "%s: the loading process sent a malformed overview",
                          x->epath);
     ooc_file *f = e ? NULL : calloc(1, sizeof *f);
@@ -517,6 +529,8 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
                 p->ranks[x->seek.ranks[i].rank_index].ninferred_lanes = x->seek.ranks[i].ninferred;
         p->cpaths = x->paths;
         x->paths = NULL;
+        p->slowest = x->slowest;
+        x->slowest = NULL;
         f->skel = p;
         f->id = id;
         f->id.digest = ooc_index_digest(p);
@@ -534,6 +548,7 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
         }
     }
     call_paths_free(x->paths);
+    slow_calls_free(x->slowest);
     ooc_h5_free(&x->h);
     free(x);
     return e;

@@ -4,9 +4,13 @@
 #include "ooc_scan.h"
 
 #include "ooc_paths.h"
+#include "ooc_slowest.h"
 
 bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget)
 {
     ooc_paths *pa = ooc_paths_new(budget);
-    return pa && ooc_scan_add_sink(sc, &ooc_paths_sink, pa);
+    if (!pa || !ooc_scan_add_sink(sc, &ooc_paths_sink, pa))
+        return false;
+    ooc_slowest *sl = ooc_slowest_new(budget);
+    return sl && ooc_scan_add_sink(sc, &ooc_slowest_sink, sl);
 }
