@@ -76,8 +76,6 @@ static int ooc_view_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 
 static const view_ops ooc_tree = {
     .name = "tree", .create = ooc_paths_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
-static const view_ops ooc_calls = {
-    .name = "calls", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 /* Without the call-path totals (over their cap, or a rank the sweep could
  * not nest) the flame graph says so rather than drawing a partial graph. */
 static const view_ops ooc_flame = {
@@ -97,8 +95,6 @@ void ooc_view_registry(const view_ops *const *base, size_t n, bool paths, const 
         reg[i] = base[i];
     if (VIEW_TREE < n && !paths)
         reg[VIEW_TREE] = &ooc_tree;
-    if (VIEW_CALLS < n)
-        reg[VIEW_CALLS] = &ooc_calls;
     if (VIEW_LANES < n)
         reg[VIEW_LANES] = &ooc_lanes;
     if (VIEW_FLAME < n && !paths)

@@ -1,5 +1,5 @@
 /* ooc_view: the views the out-of-core viewer does not offer.
- * The calls list, the lanes' statistics and the series need every call,
+ * The lanes' statistics and the series need every call,
  * which an out-of-core file never holds (the tree, flame graph and
  * callers too when the call-path totals are missing); their tabs stay (keys and
  * drill-downs reach them as ever) and they draw one line saying why and
@@ -20,6 +20,8 @@ void ooc_view_text(const ui_ctx *ctx, char *buf, size_t len);
  * replaced by a view of the same name drawing ooc_view_text.  With the
  * loading child's call-path totals (paths: model/callpaths.h) the tree,
  * the flame graph and the callers view are base's: they build from them.
+ * The calls view is always base's: out of core it lists the sweep's
+ * slowest calls (calls_ooc.h), or says ooc_view_text without them.
  * reg has n entries (VIEW_COUNT). */
 void ooc_view_registry(const view_ops *const *base, size_t n, bool paths, const view_ops **reg);
 

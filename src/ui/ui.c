@@ -11,6 +11,7 @@
 #include "model/filter.h"
 #include "model/region.h"
 #include "model/select.h"
+#include "model/slowcalls.h"
 #include "ooc/ooc_job.h"
 #include "util/timefmt.h"
 #include "view.h"
@@ -159,7 +160,7 @@ static region *hottest_region(const ui_ctx *ctx)
         return NULL;
     for (size_t i = 0; i < ctx->prof->nregions; i++) {
         region *r = ctx->prof->regions[i];
-        if (r->has_event_data && r->n && filter_match(f, r))
+        if (r->has_event_data && (r->n || (r->streamed && r->st.num_calls)) && filter_match(f, r))
             v[n++] = r;
     }
     qsort(v, n, sizeof *v, region_name_cmp);
@@ -195,14 +196,85 @@ static size_t longest_call(const region *r)
     return at;
 }
 
+void ui_ooc_go(ui_ctx *ctx, const ui_ooc_goto *g)
+{
+    rank_data *rk = profile_rank(ctx->prof, g->rank);
+    ui_select_region(ctx, rk && g->region < rk->nregions ? rk->regions[g->region] : NULL);
+    ctx->ooc_goto = *g;
+    ctx->ooc_goto.on = true;
+}
+
+/* Out of core: the loading child's lists (slowcalls.h), each region's
+ * first its slowest; the same rule as in memory (a later rank wins only
+ * with a strictly longer call).  A rank without lists is said. */
+static void slowest_ooc(ui_ctx *ctx, int rank, const region *sel, bool picked)
+{
+    const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
+    region **list = NULL;
+    size_t count = 0, lost = 0;
+    if (profile_region_across_ranks(ctx->prof, sel->name, &list, &count, NULL) != SV_OK) {
+        ui_set_status(ctx, "No region to look in: select one first");
+        return;
+    }
+    const region *best = NULL;
+    const slow_region *bl = NULL;
+    for (size_t k = 0; k < count; k++) {
+        const region *r = list[k];
+        if (!r->has_event_data || !r->st.num_calls || !filter_match_rank(f, r->rank) ||
+            (rank >= 0 && r->rank != rank))
+            continue;
+        const slow_region *l = slow_calls_of(ctx->prof, r);
+        if (!l || !l->n) {
+            lost++;
+            continue;
+        }
+        if (!bl || slow_call_dur(&l->v[0]) > slow_call_dur(&bl->v[0])) {
+            best = r;
+            bl = l;
+        }
+    }
+    free(list);
+    if (lost) { /* never a partial answer given as whole */
+        ui_set_status(ctx, "The slowest call of %s is not known out of core: %s", sel->name,
+                      ctx->prof->slowest->why[0] ? ctx->prof->slowest->why : "no list");
+        return;
+    }
+    if (!best) {
+        ui_set_status(ctx, "No recorded calls in this region (summary-only or empty)");
+        return;
+    }
+    const slow_call *c = &bl->v[0];
+    ui_ooc_goto g = {true, best->rank, bl->region, c->pos, c->lane, c->depth, c->s, c->e};
+    ui_ooc_go(ctx, &g);
+    char d[32];
+    timefmt_ns(d, sizeof d, (double)slow_call_dur(c));
+    if (!picked)
+        ui_set_status(ctx, "Most exclusive time: %s; slowest call: rank %d, call %llu, %s",
+                      best->name, best->rank, (unsigned long long)c->pos, d);
+    else if (rank >= 0)
+        ui_set_status(ctx, "Slowest call of %s on rank %d: call %llu, %s", best->name, best->rank,
+                      (unsigned long long)c->pos, d);
+    else
+        ui_set_status(ctx, "Slowest call of %s over every rank: rank %d, call %llu, %s", best->name,
+                      best->rank, (unsigned long long)c->pos, d);
+}
+
 void ui_select_slowest_on(ui_ctx *ctx, int rank)
 {
-    if (ctx->opt && ctx->opt->ooc) { /* no calls to look through (ooc_view.h) */
+    if (ctx->opt && ctx->opt->ooc && !ctx->prof->slowest) { /* no calls to look through */
         ui_set_status(ctx, "The slowest call is not available out of core (--json has the Max)");
+        return;
+    }
+    if (ctx->opt && ctx->opt->ooc && !ctx->sel.region && ui_stats_pending(ctx)) {
+        ui_set_status(ctx, "Select a region first: its exclusive totals are still being computed");
         return;
     }
     const region *sel = ctx->sel.region ? ctx->sel.region : hottest_region(ctx);
     bool picked = ctx->sel.region != NULL; /* else the status says which rule chose */
+    if (sel && ctx->opt && ctx->opt->ooc) {
+        slowest_ooc(ctx, rank, sel, picked);
+        return;
+    }
     const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
     region **list = NULL, *best = NULL;
     size_t count = 0, at = 0;

@@ -19,6 +19,17 @@ typedef struct ui_selection {
     int64_t call;   /* rank call index (rank_data.calls numbering), -1 none */
 } ui_selection;
 
+/* A call named by what the out-of-core sweep kept of it (slowcalls.h). */
+typedef struct ui_ooc_goto {
+    bool on;
+    int rank;        /* rank number */
+    uint32_t region; /* index among the rank's regions */
+    uint64_t pos;    /* position in the region's row */
+    uint64_t lane;   /* the overview map's lane (SLOW_NO_LANE: not on the timeline) */
+    uint32_t depth;
+    int64_t s, e;
+} ui_ooc_goto;
+
 /* Jumps Esc can walk back through. */
 #define UI_BACK_MAX 16
 
@@ -84,6 +95,10 @@ typedef struct ui_ctx {
     /* Out of core: the timeline's window being read (ooc_job.h), NULL when
      * none; the terminal wakes when it is done (tl_window.c takes it). */
     struct ooc_job *ooc_job;
+    /* Out of core: a call the timeline goes to and selects once the window
+     * holding it is read (the calls view's Enter, S: the loading child's
+     * slowest calls, slowcalls.h); the timeline clears it. */
+    ui_ooc_goto ooc_goto;
 } ui_ctx;
 
 enum { UI_DRILL_ALL = 1, UI_DRILL_RANK = 2 };
@@ -157,6 +172,9 @@ void ui_select_region(ui_ctx *ctx, region *r);
 void ui_select_slowest(ui_ctx *ctx);
 /* The same on one rank (rank >= 0: a per-rank row), or every rank (< 0). */
 void ui_select_slowest_on(ui_ctx *ctx, int rank);
+/* Out of core: selects the skeleton's region of g and asks the timeline
+ * to go to the call g names (ctx->ooc_goto). */
+void ui_ooc_go(ui_ctx *ctx, const ui_ooc_goto *g);
 /* How every screen names call i of r: "call 38", the call_index of
  * --events (recorded order, counted from 0), and "call 38 (id 99)" when
  * the file stores call ids. */

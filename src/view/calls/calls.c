@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "calls_internal.h"
+#include "calls_ooc.h"
 #include "model/filter.h"
 #include "model/region.h"
 #include "util/strbuf.h"
@@ -152,6 +153,10 @@ static void calls_draw(void *state, ui_ctx *ctx, rect area)
     calls_state *s = state;
     if (!s || area.h < 1 || area.w < 10)
         return;
+    if (s->ooc) {
+        calls_ooc_draw(s->ooc, ctx, area);
+        return;
+    }
     grid *g = &ctx->grid;
     if (ui_calls_pending(ctx)) { /* exclusive times and children are on their way */
         grid_put_text(g, area.x + 1, area.y, area.w - 1, ui_computing_text(ctx), ROLE_DIM, 0);
@@ -220,6 +225,8 @@ static int calls_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     calls_state *s = state;
     if (!s)
         return 0;
+    if (s->ooc)
+        return calls_ooc_cmd(s->ooc, ctx, cmd);
     if (cmd == CMD_SLOWEST) { /* on this view's rank when it shows one (r) */
         ui_select_slowest_on(ctx, s->one_rank && ctx->sel.region ? ctx->sel.region->rank : -1);
         calls_sync(s, ctx);
@@ -259,10 +266,13 @@ static int calls_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 
 static void *calls_create(ui_ctx *ctx)
 {
-    (void)ctx;
     calls_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    if (ctx->opt && ctx->opt->ooc && !(s->ooc = calls_ooc_new())) {
+        free(s);
+        return NULL;
+    }
     s->sort_col = CC_DUR;
     s->desc = true;
     for (int c = 0; c < CC_N; c++) /* names (no fixed width) read A to Z */
@@ -284,6 +294,7 @@ static void calls_destroy(void *state)
     if (!s)
         return;
     calls_reset(s);
+    calls_ooc_free(s->ooc);
     free(s);
 }
 

@@ -75,6 +75,9 @@ typedef struct calls_state {
     int64_t kid_call;
     uint32_t kids[CALLS_KIDS_MAX];
     size_t nkids, kids_total;
+    /* Out of core: the list of the sweep's slowest calls (calls_ooc.h)
+     * stands for everything above. */
+    struct calls_ooc *ooc;
 } calls_state;
 
 typedef struct calls_areas {

@@ -622,7 +622,9 @@ void tl_draw(void *state, ui_ctx *ctx, rect area)
         return;
     tl_sync_filter(s, ctx);
     tl_set_area(s, area);
-    tl_window_sync(s, ctx);    /* out of core: the window or the map for this span */
+    tl_window_goto(s, ctx); /* out of core: a call asked for by another view */
+    tl_window_sync(s, ctx); /* out of core: the window or the map for this span */
+    tl_window_goto_done(s, ctx);
     if (s->hide_idle && s->ix) /* which lanes have calls in view changes with the view */
         tl_rows_rebuild(s);
     grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);

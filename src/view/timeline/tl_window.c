@@ -8,6 +8,7 @@
 #include "ooc/ooc.h"
 #include "ooc/ooc_job.h"
 #include "model/region.h"
+#include "model/slowcalls.h"
 #include "util/text.h"
 #include "util/hooks.h"
 
@@ -44,6 +45,10 @@ struct tl_window {
     int64_t seek_t, seek_b0, seek_b1;
     tl_view seek_v;
     int seek_x;
+    /* A call asked for by ctx->ooc_goto: the view is on it, its window
+     * comes next (tl_window_goto_done). */
+    bool go;
+    ui_ooc_goto go_to;
 };
 
 static uint64_t window_cap(const ooc_file *f)
@@ -622,4 +627,75 @@ void tl_window_select(tl_state *s, ui_ctx *ctx, int rank, int64_t call)
     ctx->sel.region = r && sk ? rank_region(sk, r->name) : NULL;
     ctx->sel.rank = rank;
     ctx->sel.call = r ? call : -1;
+}
+
+/* ------------------------------------------------------------ go to a call */
+
+void tl_window_goto(tl_state *s, ui_ctx *ctx)
+{
+    tl_window *w = s->win;
+    if (!w || !ctx->ooc_goto.on)
+        return;
+    ui_ooc_goto g = ctx->ooc_goto;
+    ctx->ooc_goto.on = false;
+    if (g.lane == SLOW_NO_LANE) {
+        ui_set_status(ctx, "The call is not on the timeline: the filter (-i, -x) leaves it out");
+        return;
+    }
+    /* The call's span, or its start's part that a window may hold: a call
+     * overlapping the window is in it. */
+    int64_t ve = lanes_visible_end(g.s, g.e);
+    for (;;) {
+        tl_show_span(&s->v, g.s, ve, s->span_lo, s->span_hi);
+        int64_t t1 = tl_col_time(&s->v, s->geo.tw);
+        if (ck_sub(ve, g.s) <= 1 || ooc_map_calls_in(&w->f->map, s->v.t0, t1) <= w->cap)
+            break;
+        ve = g.s + ck_sub(ve, g.s) / 2;
+    }
+    w->go = true;
+    w->go_to = g;
+}
+
+/* The asked call in the window drawn: its lane and depth row's call of
+ * the same span and region (rows hold one call of a span and region but
+ * for calls recorded twice, which are the same to the eye). */
+static int64_t go_find(const tl_state *s, const ui_ctx *ctx, const ui_ooc_goto *g)
+{
+    rank_data *sk = profile_rank(ctx->prof, g->rank);
+    const lanes_index *ix = s->ix;
+    if (!sk || g->region >= sk->nregions || g->lane >= ix->nlanes ||
+        g->depth >= ix->lanes[g->lane].ndepth)
+        return -1;
+    const lane *ln = &ix->lanes[g->lane];
+    const lane_row *row = &ln->rows[g->depth];
+    for (size_t k = lane_row_lower_start(ln, row, g->s); k < row->n; k++) {
+        int64_t s2, e2;
+        uint32_t call = lane_row_call(row, k);
+        lanes_call_span(ln->rk, call, &s2, &e2);
+        if (s2 != g->s)
+            break;
+        size_t i;
+        const region *r = rank_call_region(ln->rk, call, &i);
+        if (e2 == g->e && r && strcmp(r->name, sk->regions[g->region]->name) == 0)
+            return call;
+    }
+    return -1;
+}
+
+void tl_window_goto_done(tl_state *s, ui_ctx *ctx)
+{
+    tl_window *w = s->win;
+    if (!w || !w->go || (!w->serving && w->loading))
+        return;
+    w->go = false;
+    const ui_ooc_goto *g = &w->go_to;
+    int64_t call = w->serving ? go_find(s, ctx, g) : -1;
+    if (call < 0) {
+        ui_set_status(ctx, "%s",
+                      w->serving ? "The call was not found in the calls read"
+                                 : "The call's calls could not be read");
+        return;
+    }
+    tl_select(s, ctx, g->rank, call);
+    tl_reveal(s, g->rank, call, true);
 }

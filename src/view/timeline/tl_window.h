@@ -94,4 +94,12 @@ bool tl_window_call_whole(const tl_state *s, const ui_ctx *ctx, int64_t st, int6
  * same name becomes the selected region. */
 void tl_window_select(tl_state *s, ui_ctx *ctx, int rank, int64_t call);
 
+/* Out of core, ctx->ooc_goto (the calls view's Enter, S): before the
+ * window's sync, the view moves onto the call (its start's part a window
+ * may hold) and the request is taken; after it, once that window is
+ * drawn, the call found in it by lane, depth, span and region is selected
+ * and revealed (a status line when it cannot be). */
+void tl_window_goto(tl_state *s, ui_ctx *ctx);
+void tl_window_goto_done(tl_state *s, ui_ctx *ctx);
+
 #endif
