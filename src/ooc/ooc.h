@@ -24,8 +24,9 @@
  *    over [t0, t1) is the in-memory timeline, frame for frame.
  *
  * Rank call indices in a window are the window's own.  The tree, flame
- * graph and callers come from the sweep's call-path totals (ooc_paths.h);
- * views that need every call (calls list, lanes, the exclusive time of a
+ * graph and callers come from the sweep's call-path totals (ooc_paths.h),
+ * the calls list and the slowest call from its slowest calls per region
+ * (ooc_slowest.h); views that need every call (lanes, the exclusive time of a
  * call open across the checkpoint) are not offered out of core; batch
  * outputs stream.
  * Model code: no curses. */
