@@ -116,6 +116,40 @@ screen 80x24 "3/main<Enter>S" "$p" $mem
 d=$(slowest main | head -1 | cut -d'|' -f1)
 check "S on main: selected ($d)" has "main  rank 0  start 0 ns  dur $d"
 
+# two ranks with threads (stacks by thread): the ranks' lists merged, against --events of the
+# same file in memory (its exclusive column: the in-memory nesting)
+t="$tmp/mixt.h5"
+"$top_build/svgen" stream-mix "$t" --calls 20000 --ranks 2 --threads >/dev/null 2>&1 || check "svgen stream-mix --threads" false
+# the profile's zero: the earliest start of any call
+tz=$("$sv" --csv "$t" | awk -F, 'NR > 1 && $3 > 0 { print $1 }' | sort -u | while read -r r; do
+    "$sv" --events "$r" --csv "$t" | awk -F, 'NR > 1 { printf "%.0f\n", $3 * 1e9 }'
+done | sort -n | head -1)
+"$sv" --events rec --csv "$t" | awk -F, -v z="$tz" 'NR > 1 {
+    s = sprintf("%.0f", $3 * 1e9); e = sprintf("%.0f", $4 * 1e9)
+    printf "%d %d %d %d %d %d\n", e - s, s, $2, $1, sprintf("%.0f", $6 * 1e9), s - z }' |
+    sort -k1,1nr -k2,2n -k3,3n -k4,4n |
+    awk "$fmt"'{ printf "%s|%s|%s|%s|%s\n", fmt($1), fmt($5), fmt($6), $4, $3 }' >"$tmp/rec"
+nrec=$(wc -l <"$tmp/rec" | tr -d ' ')
+screen 80x24 "3/^rec\$<Enter>d" "$t" --out-of-core
+check "threads, 2 ranks: the 256 slowest of $nrec calls" \
+    has "Calls of rec, all ranks (2): the 256 slowest of $nrec calls"
+k=0
+head -12 "$tmp/rec" >"$tmp/top"
+while IFS='|' read -r d x st rk pos; do
+    k=$((k + 1))
+    check "threads row $k: $d, excl $x, start $st, rank $rk, call $pos" \
+        rowhas $((4 + k)) "^. *$d *$x *$st *$rk *$pos\$"
+done <"$tmp/top"
+awk -F'|' '$4 == 1' "$tmp/rec" | head -1 >"$tmp/r1"
+IFS='|' read -r d x st rk pos <"$tmp/r1"
+row1=$(grep -n "|1|" "$tmp/rec" | head -1 | cut -d: -f1)
+keys="3/^rec\$<Enter>d"
+i=1
+while [ "$i" -lt "$row1" ]; do keys="$keys<Down>"; i=$((i + 1)); done
+screen 80x24 "${keys}r" "$t" --out-of-core
+check "r: rank 1 only, its slowest first ($d, call $pos)" rowhas 5 "^. *$d *$x *$st *1 *$pos\$"
+check "r: the title says rank 1" has "Calls of rec, rank 1 only: the 256 slowest of"
+
 # --- 3. many regions: fewer a region
 w="$tmp/wide.h5"
 "$top_build/svgen" many-regions "$w" 100 50 >/dev/null 2>&1 || check "svgen many-regions" false
