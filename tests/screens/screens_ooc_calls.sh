@@ -96,6 +96,15 @@ screen 80x24 "3/solve<Enter>d>><Home>" "$p" $mem
 check "by start: the title says so" has "the 256 slowest of $n calls, by start\$"
 check "by start: the earliest of the 256 first, call ${first##*|}" rowhas 5 " ${first##*|}\$"
 
+# --view calls, S: the region with the most exclusive time (awk), its slowest call
+hot=$(awk '{ x[$1] += $3 } END { for (r in x) print x[r], r }' "$tmp/excl" | sort -k1,1nr | head -1 | cut -d' ' -f2)
+IFS='|' read -r d x st pos <<EOF
+$(slowest "$hot" | head -1)
+EOF
+screen 80x24 "S" "$p" $mem --view calls
+check "--view calls, S: $hot, call $pos, $d" has "Most exclusive time: $hot; slowest call: rank 0, call $pos, $d"
+check "--view calls, S: the cursor on it" hasx "^▶ +$d +$x +$st +0 +$pos\$"
+
 # --- 2. S and Enter: in the timeline
 IFS='|' read -r d x st pos <<EOF
 $(head -1 "$tmp/solve")
