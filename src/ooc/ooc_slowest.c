@@ -286,8 +286,10 @@ static int slower_cmp(const void *a, const void *b)
 
 slow_calls *ooc_slowest_take(ooc_slowest *sl)
 {
-    if (!sl || !end_rank(sl))
+    if (!sl || !end_rank(sl)) {
+        ooc_slowest_free(sl); /* spent either way: the caller took it from the scan */
         return NULL;
+    }
     slow_calls *c = sl->out;
     for (size_t i = 0; i < c->nregs; i++) {
         heap_cut(c->regs[i].v, &c->regs[i].n, c->k);
