@@ -292,21 +292,13 @@ static bool rank_has_lanes(const rank_data *rk)
 
 /* --- the sweep ------------------------------------------------------ */
 
-/* A rank without thread ids opens at most this many inferred lanes; a
- * call that fits none of them when the limit is reached goes to the last
- * lane as before lanes were inferred (partial overlaps not nested), so a
- * hostile file cannot make the first-fit search quadratic. */
-
-static bool contains(const open_call *p, const call_key *c)
-{
-    return p->k.thread == c->thread && p->k.task == c->task && p->k.s <= c->s && c->e <= p->k.e;
-}
+/* The lanes, their first fit and the limit of inferred lanes are
+ * nest_sweep.h's; what a pop adds up is this file's. */
 
 /* A split sweep's part pops a call that was open when the part began: its
  * covered time is known only with the part before (nest_split.c). */
-static __attribute__((noinline)) void carried_pop_record(sweep *sw, lane_stack *ln)
+static __attribute__((noinline)) void carried_pop_record(sweep *sw, size_t l, const open_call *oc)
 {
-    ln->base = ln->sp;
     if (sw->ncpops == sw->cpops_cap) {
         size_t cap = sw->cpops_cap ? sw->cpops_cap * 2 : 16;
         carried_pop *v = realloc(sw->cpops, cap * sizeof *v);
@@ -317,26 +309,35 @@ static __attribute__((noinline)) void carried_pop_record(sweep *sw, lane_stack *
         sw->cpops = v;
         sw->cpops_cap = cap;
     }
-    carried_pop cp = {(uint32_t)(ln - sw->lanes), (uint32_t)ln->sp, ln->stk[ln->sp].covered};
+    carried_pop cp = {(uint32_t)l, (uint32_t)sw->ns.lanes[l].sp, oc->covered};
     sw->cpops[sw->ncpops++] = cp;
 }
 
-static inline void sweep_pop(sweep *sw, lane_stack *ln)
+/* nest_sweep's pop: the call's exclusive time (it is still at `call`). */
+static inline bool infer_pop(void *ctx, size_t l, void *call, int64_t s)
 {
-    open_call *oc = &ln->stk[--ln->sp];
-    if (ln->sp < ln->base) {
-        carried_pop_record(sw, ln);
-        return;
+    (void)s;
+    sweep *sw = ctx;
+    const open_call *oc = call;
+    if (oc->carried) {
+        carried_pop_record(sw, l, oc);
+        return true;
     }
-    int64_t excl = (oc->k.e - oc->k.s) - oc->covered;
+    int64_t excl = (oc->span.e - oc->span.s) - oc->covered;
     if (excl < 0)
         excl = 0;
     /* Per call, the totals pass set the region's total; a totals pass with
      * excl also gives the calls' (nest_rank_totals_parents). */
     if (sw->excl_tot)
-        sw->excl_tot[oc->k.reg] = ck_add(sw->excl_tot[oc->k.reg], excl);
+        sw->excl_tot[oc->reg] = ck_add(sw->excl_tot[oc->reg], excl);
     if (sw->out->excl)
-        sw->out->excl[oc->k.g] = excl;
+        sw->out->excl[oc->g] = excl;
+    return true;
+}
+
+void nest_infer_pop(sweep *sw, size_t l)
+{
+    nest_lane_pop(&sw->ns, l, infer_pop, sw, 0);
 }
 
 /* Children reach their parent in start order, so the union grows at its
@@ -352,93 +353,67 @@ static void add_child(open_call *p, const call_key *c)
     }
 }
 
-/* Pops the calls of a lane that end at or before c starts (and do not
- * contain it: a zero-length call at a call's end is inside it); true when
- * c then nests in the lane (empty, or its top contains c). */
-static bool lane_fits(sweep *sw, lane_stack *ln, const call_key *c)
+/* With real lanes (thread/task columns) the calls come lane by lane onto
+ * one stack: a new lane pops every call of the one before (none contains
+ * a call of another thread), then what does not contain c is popped. */
+static size_t real_lane(sweep *sw, const call_key *c)
 {
-    while (ln->sp > 0 && ln->stk[ln->sp - 1].k.e <= c->s && !contains(&ln->stk[ln->sp - 1], c))
-        sweep_pop(sw, ln);
-    return ln->sp == 0 || contains(&ln->stk[ln->sp - 1], c);
+    if (sw->ns.nlanes == 0 && !nest_sweep_lanes_to(&sw->ns, 1))
+        return SIZE_MAX;
+    if (c->thread != sw->thread || c->task != sw->task) {
+        while (sw->ns.lanes[0].sp > 0)
+            nest_infer_pop(sw, 0);
+        sw->thread = c->thread;
+        sw->task = c->task;
+    }
+    return nest_lane_pop_to(&sw->ns, 0, c->s, c->e, infer_pop, sw) ? 0 : SIZE_MAX;
 }
 
-void nest_sweep_pop(sweep *sw, lane_stack *ln)
+/* Per call: the second lane needs the lane column (earlier calls: 0). */
+static bool lane_column(sweep *sw)
 {
-    sweep_pop(sw, ln);
-}
-
-static lane_stack *open_lane(sweep *sw)
-{
-    if (sw->nlanes == sw->lanes_cap) {
-        size_t cap = sw->lanes_cap ? sw->lanes_cap * 2 : 4;
-        lane_stack *l = realloc(sw->lanes, cap * sizeof *l);
-        if (!l)
-            return NULL;
-        sw->lanes = l;
-        sw->lanes_cap = cap;
-    }
-    lane_stack *ln = &sw->lanes[sw->nlanes++];
-    memset(ln, 0, sizeof *ln);
-    /* Per call: the second lane needs the lane column (earlier calls: 0). */
-    if (sw->nlanes == 2 && sw->out->per_call && !sw->out->lane) {
-        size_t n = sw->rk->ncalls;
-        sw->out->lane = calloc(n ? n : 1, sizeof *sw->out->lane);
-        if (!sw->out->lane)
-            return NULL;
-    }
-    return ln;
-}
-
-/* The lane c joins.  With real lanes (thread/task columns) or one lane,
- * lane 0 after popping every call that does not contain c; otherwise the
- * first lane it fits in, opening one when none does. */
-static lane_stack *choose_lane(sweep *sw, const call_key *c)
-{
-    if (sw->infer) {
-        for (size_t l = 0; l < sw->nlanes; l++)
-            if (lane_fits(sw, &sw->lanes[l], c))
-                return &sw->lanes[l];
-        if (sw->nlanes < NEST_LANES_MAX)
-            return open_lane(sw);
-        sw->capped = true;
-    } else if (sw->nlanes == 0) {
-        return open_lane(sw);
-    }
-    lane_stack *ln = &sw->lanes[sw->nlanes - 1];
-    while (ln->sp > 0 && !contains(&ln->stk[ln->sp - 1], c))
-        sweep_pop(sw, ln);
-    return ln;
+    size_t n = sw->rk->ncalls;
+    sw->out->lane = calloc(n ? n : 1, sizeof *sw->out->lane);
+    return sw->out->lane != NULL;
 }
 
 static bool sweep_push(sweep *sw, const call_key *c)
 {
-    lane_stack *ln = choose_lane(sw, c);
-    if (!ln)
+    size_t l =
+        sw->infer ? nest_sweep_first_fit(&sw->ns, c->s, c->e, infer_pop, sw) : real_lane(sw, c);
+    if (l == SIZE_MAX)
         return false;
+    if (sw->ns.nlanes == 2 && sw->out->per_call && !sw->out->lane && !lane_column(sw))
+        return false;
+    nest_lane *ln = &sw->ns.lanes[l];
+    open_call *p = nest_lane_top(&sw->ns, ln);
     if (sw->out->per_call || sw->out->parent) {
         uint32_t g = c->g;
-        sw->out->parent[g] = ln->sp ? (int32_t)ln->stk[ln->sp - 1].k.g : -1;
+        sw->out->parent[g] = p ? (int32_t)p->g : -1;
         if (sw->out->depth)
             sw->out->depth[g] = (uint32_t)ln->sp;
         if (sw->out->lane)
-            sw->out->lane[g] = (uint32_t)(ln - sw->lanes);
+            sw->out->lane[g] = (uint32_t)l;
     }
-    if (ln->sp > 0)
-        add_child(&ln->stk[ln->sp - 1], c);
-    if (ln->sp == ln->cap) {
-        size_t cap = ln->cap ? ln->cap * 2 : 64;
-        open_call *s = realloc(ln->stk, cap * sizeof *s);
-        if (!s)
-            return false;
-        ln->stk = s;
-        ln->cap = cap;
-    }
-    open_call oc = {*c, INT64_MIN, 0};
-    ln->stk[ln->sp++] = oc;
+    if (p)
+        add_child(p, c);
+    open_call *oc = nest_lane_push(&sw->ns, l);
+    if (!oc)
+        return false;
+    *oc = (open_call){{c->s, c->e}, c->reg, c->g, INT64_MIN, 0, false};
     return true;
 }
 
-bool nest_sweep_run(sweep *sw, call_iter *it)
+void nest_infer_begin(sweep *sw, rank_data *rk, nest_out *out, bool infer)
+{
+    memset(sw, 0, sizeof *sw);
+    sw->rk = rk;
+    sw->out = out;
+    sw->infer = infer;
+    nest_sweep_init(&sw->ns, sizeof(open_call));
+}
+
+bool nest_infer_run(sweep *sw, call_iter *it)
 {
     call_key c;
     while (iter_next(it, &c))
@@ -447,30 +422,20 @@ bool nest_sweep_run(sweep *sw, call_iter *it)
     return true;
 }
 
-bool nest_sweep_open_lane(sweep *sw)
+void nest_infer_free(sweep *sw)
 {
-    return open_lane(sw) != NULL;
-}
-
-void nest_sweep_free_lanes(sweep *sw)
-{
-    for (size_t l = 0; l < sw->nlanes; l++)
-        free(sw->lanes[l].stk);
-    free(sw->lanes);
+    nest_sweep_free(&sw->ns);
     free(sw->cpops);
-    sw->lanes = NULL;
     sw->cpops = NULL;
-    sw->nlanes = sw->lanes_cap = sw->ncpops = sw->cpops_cap = 0;
+    sw->ncpops = sw->cpops_cap = 0;
 }
 
 static void sweep_finish(sweep *sw, bool ok)
 {
-    for (size_t l = 0; l < sw->nlanes; l++) {
-        while (ok && sw->lanes[l].sp > 0)
-            sweep_pop(sw, &sw->lanes[l]);
-        free(sw->lanes[l].stk);
-    }
-    free(sw->lanes);
+    for (size_t l = 0; ok && l < sw->ns.nlanes; l++)
+        while (sw->ns.lanes[l].sp > 0)
+            nest_infer_pop(sw, l);
+    nest_infer_free(sw);
     if (sw->excl_tot)
         for (size_t j = 0; j < sw->rk->nregions; j++)
             sw->rk->regions[j]->st.exclusive_total_ns = sw->excl_tot[j];
@@ -520,15 +485,16 @@ sv_err nest_infer_rank_parts(rank_data *rk, nest_out *out, size_t nparts, sv_err
     it.rk = rk;
     bool lanes = rank_has_lanes(rk);
     bool ok = lanes ? sorted_init(&it) : merge_init(&it);
-    sweep sw = {.rk = rk, .out = out, .infer = !lanes};
+    sweep sw;
+    nest_infer_begin(&sw, rk, out, !lanes);
     if (ok && !out->per_call) {
         ok = (sw.excl_tot = malloc((rk->nregions ? rk->nregions : 1) * sizeof *sw.excl_tot));
         for (size_t j = 0; ok && j < rk->nregions; j++)
             sw.excl_tot[j] = rk->regions[j]->st.exclusive_total_ns;
     }
-    ok = ok && nest_sweep_run(&sw, &it);
+    ok = ok && nest_infer_run(&sw, &it);
     if (!out->per_call)
-        rk->ninferred_lanes = ok && sw.nlanes > 1 ? (uint32_t)sw.nlanes : 0;
+        rk->ninferred_lanes = ok && sw.ns.nlanes > 1 ? (uint32_t)sw.ns.nlanes : 0;
     sweep_finish(&sw, ok);
     nest_iter_free(&it);
     if (!ok) {
@@ -537,7 +503,7 @@ sv_err nest_infer_rank_parts(rank_data *rk, nest_out *out, size_t nparts, sv_err
         return sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory while nesting calls",
                             rk->owner->path, rk->rank);
     }
-    if (sw.capped && !out->per_call)
+    if (sw.ns.capped && !out->per_call)
         warn_capped(rk);
     return SV_OK;
 }

@@ -5,6 +5,7 @@
 #define SV_NEST_INFER_H
 
 #include "nest_internal.h"
+#include "nest_sweep.h"
 
 typedef struct call_key {
     int64_t thread, task; /* the lane; -1 when the column is absent */
@@ -47,20 +48,16 @@ typedef struct call_iter {
     bool keys_borrowed;
 } call_iter;
 
+/* An open call: nest_sweep's span first, then what its pop adds up. */
 typedef struct open_call {
-    call_key k;
+    nest_span span;
+    uint32_t reg, g;
     int64_t cover_end, covered;
+    /* Open when a part of a split sweep began (nest_split.c): its covered
+     * time before the part is not known here, so its pop is recorded, not
+     * summed.  Always false in a whole sweep. */
+    bool carried;
 } open_call;
-
-/* One lane's stack of open calls.  stk[0 .. base) were open when a part
- * of a split sweep began (nest_split.c): their covered time before the
- * part is not known here, so their pops are recorded, not summed.  0 in a
- * whole sweep. */
-typedef struct lane_stack {
-    open_call *stk;
-    size_t sp, cap;
-    size_t base;
-} lane_stack;
 
 /* The pop of a call open when a part began: its lane, its position in the
  * lane's stack, and the time its children covered during the part. */
@@ -73,16 +70,16 @@ typedef struct carried_pop {
 typedef struct sweep {
     rank_data *rk;
     nest_out *out;
-    lane_stack *lanes;
-    size_t nlanes, lanes_cap;
-    bool infer; /* split partial overlaps into inferred lanes */
-    bool capped;
-    bool nomem; /* a carried pop could not be recorded */
+    nest_sweep ns; /* the lanes, of open_call */
+    bool infer;    /* split partial overlaps into inferred lanes */
+    bool nomem;    /* a carried pop could not be recorded */
+    /* Without inference: the real lane of the calls on the one lane. */
+    int64_t thread, task;
     /* Totals pass: the regions' exclusive totals, summed here (the same
      * saturating adds in the same order) and stored back at the end, so a
      * pop touches no region. */
     int64_t *excl_tot;
-    /* A part of a split sweep: the pops of calls below a lane's base. */
+    /* A part of a split sweep: the pops of carried calls. */
     carried_pop *cpops;
     size_t ncpops, cpops_cap;
 } sweep;
@@ -95,13 +92,14 @@ bool nest_iter_range(call_iter *it, const rank_data *rk, const uint32_t *lo, con
 /* Iterates over keys (borrowed, already in the sweep's order). */
 void nest_iter_keys(call_iter *it, const rank_data *rk, call_key *keys, size_t n);
 void nest_iter_free(call_iter *it);
+/* An empty sweep of rk's calls into out. */
+void nest_infer_begin(sweep *sw, rank_data *rk, nest_out *out, bool infer);
 /* Feeds every call of it to the sweep; false when out of memory. */
-bool nest_sweep_run(sweep *sw, call_iter *it);
-/* Pops the top call of ln (its exclusive time written as the sweep's). */
-void nest_sweep_pop(sweep *sw, lane_stack *ln);
-/* A new empty lane (false when out of memory). */
-bool nest_sweep_open_lane(sweep *sw);
-void nest_sweep_free_lanes(sweep *sw);
+bool nest_infer_run(sweep *sw, call_iter *it);
+/* Pops the top call of lane l (its exclusive time written as the sweep's). */
+void nest_infer_pop(sweep *sw, size_t l);
+/* Frees the lanes (without popping) and the carried pops. */
+void nest_infer_free(sweep *sw);
 
 /* Splits the rank's sweep into nparts parts by time, run on up to
  * nthreads threads: results equal the whole sweep's.  false (nothing

@@ -163,24 +163,27 @@ static bool part_guess(split_plan *pl, size_t k, split_part *pt)
     call_iter it;
     nest_iter_keys(&it, pl->rk, keys, n);
     pt->sw.out = &pl->none;
-    bool ok = nest_sweep_run(&pt->sw, &it);
+    bool ok = nest_infer_run(&pt->sw, &it);
     nest_iter_free(&it);
     free(keys);
     if (!ok)
         return false;
-    pt->gnlanes = pt->sw.nlanes;
+    nest_sweep *ns = &pt->sw.ns;
+    pt->gnlanes = ns->nlanes;
     pt->gsp = malloc((pt->gnlanes ? pt->gnlanes : 1) * sizeof *pt->gsp);
     pt->gent = malloc((n ? n : 1) * sizeof *pt->gent);
     if (!pt->gsp || !pt->gent)
         return false;
-    for (size_t l = 0; l < pt->sw.nlanes; l++) {
-        lane_stack *ln = &pt->sw.lanes[l];
+    for (size_t l = 0; l < ns->nlanes; l++) {
+        nest_lane *ln = &ns->lanes[l];
         pt->gsp[l] = ln->sp;
-        memcpy(pt->gent + pt->gn, ln->stk, ln->sp * sizeof *ln->stk);
+        memcpy(pt->gent + pt->gn, ln->stk, ln->sp * sizeof(open_call));
         pt->gn += ln->sp;
-        for (size_t d = 0; d < ln->sp; d++)
-            ln->stk[d].covered = 0;
-        ln->base = ln->sp;
+        for (size_t d = 0; d < ln->sp; d++) {
+            open_call *oc = nest_lane_at(ns, ln, d);
+            oc->covered = 0;
+            oc->carried = true;
+        }
     }
     return true;
 }
@@ -213,7 +216,7 @@ static void part_task(void *ctx, size_t k)
         pt->disorder = true;
         return;
     }
-    pt->sw = (sweep){.rk = pl->rk, .out = pl->out, .infer = true};
+    nest_infer_begin(&pt->sw, pl->rk, pl->out, true);
     if (k > 0 && !part_guess(pl, k, pt))
         return;
     pt->tot = calloc(pl->nreg ? pl->nreg : 1, sizeof *pt->tot);
@@ -226,7 +229,7 @@ static void part_task(void *ctx, size_t k)
     }
     pt->sw.out = pl->out;
     pt->sw.excl_tot = pt->tot;
-    pt->ran = nest_sweep_run(&pt->sw, &it) && !pt->sw.nomem;
+    pt->ran = nest_infer_run(&pt->sw, &it) && !pt->sw.nomem;
     nest_iter_free(&it);
 }
 
@@ -239,17 +242,18 @@ static int64_t after_cut(int64_t v, int64_t t)
  * top of the file. */
 static bool guess_holds(const sweep *st, const split_part *pt, int64_t t)
 {
-    if (!pt->ran || pt->gnlanes > st->nlanes)
+    if (!pt->ran || pt->gnlanes > st->ns.nlanes)
         return false;
     const open_call *g = pt->gent;
-    for (size_t l = 0; l < st->nlanes; l++) {
-        const lane_stack *ln = &st->lanes[l];
+    for (size_t l = 0; l < st->ns.nlanes; l++) {
+        const nest_lane *ln = &st->ns.lanes[l];
         if (ln->sp != (l < pt->gnlanes ? pt->gsp[l] : 0))
             return false;
-        for (size_t d = 0; d < ln->sp; d++, g++)
-            if (ln->stk[d].k.g != g->k.g ||
-                after_cut(ln->stk[d].cover_end, t) != after_cut(g->cover_end, t))
+        for (size_t d = 0; d < ln->sp; d++, g++) {
+            const open_call *oc = nest_lane_at(&st->ns, ln, d);
+            if (oc->g != g->g || after_cut(oc->cover_end, t) != after_cut(g->cover_end, t))
                 return false;
+        }
     }
     return true;
 }
@@ -257,10 +261,10 @@ static bool guess_holds(const sweep *st, const split_part *pt, int64_t t)
 /* The whole sweep's lazy pops at cut t: calls ending before it. */
 static void pop_ended(sweep *st, int64_t t)
 {
-    for (size_t l = 0; l < st->nlanes; l++) {
-        lane_stack *ln = &st->lanes[l];
-        while (ln->sp > 0 && ln->stk[ln->sp - 1].k.e < t)
-            nest_sweep_pop(st, ln);
+    for (size_t l = 0; l < st->ns.nlanes; l++) {
+        const open_call *top;
+        while ((top = nest_lane_top(&st->ns, &st->ns.lanes[l])) && top->span.e < t)
+            nest_infer_pop(st, l);
     }
 }
 
@@ -276,32 +280,35 @@ static bool adopt_part(split_plan *pl, sweep *st, split_part *pt)
 {
     for (size_t i = 0; i < pt->sw.ncpops; i++) {
         const carried_pop *cp = &pt->sw.cpops[i];
-        const open_call *oc = &st->lanes[cp->lane].stk[cp->pos];
-        int64_t excl = (oc->k.e - oc->k.s) - (oc->covered + cp->covered);
+        const open_call *oc = nest_lane_at(&st->ns, &st->ns.lanes[cp->lane], cp->pos);
+        int64_t excl = (oc->span.e - oc->span.s) - (oc->covered + cp->covered);
         if (excl < 0)
             excl = 0;
-        st->excl_tot[oc->k.reg] = ck_add(st->excl_tot[oc->k.reg], excl);
+        st->excl_tot[oc->reg] = ck_add(st->excl_tot[oc->reg], excl);
         if (pl->out->excl)
-            pl->out->excl[oc->k.g] = excl;
+            pl->out->excl[oc->g] = excl;
     }
-    for (size_t l = 0; l < pt->sw.nlanes; l++) {
-        lane_stack *ln = &pt->sw.lanes[l];
-        for (size_t d = 0; d < ln->base; d++)
-            ln->stk[d].covered += st->lanes[l].stk[d].covered;
-        ln->base = 0;
+    nest_sweep *ns = &pt->sw.ns;
+    for (size_t l = 0; l < ns->nlanes; l++) {
+        nest_lane *ln = &ns->lanes[l];
+        open_call *oc;
+        /* the carried calls are the bottom of the stack */
+        for (size_t d = 0; d < ln->sp && (oc = nest_lane_at(ns, ln, d))->carried; d++) {
+            oc->covered += ((open_call *)nest_lane_at(&st->ns, &st->ns.lanes[l], d))->covered;
+            oc->carried = false;
+        }
     }
-    while (pt->sw.nlanes < st->nlanes)
-        if (!nest_sweep_open_lane(&pt->sw))
-            return false;
+    if (!nest_sweep_lanes_to(ns, st->ns.nlanes))
+        return false;
     add_totals(st->excl_tot, pt->tot, pl->nreg);
     int64_t *tot = st->excl_tot;
-    bool capped = st->capped || pt->sw.capped;
-    nest_sweep_free_lanes(st);
+    bool capped = st->ns.capped || ns->capped;
+    nest_infer_free(st);
     *st = pt->sw;
     memset(&pt->sw, 0, sizeof pt->sw);
     st->excl_tot = tot;
     st->out = pl->out;
-    st->capped = capped;
+    st->ns.capped = capped;
     st->ncpops = 0;
     return true;
 }
@@ -312,7 +319,7 @@ static bool redo_part(split_plan *pl, sweep *st, size_t k)
     call_iter it;
     if (!nest_iter_range(&it, pl->rk, pl->pos + k * pl->nreg, pl->pos + (k + 1) * pl->nreg))
         return false;
-    bool ok = nest_sweep_run(st, &it);
+    bool ok = nest_infer_run(st, &it);
     nest_iter_free(&it);
     return ok;
 }
@@ -338,12 +345,12 @@ static bool stitch(split_plan *pl, int64_t *tot, size_t *nlanes, bool *capped)
         else
             ok = redo_part(pl, &st, k);
     }
-    for (size_t l = 0; ok && l < st.nlanes; l++)
-        while (st.lanes[l].sp > 0)
-            nest_sweep_pop(&st, &st.lanes[l]);
-    *nlanes = st.nlanes;
-    *capped = st.capped;
-    nest_sweep_free_lanes(&st);
+    for (size_t l = 0; ok && l < st.ns.nlanes; l++)
+        while (st.ns.lanes[l].sp > 0)
+            nest_infer_pop(&st, l);
+    *nlanes = st.ns.nlanes;
+    *capped = st.ns.capped;
+    nest_infer_free(&st);
     return ok;
 }
 
@@ -351,7 +358,7 @@ static void plan_free(split_plan *pl)
 {
     for (size_t k = 0; pl->parts && k < pl->nparts; k++) {
         split_part *pt = &pl->parts[k];
-        nest_sweep_free_lanes(&pt->sw);
+        nest_infer_free(&pt->sw);
         free(pt->tot);
         free(pt->gsp);
         free(pt->gent);
