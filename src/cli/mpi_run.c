@@ -95,16 +95,15 @@ static sv_err load_here(const char *path, const isolate_options *how, const load
                         bool defer, profile **p, sv_error *err)
 {
     load_budget b;
-    load_options lo = {.stored_statistics = how->stored_statistics,
-                       .part = pt,
-                       .stream = pt ? LOAD_STREAM_OFF : how->stream,
-                       .defer_stats = defer};
+    load_sink sink = pt ? load_sink_part(pt)
+                        : load_sink_stream(how->stream, defer ? LOAD_FINISH_NONE : LOAD_FINISH_ALL);
+    load_options lo = {.stored_statistics = how->stored_statistics, .sink = &sink};
     sv_err e = load_once(path, how, &lo, &b, p, err);
     /* Schema 1 meets its columns one region at a time: only a failed load
      * tells that they exceed the budget; loaded again, streamed. */
-    if (e == SV_ERR_NOMEM && b.exceeded && lo.stream == LOAD_STREAM_AUTO) {
+    if (e == SV_ERR_NOMEM && b.exceeded && sink.stream == LOAD_STREAM_AUTO) {
         budget_free(&b);
-        lo.stream = LOAD_STREAM_FORCE;
+        sink.stream = LOAD_STREAM_FORCE;
         sv_error_clear(err);
         e = load_once(path, how, &lo, &b, p, err);
     }
@@ -113,7 +112,7 @@ static sv_err load_here(const char *path, const isolate_options *how, const load
         char epath[400];
         text_escape_buf(epath, sizeof epath, path);
         budget_message(&b, epath, err->msg, sizeof err->msg);
-        isolate_budget_note(&b, lo.stream, false, err->msg, sizeof err->msg);
+        isolate_budget_note(&b, sink.stream, false, err->msg, sizeof err->msg);
     }
     return e;
 }

@@ -226,44 +226,56 @@ static void iso_hook_tick(void *ctx, uint64_t done, uint64_t total)
     iso_tick(&h->ticker, done, total);
 }
 
+/* The sink io asks for (load_sink.h), the model finished as fin says;
+ * later: a streamed load stops after pass 1 (light_first). */
+static load_sink iso_sink(const isolate_options *io, load_finish fin, bool later)
+{
+    if (io && io->window)
+        return load_sink_window(io->window);
+    load_sink s = load_sink_stream(io ? io->stream : LOAD_STREAM_OFF, fin);
+    s.stats_later = later;
+    s.pass = io ? io->streamed : NULL;
+    s.pass_ctx = io ? io->streamed_ctx : NULL;
+    return s;
+}
+
 /* The load itself (in the child, or in-process when isolation is off), every column charged to
- * the memory budget first. */
+ * the memory budget first; fin and later as iso_sink's. */
 static sv_err iso_load(const char *path, const isolate_options *io, load_budget *bp,
-                       load_options *opt, profile **p, sv_error *err)
+                       load_options *opt, load_finish fin, bool later, profile **p, sv_error *err)
 {
     load_budget b = *bp;
+    load_sink sink = iso_sink(io, fin, later);
     opt->budget = &b;
+    opt->sink = &sink;
     opt->stored_statistics = io && io->stored_statistics;
     opt->stats_only = io && io->stats_only;
-    opt->stream = io ? io->stream : 0;
-    opt->window = io ? io->window : NULL;
-    opt->streamed = io ? io->streamed : NULL;
-    opt->streamed_ctx = io ? io->streamed_ctx : NULL;
     sv_err e = io && io->paths && io->npaths > 1
                    ? profile_load_set(io->paths, io->npaths, opt, p, err)
                    : profile_load(path, opt, p, err);
     /* Out of core (stream_col.h): a schema-1 file's columns are met one region at a time, so
      * only a failed load tells that they exceed the budget: the batch outputs load it again,
      * streamed. */
-    if (e == SV_ERR_NOMEM && b.exceeded && opt->stream == LOAD_STREAM_AUTO) {
+    if (e == SV_ERR_NOMEM && b.exceeded && sink.stream == LOAD_STREAM_AUTO) {
         budget_free(&b);
         b = *bp;
-        opt->stream = LOAD_STREAM_FORCE;
+        sink.stream = LOAD_STREAM_FORCE;
         sv_error_clear(err);
         e = io && io->paths && io->npaths > 1 ? profile_load_set(io->paths, io->npaths, opt, p, err)
                                               : profile_load(path, opt, p, err);
     }
     opt->budget = NULL;
+    opt->sink = NULL;
     budget_free(&b);
     /* deferred: checked after the statistics (isolate_defer.c, the full load after a light
      * one) or the nesting (prepare) */
-    if (!e && !opt->defer_stats && !opt->skip_nest && !opt->stats_later)
+    if (!e && fin == LOAD_FINISH_ALL && !later)
         profile_check_values(*p);
     if (e == SV_ERR_NOMEM && b.exceeded) {
         char epath[400]; /* a path over 200 characters stays whole */
         text_escape_buf(epath, sizeof epath, path);
         budget_message(&b, epath, err->msg, sizeof err->msg);
-        isolate_budget_note(&b, opt->stream, opt->streamed != NULL, err->msg, sizeof err->msg);
+        isolate_budget_note(&b, sink.stream, sink.pass != NULL, err->msg, sizeof err->msg);
     }
     return e;
 }
@@ -360,7 +372,7 @@ static int iso_full_tail(const char *path, const isolate_options *io, load_budge
     load_options opt = {.progress = iso_hook_tick, .progress_ctx = hook};
     sv_error err;
     profile *full = NULL;
-    sv_err e = iso_load(path, &io2, b, &opt, &full, &err);
+    sv_err e = iso_load(path, &io2, b, &opt, LOAD_FINISH_ALL, false, &full, &err);
     if (!e && !iso_same_regions(sent, full)) {
         char epath[400];
         text_escape_buf(epath, sizeof epath, path);
@@ -413,16 +425,15 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     }
     bool defer = io->defer_stats && !io->prepare;
     bool light = io->light_first && tail_fd >= 0;
-    load_options opt = {.progress = iso_hook_tick,
-                        .progress_ctx = &hook,
-                        .defer_stats = defer,
-                        .skip_nest = io->prepare && io->prepare_nests,
-                        .stats_later = light};
+    load_finish fin = defer                              ? LOAD_FINISH_NONE
+                      : io->prepare && io->prepare_nests ? LOAD_FINISH_NO_NEST
+                                                         : LOAD_FINISH_ALL;
+    load_options opt = {.progress = iso_hook_tick, .progress_ctx = &hook};
     sv_error err;
     profile *p = NULL;
     iso_work work = {&hook.ticker, l->cpu_s, l->cpu_hard};
     load_budget b = {.limit = l->budget, .on_charge = iso_on_charge, .on_charge_ctx = &work};
-    sv_err e = iso_load(path, io, &b, &opt, &p, &err);
+    sv_err e = iso_load(path, io, &b, &opt, fin, light, &p, &err);
     if (defer) /* the model now, its statistics on tail_fd next */
         _exit(isolate_defer_send(p, e, &err, data_fd, tail_fd) ? ISO_EXIT_WIRE : 0);
     bool partial = light && !e && iso_any_streamed(p); /* before prepare strips it */
@@ -970,7 +981,7 @@ sv_err isolate_collect(isolate_load *ld, profile **out, sv_error *err)
     } else if (ld->in_process) {
         load_options lo = {.progress = ld->opt.progress, .progress_ctx = ld->opt.progress_ctx};
         load_budget b = {.limit = ld->opt.budget};
-        rc = iso_load(ld->path, &ld->opt, &b, &lo, out, err);
+        rc = iso_load(ld->path, &ld->opt, &b, &lo, LOAD_FINISH_ALL, false, out, err);
     } else {
         rc = iso_collect(ld, out, err);
     }

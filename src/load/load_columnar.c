@@ -16,6 +16,7 @@
 
 #include "model/budget.h"
 #include "load_columnar_internal.h"
+#include "load_sink_ops.h"
 #include "load_window.h"
 #include "stream_col.h"
 #include "util/hash.h"
@@ -683,21 +684,28 @@ static sv_err stage_rows(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
     if (!lf->stage)
         return SV_ERR_NOMEM;
     bool events = lf->nev != UINT64_MAX && !summaries_suffice(c, lf, el);
-    /* An MPI process keeps its own rows, after the checks every process
-     * makes alike (load_rows.h). */
-    if (c->opt && c->opt->part && !lc_partition(lf, c->opt->part))
+    /* The sink's rows (an MPI process keeps its own), after the checks
+     * every process makes alike (load_rows.h); then their columns. */
+    const load_sink *s = ld_sink(c);
+    if (!s->ops->rows(s, lf))
         return SV_ERR_NOMEM;
-    /* Out of core: the columns are opened, the calls streamed rank by rank. */
-    if (events && sc_wanted(c, f, lf, el))
-        return sc_stage(c, f, el, lf);
-    /* An out-of-core window: only its calls (load_window.h). */
-    if (events && c->opt && c->opt->window)
-        return ow_stage_columnar(c, f, el, lf);
+    if (events)
+        return s->ops->columns(s, c, f, el, lf);
     for (size_t j = 0; j < lf->nkept; j++) {
         region *t = &lf->stage[lf->order[j]];
-        t->n = events ? (size_t)lf->cnt[lf->order[j]] : 0;
+        t->n = 0;
+        t->has_event_data = false;
     }
-    sv_err e = events ? read_events(c, f, el, lf) : SV_OK;
+    return SV_OK;
+}
+
+sv_err lc_columns_model(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
+{
+    for (size_t j = 0; j < lf->nkept; j++) {
+        region *t = &lf->stage[lf->order[j]];
+        t->n = (size_t)lf->cnt[lf->order[j]];
+    }
+    sv_err e = read_events(c, f, el, lf);
     for (size_t j = 0; j < lf->nkept; j++) {
         region *t = &lf->stage[lf->order[j]];
         t->has_event_data = lf->events;
@@ -818,9 +826,9 @@ sv_err ld_load_columnar(ld_ctx *c, hid_t f, const h5u_list *root, bool aggregate
         bool later = !e;
         if (!e)
             e = commit_all(c, f, root, &lf);
-        /* the out-of-core viewer's pass (ooc_h5.h), the columns still open */
-        if (!e && lf.sc && c->opt && c->opt->streamed)
-            e = c->opt->streamed(c->opt->streamed_ctx, c, &lf);
+        /* the file's end, its columns still open (load_sink.h step 4) */
+        if (!e)
+            e = ld_sink(c)->ops->file_end(ld_sink(c), c, &lf);
         if (later && e == SV_ERR_NOMEM)
             e = ld_nomem(c, err);
         else if (e == SV_ERR_FORMAT) /* stream_col.h: a read failed in a later pass */

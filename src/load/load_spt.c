@@ -274,7 +274,7 @@ static sv_err spt_count(spt_in *in, const char *name, size_t *n)
  * load_rows.h; every region otherwise). */
 static bool spt_owns(const ld_ctx *c, const rank_data *rk, const char *name)
 {
-    return !(c->opt && c->opt->part) || load_part_owns(c->opt->part, rk->rank, name);
+    return !ld_sink(c)->part || load_part_owns(ld_sink(c)->part, rk->rank, name);
 }
 
 /* The staged region's columns, checked, then committed (or dropped with a

@@ -305,7 +305,7 @@ static sv_err ow_open_events(ld_ctx *c, hid_t f, const h5u_list *el, const lc_fi
 
 sv_err ow_stage_columnar(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
 {
-    const ooc_plan *plan = c->opt->window;
+    const ooc_plan *plan = ld_sink(c)->window;
     ow_cols oc;
     memset(&oc, 0, sizeof oc);
     sv_err e = ow_open_events(c, f, el, lf, &oc);
@@ -365,7 +365,7 @@ int ow_load_group(ld_ctx *c, const rank_data *rk, hid_t g, const char *name, h5u
             h5u_col_close(&oc.col[k]);
             oc.have[k] = false;
         }
-    const ooc_rowplan *rp = ooc_plan_find(c->opt->window, rk->rank, name);
+    const ooc_rowplan *rp = ooc_plan_find(ld_sink(c)->window, rk->rank, name);
     if (rp && rp->n == oc.col[OW_START].n) {
         *e = ow_row(c, &oc, 0, rp, false, t, name);
     } else {

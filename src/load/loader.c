@@ -24,6 +24,7 @@
 #include "util/text.h"
 
 #include "load_json.h"
+#include "load_sink_ops.h"
 #include "loader_internal.h"
 #include "stream_col.h"
 #include "util/hash.h"
@@ -890,14 +891,8 @@ static sv_err load_run(const char *const *paths, size_t n, const load_options *o
     free(c.seen.v);
     free(c.rank_groups.v);
     free(c.ranks.v);
-    if (!e)
-        /* A streamed load (stream_col.h) nested its ranks as it read them. */
-        /* An out-of-core window's statistics are never shown (ooc.h). */
-        e = opt && opt->window ? profile_finish_steps(c.p, false, false, err)
-            : (opt && (opt->part || opt->skip_nest)) || c.streamed
-                ? profile_finish_steps(c.p, true, false, err)
-            : opt && opt->defer_stats ? profile_finish_steps(c.p, false, false, err)
-                                      : profile_finish(c.p, err);
+    if (!e) /* the sink's last steps (load_sink.h step 5) */
+        e = ld_sink(&c)->ops->finish(ld_sink(&c), &c, err);
     if (!e)
         profile_stored_min_start(c.p);
     if (e) {

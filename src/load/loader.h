@@ -11,10 +11,8 @@
 #ifndef SV_LOADER_H
 #define SV_LOADER_H
 
+#include "load_sink.h"
 #include "model/profile.h"
-
-struct ld_ctx;
-struct lc_file;
 
 typedef struct load_options {
     /* Called now and then during a long load; done/total in bytes read. */
@@ -33,36 +31,9 @@ typedef struct load_options {
     bool stats_only;
     /* The memory budget every column is charged to (budget.h), or NULL. */
     struct load_budget *budget;
-    /* An MPI run's share of the rows (load_rows.h), or NULL for all.  With
-     * a part the load stops before the nesting: load_rows_finish does it. */
-    const struct load_part *part;
-    /* Out-of-core batch statistics (stream.h): LOAD_STREAM_AUTO streams a
-     * columnar file whose event columns would exceed the budget,
-     * LOAD_STREAM_FORCE always; regions are then `streamed` (no columns). */
-    int stream;
-    /* The viewer's load (isolate.h defer_stats): sort and number, but no
-     * statistics and no nesting yet; the caller finishes the profile with
-     * profile_finish_steps(p, true, true) once the columns are sent. */
-    bool defer_stats;
-    /* Statistics but no nesting: the caller nests (nest_rank_totals_parents,
-     * a comparison's loading child: diff_remote.c). */
-    bool skip_nest;
-    /* An out-of-core window (ooc_window.c, load_window.h): each planned row
-     * reads only its planned segments and open calls; the others none. */
-    const struct ooc_plan *window;
-    /* The out-of-core viewer's pass (ooc_h5.h): called at the end of a
-     * streamed columnar file's load, its event columns still open; an
-     * error fails the load. */
-    sv_err (*streamed)(void *ctx, struct ld_ctx *c, struct lc_file *lf);
-    void *streamed_ctx;
-    /* A streamed columnar load stops after pass 1 (stream_col.h): counts,
-     * totals, moments, min, max, first/last, but no exclusive totals, no
-     * percentiles and no inferred-lane count (the out-of-core viewer's
-     * first frame; a second, full load brings them: isolate.h light_first). */
-    bool stats_later;
+    /* Where the rows go (load_sink.h), or NULL: the model, finished. */
+    const load_sink *sink;
 } load_options;
-
-enum { LOAD_STREAM_OFF, LOAD_STREAM_AUTO, LOAD_STREAM_FORCE };
 
 sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err);
 

@@ -69,6 +69,10 @@ typedef struct ld_ctx {
     struct sc_file *sg; /* out-of-core schema 1: the stream's state (stream_grp.c), or NULL */
 } ld_ctx;
 
+/* The load's sink (load_sink.h): the options', or the model's, finished,
+ * when none (load_sink.c). */
+const load_sink *ld_sink(const ld_ctx *c);
+
 /* --- messages (loader.c) --- */
 
 /* "PATH: rank N: region NAME: KIND ITEM: " + fmt, names escaped, as one

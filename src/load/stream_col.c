@@ -103,7 +103,7 @@ bool sc_claim_check(const ld_ctx *c, sc_claim *cl)
 
 bool sc_wanted(const ld_ctx *c, hid_t f, const lc_file *lf, const h5u_list *el)
 {
-    if (!c->opt || c->opt->part || c->opt->stream == LOAD_STREAM_OFF)
+    if (ld_sink(c)->stream == LOAD_STREAM_OFF)
         return false;
     uint64_t calls = 0;
     for (size_t j = 0; j < lf->nkept; j++)
@@ -129,7 +129,7 @@ bool sc_wanted(const ld_ctx *c, hid_t f, const lc_file *lf, const h5u_list *el)
      * refuses it, with the reason. */
     if (!sc_claim_check(c, &cl))
         return false;
-    if (c->opt->stream == LOAD_STREAM_FORCE)
+    if (ld_sink(c)->stream == LOAD_STREAM_FORCE)
         return true;
     const load_budget *b = c->rd.budget;
     return b && b->limit && bytes > budget_left(c);

@@ -447,7 +447,7 @@ static sv_err memory_rank(hpass *hp, const hrank *hr, size_t ri, bool count)
  * (loader.h stats_later: pass 2 finds them). */
 static uint32_t lanes_known(const hpass *hp, const hrank *hr)
 {
-    bool later = hp->c->opt && hp->c->opt->stats_later;
+    bool later = ld_sink(hp->c)->stats_later;
     return later ? OOC_SCAN_LANES_UNKNOWN : hr->rk->ninferred_lanes;
 }
 

@@ -284,7 +284,8 @@ static void test_fixtures(void **state)
  * flags and warnings. */
 static void check_one_sweep(const char *path)
 {
-    load_options lo = {.skip_nest = true};
+    load_sink sink = load_sink_model(LOAD_FINISH_NO_NEST);
+    load_options lo = {.sink = &sink};
     profile *a = NULL, *b = NULL;
     sv_error err;
     if (profile_load(path, &lo, &a, &err) != SV_OK) {
@@ -389,7 +390,8 @@ static unsigned char *side_stream(diff_remote *r, size_t *len, size_t *sec_at)
              getenv("SV_TOP_SRCDIR") ? getenv("SV_TOP_SRCDIR") : SV_TOP_SRCDIR);
     profile *p = NULL;
     sv_error err;
-    load_options lo = {.skip_nest = true}; /* as the loading child: prepare nests */
+    load_sink sink = load_sink_model(LOAD_FINISH_NO_NEST); /* as the loading child: prepare nests */
+    load_options lo = {.sink = &sink};
     if (profile_load(demo, &lo, &p, &err) != SV_OK)
         fail_msg("%s", err.msg);
     diff_options o;

@@ -38,7 +38,8 @@ static void worker(const char *path, int k, int np, results *out)
 {
     load_nest_list nests = {0};
     load_part pt = {k, np, &nests};
-    load_options lo = {.part = &pt};
+    load_sink sink = load_sink_part(&pt);
+    load_options lo = {.sink = &sink};
     profile *q = NULL;
     sv_error err;
     out->buf[k] = NULL;
@@ -53,7 +54,8 @@ static void worker(const char *path, int k, int np, results *out)
  * many bytes (SIZE_MAX: whole).  NULL when the load failed. */
 static profile *leader(const char *path, int np, const results *res, size_t cut, size_t *redone)
 {
-    load_options lo = {.defer_stats = true};
+    load_sink sink = load_sink_model(LOAD_FINISH_NONE);
+    load_options lo = {.sink = &sink};
     profile *p = NULL;
     sv_error err;
     if (profile_load(path, &lo, &p, &err) != SV_OK)

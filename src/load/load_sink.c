@@ -1,0 +1,115 @@
+/* load_sink: the sinks a load hands its rows to (load_sink.h): the model,
+ * an MPI part, an out-of-core window, the streamed statistics. */
+#include "load_sink_ops.h"
+#include "load_window.h"
+#include "stream_col.h"
+
+static bool rows_all(const load_sink *s, lc_file *lf)
+{
+    (void)s;
+    (void)lf;
+    return true;
+}
+
+static sv_err columns_model(const load_sink *s, ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
+{
+    (void)s;
+    return lc_columns_model(c, f, el, lf);
+}
+
+static sv_err end_none(const load_sink *s, ld_ctx *c, lc_file *lf)
+{
+    (void)s;
+    (void)c;
+    (void)lf;
+    return SV_OK;
+}
+
+static sv_err finish_as(load_finish fin, profile *p, sv_error *err)
+{
+    switch (fin) {
+    case LOAD_FINISH_NO_NEST:
+        return profile_finish_steps(p, true, false, err);
+    case LOAD_FINISH_NONE:
+        return profile_finish_steps(p, false, false, err);
+    case LOAD_FINISH_ALL:
+        break;
+    }
+    return profile_finish(p, err);
+}
+
+static sv_err finish_model(const load_sink *s, ld_ctx *c, sv_error *err)
+{
+    return finish_as(s->finish, c->p, err);
+}
+
+static const load_sink_ops model_ops = {rows_all, columns_model, end_none, finish_model};
+
+load_sink load_sink_model(load_finish fin)
+{
+    return (load_sink){.ops = &model_ops, .finish = fin};
+}
+
+/* --- an MPI part --- */
+
+static bool rows_part(const load_sink *s, lc_file *lf)
+{
+    return lc_partition(lf, s->part);
+}
+
+static const load_sink_ops part_ops = {rows_part, columns_model, end_none, finish_model};
+
+load_sink load_sink_part(const struct load_part *pt)
+{
+    return (load_sink){.ops = &part_ops, .finish = LOAD_FINISH_NO_NEST, .part = pt};
+}
+
+/* --- an out-of-core window --- */
+
+static sv_err columns_window(const load_sink *s, ld_ctx *c, hid_t f, const h5u_list *el,
+                             lc_file *lf)
+{
+    (void)s;
+    return ow_stage_columnar(c, f, el, lf);
+}
+
+static const load_sink_ops window_ops = {rows_all, columns_window, end_none, finish_model};
+
+load_sink load_sink_window(const struct ooc_plan *plan)
+{
+    /* a window's statistics are never shown (ooc.h) */
+    return (load_sink){.ops = &window_ops, .finish = LOAD_FINISH_NONE, .window = plan};
+}
+
+/* --- the streamed statistics --- */
+
+static sv_err columns_stream(const load_sink *s, ld_ctx *c, hid_t f, const h5u_list *el,
+                             lc_file *lf)
+{
+    (void)s;
+    return sc_wanted(c, f, lf, el) ? sc_stage(c, f, el, lf) : lc_columns_model(c, f, el, lf);
+}
+
+static sv_err end_stream(const load_sink *s, ld_ctx *c, lc_file *lf)
+{
+    return lf->sc && s->pass ? s->pass(s->pass_ctx, c, lf) : SV_OK;
+}
+
+/* A streamed load nested its ranks as it read them. */
+static sv_err finish_stream(const load_sink *s, ld_ctx *c, sv_error *err)
+{
+    return finish_as(c->streamed ? LOAD_FINISH_NO_NEST : s->finish, c->p, err);
+}
+
+static const load_sink_ops stream_ops = {rows_all, columns_stream, end_stream, finish_stream};
+
+load_sink load_sink_stream(int how, load_finish fin)
+{
+    return (load_sink){.ops = &stream_ops, .finish = fin, .stream = how};
+}
+
+const load_sink *ld_sink(const ld_ctx *c)
+{
+    static const load_sink model = {.ops = &model_ops, .finish = LOAD_FINISH_ALL};
+    return c->opt && c->opt->sink ? c->opt->sink : &model;
+}
