@@ -39,7 +39,7 @@ typedef struct isolate_options {
     size_t npaths;
     bool stored_statistics; /* load_options.stored_statistics (--summary) */
     bool stats_only;        /* load_options.stats_only (--json, --csv, --summary) */
-    int stream;             /* load_options.stream (batch outputs, --out-of-core) */
+    int stream;             /* load_sink_stream (batch outputs, --out-of-core) */
     /* Work on the finished model done in the child and sent after it
      * (wire.h sections; --diff's batch run: one side of the comparison).
      * prepare(section->ctx, &p, err) runs in the child after the load and
@@ -50,7 +50,7 @@ typedef struct isolate_options {
     sv_err (*prepare)(void *ctx, profile **p, sv_error *err);
     const struct wire_section *section;
     /* With prepare: the child's load stops before the nesting and its
-     * checks of stored values (load_options.skip_nest); prepare does them
+     * checks of stored values (LOAD_FINISH_NO_NEST); prepare does them
      * (--diff: one sweep for the totals and the comparison's parents).  An
      * in-process load ignores it. */
     bool prepare_nests;
@@ -72,7 +72,7 @@ typedef struct isolate_options {
     bool stats_in_child;
     /* With prepare, defer_stats and stats_in_child (the out-of-core
      * viewer, ooc_open): the child's load stops after what the first frame
-     * needs (load_options.stats_later), prepare runs and the model is sent
+     * needs (load_sink.h stats_later), prepare runs and the model is sent
      * with its section; sent(section ctx) then lets the child free what
      * prepare made, and the child loads the file again in full and sends
      * that load's statistics as the tail (the same regions, else an
@@ -80,9 +80,9 @@ typedef struct isolate_options {
      * nothing to leave (no streamed region) sends its own statistics. */
     bool light_first;
     void (*sent)(void *ctx);
-    /* An out-of-core window's plan (load_options.window, ooc_window.c). */
+    /* An out-of-core window's plan (load_sink_window, ooc_window.c). */
     const struct ooc_plan *window;
-    /* The out-of-core viewer's pass during the load (load_options.streamed,
+    /* The out-of-core viewer's pass during the load (load_sink.h pass,
      * ooc.h), in the child or in-process. */
     sv_err (*streamed)(void *ctx, struct ld_ctx *c, struct lc_file *lf);
     void *streamed_ctx;

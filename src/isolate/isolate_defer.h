@@ -5,7 +5,7 @@
 
 #include "model/profile.h"
 
-/* In the child, after a load with load_options.defer_stats (e its
+/* In the child, after a load with LOAD_FINISH_NONE (e its
  * outcome): drops the regions the statistics would drop (a duration past
  * 2^63 ns: the loader has dropped those ending before they start), sets
  * minimum_start_time and sends the model to data_fd.  tail_fd < 0: that

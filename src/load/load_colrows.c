@@ -295,7 +295,7 @@ sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank
     sv_err e = ld_lane_tables_rank(c, lt, rk);
     /* An MPI part holds some of the rank's rows only: the merge decides
      * on all of them (load_rows_finish). */
-    if (lf->events && !ld_sink(c)->part)
+    if (lf->events && !lf->share)
         drop_fake_ids(lf, rows, n);
     /* Out of core: pass 1 over the rank's rows (stream_col.h). */
     if (!e && lf->sc)

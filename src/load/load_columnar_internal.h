@@ -23,6 +23,9 @@ typedef struct lc_file {
     bool has_await;
     const char *const *tnames; /* the two timing column names */
     struct sc_file *sc;        /* out-of-core: the streamed columns (stream_col.h), or NULL */
+    /* The kept rows are an MPI part's share of their ranks' (load_rows.h):
+     * the merge decides on all of them. */
+    bool share;
 } lc_file;
 
 static inline const char *row_name(const lc_file *lf, size_t i)

@@ -8,6 +8,7 @@
 
 #include "load_rows.h"
 #include "load_window.h"
+#include "load_sink_ops.h"
 #include "loader_internal.h"
 #include "stream_col.h"
 #include "util/text.h"
@@ -387,13 +388,14 @@ static sv_err load_region(ld_ctx *c, rank_data *rk, hid_t g, const char *name, h
     region t;
     memset(&t, 0, sizeof t);
     sv_err e = SV_OK;
-    if (ld_sink(c)->part && !load_part_owns(ld_sink(c)->part, rk->rank, name))
+    const load_sink *s = ld_sink(c);
+    if (!s->ops->owns(s, rk->rank, name))
         return SV_OK; /* another MPI process's row (load_rows.h) */
     /* Out of core (stream_col.h): the plain region streams, any other loads here. */
     int streamed = has_start && c->sg ? sg_load_columns(c, rk, g, name, l, &t, &e) : -1;
-    /* An out-of-core window: only its calls (load_window.h). */
-    if (has_start && streamed < 0 && ld_sink(c)->window)
-        streamed = ow_load_group(c, rk, g, name, l, &t, &e);
+    /* The sink's own read (an out-of-core window: only its calls). */
+    if (has_start && streamed < 0)
+        streamed = s->ops->group(s, c, rk, g, name, l, &t, &e);
     bool keep =
         !has_start || (streamed >= 0 ? streamed == 1 : load_columns(c, rk, g, name, l, &t, &e));
     if (!e && keep && sum)
@@ -553,11 +555,8 @@ sv_err ld_load_rank_group(ld_ctx *c, hid_t f, const char *gname, int rank)
         e = ld_load_threads(c, rk, rg);
     if (!e && ki >= 0 && h5u_entry_kind(rg, &l.v[ki]) == H5U_GROUP)
         e = ld_load_tasks(c, rk, rg);
-    /* the out-of-core viewer's pass (load_sink.h pass) maps columnar files only: schema 1
-     * is loaded in memory for it (ooc_open.c) */
-    bool stream = ld_sink(c)->stream == LOAD_STREAM_FORCE && !ld_sink(c)->pass;
-    if (!e && stream && !c->sg && !(c->sg = sg_new(c)))
-        e = SV_ERR_NOMEM;
+    if (!e) /* the sink may stream the rank's regions (stream_col.h) */
+        e = ld_sink(c)->ops->group_stream(ld_sink(c), c);
     if (!e)
         e = load_regions(c, rk, rg, &l);
     if (!e && c->sg) /* pass 2 of the out-of-core load: the rank's nesting, percentiles */

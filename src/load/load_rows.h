@@ -2,12 +2,12 @@
  * run (cli/mpi_run.c), and the small results they exchange.
  *
  * Process 0 prints, so it reads every row (in-process, statistics deferred:
- * load_options.defer_stats).  The work after reading is split:
+ * LOAD_FINISH_NONE).  The work after reading is split:
  * - nesting (exclusive totals) needs every call of a rank, so each rank is
  *   nested by one process, which reads all of that rank's rows;
  * - statistics (and percentiles) depend on a row's own calls only, so each
  *   row's are computed by one process, which reads that row.
- * Processes 1..N-1 read only the rows they work on (load_options.part:
+ * Processes 1..N-1 read only the rows they work on (load_sink_part:
  * lc_partition in the columnar loader, load_part_owns for schema 1) and send
  * process 0 their results only: each row's region_stats, each nested
  * rank's exclusive totals and nesting flags, the nesting's warnings (a few

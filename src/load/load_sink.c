@@ -1,14 +1,37 @@
 /* load_sink: the sinks a load hands its rows to (load_sink.h): the model,
  * an MPI part, an out-of-core window, the streamed statistics. */
 #include "load_sink_ops.h"
+#include "load_rows.h"
 #include "load_window.h"
-#include "stream_col.h"
+#include "stream_col_internal.h"
 
 static bool rows_all(const load_sink *s, lc_file *lf)
 {
     (void)s;
     (void)lf;
     return true;
+}
+
+static bool owns_all(const load_sink *s, int rank, const char *name)
+{
+    (void)s;
+    (void)rank;
+    (void)name;
+    return true;
+}
+
+static int group_whole(const load_sink *s, ld_ctx *c, const rank_data *rk, hid_t g,
+                       const char *name, h5u_list *l, region *t, sv_err *e)
+{
+    (void)s, (void)c, (void)rk, (void)g, (void)name, (void)l, (void)t, (void)e;
+    return -1;
+}
+
+static sv_err group_in_memory(const load_sink *s, ld_ctx *c)
+{
+    (void)s;
+    (void)c;
+    return SV_OK;
 }
 
 static sv_err columns_model(const load_sink *s, ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
@@ -43,7 +66,8 @@ static sv_err finish_model(const load_sink *s, ld_ctx *c, sv_error *err)
     return finish_as(s->finish, c->p, err);
 }
 
-static const load_sink_ops model_ops = {rows_all, columns_model, end_none, finish_model};
+static const load_sink_ops model_ops = {rows_all,        columns_model, owns_all,    group_whole,
+                                        group_in_memory, end_none,      finish_model};
 
 load_sink load_sink_model(load_finish fin)
 {
@@ -54,10 +78,17 @@ load_sink load_sink_model(load_finish fin)
 
 static bool rows_part(const load_sink *s, lc_file *lf)
 {
+    lf->share = true;
     return lc_partition(lf, s->part);
 }
 
-static const load_sink_ops part_ops = {rows_part, columns_model, end_none, finish_model};
+static bool owns_part(const load_sink *s, int rank, const char *name)
+{
+    return load_part_owns(s->part, rank, name);
+}
+
+static const load_sink_ops part_ops = {rows_part,       columns_model, owns_part,   group_whole,
+                                       group_in_memory, end_none,      finish_model};
 
 load_sink load_sink_part(const struct load_part *pt)
 {
@@ -69,11 +100,17 @@ load_sink load_sink_part(const struct load_part *pt)
 static sv_err columns_window(const load_sink *s, ld_ctx *c, hid_t f, const h5u_list *el,
                              lc_file *lf)
 {
-    (void)s;
-    return ow_stage_columnar(c, f, el, lf);
+    return ow_stage_columnar(c, s->window, f, el, lf);
 }
 
-static const load_sink_ops window_ops = {rows_all, columns_window, end_none, finish_model};
+static int group_window(const load_sink *s, ld_ctx *c, const rank_data *rk, hid_t g,
+                        const char *name, h5u_list *l, region *t, sv_err *e)
+{
+    return ow_load_group(c, s->window, rk, g, name, l, t, e);
+}
+
+static const load_sink_ops window_ops = {rows_all,        columns_window, owns_all,    group_window,
+                                         group_in_memory, end_none,       finish_model};
 
 load_sink load_sink_window(const struct ooc_plan *plan)
 {
@@ -86,8 +123,26 @@ load_sink load_sink_window(const struct ooc_plan *plan)
 static sv_err columns_stream(const load_sink *s, ld_ctx *c, hid_t f, const h5u_list *el,
                              lc_file *lf)
 {
-    (void)s;
-    return sc_wanted(c, f, lf, el) ? sc_stage(c, f, el, lf) : lc_columns_model(c, f, el, lf);
+    if (!sc_wanted(c, s->stream, f, lf, el))
+        return lc_columns_model(c, f, el, lf);
+    sv_err e = sc_stage(c, f, el, lf);
+    if (lf->sc)
+        lf->sc->stats_later = s->stats_later;
+    return e;
+}
+
+/* Schema 1 meets its columns one region at a time: streamed only when
+ * forced (a failed load tells the caller to force it).  The out-of-core
+ * viewer's pass maps columnar files only: schema 1 is then loaded in
+ * memory for it (ooc_open.c). */
+static sv_err group_stream(const load_sink *s, ld_ctx *c)
+{
+    if (s->stream != LOAD_STREAM_FORCE || s->pass || c->sg)
+        return SV_OK;
+    if (!(c->sg = sg_new(c)))
+        return SV_ERR_NOMEM;
+    c->sg->stats_later = s->stats_later;
+    return SV_OK;
 }
 
 static sv_err end_stream(const load_sink *s, ld_ctx *c, lc_file *lf)
@@ -101,7 +156,8 @@ static sv_err finish_stream(const load_sink *s, ld_ctx *c, sv_error *err)
     return finish_as(c->streamed ? LOAD_FINISH_NO_NEST : s->finish, c->p, err);
 }
 
-static const load_sink_ops stream_ops = {rows_all, columns_stream, end_stream, finish_stream};
+static const load_sink_ops stream_ops = {rows_all,     columns_stream, owns_all,     group_whole,
+                                         group_stream, end_stream,     finish_stream};
 
 load_sink load_sink_stream(int how, load_finish fin)
 {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "load_rows.h"
+#include "load_sink_ops.h"
 #include "loader_internal.h"
 #include "model/budget.h"
 #include "util/hash.h"
@@ -274,7 +275,7 @@ static sv_err spt_count(spt_in *in, const char *name, size_t *n)
  * load_rows.h; every region otherwise). */
 static bool spt_owns(const ld_ctx *c, const rank_data *rk, const char *name)
 {
-    return !ld_sink(c)->part || load_part_owns(ld_sink(c)->part, rk->rank, name);
+    return ld_sink(c)->ops->owns(ld_sink(c), rk->rank, name);
 }
 
 /* The staged region's columns, checked, then committed (or dropped with a

@@ -303,9 +303,8 @@ static sv_err ow_open_events(ld_ctx *c, hid_t f, const h5u_list *el, const lc_fi
     return SV_OK;
 }
 
-sv_err ow_stage_columnar(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
+sv_err ow_stage_columnar(ld_ctx *c, const ooc_plan *plan, hid_t f, const h5u_list *el, lc_file *lf)
 {
-    const ooc_plan *plan = ld_sink(c)->window;
     ow_cols oc;
     memset(&oc, 0, sizeof oc);
     sv_err e = ow_open_events(c, f, el, lf, &oc);
@@ -335,8 +334,8 @@ sv_err ow_stage_columnar(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
 
 /* ------------------------------------------------------------ schema 1 */
 
-int ow_load_group(ld_ctx *c, const rank_data *rk, hid_t g, const char *name, h5u_list *l, region *t,
-                  sv_err *e)
+int ow_load_group(ld_ctx *c, const ooc_plan *plan, const rank_data *rk, hid_t g, const char *name,
+                  h5u_list *l, region *t, sv_err *e)
 {
     char why[H5U_WHY_MAX];
     ow_cols oc;
@@ -365,7 +364,7 @@ int ow_load_group(ld_ctx *c, const rank_data *rk, hid_t g, const char *name, h5u
             h5u_col_close(&oc.col[k]);
             oc.have[k] = false;
         }
-    const ooc_rowplan *rp = ooc_plan_find(ld_sink(c)->window, rk->rank, name);
+    const ooc_rowplan *rp = ooc_plan_find(plan, rk->rank, name);
     if (rp && rp->n == oc.col[OW_START].n) {
         *e = ow_row(c, &oc, 0, rp, false, t, name);
     } else {

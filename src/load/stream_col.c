@@ -101,9 +101,9 @@ bool sc_claim_check(const ld_ctx *c, sc_claim *cl)
     return cl->ok;
 }
 
-bool sc_wanted(const ld_ctx *c, hid_t f, const lc_file *lf, const h5u_list *el)
+bool sc_wanted(const ld_ctx *c, int how, hid_t f, const lc_file *lf, const h5u_list *el)
 {
-    if (ld_sink(c)->stream == LOAD_STREAM_OFF)
+    if (how == LOAD_STREAM_OFF)
         return false;
     uint64_t calls = 0;
     for (size_t j = 0; j < lf->nkept; j++)
@@ -129,7 +129,7 @@ bool sc_wanted(const ld_ctx *c, hid_t f, const lc_file *lf, const h5u_list *el)
      * refuses it, with the reason. */
     if (!sc_claim_check(c, &cl))
         return false;
-    if (ld_sink(c)->stream == LOAD_STREAM_FORCE)
+    if (how == LOAD_STREAM_FORCE)
         return true;
     const load_budget *b = c->rd.budget;
     return b && b->limit && bytes > budget_left(c);

@@ -20,9 +20,9 @@
 
 #include "load_columnar_internal.h"
 
-/* True when this load streams lf's events (load_options.stream, the
+/* True when this load streams lf's events (load_sink_stream, the
  * budget left against the columns' bytes). */
-bool sc_wanted(const ld_ctx *c, hid_t f, const lc_file *lf, const h5u_list *el);
+bool sc_wanted(const ld_ctx *c, int how, hid_t f, const lc_file *lf, const h5u_list *el);
 
 /* Whether columns can hold the calls they declare (a sparse file declaring
  * gigabytes, a lying chunk index: such columns are not streamed, and the
@@ -49,7 +49,7 @@ void sc_row_committed(lc_file *lf, size_t i, region *r);
 sv_err sc_rank_finish(ld_ctx *c, lc_file *lf, rank_data *rk, const size_t *rows, size_t n);
 void sc_free(lc_file *lf);
 
-/* Schema 1 (stream_grp.c), with c->sg set (load_options.stream forced):
+/* Schema 1 (stream_grp.c), with c->sg set (load_sink_stream forced):
  * sg_load_columns streams a region's columns into t (1), drops it with a
  * warning (0; *e set on NOMEM) or leaves it to the in-memory load (-1);
  * sg_committed follows every committed region of the rank, sg_rank_finish

@@ -46,8 +46,9 @@ typedef struct sc_file {
     int64_t tlo;        /* the lowest thread row allowed: -1 (columnar), 0 (schema 1) */
     sc_row **rows;      /* per index row, NULL when not streamed; schema 1: the rank's rows */
     size_t P, cap;
-    sc_row *pending; /* schema 1: the row of the region being committed */
-    uint64_t stored; /* schema 1: the stored bytes of the streamed regions' columns */
+    sc_row *pending;  /* schema 1: the row of the region being committed */
+    uint64_t stored;  /* schema 1: the stored bytes of the streamed regions' columns */
+    bool stats_later; /* stop after pass 1 (load_sink.h stats_later) */
     ld_ctx *c;
 } sc_file;
 

@@ -457,8 +457,8 @@ sv_err sc_finish_rows(ld_ctx *c, sc_file *sf, rank_data *rk, sc_row **v, size_t 
     sv_err e = excl ? SV_OK : SV_ERR_NOMEM;
     const char *why = "";
     nest_how how = rr.n ? choose(sf, &rr, &why) : NEST_SWEEP;
-    if (ld_sink(c)->stats_later && how != NEST_STORED) {
-        free(excl); /* pass 2 is the full load's (loader.h stats_later) */
+    if (sf->stats_later && how != NEST_STORED) {
+        free(excl); /* pass 2 is the full load's (load_sink.h stats_later) */
         free(rr.v);
         return e;
     }

@@ -444,11 +444,10 @@ static sv_err memory_rank(hpass *hp, const hrank *hr, size_t ri, bool count)
 }
 
 /* The rank's inferred lanes, unless its load left them to the statistics
- * (loader.h stats_later: pass 2 finds them). */
+ * (load_sink.h stats_later: pass 2 finds them). */
 static uint32_t lanes_known(const hpass *hp, const hrank *hr)
 {
-    bool later = ld_sink(hp->c)->stats_later;
-    return later ? OOC_SCAN_LANES_UNKNOWN : hr->rk->ninferred_lanes;
+    return hp->sf->stats_later ? OOC_SCAN_LANES_UNKNOWN : hr->rk->ninferred_lanes;
 }
 
 static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)

@@ -1,6 +1,6 @@
 /* ooc_h5: ooc_open's pass over a streamed columnar file (schema 2 and 3),
  * run by the loader at the end of the file's streamed load while its
- * event columns are still open (load_options.streamed): the file's rows
+ * event columns are still open (load_sink.h pass): the file's rows
  * are read again, a rank at a time, into ooc_scan (ooc_scan.h).  The
  * skeleton is not finished yet then (ranks and regions unsorted), so the
  * indices the scan writes are the ones profile_finish will give; the
@@ -34,7 +34,7 @@ typedef struct ooc_h5 {
 
 struct ld_ctx;
 struct lc_file;
-/* The loader's hook (load_options.streamed); ctx is an ooc_h5. */
+/* The loader's hook (load_sink.h pass); ctx is an ooc_h5. */
 sv_err ooc_h5_streamed(void *ctx, struct ld_ctx *c, struct lc_file *lf);
 /* Whether the finished skeleton has the indices the pass assumed. */
 bool ooc_h5_check(const ooc_h5 *h, const profile *p);

@@ -1,6 +1,6 @@
 /* ooc_window: step 2 of the out-of-core viewer (ooc.h).  The plan (which
  * segments and open calls of each row a window needs) is made here from
- * the seek index; a loading child (isolate.c, load_options.window) reads
+ * the seek index; a loading child (isolate.c, load_sink_window) reads
  * only those (load_window.c) and, in its prepare step, lays the calls out
  * on the skeleton's ranks and regions and nests them; back here the ranks
  * whose whole profile inferred lanes are nested again from their open
