@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -390,7 +391,7 @@ static int iso_full_tail(const char *path, const isolate_options *io, load_budge
 /* Runs in the child: limits, the load, the answer.  Never returns. */
 
 static void iso_child(const char *path, const isolate_options *io, const iso_limits *l, int prog_fd,
-                      int data_fd, int tail_fd)
+                      int data_fd, int tail_fd, int shm_fd)
 {
     /* No core file, not even through a core_pattern pipe (which ignores
      * RLIMIT_CORE); and no orphan child spinning after the parent died. */
@@ -435,12 +436,12 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
     load_budget b = {.limit = l->budget, .on_charge = iso_on_charge, .on_charge_ctx = &work};
     sv_err e = iso_load(path, io, &b, &opt, fin, light, &p, &err);
     if (defer) /* the model now, its statistics on tail_fd next */
-        _exit(isolate_defer_send(p, e, &err, data_fd, tail_fd) ? ISO_EXIT_WIRE : 0);
+        _exit(isolate_defer_send(p, e, &err, data_fd, tail_fd, shm_fd) ? ISO_EXIT_WIRE : 0);
     bool partial = light && !e && iso_any_streamed(p); /* before prepare strips it */
     if (!e && io->prepare)
         e = io->prepare(io->section ? io->section->ctx : NULL, &p, &err);
     int wr = e ? wire_send_error(data_fd, &err)
-               : wire_send_profile_section(data_fd, p, true, io->section);
+               : wire_send_profile_shm(data_fd, shm_fd, p, true, io->section);
     if (light && !e && !wr) {
         close(data_fd);
         if (io->sent)
@@ -457,6 +458,7 @@ static void iso_child(const char *path, const isolate_options *io, const iso_lim
 
 typedef struct iso_watch {
     int prog_fd, data_fd;
+    int shm_fd; /* the socket the shared columns' memfd comes on, or -1 */
     unsigned stall_s;
     int64_t deadline;
     bool stalled;
@@ -536,12 +538,68 @@ static ssize_t iso_read(void *ctx, void *buf, size_t n)
     }
 }
 
-/* Pipe ends above stderr: with stdout closed, pipe2 would hand out fd 1,
- * which the child then replaces by /dev/null. */
-static bool iso_pipe(int fds[2])
+/* wire_src.recv_fd: the memfd of the shared columns, under the same
+ * watch as the answer's bytes (the child sends it before the stream
+ * that needs it).  -1 when the child sends none. */
+static int iso_recv_fd(void *ctx)
 {
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return false;
+    iso_watch *w = ctx;
+    if (w->shm_fd < 0)
+        return -1;
+    char byte;
+    struct iovec iov = {&byte, 1};
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(2 * sizeof(int))];
+    } ctl;
+    for (;;) {
+        int64_t left = w->deadline - now_ms();
+        if (left <= 0 || (w->opt && w->opt->cancel && atomic_load(w->opt->cancel))) {
+            w->stalled = left <= 0;
+            w->cancelled = left > 0;
+            return -1;
+        }
+        left = left < ISOLATE_CANCEL_MS ? left : ISOLATE_CANCEL_MS;
+        struct pollfd pfd[2] = {{.fd = w->shm_fd, .events = POLLIN},
+                                {.fd = w->prog_fd, .events = POLLIN}};
+        int rc = poll(pfd, w->prog_fd >= 0 ? 2 : 1, (int)left);
+        if (rc < 0 && errno != EINTR)
+            return -1;
+        if (rc > 0 && w->prog_fd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP)))
+            iso_drain_progress(w);
+        if (rc > 0 && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            break;
+    }
+    struct msghdr msg = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof ctl.buf};
+    ssize_t k;
+    while ((k = recvmsg(w->shm_fd, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+        ;
+    int fd = -1;
+    for (struct cmsghdr *c = k == 1 ? CMSG_FIRSTHDR(&msg) : NULL; c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+            continue;
+        size_t nfd = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < nfd; i++) { /* one expected: any other is closed */
+            int got;
+            memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
+            if (fd < 0)
+                fd = got;
+            else
+                close(got);
+        }
+    }
+    if (fd >= 0 && (msg.msg_flags & MSG_CTRUNC)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* Descriptors above stderr: with stdout closed, pipe2 would hand out fd 1,
+ * which the child then replaces by /dev/null. */
+static bool iso_above_stderr(int fds[2])
+{
     for (int i = 0; i < 2; i++) {
         if (fds[i] > STDERR_FILENO)
             continue;
@@ -556,6 +614,24 @@ static bool iso_pipe(int fds[2])
     if (fds[1] >= 0)
         close(fds[1]);
     return false;
+}
+
+static bool iso_pipe(int fds[2])
+{
+    return pipe2(fds, O_CLOEXEC) == 0 && iso_above_stderr(fds);
+}
+
+/* The channel of the shared columns' memfd (SCM_RIGHTS needs a unix
+ * socket; the answer stays on a pipe for vmsplice).  None (-1, the
+ * columns then cross the pipe) when SCOPEVIEW_TEST_PIPE=1 forces the
+ * fallback, or when no socket can be made. */
+static void iso_shm_channel(int fds[2])
+{
+    fds[0] = fds[1] = -1;
+    if (hook_is(HOOK_TEST_PIPE, "1"))
+        return;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0 || !iso_above_stderr(fds))
+        fds[0] = fds[1] = -1;
 }
 
 static int iso_reap(pid_t pid)
@@ -644,6 +720,7 @@ struct isolate_load {
     pid_t pid;
     int prog_fd, data_fd;
     int tail_fd; /* defer_stats: the statistics' pipe, else -1 */
+    int shm_fd;  /* the shared columns' channel (iso_shm_channel), else -1 */
     sv_err start_rc;
     sv_error start_err;
 };
@@ -674,6 +751,8 @@ static sv_err iso_start(isolate_load *ld, sv_error *err)
     }
     /* Columns cross in fewer, larger reads. */
     (void)fcntl(data[1], F_SETPIPE_SZ, 1 << 20);
+    int shm[2];
+    iso_shm_channel(shm);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -681,14 +760,19 @@ static sv_err iso_start(isolate_load *ld, sv_error *err)
         close(data[0]);
         if (tail[0] >= 0)
             close(tail[0]);
-        iso_child(ld->path, &ld->opt, &ld->l, prog[1], data[1], tail[1]);
+        if (shm[0] >= 0)
+            close(shm[0]);
+        iso_child(ld->path, &ld->opt, &ld->l, prog[1], data[1], tail[1], shm[1]);
     }
     int fork_errno = errno;
     close(prog[1]);
     close(data[1]);
     if (tail[1] >= 0)
         close(tail[1]);
+    if (shm[1] >= 0)
+        close(shm[1]);
     ld->tail_fd = tail[0];
+    ld->shm_fd = shm[0];
     if (pid < 0) {
         close(prog[0]);
         close(data[0]);
@@ -764,10 +848,11 @@ sv_err isolate_tail_recv(isolate_tail *t, wire_stats **out, sv_error *err)
     /* No progress callback: this may run on another thread than the load's. */
     iso_watch w = {.prog_fd = t->prog_fd,
                    .data_fd = t->tail_fd,
+                   .shm_fd = -1,
                    .stall_s = t->l.stall_s,
                    .deadline = now_ms() + (int64_t)t->l.stall_s * 1000,
                    .window_s = t->l.stall_s};
-    wire_src src = {iso_read, &w};
+    wire_src src = {iso_read, &w, NULL};
     sv_error werr;
     sv_error_clear(&werr);
     wire_status ws = wire_recv_stats(&src, t->nregions, t->nranks, t->l.budget, out, &werr);
@@ -882,14 +967,18 @@ static sv_err iso_collect(isolate_load *ld, profile **out, sv_error *err)
     const isolate_options *opt = &ld->opt;
     iso_watch w = {.prog_fd = ld->prog_fd,
                    .data_fd = ld->data_fd,
+                   .shm_fd = ld->shm_fd,
                    .stall_s = l->stall_s,
                    .deadline = now_ms() + (int64_t)l->stall_s * 1000,
                    .window_s = l->stall_s,
                    .opt = opt};
-    wire_src src = {iso_read, &w};
+    wire_src src = {iso_read, &w, iso_recv_fd};
     sv_error werr;
     sv_error_clear(&werr);
     wire_status ws = wire_recv_section(&src, l->budget, opt->section, out, &werr);
+    if (ld->shm_fd >= 0) /* received, or never coming */
+        close(ld->shm_fd);
+    ld->shm_fd = -1;
     if (ws == WIRE_PROFILE && ld->tail_fd >= 0) /* the statistics come next */
         return iso_hand_tail(ld, &w, out, err);
     if (w.stalled || w.cancelled || ws == WIRE_BUDGET)
@@ -929,7 +1018,7 @@ isolate_load *isolate_start(const char *path, const isolate_options *opt)
     isolate_load *ld = calloc(1, sizeof *ld);
     if (!ld)
         return NULL;
-    ld->prog_fd = ld->data_fd = ld->tail_fd = -1;
+    ld->prog_fd = ld->data_fd = ld->tail_fd = ld->shm_fd = -1;
     sv_error_clear(&ld->start_err);
     if (opt)
         ld->opt = *opt;
@@ -1003,6 +1092,8 @@ void isolate_cancel(isolate_load *ld)
         close(ld->data_fd);
     if (ld->tail_fd >= 0)
         close(ld->tail_fd);
+    if (ld->shm_fd >= 0)
+        close(ld->shm_fd);
     free(ld->path);
     free(ld);
 }

@@ -114,7 +114,7 @@ static sv_err defer_finish(profile *p, region **sent, size_t nsent, sv_error *er
     return SV_OK;
 }
 
-int isolate_defer_send(profile *p, sv_err e, sv_error *err, int data_fd, int tail_fd)
+int isolate_defer_send(profile *p, sv_err e, sv_error *err, int data_fd, int tail_fd, int shm_sock)
 {
     defer_min min_start = {false, 0};
     if (!e)
@@ -123,7 +123,7 @@ int isolate_defer_send(profile *p, sv_err e, sv_error *err, int data_fd, int tai
         return wire_send_error(data_fd, err);
     defer_min_start(p, &min_start);
     if (tail_fd < 0) /* the viewer computes them (stats_local.h): columns released as they go */
-        return wire_send_profile_final(data_fd, p);
+        return wire_send_profile_shm(data_fd, shm_sock, p, true, NULL);
     size_t nsent = p->nregions, warn_from = p->nwarnings;
     region **sent = malloc((nsent ? nsent : 1) * sizeof *sent);
     if (!sent)
@@ -131,7 +131,7 @@ int isolate_defer_send(profile *p, sv_err e, sv_error *err, int data_fd, int tai
     for (size_t i = 0; i < nsent; i++)
         sent[i] = p->regions[i];
     /* Not wire_send_profile_final: the statistics read the columns next. */
-    int wr = wire_send_profile(data_fd, p);
+    int wr = wire_send_profile_shm(data_fd, shm_sock, p, false, NULL);
     close(data_fd);
     if (wr)
         return wr;

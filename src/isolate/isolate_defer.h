@@ -14,7 +14,8 @@
  * (statistics, exclusive totals; profile_finish_steps), checks its values
  * (sanity.h) and sends the statistics to tail_fd.  An error goes to
  * data_fd, or to tail_fd once the model is out.  0, or an errno value of
- * a failed write. */
-int isolate_defer_send(profile *p, sv_err e, sv_error *err, int data_fd, int tail_fd);
+ * a failed write.  shm_sock >= 0: the region columns go in shared memory
+ * (wire_send_profile_shm). */
+int isolate_defer_send(profile *p, sv_err e, sv_error *err, int data_fd, int tail_fd, int shm_sock);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -26,7 +27,8 @@ _Static_assert(sizeof(region) == 496, "region changed: update wire.c");
 _Static_assert(sizeof(rank_data) == 248, "rank_data changed: update wire.c");
 /* Not carried: profile.run_name (the parent names the run after the load) and
  * profile.cpaths and profile.slowest (out of core they follow as ooc_open's section). */
-_Static_assert(sizeof(profile) == 184, "profile changed: update wire.c");
+_Static_assert(sizeof(profile) == 200, "profile changed: update wire.c");
+ /* profile.shared_cols and shared_len: the receiver's own mapping. */
 _Static_assert(sizeof(line_profile) == 88, "line_profile changed: update wire.c");
 _Static_assert(sizeof(perf_record) == 48, "perf_record changed: update wire.c");
 #endif
@@ -47,6 +49,10 @@ typedef struct wire_w {
     struct ww_range *ranges;
     size_t nranges, cap;
     int err; /* first errno */
+    /* The region columns went into a sealed memfd (wire_send_profile_shm):
+     * the stream carries their offsets; shm_off is the layout's cursor. */
+    bool shm;
+    uint64_t shm_off;
     size_t len;
     unsigned char buf[WIRE_BUF];
 } wire_w;
@@ -192,15 +198,33 @@ static void ww_col(wire_w *w, const void *v, size_t n, size_t sz)
     w->in_col = false;
 }
 
+/* The offset of the next shared column of `bytes`: the columns follow one
+ * another in the stream's order, each at a multiple of WIRE_SHM_ALIGN. */
+static uint64_t ww_shm_next(wire_w *w, uint64_t bytes)
+{
+    uint64_t off = (w->shm_off + WIRE_SHM_ALIGN - 1) & ~(uint64_t)(WIRE_SHM_ALIGN - 1);
+    w->shm_off = off + bytes;
+    return off;
+}
+
 static void ww_region(wire_w *w, const region *r)
 {
     ww_str(w, r->name);
     ww_u64(w, r->has_event_data);
     ww_u64(w, r->n);
-    const int64_t *cols[] = {r->start_ns, r->end_ns,   r->call_ids, r->parent_ids, r->thread_ids,
-                             r->task_ids, r->await_ns, r->gpu_ns,   r->own_excl_ns};
-    for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
-        ww_col(w, cols[i], r->n, sizeof(int64_t));
+    const int64_t *cols[] = {r->start_ns,   r->end_ns,   r->call_ids, r->parent_ids,
+                             r->thread_ids, r->task_ids, r->await_ns, r->gpu_ns};
+    for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
+        if (w->shm && cols[i]) {
+            uint64_t bytes = (uint64_t)r->n * sizeof(int64_t);
+            ww_u64(w, WIRE_COL_SHARED);
+            ww_u64(w, ww_shm_next(w, bytes));
+            ww_u64(w, bytes);
+        } else {
+            ww_col(w, cols[i], r->n, sizeof(int64_t));
+        }
+    }
+    ww_col(w, r->own_excl_ns, r->n, sizeof(int64_t)); /* a slice's own: never shared */
     ww_strv(w, r->event_meta, r->n);
     ww_str(w, r->source_file);
     ww_str(w, r->source_text);
@@ -297,7 +321,19 @@ static int ww_end(wire_w *w)
     return w->err;
 }
 
-static int ww_send_profile(int fd, const profile *p, bool release, const wire_section *sec);
+static int ww_send_profile_to(int fd, int shm_sock, const profile *p, bool release,
+                              const wire_section *sec);
+
+static int ww_send_profile(int fd, const profile *p, bool release, const wire_section *sec)
+{
+    return ww_send_profile_to(fd, -1, p, release, sec);
+}
+
+int wire_send_profile_shm(int fd, int shm_sock, const profile *p, bool final,
+                          const struct wire_section *sec)
+{
+    return ww_send_profile_to(fd, shm_sock, p, final, sec);
+}
 
 int wire_send_profile(int fd, const profile *p)
 {
@@ -340,7 +376,126 @@ static bool ww_columns_disjoint(wire_w *w, const profile *p, const wire_section 
     return ok;
 }
 
-static int ww_send_profile(int fd, const profile *p, bool release, const wire_section *sec)
+/* The region columns a shared send carries, in the stream's order. */
+#define WW_SHM_COLS(r)                                                                             \
+    {                                                                                              \
+        (r)->start_ns, (r)->end_ns, (r)->call_ids, (r)->parent_ids, (r)->thread_ids,               \
+            (r)->task_ids, (r)->await_ns, (r)->gpu_ns                                              \
+    }
+
+/* Bytes the shared layout of p's region columns takes (0: none). */
+static uint64_t ww_shm_size(wire_w *w, const profile *p)
+{
+    w->shm_off = 0;
+    for (size_t i = 0; i < p->nranks; i++)
+        for (size_t j = 0; j < p->ranks[i].nregions; j++) {
+            const region *r = p->ranks[i].regions[j];
+            const int64_t *cols[] = WW_SHM_COLS(r);
+            for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
+                if (cols[k])
+                    (void)ww_shm_next(w, (uint64_t)r->n * sizeof(int64_t));
+        }
+    uint64_t total = w->shm_off;
+    w->shm_off = 0;
+    return total;
+}
+
+static int ww_pwrite(int fd, const void *v, size_t n, uint64_t off)
+{
+    const unsigned char *b = v;
+    while (n) {
+        ssize_t k = pwrite(fd, b, n, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k < 0 ? errno : EIO;
+        b += k;
+        n -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return 0;
+}
+
+/* Writes every region column into mfd at its place in the layout; with
+ * release, a column's whole pages are given back once copied (the shared
+ * copy is the one the receiver reads). */
+static int ww_shm_fill(wire_w *w, const profile *p, int mfd)
+{
+    w->shm_off = 0;
+    for (size_t i = 0; i < p->nranks; i++)
+        for (size_t j = 0; j < p->ranks[i].nregions; j++) {
+            const region *r = p->ranks[i].regions[j];
+            const int64_t *cols[] = WW_SHM_COLS(r);
+            for (size_t k = 0; k < sizeof cols / sizeof *cols; k++) {
+                if (!cols[k])
+                    continue;
+                size_t bytes = r->n * sizeof(int64_t);
+                int e = ww_pwrite(mfd, cols[k], bytes, ww_shm_next(w, bytes));
+                if (e)
+                    return e;
+                uintptr_t lo = ((uintptr_t)cols[k] + 4095) & ~(uintptr_t)4095;
+                uintptr_t hi = ((uintptr_t)cols[k] + bytes) & ~(uintptr_t)4095;
+                if (w->release && hi > lo)
+                    madvise((void *)lo, hi - lo, MADV_DONTNEED);
+            }
+        }
+    w->shm_off = 0;
+    return 0;
+}
+
+/* The memfd to the receiver, one byte and the descriptor (SCM_RIGHTS). */
+static int ww_send_fd(int sock, int mfd)
+{
+    char byte = 'M';
+    struct iovec iov = {&byte, 1};
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } ctl;
+    memset(&ctl, 0, sizeof ctl);
+    struct msghdr msg = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof ctl.buf};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &mfd, sizeof mfd);
+    for (;;) {
+        ssize_t k = sendmsg(sock, &msg, MSG_NOSIGNAL);
+        if (k == 1)
+            return 0;
+        if (k < 0 && errno == EINTR)
+            continue;
+        return k < 0 ? errno : EIO;
+    }
+}
+
+/* The region columns into a sealed memfd passed on sock: true when the
+ * stream is then to carry offsets (w->shm), false to send them inline
+ * (no column, no memfd: an old kernel), with w->err set when the
+ * descriptor could not be sent. */
+static bool ww_shm_setup(wire_w *w, const profile *p, int sock)
+{
+    uint64_t total = ww_shm_size(w, p);
+    if (sock < 0 || total == 0 || total > (uint64_t)INT64_MAX)
+        return false;
+    int mfd = memfd_create("scopeview-columns", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (mfd < 0)
+        return false;
+    int e = ftruncate(mfd, (off_t)total) == 0 ? 0 : errno;
+    if (!e)
+        e = ww_shm_fill(w, p, mfd);
+    if (!e && fcntl(mfd, F_ADD_SEALS, WIRE_SHM_SEALS) != 0)
+        e = errno;
+    if (!e)
+        e = ww_send_fd(sock, mfd);
+    close(mfd);
+    w->err = e;
+    return e == 0;
+}
+
+static int ww_send_profile_to(int fd, int shm_sock, const profile *p, bool release,
+                              const wire_section *sec)
 {
     wire_w *w = calloc(1, sizeof *w);
     if (!w)
@@ -348,7 +503,13 @@ static int ww_send_profile(int fd, const profile *p, bool release, const wire_se
     w->fd = fd;
     struct stat st;
     w->splice = fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
-    w->release = release && w->splice && ww_columns_disjoint(w, p, sec);
+    w->release = release && (w->splice || shm_sock >= 0) && ww_columns_disjoint(w, p, sec);
+    w->shm = ww_shm_setup(w, p, shm_sock);
+    if (w->err) {
+        int e = w->err;
+        free(w);
+        return e;
+    }
     ww_profile(w, p);
     ww_section(w, sec);
     int e = ww_end(w);

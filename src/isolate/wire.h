@@ -10,6 +10,14 @@
  * are the same binary): columns go as raw arrays, one write each, so the
  * cost is one copy through a pipe.
  *
+ * The region columns may instead cross in shared memory (wire_send_profile_shm):
+ * the sender writes them into a memfd, seals it against any change and passes
+ * it over a unix socket; the stream then carries each column's offset and
+ * length, and the receiver maps the memfd read-only once it has checked its
+ * seals and size, every column bounds-checked against the mapping.  The
+ * regions' columns then point into it (region.cols_shared, profile.shared_cols):
+ * no copy on the receiver's side.
+ *
  * The receiver treats the stream as untrusted: every length is checked
  * against the memory budget before anything is allocated, every count is
  * bounded, and the result is a well-formed model whatever the bytes; a
@@ -29,6 +37,10 @@
 typedef struct wire_src {
     ssize_t (*read)(void *ctx, void *buf, size_t n);
     void *ctx;
+    /* The shared memory of a stream with shared columns: a descriptor the
+     * receiver then owns, or -1 (none came).  NULL: such a stream is
+     * malformed. */
+    int (*recv_fd)(void *ctx);
 } wire_src;
 
 /* Sends p (finished) to fd.  0, or an errno value. */
@@ -39,6 +51,13 @@ int wire_send_profile(int fd, const profile *p);
  * receiver's columns then reuse warm pages); p's columns read as zeros
  * afterwards. */
 int wire_send_profile_final(int fd, const profile *p);
+/* wire_send_profile_section with the region columns in shared memory:
+ * a sealed memfd sent on shm_sock (a unix socket) before the stream.
+ * Without a memfd (an old kernel) or with shm_sock < 0, the columns go
+ * inline as in wire_send_profile_section.  0, or an errno value. */
+struct wire_section;
+int wire_send_profile_shm(int fd, int shm_sock, const profile *p, bool final,
+                          const struct wire_section *sec);
 /* Sends a failed load's error instead (code and message). */
 int wire_send_error(int fd, const sv_error *e);
 

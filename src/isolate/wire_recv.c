@@ -24,6 +24,10 @@ typedef struct wire_r {
     wire_status bad;  /* WIRE_PROFILE while all is well */
     const char *what; /* what was being read when it went wrong */
     uint64_t budget, used;
+    const char *why; /* a malformed shared mapping: what is wrong with it */
+    profile *p;      /* the model read: owns the shared mapping once made */
+    const unsigned char *map;
+    size_t map_len;
     size_t pos, len;
     unsigned char buf[WIRE_BUF];
 } wire_r;
@@ -205,8 +209,12 @@ static bool wr_col_bytes(wire_r *r, unsigned char *v, size_t bytes)
 
 static void *wr_col(wire_r *r, size_t n, size_t sz)
 {
-    if (!wr_bool(r))
+    uint64_t kind = wr_u64(r);
+    if (kind != WIRE_COL_INLINE) { /* only a region's call columns may be shared */
+        if (kind != WIRE_COL_ABSENT)
+            wr_fail(r, WIRE_BROKEN);
         return NULL;
+    }
     void *v = sz && n > UINT64_MAX / sz ? NULL : wr_alloc_mem(r, (uint64_t)n * sz, true);
     if (!v && r->bad == WIRE_PROFILE)
         wr_fail(r, WIRE_BUDGET);
@@ -215,6 +223,94 @@ static void *wr_col(wire_r *r, size_t n, size_t sz)
         return NULL;
     }
     return v;
+}
+
+/* The shared memory, checked before it is mapped: sealed against any
+ * write, growth or shrinking (the sender cannot change it under the
+ * model) and no larger than the budget.  Mapped once; the profile owns it. */
+static bool wr_map(wire_r *r)
+{
+    if (r->map)
+        return true;
+    if (r->bad != WIRE_PROFILE)
+        return false;
+    r->what = "the shared columns";
+    int fd = r->src.recv_fd ? r->src.recv_fd(r->src.ctx) : -1;
+    struct stat st;
+    int seals = fd >= 0 ? fcntl(fd, F_GET_SEALS) : -1;
+    if (fd < 0)
+        r->why = "no shared memory came";
+    else if (seals < 0 || (seals & WIRE_SHM_SEALS) != WIRE_SHM_SEALS)
+        r->why = "the shared memory is not sealed";
+    else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+        r->why = "the shared memory is empty";
+    if (r->why) {
+        if (fd >= 0)
+            close(fd);
+        wr_fail(r, WIRE_BROKEN);
+        return false;
+    }
+    uint64_t n = (uint64_t)st.st_size;
+    if (n > SIZE_MAX / 2 || (r->budget && (n > r->budget || r->used > r->budget - n))) {
+        close(fd);
+        wr_fail(r, WIRE_BUDGET);
+        return false;
+    }
+    void *m = mmap(NULL, (size_t)n, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        r->why = "the shared memory cannot be mapped";
+        wr_fail(r, WIRE_BROKEN);
+        return false;
+    }
+    r->used += n;
+    r->map = m;
+    r->map_len = (size_t)n;
+    r->p->shared_cols = m;
+    r->p->shared_len = (size_t)n;
+    return true;
+}
+
+/* A region column of n calls: absent (NULL), inline (allocated), or in the
+ * shared memory (*shared set: a pointer into the mapping, checked to lie
+ * inside it, aligned, and exactly n calls long). */
+static int64_t *wr_region_col(wire_r *r, size_t n, bool *shared)
+{
+    *shared = false;
+    uint64_t kind = wr_u64(r);
+    if (r->bad != WIRE_PROFILE || kind == WIRE_COL_ABSENT)
+        return NULL;
+    if (kind == WIRE_COL_INLINE) {
+        void *v = n > UINT64_MAX / sizeof(int64_t)
+                      ? NULL
+                      : wr_alloc_mem(r, (uint64_t)n * sizeof(int64_t), true);
+        if (!v && r->bad == WIRE_PROFILE)
+            wr_fail(r, WIRE_BUDGET);
+        if (v && !wr_col_bytes(r, v, n * sizeof(int64_t))) {
+            free(v);
+            return NULL;
+        }
+        return v;
+    }
+    uint64_t off = wr_u64(r), bytes = wr_u64(r);
+    if (r->bad != WIRE_PROFILE)
+        return NULL;
+    if (kind != WIRE_COL_SHARED || n > UINT64_MAX / sizeof(int64_t) ||
+        bytes != (uint64_t)n * sizeof(int64_t)) {
+        r->why = "a column's length is not its region's";
+        wr_fail(r, WIRE_BROKEN);
+        return NULL;
+    }
+    if (!wr_map(r))
+        return NULL;
+    if (off % sizeof(int64_t) || off > r->map_len || bytes > r->map_len - off) {
+        r->what = "the shared columns";
+        r->why = "a column lies outside the shared memory";
+        wr_fail(r, WIRE_BROKEN);
+        return NULL;
+    }
+    *shared = true;
+    return (int64_t *)(void *)(r->map + off);
 }
 
 /* A count of items of at least sz bytes each, bounded by the budget (or
@@ -232,6 +328,29 @@ static size_t wr_count(wire_r *r, size_t sz)
     return (size_t)n;
 }
 
+/* A region's call columns: all inline or all shared (the free path
+ * tells them apart by region.cols_shared alone); a mix is malformed. */
+static void wr_region_cols(wire_r *r, region *g, int64_t **cols[], size_t ncols)
+{
+    bool shared[8] = {false}, any_shared = false, any_inline = false;
+    for (size_t i = 0; i < ncols && i < 8; i++) {
+        *cols[i] = wr_region_col(r, g->n, &shared[i]);
+        any_shared |= shared[i];
+        any_inline |= *cols[i] && !shared[i];
+    }
+    if (any_shared && any_inline) {
+        for (size_t i = 0; i < ncols && i < 8; i++) {
+            if (!shared[i])
+                free(*cols[i]);
+            *cols[i] = NULL;
+        }
+        r->why = "a region's columns are partly shared";
+        wr_fail(r, WIRE_BROKEN);
+        return;
+    }
+    g->cols_shared = any_shared;
+}
+
 static void wr_region(wire_r *r, rank_data *rk, region *g)
 {
     r->what = "a region";
@@ -242,11 +361,11 @@ static void wr_region(wire_r *r, rank_data *rk, region *g)
     g->owner = rk;
     g->has_event_data = wr_bool(r);
     g->n = wr_count(r, 1);
-    int64_t **cols[] = {&g->start_ns, &g->end_ns,   &g->call_ids, &g->parent_ids, &g->thread_ids,
-                        &g->task_ids, &g->await_ns, &g->gpu_ns,   &g->own_excl_ns};
+    int64_t **cols[] = {&g->start_ns,   &g->end_ns,   &g->call_ids, &g->parent_ids,
+                        &g->thread_ids, &g->task_ids, &g->await_ns, &g->gpu_ns};
     r->what = "a region's columns";
-    for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
-        *cols[i] = wr_col(r, g->n, sizeof(int64_t));
+    wr_region_cols(r, g, cols, sizeof cols / sizeof *cols);
+    g->own_excl_ns = wr_col(r, g->n, sizeof(int64_t));
     g->event_meta = wr_strv(r, g->n);
     g->source_file = wr_str(r);
     g->source_text = wr_str(r);
@@ -495,7 +614,10 @@ static wire_status wr_done(wire_r *r, sv_error *err)
         sv_error_set(err, SV_ERR_NOMEM,
                      "the loaded profile needs more than the memory budget (%s) at %s", lim,
                      r->what);
-    } else if (r->bad == WIRE_BROKEN)
+    } else if (r->bad == WIRE_BROKEN && r->why)
+        sv_error_set(err, SV_ERR_DAMAGED, "the loading process's answer is malformed at %s: %s",
+                     r->what, r->why);
+    else if (r->bad == WIRE_BROKEN)
         sv_error_set(err, SV_ERR_DAMAGED, "the loading process's answer ended early at %s",
                      r->what);
     return r->bad;
@@ -550,6 +672,7 @@ wire_status wire_recv_section(const wire_src *src, uint64_t budget, const wire_s
         sv_error_set(err, SV_ERR_NOMEM, "out of memory");
         return WIRE_BUDGET;
     }
+    r->p = p;
     wr_profile(r, p);
     wr_section(r, sec);
     r->what = "its end";

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "callpaths.h"
 #include "slowcalls.h"
@@ -120,14 +121,16 @@ static void free_strv(char **v, size_t n)
 
 void region_clear(region *r)
 {
-    free(r->start_ns);
-    free(r->end_ns);
-    free(r->call_ids);
-    free(r->parent_ids);
-    free(r->thread_ids);
-    free(r->task_ids);
-    free(r->await_ns);
-    free(r->gpu_ns);
+    if (!r->cols_shared) { /* else the profile's mapping holds them */
+        free(r->start_ns);
+        free(r->end_ns);
+        free(r->call_ids);
+        free(r->parent_ids);
+        free(r->thread_ids);
+        free(r->task_ids);
+        free(r->await_ns);
+        free(r->gpu_ns);
+    }
     free_strv(r->event_meta, r->n);
     free(r->source_file);
     free(r->source_text);
@@ -238,6 +241,9 @@ void profile_free(profile *p)
     slow_calls_free(p->slowest);
     free(p->path);
     free(p->run_name);
+    /* After the regions: their columns pointed into it. */
+    if (p->shared_cols)
+        munmap(p->shared_cols, p->shared_len);
     free(p);
 }
 

@@ -115,6 +115,10 @@ typedef struct region {
      * (SV_SCOL_*), stream_threads its sorted distinct thread rows. */
     bool streamed;
     bool stream_excl_unknown; /* exclusive total not computable exactly: null */
+    /* The per-call columns (start_ns .. gpu_ns, not own_excl_ns) point
+     * into the profile's shared mapping (profile.shared_cols): they are
+     * read-only and freed with it, never one by one. */
+    bool cols_shared;
     uint32_t stream_cols;
     int64_t *stream_threads;
     size_t stream_nthreads;
@@ -280,6 +284,11 @@ typedef struct profile {
     struct call_paths *cpaths;
     /* Each region's slowest calls, of the same skeleton (slowcalls.h). */
     struct slow_calls *slowest;
+    /* A read-only mapping that regions' columns point into (cols_shared:
+     * the loading child's columns, received in shared memory, wire.h),
+     * unmapped by profile_free; NULL otherwise. */
+    void *shared_cols;
+    size_t shared_len;
 } profile;
 
 /* --- producer side (loader) ---

@@ -27,8 +27,9 @@ static bool strip_region(region *r)
                     (region_has_ids(r) ? SV_SCOL_IDS : 0);
     int64_t *colv[] = {r->start_ns,   r->end_ns,   r->call_ids, r->parent_ids,
                        r->thread_ids, r->task_ids, r->await_ns, r->gpu_ns};
-    for (size_t k = 0; k < sizeof colv / sizeof *colv; k++)
+    for (size_t k = 0; k < sizeof colv / sizeof *colv && !r->cols_shared; k++)
         free(colv[k]);
+    r->cols_shared = false; /* the mapping stays the profile's */
     free_strv(r->event_meta, r->n);
     r->start_ns = r->end_ns = r->call_ids = r->parent_ids = NULL;
     r->thread_ids = r->task_ids = r->await_ns = r->gpu_ns = NULL;

@@ -377,7 +377,7 @@ static wire_status recv_mem(const unsigned char *b, size_t len, const wire_secti
                             profile **out, sv_error *err)
 {
     mem_src m = {b, len, 0};
-    wire_src src = {mem_read, &m};
+    wire_src src = {mem_read, &m, NULL};
     return wire_recv_section(&src, (uint64_t)1 << 30, sec, out, err);
 }
 

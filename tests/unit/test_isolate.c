@@ -67,7 +67,7 @@ static wire_status recv_mem(const unsigned char *b, size_t len, uint64_t budget,
                             sv_error *err)
 {
     mem_src m = {b, len, 0};
-    wire_src src = {mem_read, &m};
+    wire_src src = {mem_read, &m, NULL};
     return wire_recv(&src, budget, out, err);
 }
 
@@ -358,7 +358,7 @@ static profile *final_roundtrip(profile *p, bool *released)
         _exit(e ? 2 : p->ranks[0].regions[0]->start_ns[FINAL_N / 2] != 0);
     }
     close(fds[1]);
-    wire_src src = {fd_read, &fds[0]};
+    wire_src src = {fd_read, &fds[0], NULL};
     profile *q = NULL;
     sv_error err;
     assert_int_equal(wire_recv(&src, (uint64_t)1 << 30, &q, &err), WIRE_PROFILE);

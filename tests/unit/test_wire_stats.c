@@ -209,7 +209,7 @@ static wire_status recv_mem(const unsigned char *b, size_t len, size_t nregions,
                             wire_stats **out, sv_error *err)
 {
     mem_src m = {b, len, 0};
-    wire_src src = {mem_read, &m};
+    wire_src src = {mem_read, &m, NULL};
     sv_error_clear(err);
     return wire_recv_stats(&src, nregions, nranks, 0, out, err);
 }
