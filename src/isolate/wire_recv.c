@@ -198,8 +198,9 @@ static bool wr_col_bytes(wire_r *r, unsigned char *v, size_t bytes)
     for (size_t off = 0; off < bytes; off += WR_HUGE_STEP) {
         size_t k = bytes - off < WR_HUGE_STEP ? bytes - off : WR_HUGE_STEP;
 #ifdef MADV_POPULATE_WRITE
-        /* v is 2 MiB-aligned and its allocation a whole number of steps. */
-        madvise(v + off, WR_HUGE_STEP, MADV_POPULATE_WRITE);
+        /* v is 2 MiB-aligned and its allocation a whole number of steps;
+         * the last step only as far as the column goes (bigmem.h). */
+        madvise(v + off, (k + 4095) & ~(size_t)4095, MADV_POPULATE_WRITE);
 #endif
         if (!wr_bytes(r, v + off, k))
             return false;

@@ -15,8 +15,9 @@
 #define BIGMEM_HUGE_ALIGN ((size_t)2 << 20)
 
 /* A column: bytes >= BIGMEM_HUGE_MIN get 2 MiB-aligned memory, rounded up
- * to whole huge pages (wasting under a third) and hinted, faulted in by
- * whoever writes it; from 64 KiB on a malloc'ed buffer is faulted in at
+ * to whole huge pages, the whole huge pages it fills hinted (the rounding
+ * is address space only: the tail is faulted 4 KiB at a time), faulted in
+ * by whoever writes it; from 64 KiB on a malloc'ed buffer is faulted in at
  * once.  NULL when out of memory. */
 void *bigmem_column(size_t bytes);
 
