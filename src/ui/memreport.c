@@ -18,7 +18,10 @@ void memreport_maybe(const profile *p)
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
     /* glibc sums every arena: worker threads' allocations count too. */
     struct mallinfo2 mi = mallinfo2();
-    fprintf(stderr, "scopeview: resident bytes %zu calls %zu", mi.uordblks + mi.hblkhd, calls);
+    /* The columns received in shared memory are the model's too, not malloc's. */
+    size_t shared = p ? p->shared_len : 0;
+    fprintf(stderr, "scopeview: resident bytes %zu calls %zu", mi.uordblks + mi.hblkhd + shared,
+            calls);
 #else
     fprintf(stderr, "scopeview: resident bytes unknown calls %zu", calls);
 #endif

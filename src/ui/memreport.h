@@ -3,8 +3,9 @@
  * allocated (the model, the per-call nesting, the views' indexes: all that
  * is alive then) and how many calls the profile has, for `make bench`'s
  * bytes per call.  The figure is the C library's (mallinfo2: bytes handed
- * out by malloc, mapped blocks included), so it follows whatever the model
- * allocates without naming its arrays. */
+ * out by malloc, mapped blocks included) plus the columns' shared mapping
+ * (profile.shared_cols), so it follows whatever the model allocates
+ * without naming its arrays. */
 #ifndef SV_MEMREPORT_H
 #define SV_MEMREPORT_H
 
