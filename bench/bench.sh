@@ -391,7 +391,9 @@ fi
 # "computing..." line.  The complete run waits for them and the timeline
 # index, and says how
 # many bytes it holds then (SCOPEVIEW_REPORT_BYTES: what malloc handed out,
-# model and indexes).  Raw read, first frame and complete run interleaved.
+# model and indexes).  The complete run once more with the columns through
+# the pipe (SCOPEVIEW_TEST_PIPE=1), not shared memory: the hand-off's gain.
+# Raw read, first frame and complete runs interleaved.
 # first_files: one JSON object per file into $TMP/ffjson.
 FIRST_FILES=${BENCH_FIRST_FILES:-legacy-10M schema3-10M}
 if part_on 6; then
@@ -409,7 +411,7 @@ if part_on 6; then
         fi
         "$RAW" "$f" >"$TMP/raw.json"
         colbytes=$(sed -n 's/.*"column_bytes": \([0-9]*\).*/\1/p' "$TMP/raw.json")
-        for k in raw hold full bytes; do : >"$TMP/f$k-$name"; done
+        for k in raw hold full pipe bytes; do : >"$TMP/f$k-$name"; done
         run_once "$TMP/warm" "$SV" --batch --size 200x60 "$f"
         i=0
         while [ "$i" -lt "$R" ]; do
@@ -419,13 +421,17 @@ if part_on 6; then
             sed -n 's/^scopeview: resident bytes \([0-9]*\) calls \([0-9]*\) model \([0-9]*\)$/\1 \2 \3/p' \
                 "$TMP/stderr" | awk '$2 > 0 { printf "%.6f %s %s %.6f\n", $1 / $2, $1, $2, $3 / $2 }' \
                 >>"$TMP/fbytes-$name"
+            run_once "$TMP/fpipe-$name" env SCOPEVIEW_TEST_PIPE=1 "$SV" --batch --size 200x60 "$f"
             i=$((i + 1))
         done
-        st=$(cat "$TMP/fhold-$name" "$TMP/ffull-$name" >"$TMP/fall" && worst_status "$TMP/fall")
+        st=$(cat "$TMP/fhold-$name" "$TMP/ffull-$name" "$TMP/fpipe-$name" >"$TMP/fall" &&
+            worst_status "$TMP/fall")
         raw_s=$(median "$TMP/fraw-$name" 1) raw_cpu=$(cpu_median "$TMP/fraw-$name")
         first=$(median "$TMP/fhold-$name" 6) hold_rss=$(median "$TMP/fhold-$name" 4)
         full=$(median "$TMP/ffull-$name" 1) full_cpu=$(cpu_median "$TMP/ffull-$name")
         full_rss=$(median "$TMP/ffull-$name" 4)
+        pipe=$(median "$TMP/fpipe-$name" 1) pipe_rss=$(median "$TMP/fpipe-$name" 4)
+        p_ratio=$(ratio "$pipe" "$raw_s")
         bpc=null resident=null model_bpc=null
         if [ -s "$TMP/fbytes-$name" ]; then
             bpc=$(median "$TMP/fbytes-$name" 1) resident=$(median "$TMP/fbytes-$name" 2)
@@ -454,10 +460,14 @@ if part_on 6; then
             "$first" "$f_ratio" "$(calc "$hold_rss * 1024")" "$(tf "$f_met")" >>"$FFJSON"
         printf '      "complete_s": %s, "complete_ratio": %s, "complete_cpu_s": %s, "complete_cpu_ratio": %s, "complete_peak_rss_bytes": %s,\n' \
             "$full" "$c_ratio" "$full_cpu" "$cpu_ratio" "$(calc "$full_rss * 1024")" >>"$FFJSON"
+        printf '      "complete_pipe_s": %s, "complete_pipe_ratio": %s, "complete_pipe_peak_rss_bytes": %s,\n' \
+            "$pipe" "$p_ratio" "$(calc "$pipe_rss * 1024")" >>"$FFJSON"
         printf '      "peak_rss_bytes": %s, "memory_limit_bytes": %s, "memory_met": %s, "resident_bytes": %s, "bytes_per_call": %s, "bytes_per_call_met": %s, "model_bytes_per_call": %s}' \
             "$rss_bytes" "$limit" "$(tf "$m_met")" "$resident" "$bpc" "$(tf "$b_met")" "$model_bpc" >>"$FFJSON"
     done
     echo "  complete: load, nesting, timeline index and first frame; CPU ratio: user+sys of it over the raw read's;"
+    echo "  complete, columns through the pipe instead of shared memory:$(for n in $FIRST_FILES; do [ -s "$TMP/fpipe-$n" ] &&
+        printf ' %s %.3f s, %.0f MiB' "$n" "$(median "$TMP/fpipe-$n" 1)" "$(calc "$(median "$TMP/fpipe-$n" 4) / 1024")"; done)"
     echo "  peak RSS: the larger of both runs (process or loading child); bytes/call: allocated at the end / calls"
     echo "  (everything malloc handed out: model, nesting, timeline index, strings); of which the model's"
     echo "  columns and nesting (footprint.h):$(for n in $FIRST_FILES; do [ -s "$TMP/fbytes-$n" ] &&
