@@ -472,8 +472,9 @@ static int ww_send_fd(int sock, int mfd)
 
 /* The region columns into a sealed memfd passed on sock: true when the
  * stream is then to carry offsets (w->shm), false to send them inline
- * (no column, no memfd: an old kernel), with w->err set when the
- * descriptor could not be sent. */
+ * (no column, no memfd: an old kernel; a memfd that cannot take them: a
+ * file size limit, ulimit -f), with w->err set when the columns were
+ * partly released already or the descriptor could not be sent. */
 static bool ww_shm_setup(wire_w *w, const profile *p, int sock)
 {
     uint64_t total = ww_shm_size(w, p);
@@ -482,9 +483,12 @@ static bool ww_shm_setup(wire_w *w, const profile *p, int sock)
     int mfd = memfd_create("scopeview-columns", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (mfd < 0)
         return false;
-    int e = ftruncate(mfd, (off_t)total) == 0 ? 0 : errno;
-    if (!e)
-        e = ww_shm_fill(w, p, mfd);
+    /* Its whole size first: within it no write can fail for want of room. */
+    if (ftruncate(mfd, (off_t)total) != 0) {
+        close(mfd);
+        return false;
+    }
+    int e = ww_shm_fill(w, p, mfd);
     if (!e && fcntl(mfd, F_ADD_SEALS, WIRE_SHM_SEALS) != 0)
         e = errno;
     if (!e)

@@ -10,7 +10,9 @@
  * Robustness of the receiver: a memfd not sealed, shorter than the
  * column table says, no memfd at all, a table whose offset or length is
  * wrong, every prefix of the stream and flipped bytes give a one-line
- * error (or, for flipped bytes, a model), never a crash or a leak. */
+ * error (or, for flipped bytes, a model), never a crash or a leak.  A
+ * memfd that cannot take the columns (a file size limit) sends them
+ * inline instead. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,9 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -394,12 +399,57 @@ static void test_no_socket_is_inline(void **state)
     profile_free(p);
 }
 
+static ssize_t pipe_read(void *ctx, void *buf, size_t n)
+{
+    return read(*(int *)ctx, buf, n);
+}
+
+/* A memfd that cannot take the columns (a file size limit, as ulimit -f sets for the whole
+ * process tree): the columns go inline, whole, and the model arrives. */
+static void test_file_size_limit_falls_back(void **state)
+{
+    (void)state;
+    profile *p = demo_profile();
+    int data[2], sv[2];
+    assert_int_equal(pipe(data), 0);
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(data[0]);
+        close(sv[0]);
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = {4096, 4096};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        _exit(wire_send_profile_shm(data[1], sv[1], p, true, NULL) ? 1 : 0);
+    }
+    close(data[1]);
+    close(sv[1]);
+    wire_src src = {pipe_read, &data[0], NULL}; /* a shared column would be malformed */
+    profile *q = NULL;
+    sv_error err;
+    wire_status ws = wire_recv(&src, 0, &q, &err);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    if (ws != WIRE_PROFILE)
+        fail_msg("%s", err.msg);
+    assert_int_equal(shared_regions(q), 0);
+    same_columns(p, q);
+    profile_free(q);
+    close(data[0]);
+    close(sv[0]);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_is_piped),
         cmocka_unit_test(test_hostile_mapping),
         cmocka_unit_test(test_no_socket_is_inline),
+        cmocka_unit_test(test_file_size_limit_falls_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
