@@ -431,6 +431,7 @@ if part_on 6; then
         full=$(median "$TMP/ffull-$name" 1) full_cpu=$(cpu_median "$TMP/ffull-$name")
         full_rss=$(median "$TMP/ffull-$name" 4)
         pipe=$(median "$TMP/fpipe-$name" 1) pipe_rss=$(median "$TMP/fpipe-$name" 4)
+        pipe_cpu=$(cpu_median "$TMP/fpipe-$name")
         p_ratio=$(ratio "$pipe" "$raw_s")
         bpc=null resident=null model_bpc=null
         if [ -s "$TMP/fbytes-$name" ]; then
@@ -460,14 +461,15 @@ if part_on 6; then
             "$first" "$f_ratio" "$(calc "$hold_rss * 1024")" "$(tf "$f_met")" >>"$FFJSON"
         printf '      "complete_s": %s, "complete_ratio": %s, "complete_cpu_s": %s, "complete_cpu_ratio": %s, "complete_peak_rss_bytes": %s,\n' \
             "$full" "$c_ratio" "$full_cpu" "$cpu_ratio" "$(calc "$full_rss * 1024")" >>"$FFJSON"
-        printf '      "complete_pipe_s": %s, "complete_pipe_ratio": %s, "complete_pipe_peak_rss_bytes": %s,\n' \
-            "$pipe" "$p_ratio" "$(calc "$pipe_rss * 1024")" >>"$FFJSON"
+        printf '      "complete_pipe_s": %s, "complete_pipe_ratio": %s, "complete_pipe_cpu_s": %s, "complete_pipe_peak_rss_bytes": %s,\n' \
+            "$pipe" "$p_ratio" "$pipe_cpu" "$(calc "$pipe_rss * 1024")" >>"$FFJSON"
         printf '      "peak_rss_bytes": %s, "memory_limit_bytes": %s, "memory_met": %s, "resident_bytes": %s, "bytes_per_call": %s, "bytes_per_call_met": %s, "model_bytes_per_call": %s}' \
             "$rss_bytes" "$limit" "$(tf "$m_met")" "$resident" "$bpc" "$(tf "$b_met")" "$model_bpc" >>"$FFJSON"
     done
     echo "  complete: load, nesting, timeline index and first frame; CPU ratio: user+sys of it over the raw read's;"
     echo "  complete, columns through the pipe instead of shared memory:$(for n in $FIRST_FILES; do [ -s "$TMP/fpipe-$n" ] &&
-        printf ' %s %.3f s, %.0f MiB' "$n" "$(median "$TMP/fpipe-$n" 1)" "$(calc "$(median "$TMP/fpipe-$n" 4) / 1024")"; done)"
+        printf ' %s %.3f s (CPU %.3f s), %.0f MiB' "$n" "$(median "$TMP/fpipe-$n" 1)" "$(cpu_median "$TMP/fpipe-$n")" \
+            "$(calc "$(median "$TMP/fpipe-$n" 4) / 1024")"; done)"
     echo "  peak RSS: the larger of both runs (process or loading child); bytes/call: allocated at the end / calls"
     echo "  (everything malloc handed out: model, nesting, timeline index, strings); of which the model's"
     echo "  columns and nesting (footprint.h):$(for n in $FIRST_FILES; do [ -s "$TMP/fbytes-$n" ] &&
