@@ -251,6 +251,7 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
     opt->sink = &sink;
     opt->stored_statistics = io && io->stored_statistics;
     opt->stats_only = io && io->stats_only;
+    opt->index_only = io && io->index_only;
     sv_err e = io && io->paths && io->npaths > 1
                    ? profile_load_set(io->paths, io->npaths, opt, p, err)
                    : profile_load(path, opt, p, err);

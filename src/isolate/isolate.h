@@ -39,6 +39,7 @@ typedef struct isolate_options {
     size_t npaths;
     bool stored_statistics; /* load_options.stored_statistics (--summary) */
     bool stats_only;        /* load_options.stats_only (--json, --csv, --summary) */
+    bool index_only;        /* load_options.index_only (the out-of-core viewer's skeleton) */
     int stream;             /* load_sink_stream (batch outputs, --out-of-core) */
     /* Work on the finished model done in the child and sent after it
      * (wire.h sections; --diff's batch run: one side of the comparison).

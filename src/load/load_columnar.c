@@ -678,12 +678,28 @@ static bool summaries_suffice(const ld_ctx *c, const lc_file *lf, const h5u_list
     return true;
 }
 
+/* loader.h index_only: the rows as a streamed load leaves them, but for
+ * the statistics, of which only the index's count is known. */
+static sv_err index_only_rows(lc_file *lf)
+{
+    for (size_t j = 0; j < lf->nkept; j++) {
+        region *t = &lf->stage[lf->order[j]];
+        t->n = 0;
+        t->has_event_data = true;
+        t->streamed = true;
+        t->st.num_calls = (int64_t)lf->cnt[lf->order[j]];
+    }
+    return SV_OK;
+}
+
 static sv_err stage_rows(ld_ctx *c, hid_t f, const h5u_list *el, lc_file *lf)
 {
     lf->stage = calloc(lf->ix.P ? lf->ix.P : 1, sizeof *lf->stage);
     if (!lf->stage)
         return SV_ERR_NOMEM;
     bool events = lf->nev != UINT64_MAX && !summaries_suffice(c, lf, el);
+    if (events && c->opt && c->opt->index_only)
+        return index_only_rows(lf);
     /* The sink's rows (an MPI process keeps its own), after the checks
      * every process makes alike (load_rows.h); then their columns. */
     const load_sink *s = ld_sink(c);

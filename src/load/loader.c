@@ -581,6 +581,8 @@ static sv_err load_file(ld_ctx *c, hid_t f, sv_error *err)
         return sv_error_set(err, SV_ERR_DAMAGED, "%s: damaged HDF5 file: %s", c->path, why);
     bool aggregate = false;
     sv_err e = read_schema(c, f, err);
+    if (!e && c->schema < 2 && c->opt && c->opt->index_only)
+        e = sv_error_set(err, SV_ERR_USAGE, "%s: schema 1 has no index to read alone", c->path);
     if (!e && c->schema >= 2)
         e = read_layout(c, f, &aggregate, err);
     if (!e)
@@ -725,6 +727,8 @@ static bool is_json(const char *path)
 static sv_err load_path(ld_ctx *c, const char *path, uint64_t size, sv_error *err)
 {
     char why[H5U_WHY_MAX];
+    if (c->opt && c->opt->index_only && (is_json(path) || profile_path_is_native(path)))
+        return sv_error_set(err, SV_ERR_USAGE, "%s: no index to read alone", c->path);
     if (is_json(path))
         return ld_load_json(c, path, size, err);
     sv_err ne = SV_OK;

@@ -33,6 +33,12 @@ typedef struct load_options {
     struct load_budget *budget;
     /* Where the rows go (load_sink.h), or NULL: the model, finished. */
     const load_sink *sink;
+    /* The structure alone (the out-of-core viewer's first frame, before
+     * its pass): a columnar file's index, names and stored statistics, no
+     * event column read; each row with events is `streamed` with the
+     * index's count and no other statistic.  Other layouts refuse it
+     * (SV_ERR_USAGE): they have no index to read alone. */
+    bool index_only;
 } load_options;
 
 sv_err profile_load(const char *path, const load_options *opt, profile **out, sv_error *err);
