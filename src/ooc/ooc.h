@@ -158,6 +158,42 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt,
                       const struct region_filter *filter, ooc_file **out, sv_error *err);
 void ooc_file_free(ooc_file *f);
 
+/* How far the pass over the calls is: the loading child reports it on
+ * the load's progress channel as a record whose `done` is OOC_SWEEP_MARK
+ * and whose `total` packs the figures (ooc_sweep_pack); every other
+ * record is bytes read.  rank: the position (1..nranks) of the rank being
+ * swept in rank order; permyriad: calls swept of the file's total, in
+ * units of 0.01 %. */
+#define OOC_SWEEP_MARK (UINT64_MAX - 1)
+typedef struct ooc_sweep {
+    uint32_t rank, nranks;
+    uint32_t permyriad;
+} ooc_sweep;
+uint64_t ooc_sweep_pack(ooc_sweep s);
+ooc_sweep ooc_sweep_unpack(uint64_t v);
+
+/* ooc_open_where whose progress callback (opt->progress) hears bytes read
+ * only, and sweep(ctx, s) the pass's records (any one thread: the one
+ * that waits for the child). */
+typedef struct ooc_watch {
+    void (*sweep)(void *ctx, ooc_sweep s);
+    void *ctx;
+} ooc_watch;
+sv_err ooc_open_watch(const char *path, const isolate_options *opt,
+                      const struct region_filter *filter, const ooc_watch *watch, ooc_file **out,
+                      sv_error *err);
+/* ooc_open_watch in two steps: begin forks the loading child on the
+ * calling thread (the child dies with the thread that forked it, so a
+ * worker that ends before the statistics' tail is in must not fork it)
+ * and returns at once (NULL when out of memory); end, on any one thread,
+ * receives the file and frees g, whatever the outcome; abandon kills the
+ * child and frees g instead. */
+typedef struct ooc_opening ooc_opening;
+ooc_opening *ooc_open_begin(const char *path, const isolate_options *opt,
+                            const struct region_filter *filter, const ooc_watch *watch);
+sv_err ooc_open_end(ooc_opening *g, ooc_file **out, sv_error *err);
+void ooc_open_abandon(ooc_opening *g);
+
 /* The identity of the file at path now (false when it cannot be stat'ed),
  * digest 0; the digest of a skeleton or window's ranks and regions. */
 bool ooc_file_id_now(const char *path, ooc_file_id *id);

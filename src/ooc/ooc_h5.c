@@ -11,15 +11,18 @@
 #include "ooc_h5.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/filter.h"
 #include "isolate/isolate.h"
 #include "model/lanes.h"
 #include "model/par.h"
 #include "load/stream_col_internal.h"
+#include "util/hooks.h"
 #include "util/text.h"
 
 enum { M_NONE, M_SWEEP, M_MEMORY, M_FLAT };
@@ -38,13 +41,50 @@ typedef struct hrank {
     size_t nlanes;
 } hrank;
 
+/* The pass's progress (ooc.h OOC_SWEEP_MARK), counted on the sweep's
+ * thread as chunks reach it. */
+typedef struct meter {
+    const ld_ctx *c;
+    uint64_t done, total;
+    ooc_sweep last;
+} meter;
+
 typedef struct hpass {
     ooc_h5 *h;
     ld_ctx *c;
     sc_file *sf;
     hrank *r;
     size_t nr;
+    meter m;
 } hpass;
+
+static void meter_report(meter *m, bool always)
+{
+    uint64_t t = m->total ? m->total : 1;
+    uint64_t d = m->done < t ? m->done : t;
+    ooc_sweep s = m->last;
+    /* calls below 2^50: the product fits */
+    s.permyriad = (uint32_t)(d < ((uint64_t)1 << 50) ? d * 10000 / t : d / (t / 10000));
+    bool news = always || s.permyriad / 10 != m->last.permyriad / 10;
+    m->last = s;
+    if (news && m->c->opt && m->c->opt->progress)
+        m->c->opt->progress(m->c->opt->progress_ctx, OOC_SWEEP_MARK, ooc_sweep_pack(s));
+}
+
+static void meter_rank(meter *m, size_t k, size_t nr)
+{
+    m->last.rank = (uint32_t)(k + 1);
+    m->last.nranks = (uint32_t)nr;
+    meter_report(m, true);
+}
+
+static void meter_add(meter *m, size_t calls)
+{
+    if (!m || !m->total) /* not the sweep (plan's count of lane keys) */
+        return;
+    m->done += calls;
+    meter_report(m, false);
+}
 
 static int cmp_rank(const void *a, const void *b)
 {
@@ -103,6 +143,7 @@ typedef struct hsrc {
     int k;
     uint64_t base;
     size_t len;
+    meter *m; /* the pass's progress, or NULL */
 } hsrc;
 
 static int src_refill(void *vctx, ooc_src *src)
@@ -118,6 +159,7 @@ static int src_refill(void *vctx, ooc_src *src)
     src->thr = x->rd.buf[SC_THREAD];
     src->task = x->rd.buf[SC_TASK];
     src->len = x->rd.len;
+    meter_add(x->m, x->rd.len);
     return 1;
 }
 
@@ -202,6 +244,7 @@ static int pf_refill(void *vctx, ooc_src *src)
     src->e = w->cur[SC_END];
     src->thr = w->cur[SC_THREAD];
     src->task = w->cur[SC_TASK];
+    meter_add(w->m, src->len);
     return 1;
 }
 
@@ -272,6 +315,7 @@ static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x, size_t
     for (size_t j = 0; j < hr->nrows; j++) {
         if (!sc_reader_init(&x[j].rd, hp->sf, hr->rows[j], 3u | lane_cols(hr->rows[j]), cap, false))
             return false;
+        x[j].m = &hp->m;
         srcs[j] =
             (ooc_src){.reg = hr->reg[j], .n = hr->rows[j]->n, .refill = src_refill, .ctx = &x[j]};
     }
@@ -579,11 +623,33 @@ static sv_err plan(hpass *hp, int64_t *t_min, int64_t *t_max, size_t *nlanes)
     return SV_OK;
 }
 
+/* Test hook (SCOPEVIEW_TEST_OVERVIEW=stop): the loading child stops
+ * (SIGSTOP) as the pass begins, its first report out (the ticker drops a
+ * record sent within 100 ms of the last one), so the viewer's early frame
+ * and its quitting can be checked while the pass never ends. */
+static void test_stop(const hpass *hp, size_t k)
+{
+    if (k != 0 || isolate_disabled() || !hook_is(HOOK_TEST_OVERVIEW, "stop"))
+        return;
+    struct timespec ts = {0, 150 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    meter m = hp->m;
+    meter_report(&m, true);
+    raise(SIGSTOP);
+}
+
 static sv_err run(hpass *hp)
 {
     sv_err e = SV_OK;
+    hp->m.c = hp->c;
+    hp->m.done = 0;
+    for (size_t k = 0; k < hp->nr; k++)
+        hp->m.total += hp->r[k].calls;
     for (size_t k = 0; !e && k < hp->nr; k++) {
         const hrank *hr = &hp->r[k];
+        uint64_t before = hp->m.done;
+        meter_rank(&hp->m, k, hp->nr);
+        test_stop(hp, k);
         if (hr->mode == M_NONE)
             e = ooc_scan_rank_entry(&hp->h->sc, k, INT64_MAX, true) ? SV_OK : SV_ERR_NOMEM;
         else if (hr->mode == M_MEMORY)
@@ -600,7 +666,10 @@ static sv_err run(hpass *hp)
             why = "its call ids fell back to inference, or a parent starts after its child";
         if (!e && why && !note_nw(hp->h, hr->rk->rank, why))
             e = SV_ERR_NOMEM;
+        hp->m.done = before + hr->calls; /* a rank read whole counts at its end */
     }
+    if (!e && hp->nr)
+        meter_report(&hp->m, true);
     return e;
 }
 
@@ -613,7 +682,7 @@ sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
     }
     h->ran = true;
     snprintf(h->path, sizeof h->path, "%s", c->path);
-    hpass hp = {h, c, lf->sc, NULL, 0};
+    hpass hp = {h, c, lf->sc, NULL, 0, {0}};
     int64_t t0, t1;
     size_t nlanes;
     sv_err e = gather(&hp, lf);

@@ -453,26 +453,81 @@ sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv
     return ooc_open_where(path, opt, NULL, out, err);
 }
 
+uint64_t ooc_sweep_pack(ooc_sweep s)
+{
+    uint64_t r = s.rank < 0xfffff ? s.rank : 0xfffff, n = s.nranks < 0xfffff ? s.nranks : 0xfffff;
+    return r << 44 | n << 24 | (s.permyriad < 10000 ? s.permyriad : 10000);
+}
+
+ooc_sweep ooc_sweep_unpack(uint64_t v)
+{
+    ooc_sweep s = {(uint32_t)(v >> 44), (uint32_t)(v >> 24) & 0xfffff, (uint32_t)v & 0xffffff};
+    s.permyriad = s.permyriad < 10000 ? s.permyriad : 10000;
+    return s;
+}
+
+typedef struct oc_progress {
+    const isolate_options *opt;
+    const ooc_watch *watch;
+} oc_progress;
+
+/* The load's records split: bytes to the caller's callback, the pass's
+ * to the watcher. */
+static void oc_progress_split(void *ctx, uint64_t done, uint64_t total)
+{
+    const oc_progress *x = ctx;
+    if (done == OOC_SWEEP_MARK) {
+        if (x->watch && x->watch->sweep)
+            x->watch->sweep(x->watch->ctx, ooc_sweep_unpack(total));
+    } else if (x->opt && x->opt->progress) {
+        x->opt->progress(x->opt->progress_ctx, done, total);
+    }
+}
+
 sv_err ooc_open_where(const char *path, const isolate_options *opt, const region_filter *filter,
                       ooc_file **out, sv_error *err)
 {
-    sv_error_clear(err);
-    if (out)
-        *out = NULL;
-    if (!path || !out)
-        return sv_error_set(err, SV_ERR_USAGE, "ooc_open: no path");
-    ooc_ctx *x = calloc(1, sizeof *x);
-    if (!x)
-        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    return ooc_open_watch(path, opt, filter, NULL, out, err);
+}
+
+/* An open started (ooc_open_begin): the loading child forked by the
+ * caller's thread, which a child's parent-death signal follows. */
+struct ooc_opening {
+    ooc_ctx *x;
+    wire_section sec;
+    oc_progress split;
+    isolate_options io;
+    ooc_file_id id;
+    bool have_id;
+    isolate_load *ld;
+    sv_err rc; /* a failure before the start */
+    sv_error err;
+};
+
+ooc_opening *ooc_open_begin(const char *path, const isolate_options *opt,
+                            const region_filter *filter, const ooc_watch *watch)
+{
+    ooc_opening *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    sv_error_clear(&g->err);
+    ooc_ctx *x = path ? calloc(1, sizeof *x) : NULL;
+    if (!path || !x) {
+        g->rc = sv_error_set(&g->err, path ? SV_ERR_NOMEM : SV_ERR_USAGE,
+                             path ? "out of memory" : "ooc_open: no path");
+        free(x);
+        return g;
+    }
+    g->x = x;
     x->path = path;
     text_escape_buf(x->epath, sizeof x->epath, path);
     if (opt && opt->paths && opt->npaths > 1) {
-        sv_error_set(err, SV_ERR_USAGE, "%s: a file set cannot be opened out of core", x->epath);
-        free(x);
-        return SV_ERR_USAGE;
+        g->rc = sv_error_set(&g->err, SV_ERR_USAGE, "%s: a file set cannot be opened out of core",
+                             x->epath);
+        return g;
     }
     x->budget = isolate_budget_or_default(opt ? opt->budget : 0);
-    wire_section sec = {oc_put, oc_get, x};
+    g->sec = (wire_section){oc_put, oc_get, x};
     isolate_options io = opt ? *opt : (isolate_options){0};
     io.budget = x->budget;
     x->h.map_cells = ooc_map_cells_cap(x->budget);
@@ -483,7 +538,7 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
     io.stored_statistics = false;
     io.stream = LOAD_STREAM_FORCE;
     io.prepare = oc_prepare;
-    io.section = &sec;
+    io.section = &g->sec;
     io.prepare_nests = false;
     /* The first frame needs the map, not pass 2 (exclusive totals,
      * percentiles): they follow as a tail, to opt->tail when the caller
@@ -495,11 +550,60 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
     io.tail = opt ? opt->tail : NULL;
     io.streamed = ooc_h5_streamed;
     io.streamed_ctx = &x->h;
+    g->split = (oc_progress){opt, watch};
+    if (opt) { /* the caller's callback, kept past its options */
+        g->split.opt = &g->io;
+        g->io.progress = opt->progress;
+        g->io.progress_ctx = opt->progress_ctx;
+    }
+    io.progress = oc_progress_split;
+    io.progress_ctx = &g->split;
     /* Taken before the load: a change during it is the load's to report. */
-    ooc_file_id id;
-    bool have_id = ooc_file_id_now(path, &id);
+    g->have_id = ooc_file_id_now(path, &g->id);
+    g->ld = isolate_start(path, &io);
+    g->io.tail = io.tail;
+    if (!g->ld)
+        g->rc = sv_error_set(&g->err, SV_ERR_NOMEM, "out of memory");
+    return g;
+}
+
+void ooc_open_abandon(ooc_opening *g)
+{
+    if (!g)
+        return;
+    isolate_cancel(g->ld);
+    if (g->x)
+        ooc_h5_free(&g->x->h);
+    free(g->x);
+    free(g);
+}
+
+sv_err ooc_open_watch(const char *path, const isolate_options *opt, const region_filter *filter,
+                      const ooc_watch *watch, ooc_file **out, sv_error *err)
+{
+    return ooc_open_end(ooc_open_begin(path, opt, filter, watch), out, err);
+}
+
+sv_err ooc_open_end(ooc_opening *g, ooc_file **out, sv_error *err)
+{
+    sv_error_clear(err);
+    if (out)
+        *out = NULL;
+    if (!g || !out || g->rc) {
+        sv_err rc = !g     ? sv_error_set(err, SV_ERR_NOMEM, "out of memory")
+                    : !out ? sv_error_set(err, SV_ERR_USAGE, "ooc_open: no path")
+                           : (*err = g->err, g->rc);
+        ooc_open_abandon(g);
+        return rc;
+    }
+    ooc_ctx *x = g->x;
+    const char *path = x->path;
+    isolate_options io = g->io; /* the tail as asked for */
+    ooc_file_id id = g->id;
+    bool have_id = g->have_id;
     profile *p = NULL;
-    sv_err e = profile_load_isolated(path, &io, &p, err);
+    sv_err e = isolate_collect(g->ld, &p, err);
+    g->ld = NULL;
     if (!e && !have_id)
         e = sv_error_set(err, SV_ERR_IO, "%s: %s", x->epath, strerror(errno));
     if (!e && isolate_disabled() && !(e = oc_finish(x, &p, err))) {
@@ -548,8 +652,9 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
         }
     }
     call_paths_free(x->paths);
+    x->paths = NULL;
     slow_calls_free(x->slowest);
-    ooc_h5_free(&x->h);
-    free(x);
+    x->slowest = NULL;
+    ooc_open_abandon(g);
     return e;
 }
