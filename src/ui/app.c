@@ -16,6 +16,8 @@
 #include "headless.h"
 #include "memreport.h"
 #include "ooc/ooc_job.h"
+#include "ooc/ooc_open_job.h"
+#include "ooc_pending.h"
 #include "ooc_view.h"
 #include "term.h"
 #include "util/text.h"
@@ -29,6 +31,12 @@ typedef struct app {
     void *pane_state;
     rect pane_area;                      /* empty while the pane is hidden */
     const view_ops *ooc_reg[VIEW_COUNT]; /* the views out of core (ooc_view.h) */
+    /* While the overview is coming (ooc_pending.h) */
+    view_ops pend_ops[VIEW_COUNT];
+    const view_ops *pend_reg[VIEW_COUNT];
+    app_options *opts; /* the run's own copy: the installed file goes in */
+    int fail_status;   /* the open failed: the app ends with fail_msg */
+    char fail_msg[SV_MSG_MAX + 32];
 } app;
 
 /* Widths come from wcwidth, so LC_CTYPE must be UTF-8 for the terminal and
@@ -719,12 +727,89 @@ static void app_wait_stats(app *a, const app_options *o)
     app_take_stats(a);
 }
 
+static bool app_take_overview(app *a);
+
+/* Out of core, progressively (app_options.ooc_open): a headless screen
+ * waits for the overview, as for the other jobs, unless
+ * SCOPEVIEW_TEST_OVERVIEW holds it (hold: the first frame is the
+ * skeleton's at once; stop, the loading child stopped: once its pass has
+ * reported, so the progress line is definite); <Ready> then waits. */
+static void app_start_overview(app *a, const app_options *o)
+{
+    ooc_open_job *j = a->ctx->ooc_open;
+    if (!j || !o->headless)
+        return;
+    if (hook_is(HOOK_TEST_OVERVIEW, "stop"))
+        ooc_open_job_wait_sweep(j);
+    else if (!hook_is(HOOK_TEST_OVERVIEW, "hold"))
+        ooc_open_job_wait(j);
+    app_take_overview(a);
+}
+
+static void app_create_views(app *a);
+static void app_destroy_views(app *a);
+
+/* The overview's file in place of the skeleton: the views rebuilt on its
+ * profile (the same view shown), its statistics' tail started. */
+static void app_install_overview(app *a, ooc_file *f, isolate_tail *tail)
+{
+    ui_ctx *ctx = a->ctx;
+    bool had = ctx->nviews > 0; /* before the first frame app_run makes them */
+    app_destroy_views(a);
+    ctx->prof = f->skel;
+    memset(&ctx->sel, 0, sizeof ctx->sel); /* pointed into the skeleton */
+    ctx->sel.call = -1;
+    a->opts->ooc = f;
+    a->opts->stats_tail = tail;
+    if (a->opts->ooc_taken)
+        *a->opts->ooc_taken = f;
+    for (size_t i = 0; a->opts->headless && i < f->skel->nwarnings; i++)
+        fprintf(stderr, "scopeview: warning: %s\n", f->skel->warnings[i]);
+    app_start_stats(a, a->opts);
+    app_wait_stats(a, a->opts);
+    if (!had)
+        return;
+    app_create_views(a);
+    app_layout(a);
+}
+
+/* The open's news (never waits): true when the screen should redraw,
+ * its progress having moved or its file installed.  A failure ends the
+ * app with the open's message (fail_status). */
+static bool app_take_overview(app *a)
+{
+    ui_ctx *ctx = a->ctx;
+    if (!ctx->ooc_open)
+        return false;
+    if (!ooc_open_job_done(ctx->ooc_open)) {
+        unsigned seq = ooc_open_job_progress(ctx->ooc_open).seq;
+        bool news = seq != ctx->ooc_open_seq;
+        ctx->ooc_open_seq = seq;
+        return news;
+    }
+    ooc_file *f = NULL;
+    isolate_tail *tail = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_err rc = ooc_open_job_take(ctx->ooc_open, &f, &tail, &err);
+    ctx->ooc_open = NULL;
+    if (rc != SV_OK) {
+        snprintf(a->fail_msg, sizeof a->fail_msg, "%s", err.msg);
+        a->fail_status = sv_err_exit_status(rc);
+        return true;
+    }
+    app_install_overview(a, f, tail);
+    return true;
+}
+
 static int app_loop(app *a)
 {
     bool dirty = true;
     for (;;) {
-        if (app_take_calls(a) | app_take_stats(a))
+        if (app_take_calls(a) | app_take_stats(a) | app_take_overview(a))
             dirty = true;
+        if (a->fail_status)
+            return a->fail_status;
         if (a->ctx->ooc_job && ooc_job_done(a->ctx->ooc_job) && a->ctx->current == VIEW_TIMELINE &&
             !a->ctx->help_open)
             dirty = true; /* the timeline takes its window as it draws (another view: later) */
@@ -758,7 +843,10 @@ static void app_create_views(app *a)
     ui_ctx *ctx = a->ctx;
     size_t n;
     ctx->views = views_registry(&n);
-    if (ctx->opt->ooc) { /* views that need every call say so (ooc_view.h) */
+    if (ctx->ooc_open) {
+        ooc_pending_registry(ctx->views, n, a->pend_ops, a->pend_reg);
+        ctx->views = a->pend_reg;
+    } else if (ctx->opt->ooc) { /* views that need every call say so (ooc_view.h) */
         bool paths = ctx->prof && ctx->prof->cpaths && ctx->prof->cpaths->available;
         ooc_view_registry(ctx->views, n, paths, a->ooc_reg);
         ctx->views = a->ooc_reg;
@@ -770,6 +858,18 @@ static void app_create_views(app *a)
     a->pane_state = a->pane && a->pane->create ? a->pane->create(ctx) : NULL;
 }
 
+static void app_destroy_views(app *a)
+{
+    ui_ctx *ctx = a->ctx;
+    for (size_t i = 0; i < ctx->nviews; i++)
+        if (ctx->views[i]->destroy)
+            ctx->views[i]->destroy(ctx->view_state[i]);
+    if (a->pane && a->pane->destroy)
+        a->pane->destroy(a->pane_state);
+    memset(ctx->view_state, 0, sizeof ctx->view_state);
+    a->pane_state = NULL;
+}
+
 static void app_destroy(app *a)
 {
     ui_ctx *ctx = a->ctx;
@@ -777,11 +877,9 @@ static void app_destroy(app *a)
     ctx->calls_job = NULL;
     stats_job_cancel(ctx->stats_job);
     ctx->stats_job = NULL;
-    for (size_t i = 0; i < ctx->nviews; i++)
-        if (ctx->views[i]->destroy)
-            ctx->views[i]->destroy(ctx->view_state[i]);
-    if (a->pane && a->pane->destroy)
-        a->pane->destroy(a->pane_state);
+    ooc_open_job_cancel(ctx->ooc_open); /* its loading child is killed, stopped or not */
+    ctx->ooc_open = NULL;
+    app_destroy_views(a);
     if (ctx->has_search)
         regfree(&ctx->search_re);
     help_search_free(ctx);
@@ -892,6 +990,8 @@ int app_run(profile *p, const app_options *o, FILE *out)
     opts.palette = &cfg->pal;
     opts.mono = o->mono || cfg->pal.mono;
     ctx->opt = o = &opts;
+    a.opts = &opts;
+    ctx->ooc_open = o->ooc_open; /* the app's from here on */
     ctx->mono = o->mono;
     ctx->keys = cfg->keys;
     ctx->cfg = cfg;
@@ -899,10 +999,12 @@ int app_run(profile *p, const app_options *o, FILE *out)
         status = app_open_backend(&a, o);
     if (status) {
         isolate_tail_free(o->stats_tail);
+        ooc_open_job_cancel(ctx->ooc_open);
         free(cfg);
         free(ctx);
         return status;
     }
+    app_start_overview(&a, o);
     app_start_stats(&a, o);
     if (!o->ooc) /* out of core the skeleton has no calls to nest */
         app_start_calls(&a, o);
@@ -918,12 +1020,14 @@ int app_run(profile *p, const app_options *o, FILE *out)
     if (sized)
         status = app_loop(&a);
     int closed = app_close_backend(&a, o);
-    if (!sized && ctx->nviews)
+    if (a.fail_status)
+        fprintf(stderr, "scopeview: %s\n", a.fail_msg);
+    else if (!sized && ctx->nviews)
         fprintf(stderr, "scopeview: a %dx%d screen is too large (at most %zu cells)\n", o->cols,
                 o->rows, GRID_MAX_CELLS);
     else if (!sized)
         fprintf(stderr, "scopeview: no views\n");
-    else if (o->headless)
+    else if (o->headless && !a.fail_status)
         status = app_print(ctx, out);
     if (out)
         fflush(out); /* the screen is out before the teardown (which joins the worker) */

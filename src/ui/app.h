@@ -36,6 +36,14 @@ typedef struct app_options {
      * for the views that are not offered ("the file exceeds --memory 1 GiB"). */
     const struct ooc_file *ooc;
     const char *ooc_reason;
+    /* Out of core, progressively: the open still making its pass
+     * (ooc/ooc_open_job.h; app_run owns it), the profile given to app_run
+     * the skeleton of the file's index.  Once it is done the app installs
+     * its file (the views rebuilt on its skeleton, its statistics' tail
+     * started) and puts it in *ooc_taken for the caller to free after
+     * app_run; its failure ends the app with its message. */
+    struct ooc_open_job *ooc_open;
+    struct ooc_file **ooc_taken;
 } app_options;
 
 /* Runs the interface; returns the process exit status.  out receives the

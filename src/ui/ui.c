@@ -13,6 +13,7 @@
 #include "model/select.h"
 #include "model/slowcalls.h"
 #include "ooc/ooc_job.h"
+#include "ooc/ooc_open_job.h"
 #include "util/timefmt.h"
 #include "view.h"
 
@@ -26,7 +27,7 @@ bool ui_calls_pending(const ui_ctx *ctx)
 
 bool ui_stats_pending(const ui_ctx *ctx)
 {
-    return ctx->stats_job != NULL || ctx->stats_error[0];
+    return ctx->stats_job != NULL || ctx->stats_error[0] || ctx->ooc_open != NULL;
 }
 
 const char *ui_stats_text(const ui_ctx *ctx)
@@ -261,7 +262,8 @@ static void slowest_ooc(ui_ctx *ctx, int rank, const region *sel, bool picked)
 
 void ui_select_slowest_on(ui_ctx *ctx, int rank)
 {
-    if (ctx->opt && ctx->opt->ooc && !ctx->prof->slowest) { /* no calls to look through */
+    if (ctx->ooc_open || (ctx->opt && ctx->opt->ooc && !ctx->prof->slowest)) {
+        /* no calls to look through (yet) */
         ui_set_status(ctx, "The slowest call is not available out of core (--json has the Max)");
         return;
     }
@@ -332,7 +334,9 @@ bool ui_job_ready(const ui_ctx *ctx)
 {
     return (ctx->calls_job && calls_job_done(ctx->calls_job)) ||
            (ctx->stats_job && stats_job_done(ctx->stats_job)) ||
-           (ctx->ooc_job && ooc_job_done(ctx->ooc_job));
+           (ctx->ooc_job && ooc_job_done(ctx->ooc_job)) ||
+           (ctx->ooc_open && (ooc_open_job_done(ctx->ooc_open) ||
+                              ooc_open_job_progress(ctx->ooc_open).seq != ctx->ooc_open_seq));
 }
 
 void ui_jobs_wait(ui_ctx *ctx)
@@ -343,4 +347,6 @@ void ui_jobs_wait(ui_ctx *ctx)
         stats_job_wait(ctx->stats_job);
     if (ctx->ooc_job)
         ooc_job_wait(ctx->ooc_job);
+    if (ctx->ooc_open)
+        ooc_open_job_wait(ctx->ooc_open);
 }

@@ -99,6 +99,12 @@ typedef struct ui_ctx {
      * holding it is read (the calls view's Enter, S: the loading child's
      * slowest calls, slowcalls.h); the timeline clears it. */
     ui_ooc_goto ooc_goto;
+    /* Out of core: the open whose pass is still going (ooc_open_job.h;
+     * the views draw from the skeleton meanwhile, ooc_pending.h), NULL
+     * once app.c has installed its file; ooc_open_seq: its progress last
+     * drawn (the terminal wakes when it changes). */
+    struct ooc_open_job *ooc_open;
+    unsigned ooc_open_seq;
 } ui_ctx;
 
 enum { UI_DRILL_ALL = 1, UI_DRILL_RANK = 2 };

@@ -1,0 +1,149 @@
+/* ooc_pending: the views while the overview is coming (ooc_pending.h). */
+#include "ooc_pending.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ooc/ooc_open_job.h"
+#include "util/timefmt.h"
+
+void ooc_pending_text(const ui_ctx *ctx, char *buf, size_t len)
+{
+    const char *dots = ctx->ascii ? "..." : "…";
+    if (!ctx->ooc_open) {
+        snprintf(buf, len, "the overview is in");
+        return;
+    }
+    ooc_open_progress p = ooc_open_job_progress(ctx->ooc_open);
+    if (p.sweeping && p.sweep.permyriad >= 10000) {
+        snprintf(buf, len, "mapping the calls: done, sending the overview%s", dots);
+    } else if (p.sweeping) {
+        snprintf(buf, len, "mapping the calls: rank %u of %u, %u%%", p.sweep.rank, p.sweep.nranks,
+                 p.sweep.permyriad / 100);
+    } else if (p.bytes_total && p.bytes_done < p.bytes_total) {
+        snprintf(buf, len, "reading the calls' statistics: %.0f of %.0f MB (%u%%)",
+                 (double)p.bytes_done / 1e6, (double)p.bytes_total / 1e6,
+                 (unsigned)(100.0 * (double)p.bytes_done / (double)p.bytes_total));
+    } else {
+        snprintf(buf, len, "reading the calls' statistics%s", dots);
+    }
+}
+
+static void *pend_create(ui_ctx *ctx)
+{
+    return ctx; /* no state: a non-NULL pointer so the view draws */
+}
+
+static int pend_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
+{
+    (void)state;
+    (void)ctx;
+    (void)cmd;
+    return 0; /* the app's own keys (views, help, quit) still work */
+}
+
+static int put_line(ui_ctx *ctx, rect area, int y, const char *text, int role)
+{
+    if (y < area.y || y >= area.y + area.h)
+        return y;
+    grid_put_text(&ctx->grid, area.x + 1, y, area.w - 2, text, role, 0);
+    return y + 1;
+}
+
+static void pend_draw(void *state, ui_ctx *ctx, rect area)
+{
+    (void)state;
+    char line[256], msg[320];
+    grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
+    ooc_pending_text(ctx, line, sizeof line);
+    snprintf(msg, sizeof msg, "this view comes with the overview, after the pass over the calls");
+    int y = put_line(ctx, area, area.y, msg, ROLE_DIM);
+    put_line(ctx, area, y, line, ROLE_WARNING);
+}
+
+/* The span of the calls the stored statistics give: their earliest first
+ * start and latest last end, relative to the profile's time zero; false
+ * unless every region with calls has both. */
+static bool stored_span(const profile *p, int64_t *len)
+{
+    bool any = false;
+    double t0 = 0, t1 = 0;
+    for (size_t i = 0; i < p->nregions; i++) {
+        const region *r = p->regions[i];
+        if (!r->has_event_data || r->st.num_calls == 0)
+            continue;
+        unsigned need = 1u << SUM_FIRST_START | 1u << SUM_LAST_END;
+        if (!r->has_stored_summary || (r->stored.known & need) != need)
+            return false;
+        double a = r->stored.v[SUM_FIRST_START], b = r->stored.v[SUM_LAST_END];
+        t0 = any && t0 < a ? t0 : a;
+        t1 = any && t1 > b ? t1 : b;
+        any = true;
+    }
+    if (!any || !(t1 >= t0) || t1 - t0 > 9e18)
+        return false;
+    *len = (int64_t)(t1 - t0);
+    return true;
+}
+
+static void draw_ruler(ui_ctx *ctx, rect area, int y, int x0, int64_t span)
+{
+    grid *g = &ctx->grid;
+    int w = area.x + area.w - 1 - x0;
+    if (w < 10)
+        return;
+    const char *tick = ctx->ascii ? "|" : "│";
+    for (int k = 0; k <= 4; k++) {
+        int x = x0 + (w - 1) * k / 4;
+        char t[32];
+        timefmt_ns(t, sizeof t, (double)span * k / 4);
+        grid_put_text(g, x, y, 1, tick, ROLE_HEADER, 0);
+        int tw = (int)strlen(t);
+        int at = k == 4 ? x - tw : x + 1;
+        if (k == 0 || k == 4 || (at > x0 + 1 && at + tw < x0 + w - 12))
+            grid_put_text(g, at, y, tw, t, ROLE_HEADER, 0);
+    }
+}
+
+static void pend_timeline_draw(void *state, ui_ctx *ctx, rect area)
+{
+    (void)state;
+    grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
+    const profile *p = ctx->prof;
+    char line[256];
+    int y = put_line(ctx, area, area.y,
+                     "overview (out of core): coming as the pass over the calls goes", ROLE_HEADER);
+    int label = 12;
+    int64_t span = 0;
+    if (stored_span(p, &span)) {
+        draw_ruler(ctx, area, y++, area.x + label, span);
+    } else {
+        y = put_line(ctx, area, y, "time span: known after the pass (no stored statistics)",
+                     ROLE_DIM);
+    }
+    ooc_pending_text(ctx, line, sizeof line);
+    int prog_y = y;
+    for (size_t k = 0; k < p->nranks && y < area.y + area.h; k++, y++) {
+        char name[32];
+        snprintf(name, sizeof name, "rank %d", p->ranks[k].rank);
+        grid_put_text(&ctx->grid, area.x + 1, y, label - 2, name, ROLE_DIM, 0);
+    }
+    /* where the overview will be: beside the rank rows */
+    grid_put_text(&ctx->grid, area.x + label, prog_y, area.w - label - 1, line, ROLE_WARNING, 0);
+}
+
+void ooc_pending_registry(const view_ops *const *base, size_t n, view_ops *ops,
+                          const view_ops **reg)
+{
+    for (size_t i = 0; i < n; i++) {
+        reg[i] = base[i];
+        if (i == VIEW_REGIONS || i == VIEW_INFO)
+            continue;
+        ops[i] = (view_ops){.name = base[i]->name,
+                            .create = pend_create,
+                            .draw = i == VIEW_TIMELINE ? pend_timeline_draw : pend_draw,
+                            .on_cmd = pend_cmd,
+                            .compare_only = base[i]->compare_only};
+        reg[i] = &ops[i];
+    }
+}
