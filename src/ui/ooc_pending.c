@@ -105,6 +105,21 @@ static void draw_ruler(ui_ctx *ctx, rect area, int y, int x0, int64_t span)
     }
 }
 
+/* Rank k's share of the pass: the sweep takes the ranks in rank order,
+ * so its position there says whether it is mapped already; NULL before
+ * the sweep has begun. */
+static const char *rank_state(const profile *p, size_t k, const ooc_open_progress *pr)
+{
+    if (!pr->sweeping || pr->sweep.nranks != p->nranks)
+        return NULL;
+    uint32_t pos = 1;
+    for (size_t i = 0; i < p->nranks; i++)
+        pos += p->ranks[i].rank < p->ranks[k].rank;
+    if (pos < pr->sweep.rank || pr->sweep.permyriad >= 10000)
+        return "mapped";
+    return pos == pr->sweep.rank ? "mapping" : "pending";
+}
+
 static void pend_timeline_draw(void *state, ui_ctx *ctx, rect area)
 {
     (void)state;
@@ -123,10 +138,16 @@ static void pend_timeline_draw(void *state, ui_ctx *ctx, rect area)
     }
     ooc_pending_text(ctx, line, sizeof line);
     int prog_y = y;
+    ooc_open_progress pr = ooc_open_job_progress(ctx->ooc_open);
     for (size_t k = 0; k < p->nranks && y < area.y + area.h; k++, y++) {
         char name[32];
         snprintf(name, sizeof name, "rank %d", p->ranks[k].rank);
         grid_put_text(&ctx->grid, area.x + 1, y, label - 2, name, ROLE_DIM, 0);
+        if (y == prog_y)
+            continue;
+        const char *st = rank_state(p, k, &pr);
+        if (st)
+            grid_put_text(&ctx->grid, area.x + label, y, area.w - label - 1, st, ROLE_DIM, 0);
     }
     /* where the overview will be: beside the rank rows */
     grid_put_text(&ctx->grid, area.x + label, prog_y, area.w - label - 1, line, ROLE_WARNING, 0);

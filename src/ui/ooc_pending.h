@@ -6,8 +6,9 @@
  * pending: the regions view shows the file's stored summary_statistics
  * marked `*`, or says they are coming).  The timeline draws its skeleton:
  * the span the stored statistics give on a ruler (or that it is not known
- * yet), a row per rank and, where the overview will be, the progress line
- * ("mapping the calls: rank 3 of 8, 41%").  Every other view says it
+ * yet), a row per rank (mapped, or pending, once the sweep has begun) and,
+ * where the overview will be, the progress line ("mapping the calls: rank
+ * 3 of 8, 41%").  Every other view says it
  * follows the pass, with the same line: no figure before it is final. */
 #ifndef SV_OOC_PENDING_H
 #define SV_OOC_PENDING_H

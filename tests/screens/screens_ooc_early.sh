@@ -35,7 +35,7 @@ check "early tree: with the progress line" hasf "mapping the calls: rank 1 of 1,
 check "early tree: no figure" hasnt "[0-9] ms"
 
 stop 100x12 "" "$fx/col2_full.h5" --out-of-core
-check "two ranks: a row each" rowhas 5 "^ rank 1"
+check "two ranks: a row each, the second still pending" rowhas 5 "^ rank 1 *pending"
 check "two ranks: the first of two swept" hasf "mapping the calls: rank 1 of 2, 0%"
 
 # Quitting while the child is stopped: at once, not after its stall deadline (10 s).
