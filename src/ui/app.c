@@ -964,6 +964,7 @@ int app_run(profile *p, const app_options *o, FILE *out)
     app a = {.ctx = calloc(1, sizeof(ui_ctx))};
     if (!a.ctx) {
         isolate_tail_free(o->stats_tail);
+        ooc_open_job_cancel(o->ooc_open);
         fprintf(stderr, "scopeview: out of memory\n");
         return 1;
     }
@@ -980,6 +981,7 @@ int app_run(profile *p, const app_options *o, FILE *out)
     if (!cfg || !settings_defaults(cfg)) {
         fprintf(stderr, "scopeview: out of memory (or the built-in key table does not parse)\n");
         isolate_tail_free(o->stats_tail);
+        ooc_open_job_cancel(o->ooc_open);
         free(cfg);
         free(ctx);
         return 1;
