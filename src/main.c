@@ -22,6 +22,7 @@
 #include "isolate/isolate.h"
 #include "load/loader.h"
 #include "model/strip.h"
+#include "ooc/ooc.h"
 #ifdef SV_MPI
 #include "cli/mpi_run.h"
 #endif
@@ -324,6 +325,26 @@ static int run_export(const cli_options *o, profile *p, const region_filter *f)
     return sv_err_exit_status(rc);
 }
 
+/* An export of a file whose calls exceed --memory (or with --out-of-core): from the
+ * skeleton the out-of-core open gives (cli/ooc_run.h), which the writers know by its call
+ * paths (export.h). */
+static int run_export_ooc(const cli_options *o, const region_filter *f, uint64_t budget)
+{
+    ooc_file *file = NULL;
+    bool range = o->has_from || o->has_to;
+    int status = ooc_run_open_batch(f, o->file, budget, range, &file);
+    if (status == 0)
+        status = check_ranks(o->ranks, file->skel);
+    if (status == 0 && o->run_name && !profile_set_run_name(file->skel, o->run_name)) {
+        fprintf(stderr, "scopeview: out of memory\n");
+        status = 1;
+    }
+    if (status == 0)
+        status = run_export(o, file->skel, f);
+    ooc_file_free(file);
+    return status;
+}
+
 /* --diff / --check BASE NEW.  Batch: each profile is freed once the comparison has what it
  * needs, so only one is loaded at a time.  The viewer keeps both. */
 /* A side of --diff named as a directory of traces is called after the directory, as a run
@@ -500,7 +521,18 @@ static int run(const cli_options *o)
                 how.prepare = strip_calls_prepare;
                 how.stats_only = true; /* nor read the columns only the calls show */
             }
-            if (!ooc)
+            /* An export out of core: on the same terms as the viewer's. */
+            bool ex_ooc = o->mode == CLI_EXPORT && o->file && o->nfiles <= 1 &&
+                          !profile_path_is_native(o->file);
+            bool ex_now = ex_ooc && (o->out_of_core || ooc_run_file_exceeds(o->file, how.budget));
+            if (ex_ooc && !ex_now)
+                status = load_profile_ex(o->file, &how, false, &p, &ex_now);
+            if (ex_now) {
+                status = run_export_ooc(o, &f, how.budget);
+                filter_free(&f);
+                return status;
+            }
+            if (!ooc && !ex_ooc)
                 status = load_profile_ex(o->file, &how, viewer && !o->headless, &p,
                                          can_ooc ? &ooc : NULL);
             if (ooc) {

@@ -10,11 +10,18 @@
  * the model's exclusive time.  Lines come depth first, callees by name, so the output is
  * the same on every run; a path whose own time is 0 (all of it in its callees) is not
  * written, its callees' lines carry it.  Names are escaped as for any text output, and a
- * ';' in a name, which would split the frame, is written as ':'. */
+ * ';' in a name, which would split the frame, is written as ':'.
+ *
+ * Out of core (a skeleton whose cpaths the loading child's sweep summed, callpaths.h) the
+ * same tree is built from the call paths instead of the calls: a path is a region under its
+ * parent path, its exclusive total the sum of its calls' own times, so the lines are the
+ * same bytes.  A range is then allowed only when it holds every call whole (each call's
+ * own time unchanged); a narrower one needs the single calls. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "export_internal.h"
+#include "model/callpaths.h"
 #include "model/select.h"
 #include "util/checked.h"
 #include "util/hash.h"
@@ -238,6 +245,70 @@ static sv_err fold_rank_calls(fold_ctx *c, size_t k)
     return ok ? SV_OK : sv_error_set(c->err, SV_ERR_NOMEM, "out of memory (folded stacks)");
 }
 
+/* ------------------------------------------------------------------ from call paths */
+
+/* A rank's paths as fold_rank_calls folds its calls: a path of a region the filter rejects
+ * hangs its children on its parent's node and its own time is dropped; parents come before
+ * their children. */
+static sv_err fold_rank_paths(fold_ctx *c, size_t k, const cpath_rank *cr)
+{
+    const rank_data *rk = &c->p->ranks[k];
+    if (cr->n == 0)
+        return SV_OK;
+    uint32_t *eff = malloc(cr->n * sizeof *eff), base = 0;
+    bool ok = eff != NULL;
+    if (ok && c->ranks)
+        ok = (base = intern(c, 0, (uint32_t)(c->nnames + k))) != FN_NONE;
+    for (size_t i = 0; ok && i < cr->n; i++) {
+        const cpath *cp = &cr->v[i];
+        const region *r = rk->regions[cp->region];
+        eff[i] = cp->parent == CP_ROOT ? base : eff[cp->parent];
+        if (!filter_match(c->f, r))
+            continue;
+        ok = (eff[i] = intern(c, eff[i], name_id(c, r->name))) != FN_NONE;
+        if (ok)
+            c->nodes[eff[i]].w = ck_add(c->nodes[eff[i]].w, cp->excl_ns);
+    }
+    free(eff);
+    return ok ? SV_OK : sv_error_set(c->err, SV_ERR_NOMEM, "out of memory (folded stacks)");
+}
+
+static const cpath_rank *paths_of(const call_paths *cp, size_t k)
+{
+    for (size_t i = 0; i < cp->nranks; i++)
+        if (cp->ranks[i].rank_index == k)
+            return &cp->ranks[i];
+    return NULL;
+}
+
+/* Whether [lo, hi) holds every call of p whole, so that the paths' totals are the range's. */
+static bool range_holds_all(const fold_ctx *c)
+{
+    const profile *p = c->p;
+    for (size_t i = 0; i < p->nregions; i++) {
+        const region_stats *st = &p->regions[i]->st;
+        if (st->num_calls > 0 && (st->first_start_ns < c->lo || st->last_end_ns >= c->hi))
+            return false;
+    }
+    return true;
+}
+
+/* Why the paths cannot give the lines (err set), or SV_OK. */
+static sv_err paths_usable(const fold_ctx *c)
+{
+    char name[256];
+    text_escape_buf(name, sizeof name, c->p->path ? c->p->path : "");
+    if (!c->p->cpaths->available)
+        return sv_error_set(c->err, SV_ERR_NO_EVENT_DATA, "%s: out of core: %s", name,
+                            c->p->cpaths->why);
+    if ((c->lo > INT64_MIN || c->hi < INT64_MAX) && !range_holds_all(c))
+        return sv_error_set(c->err, SV_ERR_RANGE,
+                            "%s: out of core, folded stacks of a time range (--from, --to) need "
+                            "the calls in memory; a range holding every call is allowed",
+                            name);
+    return SV_OK;
+}
+
 /* ------------------------------------------------------------------ output */
 
 typedef struct fold_out {
@@ -345,7 +416,7 @@ sv_err export_folded(profile *p, const region_filter *f, const export_request *r
         c.lo = ck_add(zero, req->range.from_ns);
     if (req->range.has_to)
         c.hi = ck_add(zero, req->range.to_ns);
-    sv_err rc = profile_ensure_calls(p, err);
+    sv_err rc = p->cpaths ? paths_usable(&c) : profile_ensure_calls(p, err);
     if (rc == SV_OK)
         rc = build_names(&c);
     if (rc == SV_OK && !grow(&c))
@@ -355,8 +426,10 @@ sv_err export_folded(profile *p, const region_filter *f, const export_request *r
         c.n = 1;
     }
     for (size_t k = 0; rc == SV_OK && k < p->nranks; k++)
-        if (filter_match_rank(f, p->ranks[k].rank))
-            rc = fold_rank_calls(&c, k);
+        if (filter_match_rank(f, p->ranks[k].rank)) {
+            const cpath_rank *cr = p->cpaths ? paths_of(p->cpaths, k) : NULL;
+            rc = !p->cpaths ? fold_rank_calls(&c, k) : cr ? fold_rank_paths(&c, k, cr) : SV_OK;
+        }
     fold_out o = {NULL, NULL};
     if (rc == SV_OK)
         rc = build_children(&c, &o);

@@ -154,6 +154,13 @@ sv_err export_sink_close(export_sink *s, bool ok, int write_errno, sv_error *err
 sv_err export_write(profile *p, const region_filter *f, const export_request *req, FILE *fp,
                     FILE *warn, sv_error *err)
 {
+    if (p->cpaths && req->format != EXPORT_FOLDED) {
+        char name[256];
+        text_escape_buf(name, sizeof name, p->path ? p->path : "");
+        return sv_error_set(err, SV_ERR_RANGE,
+                            "%s: out of core, this export needs the calls in memory (--memory)",
+                            name);
+    }
     switch (req->format) {
     case EXPORT_CHROME:
         return export_chrome(p, f, &req->range, fp, warn, err);

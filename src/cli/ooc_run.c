@@ -176,3 +176,21 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
     profile_free(skel);
     return status;
 }
+
+int ooc_run_open_batch(const region_filter *f, const char *path, uint64_t budget, bool stats,
+                       ooc_file **out)
+{
+    isolate_tail *tail = NULL;
+    isolate_options io = {.budget = budget, .tail = stats ? NULL : &tail};
+    sv_error err;
+    sv_error_clear(&err);
+    sv_err rc = ooc_open_where(path, &io, f, out, &err);
+    isolate_tail_free(tail); /* the statistics are not wanted: the child is ended */
+    if (rc != SV_OK) {
+        fprintf(stderr, "scopeview: %s\n", err.msg);
+        return sv_err_exit_status(rc);
+    }
+    for (size_t i = 0; i < (*out)->skel->nwarnings; i++)
+        fprintf(stderr, "scopeview: warning: %s\n", (*out)->skel->warnings[i]);
+    return 0;
+}

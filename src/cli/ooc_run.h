@@ -32,4 +32,12 @@ bool ooc_run_file_exceeds(const char *path, uint64_t budget);
 int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *path, uint64_t budget,
                    bool forced, int (*check_ranks)(const char *list, const profile *p));
 
+/* Opens path out of core for a batch output (no progress): *out's skeleton carries the
+ * sweep's call-path totals (profile.cpaths).  stats: wait for the statistics (exclusive
+ * totals, percentiles), else the loading child is ended once the skeleton is in.  Warnings
+ * and a failure are said on stderr; returns the exit status. */
+struct ooc_file;
+int ooc_run_open_batch(const region_filter *f, const char *path, uint64_t budget, bool stats,
+                       struct ooc_file **out);
+
 #endif
