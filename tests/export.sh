@@ -55,7 +55,8 @@ printf '%s\n' 'deep/a/b/c 12' 'io 8' >"$tmp/want"
 check "-x io/: the callees' time leaves with them" cmp -s "$tmp/want" "$tmp/out"
 
 # --- Chrome trace of small.h5 by hand: zero = 1000 ns; outer[0] [0, 0.5] us, exclusive
-# 0.4 us; inner[0] gpu 0.05 us; io/write (no length) an instant on Worker-1 (tid 2);
+# 0.4 us (on its E); inner[0] gpu 0.05 us; io/write (no length) an instant on Worker-1
+# (thread row 1: tid 4; MainThread, row 0, tid 2);
 # inner[1] [1.1, 1.6] overlaps inner[2] [1.5, 1.9] partly: it ends at 1.5.
 run --export chrome "$small" -
 check "chrome exits 0" [ "$rc" = 0 ]
@@ -63,19 +64,20 @@ check "chrome: valid JSON, clean" "$oc" json "$tmp/out"
 cp "$tmp/out" "$tmp/chrome.json"
 check "chrome: displayTimeUnit ns" hasf '"displayTimeUnit":"ns"'
 check "chrome: rank 0 is pid 1" hasf '{"ph":"M","pid":1,"name":"process_name","args":{"name":"rank 0"}}'
-check "chrome: MainThread is tid 1" hasf '"pid":1,"tid":1,"name":"thread_name","args":{"name":"r0 MainThread"}}'
-check "chrome: Worker-1 is tid 2" hasf '"pid":1,"tid":2,"name":"thread_name","args":{"name":"r0 Worker-1"}}'
-check "chrome: thread_sort_index" hasf '"tid":2,"name":"thread_sort_index","args":{"sort_index":1}}'
-check "chrome: outer[0] opens at 0" hasf '{"ph":"B","pid":1,"tid":1,"ts":0.000,"name":"outer","cat":"region","args":{"call_index":0,"call_id":1,"exclusive_us":0.400}}'
-check "chrome: outer[0] closes at 0.5 us" hasf '{"ph":"E","pid":1,"tid":1,"ts":0.500,"name":"outer"}'
-check "chrome: inner[0] with its GPU time" hasf '"ts":0.100,"name":"inner","cat":"region","args":{"call_index":0,"call_id":2,"exclusive_us":0.100,"gpu_us":0.050}}'
-check "chrome: io/write an instant with its await time" hasf '{"ph":"i","s":"t","pid":1,"tid":2,"ts":0.300,"name":"io/write","cat":"region","args":{"call_index":0,"call_id":3,"exclusive_us":0.000,"await_us":0.000}}'
-check "chrome: inner[1] cut where inner[2] starts" hasf '{"ph":"E","pid":1,"tid":1,"ts":1.500,"name":"inner"}'
+check "chrome: MainThread is tid 2" hasf '"pid":1,"tid":2,"name":"thread_name","args":{"name":"r0 MainThread"}}'
+check "chrome: Worker-1 is tid 4" hasf '"pid":1,"tid":4,"name":"thread_name","args":{"name":"r0 Worker-1"}}'
+check "chrome: thread_sort_index" hasf '"tid":4,"name":"thread_sort_index","args":{"sort_index":1}}'
+check "chrome: outer[0] opens at 0" hasf '{"ph":"B","pid":1,"tid":2,"ts":0.000,"name":"outer","cat":"region","args":{"call_index":0,"call_id":1}}'
+check "chrome: outer[0] closes at 0.5 us, 0.4 us its own" hasf '{"ph":"E","pid":1,"tid":2,"ts":0.500,"name":"outer","args":{"exclusive_us":0.400}}'
+check "chrome: inner[0] with its GPU time" hasf '"ts":0.100,"name":"inner","cat":"region","args":{"call_index":0,"call_id":2,"gpu_us":0.050}}'
+check "chrome: inner[0] closes with its exclusive time" hasf '"ts":0.200,"name":"inner","args":{"exclusive_us":0.100}}'
+check "chrome: io/write an instant with its await time" hasf '{"ph":"i","s":"t","pid":1,"tid":4,"ts":0.300,"name":"io/write","cat":"region","args":{"call_index":0,"call_id":3,"exclusive_us":0.000,"await_us":0.000}}'
+check "chrome: inner[1] cut where inner[2] starts" hasf '{"ph":"E","pid":1,"tid":2,"ts":1.500,"name":"inner","args":{"exclusive_us":0.500}}'
 check "chrome: 5 opens, 5 closes" [ "$(grep -c '"ph":"B"' "$tmp/out")" = 5 ] && [ "$(grep -c '"ph":"E"' "$tmp/out")" = 5 ]
 check "chrome: the cut is said once" [ "$(grep -c 'overlap a later call' "$tmp/err")" = 1 ]
 run --export chrome --from 1050ns --to 1.7us "$small" -
-check "chrome --from/--to: outer[1] opens at the range's start" hasf '{"ph":"B","pid":1,"tid":1,"ts":1.050,"name":"outer"'
-check "chrome --from/--to: inner[2] closes at its end" hasf '{"ph":"E","pid":1,"tid":1,"ts":1.700,"name":"inner"'
+check "chrome --from/--to: outer[1] opens at the range's start" hasf '{"ph":"B","pid":1,"tid":2,"ts":1.050,"name":"outer"'
+check "chrome --from/--to: inner[2] closes at its end" hasf '{"ph":"E","pid":1,"tid":2,"ts":1.700,"name":"inner"'
 check "chrome --from/--to: outer[0] left out" hasnt '"ts":0.000,'
 run --export chrome -i inner "$small" -
 check "chrome -i inner: no outer" hasnt '"name":"outer"'

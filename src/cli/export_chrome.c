@@ -1,7 +1,7 @@
 /* export_chrome: the Trace Event Format (JSON object form) that Perfetto UI and
  * chrome://tracing read.
  *
- * pid = rank + 1 and tid = the lane's place in its rank + 1: Perfetto treats pid 0 as the
+ * pid = rank + 1 and tid = export_lane_tid (the lane's identity): Perfetto treats pid 0 as the
  * kernel's idle process, so no pid or tid is 0; the M events name them ("rank 3", the
  * timeline's lane name) and keep the timeline's order.  Each call is a B event when it opens
  * and an E event when it closes, in the lane walk's order (export_walk.c), ts in
@@ -10,11 +10,12 @@
  * point and orders events that start together by duration, so a call ending with its caller,
  * or one of no length at its caller's edge, nests wrongly there (speedscope does); B and E
  * in nesting order carry every end exactly as written.  A call of no length is an instant
- * event (ph i, on its thread).  args, on the B (the format merges them into its E): the
- * call's index in its region (--events' call_index), the file's call id, its exclusive,
- * await and GPU times (us) where the file has them.  A region's hardware counters
- * (perf_events, LIKWID) are a C event at its first call.  The file stores await totals, not
- * the intervals a call was suspended in, so no await slice is invented. */
+ * event (ph i, on its thread).  args (the format merges a call's B and E ones): on the B
+ * the call's index in its region (--events' call_index), the file's call id, its await and
+ * GPU times (us) where the file has them; on the E its exclusive time, which a writer that
+ * streams the calls (out of core) knows only when the call's callees are all seen.  A region's
+ * hardware counters (perf_events, LIKWID) are a C event at its first call.  The file stores await
+ * totals, not the intervals a call was suspended in, so no await slice is invented. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,8 @@ typedef struct chrome_ctx {
     FILE *fp;
     strbuf b;
     int64_t zero;
-    int pid, tid;
+    int pid;
+    int64_t tid;
     int named_rank; /* rank whose process_name is written, or -1 */
     bool first;     /* no event written yet */
     /* The lane's event openings: ',\n{"ph":"B","pid":1,"tid":2,"ts":' for B, E and i. */
@@ -98,23 +100,23 @@ static void ev_sep(chrome_ctx *c)
     c->first = false;
 }
 
-static void put_name_meta(chrome_ctx *c, const char *what, int tid, const char *name)
+static void put_name_meta(chrome_ctx *c, const char *what, int64_t tid, const char *name)
 {
     ev_sep(c);
     sb_printf(&c->b, "{\"ph\":\"M\",\"pid\":%d,", c->pid);
     if (tid > 0)
-        sb_printf(&c->b, "\"tid\":%d,", tid);
+        sb_printf(&c->b, "\"tid\":%lld,", (long long)tid);
     sb_printf(&c->b, "\"name\":\"%s\",\"args\":{\"name\":", what);
     json_escape(&c->b, name);
     sb_puts(&c->b, "}}");
 }
 
-static void put_sort_meta(chrome_ctx *c, const char *what, int tid, int index)
+static void put_sort_meta(chrome_ctx *c, const char *what, int64_t tid, int index)
 {
     ev_sep(c);
     sb_printf(&c->b, "{\"ph\":\"M\",\"pid\":%d,", c->pid);
     if (tid > 0)
-        sb_printf(&c->b, "\"tid\":%d,", tid);
+        sb_printf(&c->b, "\"tid\":%lld,", (long long)tid);
     sb_printf(&c->b, "\"name\":\"%s\",\"args\":{\"sort_index\":%d}}", what, index);
 }
 
@@ -124,7 +126,7 @@ static sv_err ch_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int6
     (void)t1;
     chrome_ctx *c = u;
     c->pid = ln->rk->rank + 1;
-    c->tid = (int)in_rank + 1;
+    c->tid = export_lane_tid(ln->kind, ln->row);
     if (c->named_rank != ln->rk->rank) {
         char name[32];
         snprintf(name, sizeof name, "rank %d", ln->rk->rank);
@@ -149,8 +151,9 @@ static sv_err ch_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int6
 }
 
 /* A B, E or i event.  An E carries the name (speedscope pairs an E with the open call by
- * name) but not the args, which the format merges from its B.  Room for the whole event is
- * reserved once: its fixed parts, the escaped name and six numbers with their keys. */
+ * name) and the exclusive time, known once the call's callees are (out of core the writer
+ * learns it there); the format merges an E's args into its B's.  Room for the whole event
+ * is reserved once: its fixed parts, the escaped name and six numbers with their keys. */
 static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t at)
 {
     const region *r = call->r;
@@ -167,7 +170,9 @@ static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t
     o = EXPORT_LIT(o, ",\"name\":");
     o = export_copy_at(o, nm->json, nm->len);
     if (ph == 'E') {
-        *o++ = '}';
+        o = EXPORT_LIT(o, ",\"args\":{\"exclusive_us\":");
+        o = export_us_at(o, rank_call_excl(r->owner, call->g));
+        o = EXPORT_LIT(o, "}}");
     } else {
         o = EXPORT_LIT(o, ",\"cat\":\"region\",\"args\":{\"call_index\":");
         o = export_i64_at(o, (int64_t)i);
@@ -175,8 +180,10 @@ static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t
             o = EXPORT_LIT(o, ",\"call_id\":");
             o = export_i64_at(o, r->call_ids[i]);
         }
-        o = EXPORT_LIT(o, ",\"exclusive_us\":");
-        o = export_us_at(o, rank_call_excl(r->owner, call->g));
+        if (ph == 'i') {
+            o = EXPORT_LIT(o, ",\"exclusive_us\":");
+            o = export_us_at(o, rank_call_excl(r->owner, call->g));
+        }
         if (r->await_ns && r->await_ns[i] >= 0) {
             o = EXPORT_LIT(o, ",\"await_us\":");
             o = export_us_at(o, r->await_ns[i]);

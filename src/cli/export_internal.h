@@ -40,6 +40,18 @@ typedef struct export_walk_stats {
 sv_err export_walk(profile *p, const region_filter *f, const export_range *rg,
                    const export_walk_ops *ops, void *u, export_walk_stats *st, sv_error *err);
 
+/* A lane's Chrome tid, from its identity rather than its place in the rank, so that a writer
+ * that meets the lanes in any order (out of core) numbers them as the in-memory one does: 1
+ * the rank's lane, inferred lane k k + 1 (a rank has those or the others), thread row r
+ * 2r + 2, task row r 2r + 3; never 0.  The M events' sort index keeps the timeline's order. */
+static inline int64_t export_lane_tid(lane_kind kind, int64_t row)
+{
+    return kind == LANE_INFERRED ? row + 1
+           : kind == LANE_THREAD ? 2 * row + 2
+           : kind == LANE_TASK   ? 2 * row + 3
+                                 : 1;
+}
+
 /* Says how many calls were cut to nest, once, on warn. */
 void export_warn_overlap(FILE *warn, const export_walk_stats *st);
 
