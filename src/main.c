@@ -13,6 +13,7 @@
 
 #include "cli/args.h"
 #include "cli/export.h"
+#include "cli/export_ooc.h"
 #include "cli/outputs.h"
 #include "cli/out_diff.h"
 #include "cli/ooc_run.h"
@@ -286,16 +287,17 @@ static int run_output(const cli_options *o, profile *p, const region_filter *f)
     return finish_stdout(sv_err_exit_status(rc));
 }
 
+/* What an export writes to its output (fp): SV_OK, or an error said in err (SV_ERR_IO with
+ * errno kept for a write error).  *status: an exit status already said (--ranks), 0 none. */
+typedef sv_err (*export_fn)(void *u, FILE *fp, int *status, sv_error *err);
+
 /* --export FORMAT FILE OUT, --folded: the export streamed to OUT (export.h), which is never
  * one of the inputs and never left half written. */
-static int run_export(const cli_options *o, profile *p, const region_filter *f)
+static int run_export_to(const cli_options *o, export_fn fn, void *u)
 {
     sv_error err;
     sv_error_clear(&err);
     use_utf8_ctype();
-    export_request req = {.format = (export_format)o->export_format,
-                          .folded_ranks = o->folded_ranks,
-                          .range = {o->has_from, o->has_to, o->from_ns, o->to_ns}};
     export_sink sink;
     const char *out = o->export_out ? o->export_out : "-";
     errno = 0;
@@ -304,7 +306,8 @@ static int run_export(const cli_options *o, profile *p, const region_filter *f)
         fprintf(stderr, "scopeview: %s\n", err.msg);
         return sv_err_exit_status(rc);
     }
-    rc = export_write(p, f, &req, sink.fp, stderr, &err);
+    int status = 0;
+    rc = fn(u, sink.fp, &status, &err);
     int werr = rc == SV_ERR_IO ? errno : 0;
     if (sink.fp == stdout) {
         errno = werr; /* finish_stdout: 141 for a closed pipe, else the reason */
@@ -320,16 +323,68 @@ static int run_export(const cli_options *o, profile *p, const region_filter *f)
             err = cerr;
         }
     }
+    if (status)
+        return status;
     if (rc != SV_OK)
         fprintf(stderr, "scopeview: %s\n", err.msg);
     return sv_err_exit_status(rc);
 }
 
+typedef struct export_job {
+    const cli_options *o;
+    profile *p;
+    const region_filter *f;
+    uint64_t budget;
+} export_job;
+
+static export_request export_req(const cli_options *o)
+{
+    return (export_request){.format = (export_format)o->export_format,
+                            .folded_ranks = o->folded_ranks,
+                            .range = {o->has_from, o->has_to, o->from_ns, o->to_ns}};
+}
+
+static sv_err export_loaded(void *u, FILE *fp, int *status, sv_error *err)
+{
+    (void)status;
+    export_job *j = u;
+    export_request req = export_req(j->o);
+    return export_write(j->p, j->f, &req, fp, stderr, err);
+}
+
+static int run_export(const cli_options *o, profile *p, const region_filter *f)
+{
+    export_job j = {o, p, f, 0};
+    return run_export_to(o, export_loaded, &j);
+}
+
+/* The Chrome trace out of core: written as the loading child sweeps the calls. */
+static sv_err export_chrome_ooc(void *u, FILE *fp, int *status, sv_error *err)
+{
+    export_job *j = u;
+    export_request req = export_req(j->o);
+    ooc_file *file = NULL;
+    sv_err rc = export_ooc_chrome(j->o->file, j->budget, j->f, &req.range, fp, stderr, &file, err);
+    if (file) {
+        for (size_t i = 0; i < file->skel->nwarnings; i++)
+            fprintf(stderr, "scopeview: warning: %s\n", file->skel->warnings[i]);
+        *status = check_ranks(j->o->ranks, file->skel);
+    }
+    if (*status && rc == SV_OK)
+        rc = SV_ERR_USAGE; /* said: the output is not kept */
+    ooc_file_free(file);
+    return rc;
+}
+
 /* An export of a file whose calls exceed --memory (or with --out-of-core): from the
  * skeleton the out-of-core open gives (cli/ooc_run.h), which the writers know by its call
- * paths (export.h). */
+ * paths (export.h), or, for a Chrome trace, while the loading child sweeps the calls. */
 static int run_export_ooc(const cli_options *o, const region_filter *f, uint64_t budget)
 {
+    if (o->export_format == EXPORT_CHROME) {
+        export_job j = {o, NULL, f, budget};
+        return run_export_to(o, export_chrome_ooc, &j);
+    }
     ooc_file *file = NULL;
     bool range = o->has_from || o->has_to;
     int status = ooc_run_open_batch(f, o->file, budget, range, &file);

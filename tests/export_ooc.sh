@@ -41,8 +41,49 @@ check "folded --from out of core: one line" [ "$(lines "$tmp/err")" = 1 ]
 check "folded --from out of core: says why" has "t.h5: out of core, folded stacks of a time range" "$tmp/err"
 check "folded --from out of core: no output file" [ ! -e "$tmp/o.txt" ]
 
+# --- Chrome trace: the in-memory events as a set (out of core they come in the sweep's
+# order).  The pass reads no call id, await or GPU column: those args are left out, never
+# written as 0.
+events() { # FILE: its events, one a line, sorted, without those args
+    grep '^{"ph"' "$1" | sed -e 's/},*$/}/' -e 's/,"call_id":[0-9-]*//' \
+        -e 's/,"await_us":[0-9.-]*//' -e 's/,"gpu_us":[0-9.-]*//' | LC_ALL=C sort
+}
+"$gen" stream-mix "$tmp/nt.h5" --calls 20000 --ranks 2 >/dev/null || exit 99
+for f in t nt; do
+    for args in "" "-i main" "-x rec" "--ranks 1"; do
+        # shellcheck disable=SC2086 # word splitting of args is wanted
+        "$sv" --export chrome $args "$tmp/$f.h5" "$tmp/mem.json" 2>"$tmp/mem.err"
+        # shellcheck disable=SC2086
+        run --export chrome --out-of-core $args "$tmp/$f.h5" "$tmp/ooc.json"
+        check "chrome $f.h5 '$args' out of core: exit 0" [ "$rc" = 0 ]
+        check "chrome $f.h5 '$args' out of core: valid JSON" "$top_build/tests/outcheck" json "$tmp/ooc.json"
+        events "$tmp/mem.json" >"$tmp/mem.ev"
+        events "$tmp/ooc.json" >"$tmp/ooc.ev"
+        check "chrome $f.h5 '$args' out of core: events" [ "$(lines "$tmp/ooc.ev")" -gt 100 ]
+        check "chrome $f.h5 '$args' out of core: the in-memory events" cmp -s "$tmp/mem.ev" "$tmp/ooc.ev"
+        check "chrome $f.h5 '$args' out of core: the same warnings" cmp -s "$tmp/mem.err" "$tmp/err"
+    done
+done
+check "chrome out of core: no call id written" hasnt '"call_id"' "$tmp/ooc.json"
+run --export chrome --out-of-core --from 1us "$tmp/t.h5" "$tmp/o.json"
+check "chrome --from out of core: exit 1, one line" [ "$rc" = 1 ] && [ "$(lines "$tmp/err")" = 1 ]
+check "chrome --from out of core: no output file" [ ! -e "$tmp/o.json" ]
+"$sv" --export chrome "$tmp/m.h5" "$tmp/mem.json"
+run --export chrome --memory 2M "$tmp/m.h5" "$tmp/ooc.json"
+check "chrome over --memory: exit 0" [ "$rc" = 0 ]
+events "$tmp/mem.json" >"$tmp/mem.ev"
+events "$tmp/ooc.json" >"$tmp/ooc.ev"
+check "chrome over --memory: the in-memory events" cmp -s "$tmp/mem.ev" "$tmp/ooc.ev"
+
+# A closed pipe: 141, nothing said, as in memory.
+for fmt in chrome; do
+    sh -c "'$sv' --export $fmt --out-of-core '$tmp/m.h5' - 2>'$tmp/err'; echo \$? >'$tmp/rc'" | head -c 10 >/dev/null
+    check "$fmt out of core to a closed pipe: 141" [ "$(cat "$tmp/rc")" = 141 ]
+    check "$fmt out of core to a closed pipe: nothing said" [ ! -s "$tmp/err" ]
+done
+
 # --- call ids: the sweep does not follow them
-for fmt in folded; do
+for fmt in folded chrome; do
     run --export $fmt --out-of-core "$tmp/ids.h5" "$tmp/o.txt"
     check "$fmt of call ids out of core: exit 1" [ "$rc" = 1 ]
     check "$fmt of call ids out of core: one line" [ "$(lines "$tmp/err")" = 1 ]
@@ -54,7 +95,7 @@ done
 
 # --- a full device, as in memory
 if [ -w /dev/full ]; then
-    for fmt in folded; do
+    for fmt in folded chrome; do
         run --export $fmt --out-of-core "$tmp/t.h5" /dev/full
         check "$fmt out of core to /dev/full: exit 1" [ "$rc" = 1 ]
         check "$fmt out of core to /dev/full: the reason" has "cannot write /dev/full: No space left on device" "$tmp/err"

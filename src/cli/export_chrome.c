@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "export_ooc.h"
 #include "util/text.h"
 #include "util/timefmt.h"
 
@@ -225,7 +226,8 @@ static void put_counters(chrome_ctx *c, const rank_data *rk, const region_filter
     for (size_t k = 0; k < rk->nperf; k++) {
         const perf_record *pr = &rk->perf[k];
         const region *r = pr->region ? rank_region(rk, pr->region) : NULL;
-        if (!r || !r->has_event_data || r->n == 0 || !filter_match(f, r) || pr->n == 0)
+        if (!r || !r->has_event_data || (r->n == 0 && r->st.num_calls <= 0) ||
+            !filter_match(f, r) || pr->n == 0)
             continue;
         int64_t at = r->st.first_start_ns - c->zero;
         if ((rg->has_from && at < rg->from_ns) || (rg->has_to && at >= rg->to_ns))
@@ -254,6 +256,48 @@ static void put_counters(chrome_ctx *c, const rank_data *rk, const region_filter
     }
 }
 
+/* The end of the document: the exporter and the file. */
+static void put_trailer(chrome_ctx *c)
+{
+    sb_puts(&c->b, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"exporter\":"
+                   "\"scopeview " PACKAGE_VERSION "\",\"file\":");
+    json_escape(&c->b, c->p->path ? c->p->path : "");
+    sb_puts(&c->b, "}}\n");
+}
+
+sv_err export_chrome_finish_ooc(profile *skel, const ooc_map *map, const region_filter *f,
+                                bool first, FILE *fp, sv_error *err)
+{
+    chrome_ctx c = {.p = skel, .fp = fp, .zero = export_zero(skel), .first = first, .err = err};
+    sb_init(&c.b);
+    size_t lane0 = 0;
+    for (size_t l = 0; l < map->nlanes; l++) {
+        const ooc_lane *ml = &map->lanes[l];
+        rank_data *rk = &skel->ranks[ml->rank_index];
+        if (l == 0 || ml->rank_index != map->lanes[l - 1].rank_index) {
+            char name[32];
+            lane0 = l;
+            c.pid = rk->rank + 1;
+            snprintf(name, sizeof name, "rank %d", rk->rank);
+            put_name_meta(&c, "process_name", 0, name);
+            put_sort_meta(&c, "process_sort_index", 0, rk->rank);
+        }
+        lane ln = {.rk = rk, .kind = ml->kind, .row = ml->row};
+        char name[128];
+        int64_t tid = export_lane_tid(ml->kind, ml->row);
+        put_name_meta(&c, "thread_name", tid, lanes_lane_name(&ln, name, sizeof name));
+        put_sort_meta(&c, "thread_sort_index", tid, (int)(l - lane0));
+    }
+    export_range all = {0};
+    for (size_t k = 0; k < skel->nranks; k++)
+        if (filter_match_rank(f, skel->ranks[k].rank))
+            put_counters(&c, &skel->ranks[k], f, &all);
+    put_trailer(&c);
+    sv_err rc = export_flush(&c.b, fp, err);
+    sb_free(&c.b);
+    return rc;
+}
+
 sv_err export_chrome(profile *p, const region_filter *f, const export_range *rg, FILE *fp,
                      FILE *warn, sv_error *err)
 {
@@ -274,10 +318,7 @@ sv_err export_chrome(profile *p, const region_filter *f, const export_range *rg,
         if (filter_match_rank(f, p->ranks[k].rank))
             put_counters(&c, &p->ranks[k], f, rg);
     if (rc == SV_OK) {
-        sb_puts(&c.b, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"exporter\":"
-                      "\"scopeview " PACKAGE_VERSION "\",\"file\":");
-        json_escape(&c.b, p->path ? p->path : "");
-        sb_puts(&c.b, "}}\n");
+        put_trailer(&c);
         rc = export_flush(&c.b, fp, err);
     }
     sb_free(&c.b);

@@ -40,6 +40,7 @@
 #include "isolate/isolate.h"
 #include "load/window_plan.h"
 #include "ooc_map.h"
+#include "ooc_sink.h"
 #include "model/profile.h"
 
 /* The order of the rank's merge and sweep (nest_infer.c's): start, then
@@ -156,6 +157,11 @@ sv_err ooc_open(const char *path, const isolate_options *opt, ooc_file **out, sv
 struct region_filter;
 sv_err ooc_open_where(const char *path, const isolate_options *opt,
                       const struct region_filter *filter, ooc_file **out, sv_error *err);
+/* ooc_open_where with the caller's sink added to the sweep (ooc_sink.h
+ * ooc_sink_hook; NULL none): an export streamed from the loading child. */
+sv_err ooc_open_hooked(const char *path, const isolate_options *opt,
+                       const struct region_filter *filter, const ooc_sink_hook *hook,
+                       ooc_file **out, sv_error *err);
 void ooc_file_free(ooc_file *f);
 
 /* How far the pass over the calls is: the loading child reports it on
@@ -178,6 +184,8 @@ ooc_sweep ooc_sweep_unpack(uint64_t v);
 typedef struct ooc_watch {
     void (*sweep)(void *ctx, ooc_sweep s);
     void *ctx;
+    /* A sink added to this open's sweep (ooc_open_hooked), or NULL. */
+    const struct ooc_sink_hook *hook;
 } ooc_watch;
 sv_err ooc_open_watch(const char *path, const isolate_options *opt,
                       const struct region_filter *filter, const ooc_watch *watch, ooc_file **out,

@@ -673,6 +673,44 @@ static sv_err run(hpass *hp)
     return e;
 }
 
+/* ------------------------------------------------------------ the hook's view */
+
+static int view_rank_no(const void *ctx, size_t k)
+{
+    return ((const hpass *)ctx)->r[k].rk->rank;
+}
+
+static size_t view_nregs(const void *ctx, size_t k)
+{
+    return ((const hpass *)ctx)->r[k].rk->nregions;
+}
+
+static const char *view_reg_name(const void *ctx, size_t k, uint32_t j)
+{
+    return ((const hpass *)ctx)->r[k].regs[j]->name;
+}
+
+/* The caller's sink (ooc_h5.hook), with the time zero finish.c will give:
+ * the least first start of the regions with calls. */
+static bool attach_hook(hpass *hp)
+{
+    const ooc_sink_hook *hk = hp->h->hook;
+    if (!hk)
+        return true;
+    ooc_sweep_view v = {hp,    hp->nr, view_rank_no,  view_nregs, view_reg_name,
+                        false, 0,      &hp->h->sc.map};
+    for (size_t k = 0; k < hp->nr; k++)
+        for (size_t j = 0; j < hp->r[k].rk->nregions; j++) {
+            const region *r = hp->r[k].regs[j];
+            if (!r->has_event_data || r->st.num_calls <= 0)
+                continue;
+            if (!v.has_zero || r->st.first_start_ns < v.zero)
+                v.zero = r->st.first_start_ns;
+            v.has_zero = true;
+        }
+    return hk->attach(hk->ctx, &hp->h->sc, &v);
+}
+
 sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
 {
     ooc_h5 *h = ctx;
@@ -690,6 +728,8 @@ sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
         e = plan(&hp, &t0, &t1, &nlanes);
     if (!e && (!ooc_scan_init(&h->sc, t0, t1, nlanes, h->map_cells) ||
                !ooc_sinks_attach(&h->sc, h->budget)))
+        e = SV_ERR_NOMEM;
+    if (!e && !attach_hook(&hp))
         e = SV_ERR_NOMEM;
     if (!e)
         e = run(&hp);

@@ -17,6 +17,7 @@ typedef struct ooc_h5 {
     uint64_t budget;  /* set by the caller: --memory (the call paths' cap, ooc_paths.h) */
     /* set by the caller: the calls the map keeps (-i, -x, --ranks), NULL all */
     const struct region_filter *filter;
+    const ooc_sink_hook *hook; /* set by the caller: an extra sink (ooc_sink.h), NULL none */
     bool ran;
     ooc_scan sc;
     /* The indices the pass assumed: rank numbers by rank index, region

@@ -44,6 +44,7 @@ typedef struct ooc_ctx {
     const char *path;
     char epath[400];
     uint64_t budget;
+    const ooc_sink_hook *hook; /* the caller's extra sink, NULL none */
 } ooc_ctx;
 
 /* ------------------------------------------------------------ in memory */
@@ -229,6 +230,34 @@ static sv_err reload(ooc_ctx *x, profile **pp, sv_error *err)
     return SV_OK;
 }
 
+static int mview_rank_no(const void *ctx, size_t k)
+{
+    return ((const profile *)ctx)->ranks[k].rank;
+}
+
+static size_t mview_nregs(const void *ctx, size_t k)
+{
+    return ((const profile *)ctx)->ranks[k].nregions;
+}
+
+static const char *mview_reg_name(const void *ctx, size_t k, uint32_t j)
+{
+    return ((const profile *)ctx)->ranks[k].regions[j]->name;
+}
+
+static bool mem_hook(ooc_ctx *x, const profile *p)
+{
+    ooc_sweep_view v = {p,
+                        p->nranks,
+                        mview_rank_no,
+                        mview_nregs,
+                        mview_reg_name,
+                        p->has_min_start,
+                        p->min_start_ns,
+                        &x->h.sc.map};
+    return !x->hook || x->hook->attach(x->hook->ctx, &x->h.sc, &v);
+}
+
 static sv_err mem_route(ooc_ctx *x, profile **pp, sv_error *err)
 {
     sv_err e = any_streamed(*pp) ? reload(x, pp, err) : SV_OK;
@@ -241,7 +270,7 @@ static sv_err mem_route(ooc_ctx *x, profile **pp, sv_error *err)
     ooc_seek ref = {0};
     bool have_ref = false;
     e = ooc_scan_init(&x->h.sc, ix->t_min, ix->t_max, mem_hint(p, ix), x->h.map_cells) &&
-                ooc_sinks_attach(&x->h.sc, x->budget)
+                ooc_sinks_attach(&x->h.sc, x->budget) && mem_hook(x, p)
             ? SV_OK
             : SV_ERR_NOMEM;
     for (size_t k = 0; !e && k < p->nranks; k++) {
@@ -361,6 +390,8 @@ static sv_err oc_finish(ooc_ctx *x, profile **pp, sv_error *err)
     if (!x->slowest)
         return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory while keeping the slowest calls",
                             x->epath);
+    if (x->hook && x->hook->finish && !x->hook->finish(x->hook->ctx, &h->sc))
+        return sv_error_set(err, SV_ERR_IO, "%s: out of core: the export failed", x->epath);
     return SV_OK;
 }
 
@@ -490,6 +521,13 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
     return ooc_open_watch(path, opt, filter, NULL, out, err);
 }
 
+sv_err ooc_open_hooked(const char *path, const isolate_options *opt, const region_filter *filter,
+                       const ooc_sink_hook *hook, ooc_file **out, sv_error *err)
+{
+    ooc_watch w = {NULL, NULL, hook};
+    return ooc_open_watch(path, opt, filter, &w, out, err);
+}
+
 /* An open started (ooc_open_begin): the loading child forked by the
  * caller's thread, which a child's parent-death signal follows. */
 struct ooc_opening {
@@ -533,6 +571,8 @@ ooc_opening *ooc_open_begin(const char *path, const isolate_options *opt,
     x->h.map_cells = ooc_map_cells_cap(x->budget);
     x->h.budget = x->budget;
     x->h.filter = filter; /* the loading child's copy of the caller's */
+    x->h.hook = watch ? watch->hook : NULL;
+    x->hook = x->h.hook;
     io.paths = NULL;
     io.npaths = 0;
     io.stored_statistics = false;

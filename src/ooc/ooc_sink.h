@@ -52,4 +52,32 @@ typedef struct ooc_sink {
     "a rank's nesting comes from its call ids or a row out of start order, which the "             \
     "out-of-core sweep does not follow"
 
+/* A sink the caller adds for one open (ooc_open_hooked; the viewer's loads
+ * add none): an export that writes the calls as the sweep hands them on.
+ * attach runs in the loading child once the scan is set up, before the
+ * first call, with what the sink may read of the file being swept: the
+ * rank numbers and region names by the sweep's indices (valid until the
+ * sweep ends: copy what is kept), the profile's time zero
+ * (profile.min_start_ns) and the map, whose lane ooc_call.lane names at
+ * the call (its lanes move as others are added).  finish runs after the
+ * sweep, in the same process; false from either fails the open. */
+struct ooc_scan;
+struct ooc_map;
+typedef struct ooc_sweep_view {
+    const void *ctx;
+    size_t nranks;
+    int (*rank_no)(const void *ctx, size_t rank);
+    size_t (*nregs)(const void *ctx, size_t rank);
+    const char *(*reg_name)(const void *ctx, size_t rank, uint32_t reg);
+    bool has_zero;
+    int64_t zero;
+    const struct ooc_map *map;
+} ooc_sweep_view;
+
+typedef struct ooc_sink_hook {
+    bool (*attach)(void *ctx, struct ooc_scan *sc, const ooc_sweep_view *v);
+    bool (*finish)(void *ctx, struct ooc_scan *sc);
+    void *ctx;
+} ooc_sink_hook;
+
 #endif

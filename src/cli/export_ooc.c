@@ -1,0 +1,506 @@
+/* export_ooc: the Chrome trace out of core (export_ooc.h).
+ *
+ * The sink runs in the loading child and sees each call once, in the sweep's order (rank by
+ * rank, start then the longer first), with its stack (key) and the depth below it there.
+ * Two kinds of stacks are kept, both as deep as the nesting, never as long as the calls:
+ * - a shadow stack per key of every call (kept by the filter or not), whose children's
+ *   union gives each call's exclusive time as nest.c computes it (ooc_paths.c's way);
+ * - a stack per lane (tid) of the calls written, driven as export_walk.c drives its walk: a
+ *   call closes the open calls that do not contain it, and cuts one it outlasts where it
+ *   starts.
+ * A call's B is written when it is pushed, its E once it is closed in its lane and its
+ * exclusive time is final: at once when the call that closes it starts after it ends (no
+ * callee of length can follow), else when it leaves its shadow stack.  A call of no length
+ * is an instant, written at once (its exclusive time is 0).  The walk writes a call of no
+ * length before the calls of a length that start with it; the sweep has it after them, in
+ * them: the same events (an instant holds nothing), another order.
+ * Output: events ending ",\n" written to the export's file descriptor, shared with the
+ * parent (which wrote the header and writes the M events, the counters and the end once the
+ * open returns: the lanes' names and order are known then).  What the parent must know
+ * (a write's errno, why the export is incomplete, counts) is in a page shared across the
+ * fork. */
+#include "export_ooc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "export_internal.h"
+#include "ooc/ooc_scan.h"
+#include "util/grow.h"
+#include "util/text.h"
+
+#define XO_NONE UINT32_MAX
+#define XO_BUF (1u << 18)
+
+typedef struct xo_rec { /* a call written, open in its lane */
+    int64_t s, e;       /* e: cut where a later call of its lane starts */
+    int64_t excl;
+    int64_t tid;
+    uint32_t reg;
+    uint32_t key, kpos; /* its shadow stack entry while key_open */
+    bool key_open, lane_open;
+} xo_rec;
+
+typedef struct xo_kent {
+    int64_t s, e, cover_end, covered;
+    uint32_t rec; /* XO_NONE: not written */
+} xo_kent;
+
+typedef struct xo_kstack {
+    xo_kent *v;
+    size_t sp, cap;
+} xo_kstack;
+
+typedef struct xo_lstack {
+    uint32_t *v; /* records */
+    size_t sp, cap;
+} xo_lstack;
+
+typedef struct xo_name {
+    char *json;
+    size_t len;
+} xo_name;
+
+typedef struct xo_sink {
+    int fd;
+    xo_status *st;
+    ooc_sweep_view v;
+    size_t rank; /* the rank being swept, SIZE_MAX before the first */
+    int pid;
+    xo_name *names;
+    size_t nnames;
+    xo_kstack *ks;
+    size_t nks;
+    xo_lstack *ls; /* by tid */
+    size_t nls;
+    xo_rec *recs;
+    size_t nrecs, recs_cap;
+    uint32_t *free_recs;
+    size_t nfree, free_cap;
+    char *buf;
+    size_t len;
+    bool failed;
+} xo_sink;
+
+/* ------------------------------------------------------------ output */
+
+static bool out_flush(xo_sink *k)
+{
+    size_t at = 0;
+    while (!k->failed && at < k->len) {
+        ssize_t w = write(k->fd, k->buf + at, k->len - at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            k->st->werrno = w < 0 ? errno : EIO;
+            k->failed = true;
+            break;
+        }
+        at += (size_t)w;
+    }
+    k->len = 0;
+    return !k->failed;
+}
+
+/* Room for one event: its fixed parts, its name and a few numbers. */
+static char *out_room(xo_sink *k, size_t name_len)
+{
+    if (k->len + name_len + 256 > XO_BUF && !out_flush(k))
+        return NULL;
+    return k->buf + k->len;
+}
+
+static char *put_head(xo_sink *k, char *o, const char *ph, int64_t tid, int64_t at)
+{
+    o = export_copy_at(o, ph, strlen(ph));
+    o = export_i64_at(o, k->pid);
+    o = EXPORT_LIT(o, ",\"tid\":");
+    o = export_i64_at(o, tid);
+    o = EXPORT_LIT(o, ",\"ts\":");
+    o = export_us_at(o, at - k->v.zero);
+    o = EXPORT_LIT(o, ",\"name\":");
+    return o;
+}
+
+static const xo_name *name_of(const xo_sink *k, uint32_t reg)
+{
+    static const xo_name unknown = {"\"\"", 2};
+    return reg < k->nnames ? &k->names[reg] : &unknown;
+}
+
+static bool put_open(xo_sink *k, const ooc_call *c, int64_t tid, bool instant)
+{
+    const xo_name *nm = name_of(k, c->reg);
+    char *o = out_room(k, nm->len);
+    if (!o)
+        return false;
+    o = put_head(
+        k, o, instant ? "{\"ph\":\"i\",\"s\":\"t\",\"pid\":" : "{\"ph\":\"B\",\"pid\":", tid, c->s);
+    o = export_copy_at(o, nm->json, nm->len);
+    o = EXPORT_LIT(o, ",\"cat\":\"region\",\"args\":{\"call_index\":");
+    o = export_i64_at(o, (int64_t)c->pos);
+    if (instant)
+        o = EXPORT_LIT(o, ",\"exclusive_us\":0.000");
+    o = EXPORT_LIT(o, "}},\n");
+    k->len = (size_t)(o - k->buf);
+    k->st->events++;
+    return true;
+}
+
+static bool put_close(xo_sink *k, const xo_rec *r)
+{
+    const xo_name *nm = name_of(k, r->reg);
+    char *o = out_room(k, nm->len);
+    if (!o)
+        return false;
+    o = put_head(k, o, "{\"ph\":\"E\",\"pid\":", r->tid, r->e);
+    o = export_copy_at(o, nm->json, nm->len);
+    o = EXPORT_LIT(o, ",\"args\":{\"exclusive_us\":");
+    o = export_us_at(o, r->excl);
+    o = EXPORT_LIT(o, "}},\n");
+    k->len = (size_t)(o - k->buf);
+    k->st->events++;
+    return true;
+}
+
+/* ------------------------------------------------------------ records */
+
+static uint32_t rec_new(xo_sink *k)
+{
+    if (k->nfree)
+        return k->free_recs[--k->nfree];
+    if (k->nrecs >= XO_NONE - 1 ||
+        !sv_grow((void **)&k->recs, &k->recs_cap, k->nrecs + 1, sizeof *k->recs, 64))
+        return XO_NONE;
+    return (uint32_t)k->nrecs++;
+}
+
+static bool rec_done(xo_sink *k, uint32_t id)
+{
+    bool ok = put_close(k, &k->recs[id]);
+    if (!sv_grow((void **)&k->free_recs, &k->free_cap, k->nfree + 1, sizeof *k->free_recs, 64))
+        return false;
+    k->free_recs[k->nfree++] = id;
+    return ok;
+}
+
+static int64_t own_time(const xo_kent *e)
+{
+    int64_t x = e->e - e->s - e->covered;
+    return x < 0 ? 0 : x;
+}
+
+/* ------------------------------------------------------------ the stacks */
+
+static bool key_leave(xo_sink *k, xo_kstack *st)
+{
+    const xo_kent *e = &st->v[--st->sp];
+    if (e->rec == XO_NONE)
+        return true;
+    xo_rec *r = &k->recs[e->rec];
+    r->excl = own_time(e);
+    r->key_open = false;
+    return r->lane_open || rec_done(k, e->rec);
+}
+
+/* Closes the top of lane stack ls.  final: nothing can add to its callees any more. */
+static bool lane_pop(xo_sink *k, xo_lstack *ls, bool final)
+{
+    uint32_t id = ls->v[--ls->sp];
+    xo_rec *r = &k->recs[id];
+    r->lane_open = false;
+    if (r->key_open && !final)
+        return true; /* its E waits for its exclusive time */
+    if (r->key_open) {
+        xo_kent *e = &k->ks[r->key].v[r->kpos];
+        r->excl = own_time(e);
+        e->rec = XO_NONE;
+        r->key_open = false;
+    }
+    return rec_done(k, id);
+}
+
+static bool end_rank(xo_sink *k)
+{
+    bool ok = true;
+    for (size_t i = 0; ok && i < k->nks; i++)
+        while (ok && k->ks[i].sp)
+            ok = key_leave(k, &k->ks[i]);
+    for (size_t i = 0; ok && i < k->nls; i++)
+        while (ok && k->ls[i].sp)
+            ok = lane_pop(k, &k->ls[i], true);
+    for (size_t i = 0; i < k->nnames; i++)
+        free(k->names[i].json);
+    free(k->names);
+    k->names = NULL;
+    k->nnames = 0;
+    return ok;
+}
+
+static bool begin_rank(xo_sink *k, size_t rank)
+{
+    k->rank = rank;
+    k->pid = k->v.rank_no(k->v.ctx, rank) + 1;
+    size_t n = k->v.nregs(k->v.ctx, rank);
+    k->names = calloc(n ? n : 1, sizeof *k->names);
+    if (!k->names)
+        return false;
+    strbuf b;
+    sb_init(&b);
+    for (size_t j = 0; j < n; j++) {
+        sb_reset(&b);
+        json_escape(&b, k->v.reg_name(k->v.ctx, rank, (uint32_t)j));
+        if (b.oom || !(k->names[j].json = malloc(b.len + 1))) {
+            sb_free(&b);
+            return false;
+        }
+        memcpy(k->names[j].json, b.s, b.len + 1);
+        k->names[j].len = b.len;
+        k->nnames = j + 1;
+    }
+    sb_free(&b);
+    return true;
+}
+
+static bool grow_to(void **v, size_t *n, size_t want, size_t size)
+{
+    if (want <= *n)
+        return true;
+    void *nv = realloc(*v, want * size);
+    if (!nv)
+        return false;
+    memset((char *)nv + *n * size, 0, (want - *n) * size);
+    *v = nv;
+    *n = want;
+    return true;
+}
+
+/* export_walk.c's contains: top opens around a call starting at s (of no length: z). */
+static bool contains(const xo_rec *top, int64_t s, bool z)
+{
+    return top->e != top->s && (s < top->e || (s == top->e && z));
+}
+
+static bool lane_push(xo_sink *k, const ooc_call *c, xo_kstack *ks, xo_kent *ke)
+{
+    const ooc_lane *ml = &k->v.map->lanes[c->lane];
+    int64_t tid = export_lane_tid(ml->kind, ml->row);
+    if (tid < 1 || (size_t)tid >= SIZE_MAX / 2 ||
+        !grow_to((void **)&k->ls, &k->nls, (size_t)tid + 1, sizeof *k->ls))
+        return false;
+    xo_lstack *ls = &k->ls[tid];
+    bool z = c->e == c->s, ok = true;
+    while (ok && ls->sp && !contains(&k->recs[ls->v[ls->sp - 1]], c->s, z))
+        ok = lane_pop(k, ls, true); /* c starts at or after its end */
+    if (z)
+        return ok && put_open(k, c, tid, true);
+    while (ok && ls->sp && c->e > k->recs[ls->v[ls->sp - 1]].e) {
+        k->recs[ls->v[ls->sp - 1]].e = c->s; /* cut: c covers the rest of it */
+        k->st->overlap++;
+        ok = lane_pop(k, ls, false);
+    }
+    uint32_t id = ok ? rec_new(k) : XO_NONE;
+    if (id == XO_NONE || !sv_grow((void **)&ls->v, &ls->cap, ls->sp + 1, sizeof *ls->v, 16))
+        return false;
+    k->recs[id] =
+        (xo_rec){c->s, c->e, 0, tid, c->reg, (uint32_t)c->key, (uint32_t)ks->sp, true, true};
+    ls->v[ls->sp++] = id;
+    ke->rec = id;
+    return put_open(k, c, tid, false);
+}
+
+static bool sink_call(void *self, const ooc_call *c)
+{
+    xo_sink *k = self;
+    if (k->failed || k->st->lost)
+        return !k->failed;
+    bool ok = true;
+    if (c->rank != k->rank)
+        ok = (k->rank == SIZE_MAX || end_rank(k)) && begin_rank(k, c->rank);
+    if (ok && c->key >= k->nks)
+        ok = c->key < UINT32_MAX && grow_to((void **)&k->ks, &k->nks, c->key + 1, sizeof *k->ks);
+    if (!ok)
+        return false;
+    xo_kstack *ks = &k->ks[c->key];
+    while (ok && ks->sp > c->depth)
+        ok = key_leave(k, ks);
+    if (ok && ks->sp) { /* the union of the caller's children grows at its right end */
+        xo_kent *up = &ks->v[ks->sp - 1];
+        int64_t s = c->s > up->s ? c->s : up->s, e = c->e < up->e ? c->e : up->e;
+        if (e > s && e > up->cover_end) {
+            up->covered += e - (s > up->cover_end ? s : up->cover_end);
+            up->cover_end = e;
+        }
+    }
+    if (!ok || !sv_grow((void **)&ks->v, &ks->cap, ks->sp + 1, sizeof *ks->v, 16))
+        return false;
+    xo_kent *ke = &ks->v[ks->sp];
+    *ke = (xo_kent){c->s, c->e, INT64_MIN, 0, XO_NONE};
+    if (c->lane != SIZE_MAX && !lane_push(k, c, ks, ke))
+        return false;
+    ks->sp++;
+    return true;
+}
+
+static void sink_lose(void *self, const char *why)
+{
+    xo_sink *k = self;
+    if (!k->st->lost)
+        snprintf(k->st->why, sizeof k->st->why, "%s", why);
+    k->st->lost = true;
+}
+
+static void sink_free(void *self)
+{
+    xo_sink *k = self;
+    if (!k)
+        return;
+    for (size_t i = 0; i < k->nnames; i++)
+        free(k->names[i].json);
+    free(k->names);
+    for (size_t i = 0; i < k->nks; i++)
+        free(k->ks[i].v);
+    free(k->ks);
+    for (size_t i = 0; i < k->nls; i++)
+        free(k->ls[i].v);
+    free(k->ls);
+    free(k->recs);
+    free(k->free_recs);
+    free(k->buf);
+    free(k);
+}
+
+static const ooc_sink_ops xo_ops = {"chrome", sink_call, sink_lose, sink_free};
+
+/* ------------------------------------------------------------ the hook */
+
+static bool hook_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
+{
+    xo_run *x = ctx;
+    xo_sink *k = calloc(1, sizeof *k);
+    if (!k || !(k->buf = malloc(XO_BUF))) {
+        free(k);
+        return false;
+    }
+    k->fd = x->fd;
+    k->st = x->st;
+    k->v = *v;
+    k->v.zero = v->has_zero ? v->zero : 0;
+    k->rank = SIZE_MAX;
+    x->st->has_zero = v->has_zero;
+    x->st->zero = k->v.zero;
+    return ooc_scan_add_sink(sc, &xo_ops, k);
+}
+
+static bool hook_finish(void *ctx, ooc_scan *sc)
+{
+    (void)ctx;
+    xo_sink *k = ooc_scan_take_sink(sc, &xo_ops);
+    if (!k)
+        return false;
+    bool ok = k->st->lost || ((k->rank == SIZE_MAX || end_rank(k)) && out_flush(k));
+    ok = ok && !k->failed;
+    k->st->finished = ok;
+    sink_free(k);
+    return ok;
+}
+
+bool xo_run_init(xo_run *x, int fd)
+{
+    memset(x, 0, sizeof *x);
+    x->fd = fd;
+    /* shared with the loading child, which fills it */
+    void *m = mmap(NULL, sizeof *x->st, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return false;
+    x->st = m;
+    x->hook = (ooc_sink_hook){hook_attach, hook_finish, x};
+    return true;
+}
+
+void xo_run_free(xo_run *x)
+{
+    if (x->st)
+        munmap(x->st, sizeof *x->st);
+    x->st = NULL;
+}
+
+/* ------------------------------------------------------------ the parent */
+
+static sv_err write_error(sv_error *err, int e)
+{
+    sv_error_set(err, SV_ERR_IO, "%s", strerror(e));
+    errno = e; /* for the caller's sink or its closed-pipe check */
+    return SV_ERR_IO;
+}
+
+/* What the open and the child's page say, once the open returned rc. */
+static sv_err child_verdict(const xo_status *st, const ooc_file *file, const char *epath, sv_err rc,
+                            sv_error *err)
+{
+    if (st->werrno)
+        return write_error(err, st->werrno);
+    if (rc != SV_OK)
+        return rc;
+    if (st->lost)
+        return sv_error_set(err, SV_ERR_NO_EVENT_DATA, "%s: out of core: %s", epath, st->why);
+    if (!st->finished)
+        return sv_error_set(err, SV_ERR_DAMAGED, "%s: out of core: the export was not finished",
+                            epath);
+    if (st->events && (file->map.nlanes == 0 || st->zero != export_zero(file->skel)))
+        return sv_error_set(err, SV_ERR_DAMAGED,
+                            "%s: out of core: the export's lanes or time zero are not the "
+                            "profile's",
+                            epath);
+    return SV_OK;
+}
+
+sv_err export_ooc_chrome(const char *path, uint64_t budget, const region_filter *f,
+                         const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
+                         sv_error *err)
+{
+    char epath[400];
+    text_escape_buf(epath, sizeof epath, path);
+    *out = NULL;
+    if (rg->has_from || rg->has_to)
+        return sv_error_set(err, SV_ERR_RANGE,
+                            "%s: out of core, a Chrome trace of a time range (--from, --to) "
+                            "needs the calls in memory",
+                            epath);
+    fputs("{\"traceEvents\":[\n", fp);
+    if (fflush(fp) != 0 || ferror(fp))
+        return write_error(err, errno ? errno : EIO);
+    /* Its own descriptor: the loading child points 0, 1 and 2 elsewhere. */
+    int fd = fcntl(fileno(fp), F_DUPFD_CLOEXEC, 3);
+    if (fd < 0)
+        return write_error(err, errno);
+    xo_run x;
+    if (!xo_run_init(&x, fd)) {
+        close(fd);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
+    isolate_tail *tail = NULL; /* the statistics pass is not wanted: its child is ended */
+    isolate_options io = {.budget = budget, .tail = &tail};
+    sv_err rc = ooc_open_hooked(path, &io, f, &x.hook, out, err);
+    isolate_tail_free(tail);
+    rc = child_verdict(x.st, *out, epath, rc, err);
+    uint64_t overlap = x.st->overlap;
+    if (x.st->werrno) { /* fp's own error too, which standard output's check reads */
+        fputc('\n', fp);
+        fflush(fp);
+        errno = x.st->werrno;
+    }
+    xo_run_free(&x);
+    close(fd);
+    if (rc == SV_OK)
+        rc = export_chrome_finish_ooc((*out)->skel, &(*out)->map, f, true, fp, err);
+    if (rc == SV_OK && overlap) {
+        export_walk_stats ws = {.overlap = (size_t)overlap};
+        export_warn_overlap(warn, &ws);
+    }
+    return rc;
+}

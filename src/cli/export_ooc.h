@@ -1,0 +1,54 @@
+/* export_ooc: exports of a file opened out of core (export.h).  Folded stacks come from the
+ * skeleton's call paths (export_folded.c).  The Chrome trace is written while the loading
+ * child sweeps the calls (export_ooc.c): its sink (ooc/ooc_sink.h) writes every B, E and
+ * instant event to the export's file descriptor as the calls come, in memory as deep as the
+ * nesting, and the parent writes the M events, the counters and the end from the skeleton
+ * and the map once the open returns.  Not for the viewer's loads: the hook is the export's
+ * own. */
+#ifndef SV_EXPORT_OOC_H
+#define SV_EXPORT_OOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "export.h"
+#include "isolate/isolate.h"
+#include "ooc/ooc.h"
+
+/* What the loading child tells the parent, in a page both share. */
+typedef struct xo_status {
+    int werrno;    /* a write to the output failed with it (0: none) */
+    bool lost;     /* a rank the sweep could not do: why */
+    bool finished; /* every event written and flushed */
+    bool has_zero; /* the time zero the child wrote times from */
+    int64_t zero;
+    uint64_t events;  /* written */
+    uint64_t overlap; /* calls cut to nest in their lane */
+    char why[256];
+} xo_status;
+
+typedef struct xo_run {
+    int fd;
+    xo_status *st;
+    ooc_sink_hook hook;
+} xo_run;
+
+/* The shared page and the hook writing to fd; false when the page cannot be had. */
+bool xo_run_init(xo_run *x, int fd);
+void xo_run_free(xo_run *x);
+
+/* The Chrome trace of path out of core to fp (standard output or the export's temporary
+ * file), as export_chrome writes it in memory, as a set of events: rg must be empty (a time
+ * range needs the calls in memory).  *out gets the open file (the caller's to free, and to
+ * check --ranks on).  A write error is SV_ERR_IO with errno kept, as export_flush's. */
+sv_err export_ooc_chrome(const char *path, uint64_t budget, const region_filter *f,
+                         const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
+                         sv_error *err);
+
+/* export_chrome.c: after the child's events, the M events of the map's lanes, the counters
+ * and the end of the document; first: the one before ended with its comma, or none was written. */
+sv_err export_chrome_finish_ooc(profile *skel, const ooc_map *map, const region_filter *f,
+                                bool first, FILE *fp, sv_error *err);
+
+#endif
