@@ -358,13 +358,18 @@ static int run_export(const cli_options *o, profile *p, const region_filter *f)
     return run_export_to(o, export_loaded, &j);
 }
 
-/* The Chrome trace out of core: written as the loading child sweeps the calls. */
+/* The Chrome trace and speedscope out of core: written as the loading child sweeps the
+ * calls (cli/export_ooc.h). */
 static sv_err export_chrome_ooc(void *u, FILE *fp, int *status, sv_error *err)
 {
     export_job *j = u;
     export_request req = export_req(j->o);
     ooc_file *file = NULL;
-    sv_err rc = export_ooc_chrome(j->o->file, j->budget, j->f, &req.range, fp, stderr, &file, err);
+    sv_err rc =
+        req.format == EXPORT_CHROME
+            ? export_ooc_chrome(j->o->file, j->budget, j->f, &req.range, fp, stderr, &file, err)
+            : export_ooc_speedscope(j->o->file, j->budget, j->f, &req.range, fp, stderr, &file,
+                                    err);
     if (file) {
         for (size_t i = 0; i < file->skel->nwarnings; i++)
             fprintf(stderr, "scopeview: warning: %s\n", file->skel->warnings[i]);
@@ -381,7 +386,7 @@ static sv_err export_chrome_ooc(void *u, FILE *fp, int *status, sv_error *err)
  * paths (export.h), or, for a Chrome trace, while the loading child sweeps the calls. */
 static int run_export_ooc(const cli_options *o, const region_filter *f, uint64_t budget)
 {
-    if (o->export_format == EXPORT_CHROME) {
+    if (o->export_format == EXPORT_CHROME || o->export_format == EXPORT_SPEEDSCOPE) {
         export_job j = {o, NULL, f, budget};
         return run_export_to(o, export_chrome_ooc, &j);
     }

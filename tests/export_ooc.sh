@@ -1,9 +1,10 @@
 #!/bin/sh
 # --export and --folded out of core (--out-of-core, or a file whose calls exceed --memory):
 # the same output as the in-memory export of the same file (export.sh checks that one by
-# hand), with the filter and --folded-ranks; a rank the sweep cannot nest (call ids) and a
-# time range that needs single calls fail with one line and leave no output file; a full
-# device and a closed pipe behave as in memory.
+# hand), with the filter and --folded-ranks: folded stacks and speedscope byte for byte, the
+# Chrome trace as a set of events; a rank the sweep cannot nest (call ids) and a time range
+# that needs single calls fail with one line and leave no output file; a full device and a
+# closed pipe behave as in memory.
 . "${0%/*}/lib.sh"
 
 gen="$top_build/svgen"
@@ -75,15 +76,37 @@ events "$tmp/mem.json" >"$tmp/mem.ev"
 events "$tmp/ooc.json" >"$tmp/ooc.ev"
 check "chrome over --memory: the in-memory events" cmp -s "$tmp/mem.ev" "$tmp/ooc.ev"
 
+# --- speedscope: the lanes' events spilled by lane and written in the timeline's order, so
+# the document is the in-memory one byte for byte.
+for f in t nt; do
+    for args in "" "-i main" "-x rec" "--ranks 1"; do
+        # shellcheck disable=SC2086 # word splitting of args is wanted
+        "$sv" --export speedscope $args "$tmp/$f.h5" "$tmp/mem.json" 2>"$tmp/mem.err"
+        # shellcheck disable=SC2086
+        run --export speedscope --out-of-core $args "$tmp/$f.h5" "$tmp/ooc.json"
+        check "speedscope $f.h5 '$args' out of core: exit 0" [ "$rc" = 0 ]
+        check "speedscope $f.h5 '$args' out of core: profiles" [ "$(grep -c '"type":"evented"' "$tmp/ooc.json")" -gt 0 ]
+        check "speedscope $f.h5 '$args' out of core: the in-memory document" cmp -s "$tmp/mem.json" "$tmp/ooc.json"
+        check "speedscope $f.h5 '$args' out of core: the same warnings" cmp -s "$tmp/mem.err" "$tmp/err"
+    done
+done
+"$sv" --export speedscope "$tmp/m.h5" "$tmp/mem.json"
+run --export speedscope --memory 2M "$tmp/m.h5" -
+check "speedscope over --memory to stdout: exit 0" [ "$rc" = 0 ]
+check "speedscope over --memory: the in-memory document" cmp -s "$tmp/mem.json" "$tmp/out"
+run --export speedscope --out-of-core --to 1ms "$tmp/t.h5" "$tmp/o.json"
+check "speedscope --to out of core: exit 1, one line" [ "$rc" = 1 ] && [ "$(lines "$tmp/err")" = 1 ]
+check "speedscope --to out of core: no output file" [ ! -e "$tmp/o.json" ]
+
 # A closed pipe: 141, nothing said, as in memory.
-for fmt in chrome; do
+for fmt in chrome speedscope; do
     sh -c "'$sv' --export $fmt --out-of-core '$tmp/m.h5' - 2>'$tmp/err'; echo \$? >'$tmp/rc'" | head -c 10 >/dev/null
     check "$fmt out of core to a closed pipe: 141" [ "$(cat "$tmp/rc")" = 141 ]
     check "$fmt out of core to a closed pipe: nothing said" [ ! -s "$tmp/err" ]
 done
 
 # --- call ids: the sweep does not follow them
-for fmt in folded chrome; do
+for fmt in folded chrome speedscope; do
     run --export $fmt --out-of-core "$tmp/ids.h5" "$tmp/o.txt"
     check "$fmt of call ids out of core: exit 1" [ "$rc" = 1 ]
     check "$fmt of call ids out of core: one line" [ "$(lines "$tmp/err")" = 1 ]
@@ -95,7 +118,7 @@ done
 
 # --- a full device, as in memory
 if [ -w /dev/full ]; then
-    for fmt in folded chrome; do
+    for fmt in folded chrome speedscope; do
         run --export $fmt --out-of-core "$tmp/t.h5" /dev/full
         check "$fmt out of core to /dev/full: exit 1" [ "$rc" = 1 ]
         check "$fmt out of core to /dev/full: the reason" has "cannot write /dev/full: No space left on device" "$tmp/err"

@@ -52,6 +52,19 @@ static inline int64_t export_lane_tid(lane_kind kind, int64_t row)
                                  : 1;
 }
 
+/* speedscope's document piece by piece (export_speedscope.c), for a writer that has the
+ * lanes' events from elsewhere (out of core): begin writes the head and the frames of p's
+ * regions under f; then per lane its profile's head (t0, t1: its first start, latest end),
+ * its opens and closes in order, its end; then the document's end.  err is begin's. */
+typedef struct export_ss export_ss;
+sv_err export_ss_begin(export_ss **out, const profile *p, const region_filter *f, FILE *fp,
+                       sv_error *err);
+sv_err export_ss_lane(export_ss *w, const lane *ln, int64_t t0, int64_t t1);
+sv_err export_ss_event(export_ss *w, const region *r, bool open, int64_t at);
+sv_err export_ss_lane_end(export_ss *w);
+sv_err export_ss_end(export_ss *w);
+void export_ss_free(export_ss *w);
+
 /* Says how many calls were cut to nest, once, on warn. */
 void export_warn_overlap(FILE *warn, const export_walk_stats *st);
 

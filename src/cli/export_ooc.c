@@ -55,9 +55,29 @@ typedef struct xo_kstack {
     size_t sp, cap;
 } xo_kstack;
 
+/* speedscope: an event of a lane, spilled in blocks of one lane. */
+typedef struct xo_ev {
+    int64_t at;
+    uint32_t reg;
+    uint32_t open;
+} xo_ev;
+
+#define XO_BLOCK_EVENTS 255
+typedef struct xo_block_head {
+    uint64_t prev; /* the lane's previous block's offset + 1, 0 none */
+    uint32_t lane, n;
+} xo_block_head;
+
 typedef struct xo_lstack {
     uint32_t *v; /* records */
     size_t sp, cap;
+    /* speedscope */
+    uint32_t id; /* its entry in the lane table + 1, 0 before its first call */
+    xo_ev *blk;  /* XO_BLOCK_EVENTS */
+    size_t nblk;
+    xo_ev *inst; /* the events at instant inst_t held back for the calls of no length */
+    size_t ninst, inst_cap;
+    int64_t inst_t;
 } xo_lstack;
 
 typedef struct xo_name {
@@ -84,6 +104,12 @@ typedef struct xo_sink {
     char *buf;
     size_t len;
     bool failed;
+    /* speedscope: the events go to the spill file, a lane's in its own blocks */
+    bool ss;
+    int spill;
+    uint64_t spill_len;
+    xo_lane *lanes;
+    size_t nlanes, lanes_cap;
 } xo_sink;
 
 /* ------------------------------------------------------------ output */
@@ -208,11 +234,22 @@ static bool key_leave(xo_sink *k, xo_kstack *st)
 }
 
 /* Closes the top of lane stack ls.  final: nothing can add to its callees any more. */
-static bool lane_pop(xo_sink *k, xo_lstack *ls, bool final)
+static bool ss_close(xo_sink *k, xo_lstack *ls, const xo_rec *r, int64_t t);
+
+/* Closes the top of lane stack ls.  final: nothing can add to its callees any more.  t: the
+ * start of the call that closes it (INT64_MAX at the lane's end). */
+static bool lane_pop_at(xo_sink *k, xo_lstack *ls, bool final, int64_t t)
 {
     uint32_t id = ls->v[--ls->sp];
     xo_rec *r = &k->recs[id];
     r->lane_open = false;
+    if (k->ss) {
+        bool ok = ss_close(k, ls, r, t);
+        if (!sv_grow((void **)&k->free_recs, &k->free_cap, k->nfree + 1, sizeof *k->free_recs, 64))
+            return false;
+        k->free_recs[k->nfree++] = id;
+        return ok;
+    }
     if (r->key_open && !final)
         return true; /* its E waits for its exclusive time */
     if (r->key_open) {
@@ -224,15 +261,25 @@ static bool lane_pop(xo_sink *k, xo_lstack *ls, bool final)
     return rec_done(k, id);
 }
 
+static bool lane_pop(xo_sink *k, xo_lstack *ls, bool final)
+{
+    return lane_pop_at(k, ls, final, INT64_MAX);
+}
+
+static bool ss_lane_end(xo_sink *k, xo_lstack *ls);
+
 static bool end_rank(xo_sink *k)
 {
     bool ok = true;
     for (size_t i = 0; ok && i < k->nks; i++)
         while (ok && k->ks[i].sp)
             ok = key_leave(k, &k->ks[i]);
-    for (size_t i = 0; ok && i < k->nls; i++)
+    for (size_t i = 0; ok && i < k->nls; i++) {
         while (ok && k->ls[i].sp)
             ok = lane_pop(k, &k->ls[i], true);
+        if (ok && k->ss)
+            ok = ss_lane_end(k, &k->ls[i]);
+    }
     for (size_t i = 0; i < k->nnames; i++)
         free(k->names[i].json);
     free(k->names);
@@ -279,6 +326,105 @@ static bool grow_to(void **v, size_t *n, size_t want, size_t size)
     return true;
 }
 
+/* ------------------------------------------------------------ speedscope's spill */
+
+static bool spill_write(xo_sink *k, const void *p, size_t n)
+{
+    const char *b = p;
+    size_t at = 0;
+    while (!k->failed && at < n) {
+        ssize_t w = pwrite(k->spill, b + at, n - at, (off_t)(k->spill_len + at));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            k->st->spill_errno = w < 0 ? errno : EIO;
+            k->failed = true;
+        } else {
+            at += (size_t)w;
+        }
+    }
+    k->spill_len += n;
+    return !k->failed;
+}
+
+static bool ss_block_out(xo_sink *k, xo_lstack *ls)
+{
+    if (!ls->nblk)
+        return true;
+    xo_lane *ln = &k->lanes[ls->id - 1];
+    xo_block_head h = {ln->last, ls->id - 1, (uint32_t)ls->nblk};
+    ln->last = k->spill_len + 1;
+    ln->events += ls->nblk;
+    bool ok = spill_write(k, &h, sizeof h) && spill_write(k, ls->blk, ls->nblk * sizeof *ls->blk);
+    ls->nblk = 0;
+    return ok;
+}
+
+static bool ss_put(xo_sink *k, xo_lstack *ls, const xo_ev *e)
+{
+    if (ls->nblk == XO_BLOCK_EVENTS && !ss_block_out(k, ls))
+        return false;
+    ls->blk[ls->nblk++] = *e;
+    return true;
+}
+
+static bool ss_flush_inst(xo_sink *k, xo_lstack *ls)
+{
+    bool ok = true;
+    for (size_t i = 0; ok && i < ls->ninst; i++)
+        ok = ss_put(k, ls, &ls->inst[i]);
+    ls->ninst = 0;
+    return ok;
+}
+
+/* An event of the lane.  held: at the instant of the call being pushed, after the events of
+ * the calls of no length that start then (export_walk.c writes those first). */
+static bool ss_event(xo_sink *k, xo_lstack *ls, uint32_t reg, bool open, int64_t at, bool held)
+{
+    xo_ev e = {at, reg, open};
+    if (!held)
+        return ss_put(k, ls, &e);
+    if (!sv_grow((void **)&ls->inst, &ls->inst_cap, ls->ninst + 1, sizeof *ls->inst, 16))
+        return false;
+    ls->inst_t = at;
+    ls->inst[ls->ninst++] = e;
+    return true;
+}
+
+/* A call closed in its lane by one starting at t (INT64_MAX: the lane's end). */
+static bool ss_close(xo_sink *k, xo_lstack *ls, const xo_rec *r, int64_t t)
+{
+    if (ls->ninst && (t == INT64_MAX || r->e > ls->inst_t) && !ss_flush_inst(k, ls))
+        return false;
+    return ss_event(k, ls, r->reg, false, r->e, t != INT64_MAX && r->e >= t);
+}
+
+/* Call c arrives in lane ls: what was held for an earlier instant goes out; a new lane gets
+ * its entry in the table. */
+static bool ss_arrive(xo_sink *k, xo_lstack *ls, const ooc_lane *ml, int64_t tid, const ooc_call *c)
+{
+    if (!ls->id) {
+        if (!sv_grow((void **)&k->lanes, &k->lanes_cap, k->nlanes + 1, sizeof *k->lanes, 16) ||
+            (!ls->blk && !(ls->blk = malloc(XO_BLOCK_EVENTS * sizeof *ls->blk))))
+            return false;
+        k->lanes[k->nlanes] = (xo_lane){k->rank, tid, (int)ml->kind, ml->row, c->s, c->e, 0, 0};
+        ls->id = (uint32_t)++k->nlanes;
+    }
+    xo_lane *ln = &k->lanes[ls->id - 1];
+    ln->t0 = c->s < ln->t0 ? c->s : ln->t0;
+    ln->t1 = c->e > ln->t1 ? c->e : ln->t1;
+    return !ls->ninst || ls->inst_t >= c->s || ss_flush_inst(k, ls);
+}
+
+static bool ss_lane_end(xo_sink *k, xo_lstack *ls)
+{
+    if (!ls->id)
+        return true;
+    bool ok = ss_flush_inst(k, ls) && ss_block_out(k, ls);
+    ls->id = 0;
+    return ok;
+}
+
 /* export_walk.c's contains: top opens around a call starting at s (of no length: z). */
 static bool contains(const xo_rec *top, int64_t s, bool z)
 {
@@ -293,15 +439,18 @@ static bool lane_push(xo_sink *k, const ooc_call *c, xo_kstack *ks, xo_kent *ke)
         !grow_to((void **)&k->ls, &k->nls, (size_t)tid + 1, sizeof *k->ls))
         return false;
     xo_lstack *ls = &k->ls[tid];
-    bool z = c->e == c->s, ok = true;
+    bool z = c->e == c->s, ok = !k->ss || ss_arrive(k, ls, ml, tid, c);
     while (ok && ls->sp && !contains(&k->recs[ls->v[ls->sp - 1]], c->s, z))
-        ok = lane_pop(k, ls, true); /* c starts at or after its end */
+        ok = lane_pop_at(k, ls, true, c->s); /* c starts at or after its end */
+    if (z && k->ss)
+        return ok && ss_event(k, ls, c->reg, true, c->s, false) &&
+               ss_event(k, ls, c->reg, false, c->s, false);
     if (z)
         return ok && put_open(k, c, tid, true);
     while (ok && ls->sp && c->e > k->recs[ls->v[ls->sp - 1]].e) {
         k->recs[ls->v[ls->sp - 1]].e = c->s; /* cut: c covers the rest of it */
         k->st->overlap++;
-        ok = lane_pop(k, ls, false);
+        ok = lane_pop_at(k, ls, false, c->s);
     }
     uint32_t id = ok ? rec_new(k) : XO_NONE;
     if (id == XO_NONE || !sv_grow((void **)&ls->v, &ls->cap, ls->sp + 1, sizeof *ls->v, 16))
@@ -309,6 +458,8 @@ static bool lane_push(xo_sink *k, const ooc_call *c, xo_kstack *ks, xo_kent *ke)
     k->recs[id] =
         (xo_rec){c->s, c->e, 0, tid, c->reg, (uint32_t)c->key, (uint32_t)ks->sp, true, true};
     ls->v[ls->sp++] = id;
+    if (k->ss) /* no exclusive time to wait for */
+        return ss_event(k, ls, c->reg, true, c->s, true);
     ke->rec = id;
     return put_open(k, c, tid, false);
 }
@@ -365,9 +516,13 @@ static void sink_free(void *self)
     for (size_t i = 0; i < k->nks; i++)
         free(k->ks[i].v);
     free(k->ks);
-    for (size_t i = 0; i < k->nls; i++)
+    for (size_t i = 0; i < k->nls; i++) {
         free(k->ls[i].v);
+        free(k->ls[i].blk);
+        free(k->ls[i].inst);
+    }
     free(k->ls);
+    free(k->lanes);
     free(k->recs);
     free(k->free_recs);
     free(k->buf);
@@ -388,6 +543,8 @@ static bool hook_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
     }
     k->fd = x->fd;
     k->st = x->st;
+    k->ss = x->speedscope;
+    k->spill = x->spill;
     k->v = *v;
     k->v.zero = v->has_zero ? v->zero : 0;
     k->rank = SIZE_MAX;
@@ -403,6 +560,11 @@ static bool hook_finish(void *ctx, ooc_scan *sc)
     if (!k)
         return false;
     bool ok = k->st->lost || ((k->rank == SIZE_MAX || end_rank(k)) && out_flush(k));
+    if (ok && k->ss && !k->st->lost) { /* the lane table after the blocks */
+        k->st->lanes_off = k->spill_len;
+        k->st->nlanes = k->nlanes;
+        ok = spill_write(k, k->lanes, k->nlanes * sizeof *k->lanes);
+    }
     ok = ok && !k->failed;
     k->st->finished = ok;
     sink_free(k);
@@ -498,6 +660,139 @@ sv_err export_ooc_chrome(const char *path, uint64_t budget, const region_filter 
     close(fd);
     if (rc == SV_OK)
         rc = export_chrome_finish_ooc((*out)->skel, &(*out)->map, f, true, fp, err);
+    if (rc == SV_OK && overlap) {
+        export_walk_stats ws = {.overlap = (size_t)overlap};
+        export_warn_overlap(warn, &ws);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ speedscope, the parent */
+
+static int lane_cmp(const void *a, const void *b)
+{
+    const xo_lane *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static bool read_at(int fd, void *p, size_t n, uint64_t off)
+{
+    char *b = p;
+    size_t at = 0;
+    while (at < n) {
+        ssize_t r = pread(fd, b + at, n - at, (off_t)(off + at));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        at += (size_t)r;
+    }
+    return true;
+}
+
+/* One lane's profile from its blocks, which are chained from the last. */
+static sv_err ss_lane_out(export_ss *w, int spill, profile *skel, const xo_lane *xl,
+                          const ooc_lane *ml, sv_error *err)
+{
+    uint64_t *offs = NULL;
+    size_t n = 0, cap = 0;
+    bool ok = true;
+    for (uint64_t at = xl->last; ok && at; n++) {
+        xo_block_head h;
+        ok = sv_grow((void **)&offs, &cap, n + 1, sizeof *offs, 64) &&
+             read_at(spill, &h, sizeof h, at - 1) && h.prev < at;
+        if (ok)
+            offs[n] = at - 1;
+        at = ok ? h.prev : 0;
+    }
+    rank_data *rk = &skel->ranks[xl->rank];
+    lane ln = {.rk = rk, .kind = ml->kind, .row = ml->row};
+    sv_err rc = ok ? export_ss_lane(w, &ln, xl->t0, xl->t1)
+                   : sv_error_set(err, SV_ERR_IO, "the temporary file cannot be read back");
+    xo_ev ev[XO_BLOCK_EVENTS];
+    for (size_t b = n; rc == SV_OK && b-- > 0;) {
+        xo_block_head h;
+        if (!read_at(spill, &h, sizeof h, offs[b]) || h.n > XO_BLOCK_EVENTS ||
+            !read_at(spill, ev, h.n * sizeof *ev, offs[b] + sizeof h)) {
+            rc = sv_error_set(err, SV_ERR_IO, "the temporary file cannot be read back");
+            break;
+        }
+        for (uint32_t i = 0; rc == SV_OK && i < h.n; i++)
+            rc = ev[i].reg < rk->nregions
+                     ? export_ss_event(w, rk->regions[ev[i].reg], ev[i].open, ev[i].at)
+                     : sv_error_set(err, SV_ERR_DAMAGED, "a spilled event names no region");
+    }
+    free(offs);
+    return rc == SV_OK ? export_ss_lane_end(w) : rc;
+}
+
+/* The document from the spill: the lanes in the map's (the timeline's) order. */
+static sv_err ss_write(int spill, const xo_status *st, ooc_file *file, const region_filter *f,
+                       FILE *fp, sv_error *err)
+{
+    size_t n = (size_t)st->nlanes;
+    xo_lane *v = n == st->nlanes ? malloc((n ? n : 1) * sizeof *v) : NULL;
+    if (!v)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    if (n && !read_at(spill, v, n * sizeof *v, st->lanes_off)) {
+        free(v);
+        return sv_error_set(err, SV_ERR_IO, "the temporary file cannot be read back");
+    }
+    qsort(v, n, sizeof *v, lane_cmp);
+    export_ss *w = NULL;
+    sv_err rc = export_ss_begin(&w, file->skel, f, fp, err);
+    for (size_t l = 0; rc == SV_OK && l < file->map.nlanes; l++) {
+        const ooc_lane *ml = &file->map.lanes[l];
+        xo_lane key = {.rank = ml->rank_index, .tid = export_lane_tid(ml->kind, ml->row)};
+        const xo_lane *xl = bsearch(&key, v, n, sizeof *v, lane_cmp);
+        if (xl && xl->rank < file->skel->nranks)
+            rc = ss_lane_out(w, spill, file->skel, xl, ml, err);
+    }
+    if (rc == SV_OK)
+        rc = export_ss_end(w);
+    export_ss_free(w);
+    free(v);
+    return rc;
+}
+
+sv_err export_ooc_speedscope(const char *path, uint64_t budget, const region_filter *f,
+                             const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
+                             sv_error *err)
+{
+    char epath[400];
+    text_escape_buf(epath, sizeof epath, path);
+    *out = NULL;
+    if (rg->has_from || rg->has_to)
+        return sv_error_set(err, SV_ERR_RANGE,
+                            "%s: out of core, a speedscope export of a time range (--from, "
+                            "--to) needs the calls in memory",
+                            epath);
+    FILE *tmp = tmpfile(); /* unlinked: gone with the process */
+    if (!tmp)
+        return sv_error_set(err, SV_ERR_IO, "cannot make a temporary file: %s", strerror(errno));
+    xo_run x;
+    if (!xo_run_init(&x, -1)) {
+        fclose(tmp);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
+    x.speedscope = true;
+    x.spill = fileno(tmp);
+    isolate_tail *tail = NULL;
+    isolate_options io = {.budget = budget, .tail = &tail};
+    sv_err rc = ooc_open_hooked(path, &io, f, &x.hook, out, err);
+    isolate_tail_free(tail);
+    if (x.st->spill_errno)
+        rc = sv_error_set(err, SV_ERR_IO, "cannot write a temporary file: %s",
+                          strerror(x.st->spill_errno));
+    else
+        rc = child_verdict(x.st, *out, epath, rc, err);
+    if (rc == SV_OK)
+        rc = ss_write(fileno(tmp), x.st, *out, f, fp, err);
+    uint64_t overlap = x.st->overlap;
+    xo_run_free(&x);
+    fclose(tmp);
     if (rc == SV_OK && overlap) {
         export_walk_stats ws = {.overlap = (size_t)overlap};
         export_warn_overlap(warn, &ws);

@@ -23,13 +23,28 @@ typedef struct xo_status {
     bool finished; /* every event written and flushed */
     bool has_zero; /* the time zero the child wrote times from */
     int64_t zero;
-    uint64_t events;  /* written */
-    uint64_t overlap; /* calls cut to nest in their lane */
+    uint64_t events;            /* written */
+    uint64_t overlap;           /* calls cut to nest in their lane */
+    int spill_errno;            /* speedscope: a write to the spill file failed with it */
+    uint64_t lanes_off, nlanes; /* speedscope: the spill file's lane table */
     char why[256];
 } xo_status;
 
+/* speedscope: a lane's entry in the spill file's table (export_ooc.c). */
+typedef struct xo_lane {
+    size_t rank; /* the skeleton's rank index */
+    int64_t tid; /* export_lane_tid */
+    int kind;    /* lane_kind */
+    int64_t row;
+    int64_t t0, t1; /* first start, latest end */
+    uint64_t last;  /* its last block's offset + 1 */
+    uint64_t events;
+} xo_lane;
+
 typedef struct xo_run {
     int fd;
+    bool speedscope; /* the events to spill (by lane) rather than to fd */
+    int spill;
     xo_status *st;
     ooc_sink_hook hook;
 } xo_run;
@@ -45,6 +60,13 @@ void xo_run_free(xo_run *x);
 sv_err export_ooc_chrome(const char *path, uint64_t budget, const region_filter *f,
                          const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
                          sv_error *err);
+
+/* The speedscope export of path out of core, as export_speedscope writes it in memory: the
+ * child spills each lane's events in blocks to a temporary file, from which the lanes are
+ * written one after the other once the open returns.  As export_ooc_chrome otherwise. */
+sv_err export_ooc_speedscope(const char *path, uint64_t budget, const region_filter *f,
+                             const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
+                             sv_error *err);
 
 /* export_chrome.c: after the child's events, the M events of the map's lanes, the counters
  * and the end of the document; first: the one before ended with its comma, or none was written. */

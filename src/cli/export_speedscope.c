@@ -80,7 +80,7 @@ static sv_err put_frames(ss_ctx *c, const profile *p, const region_filter *f)
         return sv_error_set(c->err, SV_ERR_NOMEM, "out of memory");
     for (size_t k = 0; k < p->nregions; k++) {
         const region *r = p->regions[k];
-        if (r->has_event_data && r->n > 0 && filter_match(f, r))
+        if (r->has_event_data && (r->n > 0 || r->st.num_calls > 0) && filter_match(f, r))
             c->map[c->nmap++] = (frame_of){r, 0};
     }
     qsort(c->map, c->nmap, sizeof *c->map, by_frame_key);
@@ -119,7 +119,7 @@ static sv_err ss_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int6
     return SV_OK;
 }
 
-static sv_err ss_event(ss_ctx *c, const export_call *call, char type, int64_t at)
+static sv_err ss_event_r(ss_ctx *c, const region *r, char type, int64_t at)
 {
     static const char open_ev[] = ",{\"type\":\"O\",\"frame\":",
                       close_ev[] = ",{\"type\":\"C\",\"frame\":";
@@ -130,7 +130,7 @@ static sv_err ss_event(ss_ctx *c, const export_call *call, char type, int64_t at
     size_t skip = c->first_event ? 1 : 0;
     char *o = export_copy_at(b->s + b->len, (type == 'O' ? open_ev : close_ev) + skip,
                              sizeof open_ev - 1 - skip);
-    o = export_i64_at(o, frame_index(c, call->r));
+    o = export_i64_at(o, frame_index(c, r));
     o = EXPORT_LIT(o, ",\"at\":");
     o = export_i64_at(o, at - c->zero);
     *o++ = '}';
@@ -138,6 +138,11 @@ static sv_err ss_event(ss_ctx *c, const export_call *call, char type, int64_t at
     b->s[b->len] = '\0';
     c->first_event = false;
     return b->len >= EXPORT_FLUSH_AT ? export_flush(b, c->fp, c->err) : SV_OK;
+}
+
+static sv_err ss_event(ss_ctx *c, const export_call *call, char type, int64_t at)
+{
+    return ss_event_r(c, call->r, type, at);
 }
 
 static sv_err ss_open(void *u, const export_call *call)
@@ -192,4 +197,58 @@ sv_err export_speedscope(profile *p, const region_filter *f, const export_range 
     if (rc == SV_OK)
         export_warn_overlap(warn, &st);
     return rc;
+}
+
+/* ------------------------------------------------------------------ piece by piece */
+
+struct export_ss {
+    ss_ctx c;
+};
+
+sv_err export_ss_begin(export_ss **out, const profile *p, const region_filter *f, FILE *fp,
+                       sv_error *err)
+{
+    export_ss *w = calloc(1, sizeof *w);
+    *out = w;
+    if (!w)
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    w->c = (ss_ctx){.fp = fp, .zero = export_zero(p), .first_profile = true, .err = err};
+    sb_init(&w->c.b);
+    put_head(&w->c, p);
+    sv_err rc = put_frames(&w->c, p, f);
+    if (rc == SV_OK) {
+        sb_puts(&w->c.b, "\n]},\n\"profiles\":[");
+        rc = export_flush(&w->c.b, fp, err);
+    }
+    return rc;
+}
+
+sv_err export_ss_lane(export_ss *w, const lane *ln, int64_t t0, int64_t t1)
+{
+    return ss_begin(&w->c, ln, 0, t0, t1);
+}
+
+sv_err export_ss_event(export_ss *w, const region *r, bool open, int64_t at)
+{
+    return ss_event_r(&w->c, r, open ? 'O' : 'C', at);
+}
+
+sv_err export_ss_lane_end(export_ss *w)
+{
+    return ss_end(&w->c, NULL);
+}
+
+sv_err export_ss_end(export_ss *w)
+{
+    sb_puts(&w->c.b, "\n]}\n");
+    return export_flush(&w->c.b, w->c.fp, w->c.err);
+}
+
+void export_ss_free(export_ss *w)
+{
+    if (!w)
+        return;
+    sb_free(&w->c.b);
+    free(w->c.map);
+    free(w);
 }
