@@ -68,9 +68,16 @@ typedef struct xo_block_head {
     uint32_t lane, n;
 } xo_block_head;
 
+typedef struct xo_pre {
+    char s[64];
+    size_t len;
+} xo_pre;
+
 typedef struct xo_lstack {
     uint32_t *v; /* records */
     size_t sp, cap;
+    xo_pre pre[3]; /* Chrome: the events' heads (lane_pre) for rank pre_rank - 1 */
+    size_t pre_rank;
     /* speedscope */
     uint32_t id; /* its entry in the lane table + 1, 0 before its first call */
     xo_ev *blk;  /* XO_BLOCK_EVENTS */
@@ -140,13 +147,33 @@ static char *out_room(xo_sink *k, size_t name_len)
     return k->buf + k->len;
 }
 
-static char *put_head(xo_sink *k, char *o, const char *ph, int64_t tid, int64_t at)
+enum { XO_B, XO_E, XO_I };
+
+/* '{"ph":"B","pid":1,"tid":2,"ts":' and the E's and the instant's for the lane of tid, made
+ * once a rank: formatting them each event cost a fifth of the writer. */
+static const xo_pre *lane_pre(xo_sink *k, int64_t tid)
 {
-    o = export_copy_at(o, ph, strlen(ph));
-    o = export_i64_at(o, k->pid);
-    o = EXPORT_LIT(o, ",\"tid\":");
-    o = export_i64_at(o, tid);
-    o = EXPORT_LIT(o, ",\"ts\":");
+    xo_lstack *ls = &k->ls[tid];
+    if (ls->pre_rank != k->rank + 1) {
+        static const char *const ph[3] = {"{\"ph\":\"B\",\"pid\":", "{\"ph\":\"E\",\"pid\":",
+                                          "{\"ph\":\"i\",\"s\":\"t\",\"pid\":"};
+        for (int i = 0; i < 3; i++) {
+            char *o = export_copy_at(ls->pre[i].s, ph[i], strlen(ph[i]));
+            o = export_i64_at(o, k->pid);
+            o = EXPORT_LIT(o, ",\"tid\":");
+            o = export_i64_at(o, tid);
+            o = EXPORT_LIT(o, ",\"ts\":");
+            ls->pre[i].len = (size_t)(o - ls->pre[i].s);
+        }
+        ls->pre_rank = k->rank + 1;
+    }
+    return ls->pre;
+}
+
+static char *put_head(xo_sink *k, char *o, int ph, int64_t tid, int64_t at)
+{
+    const xo_pre *pre = &lane_pre(k, tid)[ph];
+    o = export_copy_at(o, pre->s, pre->len);
     o = export_us_at(o, at - k->v.zero);
     o = EXPORT_LIT(o, ",\"name\":");
     return o;
@@ -164,8 +191,7 @@ static bool put_open(xo_sink *k, const ooc_call *c, int64_t tid, bool instant)
     char *o = out_room(k, nm->len);
     if (!o)
         return false;
-    o = put_head(
-        k, o, instant ? "{\"ph\":\"i\",\"s\":\"t\",\"pid\":" : "{\"ph\":\"B\",\"pid\":", tid, c->s);
+    o = put_head(k, o, instant ? XO_I : XO_B, tid, c->s);
     o = export_copy_at(o, nm->json, nm->len);
     o = EXPORT_LIT(o, ",\"cat\":\"region\",\"args\":{\"call_index\":");
     o = export_i64_at(o, (int64_t)c->pos);
@@ -183,7 +209,7 @@ static bool put_close(xo_sink *k, const xo_rec *r)
     char *o = out_room(k, nm->len);
     if (!o)
         return false;
-    o = put_head(k, o, "{\"ph\":\"E\",\"pid\":", r->tid, r->e);
+    o = put_head(k, o, XO_E, r->tid, r->e);
     o = export_copy_at(o, nm->json, nm->len);
     o = EXPORT_LIT(o, ",\"args\":{\"exclusive_us\":");
     o = export_us_at(o, r->excl);
