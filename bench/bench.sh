@@ -45,7 +45,9 @@
 #      2 x columns + 32 MiB;
 #  10. the exports (--export chrome, --export speedscope to a file, --folded)
 #      of extended-2M (2 ranks x 4 threads, every column), as ratios to --json
-#      on the same file (target 2x: half its speed), with their peak RSS;
+#      on the same file (target 2x: half its speed), with their peak RSS; and
+#      the same out of core on schema3-10M within --memory $BENCH_OOC_MEMORY
+#      (64M), as ratios to --json on it, peak RSS against the budget;
 #  11. each view's first frame on schema3-10M (BENCH_VIEW_FILE): the headless
 #      run opening it (--view ID) beyond the run opening the timeline (the
 #      load), as a ratio to the load (target 1x).
@@ -61,6 +63,7 @@
 # 100M-event files to use instead of writing them into $BENCH_OUT;
 # BENCH_BIG_GZIP1K_FILE the 1,024-chunk one; BENCH_BIG_CALLS, 100000000: the
 # calls of the files written; BENCH_BIG_REPEATS, 3),
+# BENCH_OOC_MEMORY (64M) the --memory of part 10's out-of-core exports,
 # BENCH_PY_FILES="s3c1k-10M ..." the files of part 8, BENCH_PYTHON
 # (/usr/bin/python3, Debian's, with python3-h5py and python3-numpy).
 set -eu
@@ -733,9 +736,40 @@ if part_on 10; then
             "$what" "$xs" "$xst" "$xr" "$xcr" "$(calc "$xrss * 1024")" "$(tf "$met")" >>"$XJSON"
         rm -f "$TMP/export.json"
     done
+    # Out of core: the 10M-call schema-3 file (no call ids: the sweep nests it) within a
+    # small --memory, the export streamed from the loading child's sweep.
+    gen_file schema3-10M bench-schema3 "--calls 10000000"
+    of="$OUT/schema3-10M.h5" omem=${BENCH_OOC_MEMORY:-64M}
+    omem_b=$(calc "$(echo "$omem" | sed 's/[KMG]$//') * $(case "$omem" in *K) echo 1024 ;; *M) echo "$MIB" ;; *G) echo "$MIB * 1024" ;; *) echo 1 ;; esac)")
+    echo "    out of core, schema3-10M (10M calls) within --memory $omem, as ratios to --json on it"
+    measure "ojson" "$SV" --json "$of"
+    ojs=$(median "$TMP/ojson" 1)
+    printf '  --json %.3f s\n' "$ojs"
+    OJSON="$TMP/ojson.json"
+    : >"$OJSON"
+    for what in chrome speedscope folded; do
+        measure "o$what" "$SV" --export "$what" --memory "$omem" "$of" "$TMP/export.json"
+        xs=$(median "$TMP/o$what" 1) xst=$(worst_status "$TMP/o$what")
+        xrss=$(median "$TMP/o$what" 4)
+        xr=$(ratio "$xs" "$ojs")
+        met=0 in_mem=$(calc "$xrss * 1024 <= $omem_b")
+        [ "$xst" = 0 ] && [ "$xr" != null ] && met=$(calc "$xr <= 2")
+        size=$(stat -c %s "$TMP/export.json" 2>/dev/null || echo 0)
+        printf '  %-10s %.3f s = %s --json (%s), peak RSS %.0f MiB (%s), %.0f MiB written%s\n' \
+            "$what" "$xs" "$(show "$xr")" "$(yes_no "$met")" "$(calc "$xrss / 1024")" \
+            "$([ "$in_mem" = 1 ] && echo "within --memory" || echo "over --memory: MISSED")" \
+            "$(calc "${size:-0} / $MIB")" "$([ "$xst" = 0 ] || echo " FAILED (exit $xst)")"
+        [ -s "$OJSON" ] && printf ',\n' >>"$OJSON"
+        printf '    "%s": {"s": %s, "exit": %s, "json_ratio": %s, "peak_rss_bytes": %s, "within_memory": %s, "met": %s}' \
+            "$what" "$xs" "$xst" "$xr" "$(calc "$xrss * 1024")" "$(tf "$in_mem")" "$(tf "$met")" >>"$OJSON"
+        rm -f "$TMP/export.json"
+    done
     {
         printf '  "exports": {"file": "extended-2M", "calls": 2000000, "json_s": %s, "target_json_ratio": 2,\n' "$js"
         cat "$XJSON"
+        printf '\n  },\n'
+        printf '  "exports_out_of_core": {"file": "schema3-10M", "calls": 10000000, "memory": "%s", "json_s": %s, "target_json_ratio": 2,\n' "$omem" "$ojs"
+        cat "$OJSON"
         printf '\n  }'
     } >"$TMP/frag-10"
 fi
