@@ -24,6 +24,8 @@ from decimal import Decimal
 
 SV, RELEASE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 PROFILES = sys.argv[4:]
+# Options every export is written with (--out-of-core: the exports streamed from the sweep).
+EXPORT_ARGS = os.environ.get("SV_EXPORT_ARGS", "").split()
 passed = failed = 0
 
 
@@ -243,11 +245,11 @@ def main():
         for fmt in ("chrome", "speedscope", "folded", "folded-ranks"):
             out = os.path.join(WORK, f"{n}-{stem}-{fmt}.{'txt' if 'folded' in fmt else 'json'}")
             if fmt == "folded-ranks":
-                data = sv("--folded-ranks", profile)
+                data = sv(*EXPORT_ARGS, "--folded-ranks", profile)
                 with open(out, "wb") as fp:
                     fp.write(data)
             else:
-                sv("--export", fmt, profile, out)
+                sv(*EXPORT_ARGS, "--export", fmt, profile, out)
             with open(out, "rb") as fp:
                 blob = fp.read()
             name = os.path.basename(out)

@@ -35,8 +35,14 @@ if [ -d "$shared/data" ]; then
 else
     skipped=$((skipped + 1))
 fi
-mkdir -p "$tmp/work"
+mkdir -p "$tmp/work" "$tmp/work_ooc"
 SV_CHROMIUM=$chromium python3 "$top_src/tests/export_speedscope.py" "$sv" "$release" "$tmp/work" "$@"
 rc=$?
+# The same read back of the exports out of core, on the generated profiles the sweep nests
+# (no call ids): threads, inferred lanes, schema 1.
+"$gen" stream-mix "$tmp/ooc_threads.h5" --calls 3000 --ranks 2 --threads >/dev/null || exit 99
+SV_EXPORT_ARGS=--out-of-core SV_CHROMIUM=$chromium python3 "$top_src/tests/export_speedscope.py" \
+    "$sv" "$release" "$tmp/work_ooc" "$tmp/mix.h5" "$tmp/ooc_threads.h5" "$tmp/legacy.h5" \
+    "$fx/legacy_threads2.h5" || rc=1
 [ $rc = 0 ] && [ "$skipped" != 0 ] && echo "export_speedscope.sh: shared profiles absent, generated ones only"
 exit $rc
