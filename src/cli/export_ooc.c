@@ -14,6 +14,9 @@
  * is an instant, written at once (its exclusive time is 0).  The walk writes a call of no
  * length before the calls of a length that start with it; the sweep has it after them, in
  * them: the same events (an instant holds nothing), another order.
+ * Args: a B's call_index and, as the hook asks the sweep to read those columns too
+ * (ooc_sink_hook.aux), await_us and gpu_us where recorded; no call_id (a rank nested by call
+ * ids is not swept, and the column is not read); the E's exclusive_us.
  * Output: events ending ",\n" written to the export's file descriptor, shared with the
  * parent (which wrote the header and writes the M events, the counters and the end once the
  * open returns: the lanes' names and order are known then).  What the parent must know
@@ -197,6 +200,14 @@ static bool put_open(xo_sink *k, const ooc_call *c, int64_t tid, bool instant)
     o = export_i64_at(o, (int64_t)c->pos);
     if (instant)
         o = EXPORT_LIT(o, ",\"exclusive_us\":0.000");
+    if (c->await_ns >= 0) {
+        o = EXPORT_LIT(o, ",\"await_us\":");
+        o = export_us_at(o, c->await_ns);
+    }
+    if (c->gpu_ns >= 0) {
+        o = EXPORT_LIT(o, ",\"gpu_us\":");
+        o = export_us_at(o, c->gpu_ns);
+    }
     o = EXPORT_LIT(o, "}},\n");
     k->len = (size_t)(o - k->buf);
     k->st->events++;
@@ -606,7 +617,7 @@ bool xo_run_init(xo_run *x, int fd)
     if (m == MAP_FAILED)
         return false;
     x->st = m;
-    x->hook = (ooc_sink_hook){hook_attach, hook_finish, x};
+    x->hook = (ooc_sink_hook){hook_attach, hook_finish, x, true};
     return true;
 }
 
@@ -804,6 +815,7 @@ sv_err export_ooc_speedscope(const char *path, uint64_t budget, const region_fil
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     }
     x.speedscope = true;
+    x.hook.aux = false; /* speedscope has no args */
     x.spill = fileno(tmp);
     isolate_tail *tail = NULL;
     isolate_options io = {.budget = budget, .tail = &tail};

@@ -158,6 +158,8 @@ static int src_refill(void *vctx, ooc_src *src)
     src->e = x->rd.buf[SC_END];
     src->thr = x->rd.buf[SC_THREAD];
     src->task = x->rd.buf[SC_TASK];
+    src->await = x->rd.buf[SC_AWAIT];
+    src->gpu = x->rd.buf[SC_GPU];
     src->len = x->rd.len;
     meter_add(x->m, x->rd.len);
     return 1;
@@ -245,6 +247,8 @@ static int pf_refill(void *vctx, ooc_src *src)
     src->thr = w->cur[SC_THREAD];
     src->task = w->cur[SC_TASK];
     meter_add(w->m, src->len);
+    src->await = w->cur[SC_AWAIT];
+    src->gpu = w->cur[SC_GPU];
     return 1;
 }
 
@@ -304,6 +308,12 @@ static unsigned lane_cols(const sc_row *row)
     return row->keep & (1u << SC_THREAD | 1u << SC_TASK);
 }
 
+/* The columns an export's hook reads beside them (ooc_sink_hook.aux). */
+static unsigned aux_cols(const sc_row *row)
+{
+    return row->keep & (1u << SC_AWAIT | 1u << SC_GPU);
+}
+
 /* Readers of the rank's rows (lane columns as kept); false on NOMEM.
  * sets: chunk buffers per reader (2 with a reader thread). */
 static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x, size_t sets)
@@ -313,7 +323,9 @@ static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x, size_t
      * sweep (SCOPEVIEW_STREAM_CHUNK's small test values pass) */
     cap = cap < OOC_CHUNK_MAX ? cap : OOC_CHUNK_MAX;
     for (size_t j = 0; j < hr->nrows; j++) {
-        if (!sc_reader_init(&x[j].rd, hp->sf, hr->rows[j], 3u | lane_cols(hr->rows[j]), cap, false))
+        unsigned aux = hp->h->hook && hp->h->hook->aux ? aux_cols(hr->rows[j]) : 0;
+        if (!sc_reader_init(&x[j].rd, hp->sf, hr->rows[j], 3u | lane_cols(hr->rows[j]) | aux, cap,
+                            false))
             return false;
         x[j].m = &hp->m;
         srcs[j] =

@@ -52,6 +52,7 @@ typedef struct ooc_ctx {
 typedef struct msrc {
     const region *r;
     bool done;
+    bool aux; /* the hook reads the await and GPU columns */
 } msrc;
 
 static int mem_refill(void *ctx, ooc_src *src)
@@ -66,6 +67,8 @@ static int mem_refill(void *ctx, ooc_src *src)
     src->e = x->r->end_ns;
     src->thr = x->r->thread_ids;
     src->task = x->r->task_ids;
+    src->await = x->aux ? x->r->await_ns : NULL;
+    src->gpu = x->aux ? x->r->gpu_ns : NULL;
     src->len = x->r->n;
     src->base = 0;
     return x->r->n > 0;
@@ -112,6 +115,7 @@ static sv_err mem_rank(ooc_ctx *x, const rank_data *rk, size_t k)
         if (!r->has_event_data || r->n == 0)
             continue;
         m[n].r = r;
+        m[n].aux = x->hook && x->hook->aux;
         srcs[n] = (ooc_src){.reg = (uint32_t)j, .n = r->n, .refill = mem_refill, .ctx = &m[n]};
         n++;
     }

@@ -406,7 +406,17 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
     if (c.kept)
         ooc_map_add(&rs->sc->map, l, c.kd, s, e, src->reg);
     /* the depth below the call in its stack: the open calls of its lane */
-    ooc_call oc = {rs->ri, ln, sw->lanes[ln].sp, c.kept ? l : SIZE_MAX, c.kd, src->reg, pos, s, e};
+    ooc_call oc = {rs->ri,
+                   ln,
+                   sw->lanes[ln].sp,
+                   c.kept ? l : SIZE_MAX,
+                   c.kd,
+                   src->reg,
+                   pos,
+                   s,
+                   e,
+                   src->await ? src->await[i] : -1,
+                   src->gpu ? src->gpu[i] : -1};
     if (!sinks_call(rs->sc, &oc))
         return -1;
     ocall *slot = nest_lane_push(sw, ln);

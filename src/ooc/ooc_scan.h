@@ -33,6 +33,7 @@ typedef struct ooc_src {
     /* The current chunk: len calls from row position base.  thr / task
      * NULL when the row has no such column. */
     const int64_t *s, *e, *thr, *task;
+    const int64_t *await, *gpu; /* NULL unless a hook asked for them (ooc_sink_hook.aux) */
     size_t len, pos;
     uint64_t base;
     uint32_t reg; /* region index in the rank (the skeleton's) */

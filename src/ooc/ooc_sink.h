@@ -29,6 +29,9 @@ typedef struct ooc_call {
     uint32_t reg;    /* its region's index in the rank (the skeleton's) */
     uint64_t pos;    /* its position in its region's row */
     int64_t s, e;    /* start and end, ns */
+    /* The call's await and GPU times, ns (-1: none recorded), when a hook asked for them
+     * (ooc_sink_hook.aux) and the row has the column; else -1. */
+    int64_t await_ns, gpu_ns;
 } ooc_call;
 
 typedef struct ooc_sink_ops {
@@ -78,6 +81,7 @@ typedef struct ooc_sink_hook {
     bool (*attach)(void *ctx, struct ooc_scan *sc, const ooc_sweep_view *v);
     bool (*finish)(void *ctx, struct ooc_scan *sc);
     void *ctx;
+    bool aux; /* the sweep reads the await and GPU columns too (ooc_call.await_ns, gpu_ns) */
 } ooc_sink_hook;
 
 #endif
