@@ -1,4 +1,4 @@
-/* export_ooc: the Chrome trace out of core (export_ooc.h).
+/* export_ooc: the Chrome trace and speedscope out of core (export_ooc.h).
  *
  * The sink runs in the loading child and sees each call once, in the sweep's order (rank by
  * rank, start then the longer first), with its stack (key) and the depth below it there.
@@ -21,7 +21,13 @@
  * parent (which wrote the header and writes the M events, the counters and the end once the
  * open returns: the lanes' names and order are known then).  What the parent must know
  * (a write's errno, why the export is incomplete, counts) is in a page shared across the
- * fork. */
+ * fork.
+ * speedscope (xo_run.speedscope) drives the same lane stacks without the exclusive times:
+ * each lane's opens and closes go to its block of XO_BLOCK_EVENTS, full blocks to the spill
+ * file chained from the lane's last one, and the lane table after them; the events at the
+ * instant of a call being pushed are held back so that a call of no length starting then
+ * comes first, as in export_walk.c.  The parent writes the document from the spill, lane by
+ * lane in the map's order, through export_speedscope.c's pieces. */
 #include "export_ooc.h"
 
 #include <errno.h>
