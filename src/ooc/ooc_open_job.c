@@ -64,7 +64,7 @@ ooc_open_job *ooc_open_job_start(const char *path, const isolate_options *opt,
     j->io.tail = &j->tail;
     j->io.cancel = &j->gate.cancel;
     j->filter = filter;
-    j->watch = (ooc_watch){oj_sweep, j};
+    j->watch = (ooc_watch){oj_sweep, j, NULL};
     job_gate_init(&j->gate, hold, 0);
     /* The child is forked here: the starting thread outlives the tail. */
     j->opening = ooc_open_begin(j->path, &j->io, filter, &j->watch);
