@@ -24,7 +24,7 @@
 
 static ooc_call flat(size_t rank, uint32_t reg, uint64_t pos, int64_t s, int64_t e)
 {
-    return (ooc_call){rank, 0, 0, 0, 0, reg, pos, s, e};
+    return (ooc_call){rank, 0, 0, 0, 0, reg, pos, s, e, -1, -1};
 }
 
 static void feed(ooc_slowest *sl, ooc_call c)
@@ -104,12 +104,12 @@ static void test_exclusive(void **state)
 {
     (void)state;
     ooc_slowest *sl = ooc_slowest_new(0);
-    feed(sl, (ooc_call){0, 0, 0, 0, 0, 0, 0, 0, 100});
-    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 0, 10, 30});
-    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 1, 20, 50});
-    feed(sl, (ooc_call){0, 1, 0, 1, 0, 0, 1, 25, 35});
-    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 2, 60, 70});
-    feed(sl, (ooc_call){0, 0, 2, 0, 2, 2, 0, 62, 64});
+    feed(sl, (ooc_call){0, 0, 0, 0, 0, 0, 0, 0, 100, -1, -1});
+    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 0, 10, 30, -1, -1});
+    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 1, 20, 50, -1, -1});
+    feed(sl, (ooc_call){0, 1, 0, 1, 0, 0, 1, 25, 35, -1, -1});
+    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 2, 60, 70, -1, -1});
+    feed(sl, (ooc_call){0, 0, 2, 0, 2, 2, 0, 62, 64, -1, -1});
     slow_calls *c = ooc_slowest_take(sl);
     const slow_region *a = slow_calls_find(c, 0, 0), *b = slow_calls_find(c, 0, 1),
                       *g = slow_calls_find(c, 0, 2);
@@ -239,7 +239,7 @@ static slow_calls *recv_of(const unsigned char *b, size_t len, wire_status *st)
     slow_calls *got = NULL;
     wire_section sec = {put_sec, get_sec, &got};
     mem_src m = {b, len, 0};
-    wire_src src = {mem_read, &m};
+    wire_src src = {mem_read, &m, NULL};
     profile *q = NULL;
     sv_error err;
     *st = wire_recv_section(&src, 1u << 26, &sec, &q, &err);
@@ -254,9 +254,9 @@ static slow_calls *recv_of(const unsigned char *b, size_t len, wire_status *st)
 static slow_calls *sample(void)
 {
     ooc_slowest *sl = ooc_slowest_new(0);
-    feed(sl, (ooc_call){0, 0, 0, 4, 2, 1, 7, -50, 100});
-    feed(sl, (ooc_call){0, 0, 1, SIZE_MAX, 0, 0, 3, 10, 30});
-    feed(sl, (ooc_call){1, 0, 0, 5, 0, 0, 0, 0, 9});
+    feed(sl, (ooc_call){0, 0, 0, 4, 2, 1, 7, -50, 100, -1, -1});
+    feed(sl, (ooc_call){0, 0, 1, SIZE_MAX, 0, 0, 3, 10, 30, -1, -1});
+    feed(sl, (ooc_call){1, 0, 0, 5, 0, 0, 0, 0, 9, -1, -1});
     slow_calls *c = ooc_slowest_take(sl);
     assert_non_null(c);
     return c;
@@ -396,9 +396,9 @@ static slow_calls *skel_product(uint64_t n0, uint64_t n1, uint64_t lane)
 {
     ooc_slowest *sl = ooc_slowest_new(0);
     for (uint64_t i = 0; i < n0; i++)
-        feed(sl, (ooc_call){0, 0, 0, lane, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5});
+        feed(sl, (ooc_call){0, 0, 0, lane, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5, -1, -1});
     for (uint64_t i = 0; i < n1; i++)
-        feed(sl, (ooc_call){1, 0, 0, 0, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5});
+        feed(sl, (ooc_call){1, 0, 0, 0, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5, -1, -1});
     return ooc_slowest_take(sl);
 }
 
