@@ -138,6 +138,8 @@ typedef struct ooc_file {
     ooc_map map;
     ooc_seek seek;
     uint64_t budget;
+    /* The lanes view's figures, by the map's lanes (ooc_lanefig.h), owned. */
+    struct lane_figs *lanefigs;
 } ooc_file;
 
 /* Step 1 (blocking: call it from a worker thread or before the first

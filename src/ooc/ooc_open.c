@@ -29,6 +29,7 @@
 #include "ooc_h5.h"
 #include "ooc_paths.h"
 #include "ooc_slowest.h"
+#include "ooc_lanefig.h"
 #include "model/sanity.h"
 #include "util/hash.h"
 #include "util/text.h"
@@ -45,6 +46,7 @@ typedef struct ooc_ctx {
     char epath[400];
     uint64_t budget;
     const ooc_sink_hook *hook; /* the caller's extra sink, NULL none */
+    lane_figs *lanefigs; /* the sweep's, then the ones received */
 } ooc_ctx;
 
 /* ------------------------------------------------------------ in memory */
@@ -394,6 +396,10 @@ static sv_err oc_finish(ooc_ctx *x, profile **pp, sv_error *err)
     if (!x->slowest)
         return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory while keeping the slowest calls",
                             x->epath);
+    x->lanefigs = ooc_lanefig_take(ooc_scan_take_sink(&h->sc, &ooc_lanefig_sink), &h->sc.map);
+    if (!x->lanefigs)
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory while measuring the lanes",
+                            x->epath);
     if (x->hook && x->hook->finish && !x->hook->finish(x->hook->ctx, &h->sc))
         return sv_error_set(err, SV_ERR_IO, "%s: out of core: the export failed", x->epath);
     return SV_OK;
@@ -410,6 +416,7 @@ static void oc_put(wire_w *w, void *ctx)
     ooc_wire_put(w, &x->h.sc.map, &x->h.sc.seek);
     ooc_paths_put(w, x->paths);
     ooc_slowest_put(w, x->slowest);
+    lane_figs_put(w, x->lanefigs);
 }
 
 /* In the child, once the model is sent (isolate.h light_first): the map
@@ -422,13 +429,16 @@ static void oc_sent(void *ctx)
     x->paths = NULL;
     slow_calls_free(x->slowest);
     x->slowest = NULL;
+    lane_figs_free(x->lanefigs);
+    x->lanefigs = NULL;
 }
 
 static bool oc_get(wire_r *r, void *ctx)
 {
     ooc_ctx *x = ctx;
     x->got = ooc_wire_get(r, &x->map, &x->seek) && (x->paths = ooc_paths_get(r)) != NULL &&
-             (x->slowest = ooc_slowest_get(r)) != NULL;
+             (x->slowest = ooc_slowest_get(r)) != NULL &&
+             (x->lanefigs = lane_figs_get(r)) != NULL;
     return x->got;
 }
 
@@ -480,6 +490,7 @@ void ooc_file_free(ooc_file *f)
     profile_free(f->skel);
     ooc_map_free(&f->map);
     ooc_seek_free(&f->seek);
+    lane_figs_free(f->lanefigs);
     free(f);
 }
 
@@ -661,7 +672,8 @@ sv_err ooc_open_end(ooc_opening *g, ooc_file **out, sv_error *err)
         e = sv_error_set(err, SV_ERR_DAMAGED, "%s: the loading process sent no overview", x->epath);
     if (!e &&
         (!ooc_scan_valid(&x->map, &x->seek, p) || !x->paths || !ooc_paths_valid(x->paths, p) ||
-         !x->slowest || !ooc_slowest_valid(x->slowest, p, x->map.nlanes)))
+         !x->slowest || !ooc_slowest_valid(x->slowest, p, x->map.nlanes) ||
+         !lane_figs_valid(x->lanefigs, &x->map, p)))
         e = sv_error_set(err, SV_ERR_DAMAGED, "%s: the loading process sent a malformed overview",
                          x->epath);
     ooc_file *f = e ? NULL : calloc(1, sizeof *f);
@@ -679,6 +691,8 @@ sv_err ooc_open_end(ooc_opening *g, ooc_file **out, sv_error *err)
         x->paths = NULL;
         p->slowest = x->slowest;
         x->slowest = NULL;
+        f->lanefigs = x->lanefigs;
+        x->lanefigs = NULL;
         f->skel = p;
         f->id = id;
         f->id.digest = ooc_index_digest(p);
@@ -699,6 +713,8 @@ sv_err ooc_open_end(ooc_opening *g, ooc_file **out, sv_error *err)
     x->paths = NULL;
     slow_calls_free(x->slowest);
     x->slowest = NULL;
+    lane_figs_free(x->lanefigs);
+    x->lanefigs = NULL;
     ooc_open_abandon(g);
     return e;
 }

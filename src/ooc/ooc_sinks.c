@@ -3,6 +3,7 @@
  * product's place on the wire (ooc_open.c). */
 #include "ooc_scan.h"
 
+#include "ooc_lanefig.h"
 #include "ooc_paths.h"
 #include "ooc_slowest.h"
 
@@ -12,5 +13,8 @@ bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget)
     if (!pa || !ooc_scan_add_sink(sc, &ooc_paths_sink, pa))
         return false;
     ooc_slowest *sl = ooc_slowest_new(budget);
-    return sl && ooc_scan_add_sink(sc, &ooc_slowest_sink, sl);
+    if (!sl || !ooc_scan_add_sink(sc, &ooc_slowest_sink, sl))
+        return false;
+    ooc_lanefig *lf = ooc_lanefig_new(&sc->map, sc->t_min, sc->t_max, budget);
+    return lf && ooc_scan_add_sink(sc, &ooc_lanefig_sink, lf);
 }
