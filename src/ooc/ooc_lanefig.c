@@ -382,24 +382,23 @@ static bool lrehash(ooc_lanefig *lf)
     return true;
 }
 
-/* The figure of map lane l (its identity now), made on first use;
+/* The figure of a lane of the rank being swept, made on first use;
  * UINT32_MAX on NOMEM. */
-static uint32_t fig_of_lane(ooc_lanefig *lf, size_t l)
+static uint32_t fig_make(ooc_lanefig *lf, size_t rank_index, lane_kind kind, int64_t row)
 {
-    if (l >= lf->map->nlanes || lf->n >= UINT32_MAX - 1)
+    if (lf->n >= UINT32_MAX - 1)
         return UINT32_MAX;
-    const ooc_lane *ol = &lf->map->lanes[l];
     if (2 * (lf->n - lf->fig0 + 1) > lf->lhtcap && !lrehash(lf))
         return UINT32_MAX;
-    size_t h = lslot(lf, ol->kind, ol->row);
+    size_t h = lslot(lf, kind, row);
     if (lf->lht[h])
         return lf->lht[h] - 1;
     if (!sv_grow((void **)&lf->v, &lf->cap, lf->n + 1, sizeof *lf->v, 16) ||
         !bins_room(lf, lf->n + 1))
         return UINT32_MAX;
-    lf->v[lf->n] = (facc){{.rank_index = ol->rank_index,
-                           .kind = ol->kind,
-                           .row = ol->row,
+    lf->v[lf->n] = (facc){{.rank_index = rank_index,
+                           .kind = kind,
+                           .row = row,
                            .has = true,
                            .first = INT64_MAX,
                            .last = INT64_MIN,
@@ -411,6 +410,14 @@ static uint32_t fig_of_lane(ooc_lanefig *lf, size_t l)
                           INT64_MIN};
     lf->lht[h] = (uint32_t)lf->n + 1;
     return (uint32_t)lf->n++;
+}
+
+static uint32_t fig_of_lane(ooc_lanefig *lf, size_t l)
+{
+    if (l >= lf->map->nlanes)
+        return UINT32_MAX;
+    const ooc_lane *ol = &lf->map->lanes[l];
+    return fig_make(lf, ol->rank_index, ol->kind, ol->row);
 }
 
 static uint32_t fig_of(ooc_lanefig *lf, const ooc_call *c)
@@ -513,6 +520,93 @@ bool ooc_lanefig_call(ooc_lanefig *lf, const ooc_call *c)
     return true;
 }
 
+/* ------------------------------------------------------------ a rank in memory */
+
+typedef struct span2 {
+    int64_t s, e;
+} span2;
+
+static int span2_cmp(const void *a, const void *b)
+{
+    const span2 *x = a, *y = b;
+    return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* Index among rk's regions (in gidx0 order) of the one holding call g. */
+static size_t call_region(const rank_data *rk, uint32_t g)
+{
+    size_t lo = 0, hi = rk->nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->regions[mid]->gidx0 + rk->regions[mid]->n <= g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Lane ln's figure k from its rows (each in start order). */
+static bool lane_from_rows(ooc_lanefig *lf, uint32_t k, const lane *ln, const uint32_t *regmap,
+                           span2 *top, size_t *ntop)
+{
+    const rank_data *rk = ln->rk;
+    for (uint32_t d = 0; d < ln->ndepth; d++)
+        for (size_t q = 0; q < ln->rows[d].n; q++) {
+            uint32_t g = lane_row_call(&ln->rows[d], q);
+            size_t j = call_region(rk, g);
+            if (j >= rk->nregions)
+                continue;
+            uint32_t reg = regmap ? regmap[j] : (uint32_t)j;
+            ooc_call c = {.rank = lf->rank, .lane = 0, .kdepth = d, .reg = reg};
+            lanes_call_span(rk, g, &c.s, &c.e);
+            lanefig *f = &lf->v[k].f;
+            f->calls++;
+            f->first = c.s < f->first ? c.s : f->first;
+            f->last = c.e > f->last ? c.e : f->last;
+            lf->kmin = c.s < lf->kmin ? c.s : lf->kmin;
+            lf->kmax = c.e > lf->kmax ? c.e : lf->kmax;
+            if (d == 0) {
+                top_call(lf, k, &c);
+                if (c.e > c.s)
+                    top[(*ntop)++] = (span2){c.s, c.e};
+            }
+            if (rk->calls && !add_excl(lf, k, reg, rank_call_excl(rk, g)))
+                return false;
+        }
+    return true;
+}
+
+bool ooc_lanefig_lanes(void *self, size_t rank_index, const lanes_index *ix, size_t ix_rank,
+                       const uint32_t *regmap)
+{
+    ooc_lanefig *lf = self;
+    if (!lf)
+        return true;
+    if (!end_rank(lf) || !begin_rank(lf, rank_index))
+        return false;
+    size_t a = ix->rank_lane0[ix_rank], z = ix->rank_lane0[ix_rank + 1], n = 0;
+    for (size_t l = a; l < z; l++)
+        n += ix->lanes[l].ndepth ? ix->lanes[l].rows[0].n : 0;
+    span2 *top = malloc((n ? n : 1) * sizeof *top);
+    bool ok = top != NULL;
+    n = 0;
+    for (size_t l = a; ok && l < z; l++) {
+        const lane *ln = &ix->lanes[l];
+        uint32_t k = fig_make(lf, rank_index, ln->kind, ln->row);
+        ok = k != UINT32_MAX && lane_from_rows(lf, k, ln, regmap, top, &n);
+    }
+    /* The rank's union over its lanes: their calls are not in one order. */
+    if (ok && n > 1)
+        qsort(top, n, sizeof *top, span2_cmp);
+    int64_t end = INT64_MIN, from;
+    lf->rank_busy = 0;
+    for (size_t i = 0; ok && i < n; i++)
+        lf->rank_busy = ck_add(lf->rank_busy, grow_union(&end, top[i].s, top[i].e, &from));
+    free(top);
+    return ok && end_rank(lf);
+}
+
 static bool sink_call(void *self, const ooc_call *c)
 {
     return ooc_lanefig_call(self, c);
@@ -558,8 +652,10 @@ lane_figs *ooc_lanefig_take(ooc_lanefig *lf, const ooc_map *map)
     }
     size_t n = map->nlanes;
     lanefig *v = calloc(n ? n : 1, sizeof *v);
-    int64_t *bins = o->bins ? calloc((n ? n : 1) * LANEFIG_BINS, sizeof *bins) : NULL;
-    bool ok = v && (bins || !o->bins);
+    /* No figure made (every rank lost): empty slices, not missing ones. */
+    bool slices = o->bins || !o->spark_why[0];
+    int64_t *bins = slices ? calloc((n ? n : 1) * LANEFIG_BINS, sizeof *bins) : NULL;
+    bool ok = v && (bins || !slices);
     for (size_t l = 0; ok && l < n; l++) {
         const ooc_lane *ol = &map->lanes[l];
         v[l] = (lanefig){.rank_index = ol->rank_index,
@@ -577,7 +673,7 @@ lane_figs *ooc_lanefig_take(ooc_lanefig *lf, const ooc_map *map)
         f.kind = map->lanes[l].kind;
         f.row = map->lanes[l].row;
         v[l] = f;
-        if (bins)
+        if (bins && o->bins)
             memcpy(bins + l * LANEFIG_BINS, o->bins + i * LANEFIG_BINS,
                    LANEFIG_BINS * sizeof *bins);
     }

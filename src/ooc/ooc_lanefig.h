@@ -14,9 +14,12 @@
  * keeps: exclusive = duration less the union of its children, every call
  * counting as a child, a kept call adding to its lane).
  *
- * Not here: awaited time (the sweep reads no await column).  Lanes of a
- * rank the sweep does not do (`lose`: call ids, a row out of order,
- * flattened) get no figures (has false) and the product says why.  The
+ * Not here: awaited time (the sweep reads no await column).  A rank
+ * done in memory instead (call ids, a row out of order, within the
+ * budget) comes whole as its lanes index (ooc_sink.h's lanes hook) and
+ * its figures are worked out from its rows; lanes of a rank flattened
+ * (over the budget: `lose`) get no figures (has false) and the product
+ * says why.  The
  * lanes are identified as the map's (rank index, kind, row): their
  * indices move while the sweep adds lanes, so each figure keeps the
  * identity of its lane and is put in the map's order when taken.  Model
@@ -93,6 +96,11 @@ void ooc_lanefig_free(ooc_lanefig *lf);
 /* The sweep's call (ooc_sink.h); false on NOMEM. */
 bool ooc_lanefig_call(ooc_lanefig *lf, const ooc_call *c);
 void ooc_lanefig_lose(ooc_lanefig *lf, const char *why);
+/* A rank done in memory (ooc_sink.h's ooc_sink_lanes_fn, self an
+ * ooc_lanefig): its figures from its lanes index, as lanestats.c works
+ * them out; false on NOMEM. */
+bool ooc_lanefig_lanes(void *lf, size_t rank_index, const lanes_index *ix, size_t ix_rank,
+                       const uint32_t *regmap);
 /* The figures in the order of map (finished), the accumulator spent; NULL
  * on NOMEM or when a swept lane is not in the map. */
 lane_figs *ooc_lanefig_take(ooc_lanefig *lf, const struct ooc_map *map);

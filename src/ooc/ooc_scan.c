@@ -707,7 +707,14 @@ bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix,
                          const uint32_t *regmap)
 {
     const rank_data *rk = &ix->prof->ranks[ix_rank];
-    sinks_lose(sc, OOC_SINK_UNSWEPT);
+    for (size_t i = 0; i < sc->nsinks; i++) { /* the sinks that read an index take it */
+        const ooc_sink *k = &sc->sinks[i];
+        ooc_sink_lanes_fn hook = ooc_sink_lanes_of(k->ops);
+        if (!hook)
+            k->ops->lose(k->self, OOC_SINK_UNSWEPT);
+        else if (!hook(k->self, rank_index, ix, ix_rank, regmap))
+            return false;
+    }
     for (size_t k = ix->rank_lane0[ix_rank]; k < ix->rank_lane0[ix_rank + 1]; k++) {
         const lane *ln = &ix->lanes[k];
         size_t l = ooc_map_lane(&sc->map, rank_index, ln->kind, ln->row);

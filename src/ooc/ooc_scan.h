@@ -105,7 +105,8 @@ int ooc_scan_flat(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc);
 /* A rank done in memory: every call of rank ix_rank of an in-memory lanes
  * index to the map as ooc_map_from_lanes adds it (region indices through
  * regmap, NULL: the same); then the rank's rows and entry of a seek index
- * of that profile (ooc_seek_from_profile).  False on NOMEM. */
+ * of that profile (ooc_seek_from_profile).  The sinks with a lanes hook
+ * get the index (ooc_sink.h), the others lose the rank.  False on NOMEM. */
 bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix, size_t ix_rank,
                          const uint32_t *regmap);
 bool ooc_scan_take_seek(ooc_scan *sc, size_t rank_index, const ooc_seek *ref, size_t ref_rank,

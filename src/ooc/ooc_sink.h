@@ -8,7 +8,8 @@
  * rank the sweep could not do (nested from call ids, a row out of start
  * order, flattened); for such a rank `lose` is called instead, before
  * the rank's first call would have come, and the sink says in its own
- * product why it is incomplete.  A sink registered with ooc_scan_add_sink
+ * product why it is incomplete (a rank done in memory goes whole, as its
+ * lanes index, to the sinks with a lanes hook: ooc_sink_lanes_fn).  A sink registered with ooc_scan_add_sink
  * is owned by the scan until taken out with ooc_scan_take_sink (its
  * product then goes over the wire, see ooc_open.c); ooc_scan_free frees
  * the ones still in it.  Model code: no curses, no libhdf5. */
@@ -18,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct lanes_index;
 
 /* One swept call. */
 typedef struct ooc_call {
@@ -47,6 +50,18 @@ typedef struct ooc_sink {
     const ooc_sink_ops *ops;
     void *self;
 } ooc_sink;
+
+/* Optional, for a sink that can take it: a rank done in memory instead
+ * (ooc_scan_feed_lanes: call ids or a row out of order, within the
+ * budget) handed on whole as its in-memory lanes index, nested: rank
+ * ix_rank of ix is the skeleton's rank_index, its region j the
+ * skeleton's regmap[j] (regmap NULL: j).  It comes where the rank's calls
+ * would have; a sink without it gets `lose`.  false on NOMEM (the scan
+ * fails).  ooc_sink_lanes_of (ooc_sinks.c) names each sink's, NULL for
+ * none. */
+typedef bool (*ooc_sink_lanes_fn)(void *self, size_t rank_index, const struct lanes_index *ix,
+                                  size_t ix_rank, const uint32_t *regmap);
+ooc_sink_lanes_fn ooc_sink_lanes_of(const ooc_sink_ops *ops);
 
 #define OOC_SINKS_MAX 8
 

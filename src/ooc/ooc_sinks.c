@@ -18,3 +18,8 @@ bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget)
     ooc_lanefig *lf = ooc_lanefig_new(&sc->map, sc->t_min, sc->t_max, budget);
     return lf && ooc_scan_add_sink(sc, &ooc_lanefig_sink, lf);
 }
+
+ooc_sink_lanes_fn ooc_sink_lanes_of(const ooc_sink_ops *ops)
+{
+    return ops == &ooc_lanefig_sink ? ooc_lanefig_lanes : NULL;
+}
