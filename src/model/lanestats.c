@@ -345,7 +345,7 @@ static size_t max_regions(const lanes_index *ix)
 /* The part of [t0, t1] a lane could have been busy in: a task's from its
  * creation to its end (still running at the end of the run: to t1), as the
  * task table says; every other lane's the whole span. */
-static void lane_window(const lane *ln, int64_t t0, int64_t t1, int64_t *a, int64_t *z)
+void lanestats_window(const lane *ln, int64_t t0, int64_t t1, int64_t *a, int64_t *z)
 {
     *a = t0;
     *z = t1;
@@ -362,7 +362,7 @@ static void lane_window(const lane *ln, int64_t t0, int64_t t1, int64_t *a, int6
 static uint64_t lane_idle(const lanestats *ls, size_t l, const lane_stat *st)
 {
     int64_t a, z;
-    lane_window(&ls->ix->lanes[l], ls->t0, ls->t1, &a, &z);
+    lanestats_window(&ls->ix->lanes[l], ls->t0, ls->t1, &a, &z);
     bool whole = a == ls->t0 && z == ls->t1;
     int64_t busy = whole                         ? st->busy
                    : ls->ix->lanes[l].ndepth > 0 ? lane_busy_between(&ls->top[l], a, z)

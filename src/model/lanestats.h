@@ -84,6 +84,12 @@ void lanestats_free(lanestats *ls);
  * at most the span).  out->lane is SIZE_MAX.  O(calls of the rank). */
 sv_err lanestats_rank(const lanestats *ls, size_t rank, lane_stat *out, sv_error *err);
 
+/* The part [*a, *z] of the span [t0, t1] lane ln could be busy in (its
+ * idle time is that less its busy time there): a task's from its creation
+ * to its end (to t1 while unfinished), as its rank's task table says;
+ * every other lane's the whole span. */
+void lanestats_window(const lane *ln, int64_t t0, int64_t t1, int64_t *a, int64_t *z);
+
 /* Utilisation (0..1) of lane l in nbins equal slices of [t0, t1). */
 void lanestats_spark(const lanestats *ls, size_t l, int64_t t0, int64_t t1, int nbins, double *out);
 

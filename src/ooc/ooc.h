@@ -26,7 +26,8 @@
  * Rank call indices in a window are the window's own.  The tree, flame
  * graph and callers come from the sweep's call-path totals (ooc_paths.h),
  * the calls list and the slowest call from its slowest calls per region
- * (ooc_slowest.h); views that need every call (lanes, the exclusive time of a
+ * (ooc_slowest.h), the lanes view from its per-lane figures
+ * (ooc_lanefig.h); views that need every call (the exclusive time of a
  * call open across the checkpoint) are not offered out of core; batch
  * outputs stream.
  * Model code: no curses. */

@@ -80,8 +80,6 @@ static const view_ops ooc_tree = {
  * not nest) the flame graph says so rather than drawing a partial graph. */
 static const view_ops ooc_flame = {
     .name = "flame", .create = ooc_paths_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
-static const view_ops ooc_lanes = {
-    .name = "lanes", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 /* The series plots every call's duration, which is not held out of core;
  * the callers need the call-path totals. */
 static const view_ops ooc_callers = {
@@ -95,8 +93,8 @@ void ooc_view_registry(const view_ops *const *base, size_t n, bool paths, const 
         reg[i] = base[i];
     if (VIEW_TREE < n && !paths)
         reg[VIEW_TREE] = &ooc_tree;
-    if (VIEW_LANES < n)
-        reg[VIEW_LANES] = &ooc_lanes;
+    /* The lanes view is base's: it draws from the sweep's per-lane figures
+     * (ooc_lanefig.h). */
     if (VIEW_FLAME < n && !paths)
         reg[VIEW_FLAME] = &ooc_flame;
     if (VIEW_SERIES < n)

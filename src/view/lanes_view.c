@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes_ooc.h"
 #include "model/lanestats.h"
 #include "model/region.h"
 #include "table.h"
@@ -73,6 +74,9 @@ typedef struct lanes_state {
     bool filtered;  /* built for f: only the regions matching the search */
     bool sort_auto; /* the sort is still the view's choice, not the user's */
     char filter_text[256];
+    /* Out of core: the figures of the loading child's sweep. */
+    bool is_ooc;
+    lanes_ooc ooc;
 } lanes_state;
 
 /* ------------------------------------------------------------- model */
@@ -177,11 +181,13 @@ static void lv_flatten(lanes_state *s)
 
 static bool lv_totals(lanes_state *s, sv_error *err)
 {
-    for (size_t k = 0; k < s->ix->prof->nranks; k++) {
+    for (size_t k = 0; k < s->ix->prof->nranks; k++)
+        s->rank_nl[k] = s->ix->rank_lane0[k + 1] - s->ix->rank_lane0[k];
+    if (s->is_ooc)
+        return lanes_ooc_totals(&s->ooc, s->ix, s->ls, s->rank_tot, err) == SV_OK;
+    for (size_t k = 0; k < s->ix->prof->nranks; k++)
         if (lanestats_rank(s->ls, k, &s->rank_tot[k], err) != SV_OK)
             return false;
-        s->rank_nl[k] = s->ix->rank_lane0[k + 1] - s->ix->rank_lane0[k];
-    }
     return true;
 }
 
@@ -193,7 +199,11 @@ static void lv_hide_columns(lanes_state *s)
         threads |= s->ix->prof->ranks[k].has_threads;
         tasks |= s->ix->prof->ranks[k].has_tasks;
     }
-    s->tb.hidden = (threads ? 0 : 1u << LC_CPU) |
+    /* Out of core no await column is read, and the load needs the slices. */
+    unsigned ooc = !s->is_ooc                         ? 0
+                   : s->ooc.figs && s->ooc.figs->bins ? 1u << LC_AWAIT
+                                                      : (1u << LC_AWAIT) | (1u << LC_LOAD);
+    s->tb.hidden = ooc | (threads ? 0 : 1u << LC_CPU) |
                    (tasks ? 0 : (1u << LC_STEPS) | (1u << LC_RUN) | (1u << LC_SUSP)) |
                    (threads || tasks ? 0 : (1u << LC_LIFE) | (1u << LC_KIND));
 }
@@ -221,6 +231,7 @@ static void lv_release(lanes_state *s)
 {
     lanestats_free(s->ls);
     lanes_free(s->ix);
+    lanes_ooc_free(&s->ooc);
     free(s->rows);
     free(s->rank_tot);
     free(s->rank_nl);
@@ -237,7 +248,8 @@ static void lv_release(lanes_state *s)
  * only the matching regions' calls count. */
 static void lv_build(lanes_state *s, ui_ctx *ctx)
 {
-    bool want = ctx->filter_on && ctx->has_search;
+    s->is_ooc = ctx->opt && ctx->opt->ooc;
+    bool want = ctx->filter_on && ctx->has_search && !s->is_ooc; /* f is not offered out of core */
     bool same = want == s->filtered && (!want || strcmp(s->filter_text, ctx->search_text) == 0);
     if ((s->built && same) || ui_calls_pending(ctx)) /* built once the nesting is there */
         return;
@@ -247,9 +259,11 @@ static void lv_build(lanes_state *s, ui_ctx *ctx)
     snprintf(s->filter_text, sizeof s->filter_text, "%s", want ? ctx->search_text : "");
     sv_error err;
     sv_error_clear(&err);
-    if (lanes_build_where(ctx->prof, ctx->opt ? ctx->opt->filter : NULL, want ? lv_keep : NULL, ctx,
-                          &s->ix, &err) != SV_OK ||
-        lanestats_build(s->ix, &s->ls, &err) != SV_OK) {
+    if (s->is_ooc
+            ? lanes_ooc_build(ctx->opt->ooc, ctx->prof, &s->ix, &s->ls, &s->ooc, &err) != SV_OK
+            : lanes_build_where(ctx->prof, ctx->opt ? ctx->opt->filter : NULL,
+                                want ? lv_keep : NULL, ctx, &s->ix, &err) != SV_OK ||
+                  lanestats_build(s->ix, &s->ls, &err) != SV_OK) {
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return;
     }
@@ -326,8 +340,11 @@ static void spark(const lanes_state *s, const ui_ctx *ctx, size_t l, char *buf, 
     int nb = s->tb.w[LC_LOAD];
     nb = nb < 1 ? 1 : nb > LV_SPARK_MAX ? LV_SPARK_MAX : nb;
     double u[LV_SPARK_MAX];
-    lanestats_spark(s->ls, l, s->ls->t0, s->ls->t1 > s->ls->t0 ? s->ls->t1 : ck_add(s->ls->t0, 1),
-                    nb, u);
+    if (s->is_ooc) /* whole slices of the sweep's: as many as divide them */
+        nb = lane_figs_slices(s->ooc.figs, l, nb, u);
+    else
+        lanestats_spark(s->ls, l, s->ls->t0,
+                        s->ls->t1 > s->ls->t0 ? s->ls->t1 : ck_add(s->ls->t0, 1), nb, u);
     size_t n = 0;
     buf[0] = '\0';
     for (int b = 0; b < nb; b++) {
@@ -343,11 +360,16 @@ static void spark(const lanes_state *s, const ui_ctx *ctx, size_t l, char *buf, 
     }
 }
 
+/* flag: out of core, what the figures lack (lanes_ooc.h: LO_*). */
 static void lv_draw_cells(const lanes_state *s, ui_ctx *ctx, const lane_stat *st, size_t nl,
-                          size_t li, int y, int role)
+                          size_t li, int y, int role, unsigned flag)
 {
     grid *g = &ctx->grid;
     char b[64];
+    if (flag & LO_NOFIG) { /* a rank the sweep did not do: the legend says why */
+        table_put(&s->tb, g, LC_BUSY, y, "n/a", role == ROLE_SELECTED ? role : ROLE_DIM, 0);
+        return;
+    }
     double span = ck_diff_f64(s->ls->t1, s->ls->t0);
     int64_t zero = ctx->prof->has_min_start ? ctx->prof->min_start_ns : 0;
     fmt_time(b, sizeof b, st->busy);
@@ -359,7 +381,7 @@ static void lv_draw_cells(const lanes_state *s, ui_ctx *ctx, const lane_stat *st
     table_put(&s->tb, g, LC_AWAIT, y, st->awaited ? b : "-",
               st->awaited || role == ROLE_SELECTED ? role : ROLE_DIM, 0);
     timefmt_ns(b, sizeof b, (double)st->idle);
-    table_put(&s->tb, g, LC_IDLE, y, b, role, 0);
+    table_put(&s->tb, g, LC_IDLE, y, flag & LO_IDLE_UNKNOWN ? "?" : b, role, 0);
     snprintf(b, sizeof b, "%zu", st->calls);
     table_put(&s->tb, g, LC_CALLS, y, b, role, 0);
     if (li != SIZE_MAX) {
@@ -452,7 +474,8 @@ static void lv_draw_row(const lanes_state *s, ui_ctx *ctx, size_t r, int y)
         size_t nl = s->rank_nl[row->rank];
         lv_rank_label(s, row->rank, b, sizeof b);
         table_put(&s->tb, &ctx->grid, LC_LANE, y, b, cur ? role : ROLE_HEADER, 0);
-        lv_draw_cells(s, ctx, &s->rank_tot[row->rank], nl, SIZE_MAX, y, role);
+        lv_draw_cells(s, ctx, &s->rank_tot[row->rank], nl, SIZE_MAX, y, role,
+                      s->is_ooc ? s->ooc.rflag[row->rank] : 0);
         return;
     }
     strbuf lb;
@@ -460,7 +483,8 @@ static void lv_draw_row(const lanes_state *s, ui_ctx *ctx, size_t r, int y)
     lane_label(&s->ix->lanes[row->lane], &lb);
     table_put(&s->tb, &ctx->grid, LC_LANE, y, lb.s ? lb.s : "", role, 0);
     sb_free(&lb);
-    lv_draw_cells(s, ctx, &s->ls->st[row->lane], 1, row->lane, y, role);
+    lv_draw_cells(s, ctx, &s->ls->st[row->lane], 1, row->lane, y, role,
+                  s->is_ooc ? s->ooc.flag[row->lane] : 0);
     lv_draw_table_cells(s, ctx, &s->ix->lanes[row->lane], y, role);
 }
 
@@ -608,6 +632,49 @@ static void lv_wants(lanes_state *s, const grid *g)
     table_want(&s->tb, LC_BUSIEST, bw);
 }
 
+/* Out of core, what the figures leave out and why (ASCII text). */
+static void lv_ooc_note(const lanes_state *s, char *buf, size_t len)
+{
+    const lane_figs *f = s->ooc.figs;
+    size_t n = (size_t)snprintf(buf, len,
+                                "Out of core: no Awaited column (the sweep reads no "
+                                "await column)");
+    if (n < len && !f->bins)
+        n += (size_t)snprintf(buf + n, len - n, "; no Load column: %s", f->spark_why);
+    if (n < len && s->ooc.nofig)
+        n += (size_t)snprintf(buf + n, len - n, "; n/a: %zu lane%s without figures: %s",
+                              s->ooc.nofig, s->ooc.nofig == 1 ? "" : "s", f->lost_why);
+    if (n < len && s->ooc.noidle)
+        n += (size_t)snprintf(buf + n, len - n,
+                              "; Idle ?: %zu task lane%s busy outside its lifetime, whose idle "
+                              "time the sweep does not measure",
+                              s->ooc.noidle, s->ooc.noidle == 1 ? "" : "s");
+    if (n < len && !f->busiest_ok)
+        snprintf(buf + n, len - n, "; no Busiest: %s", f->busiest_why);
+}
+
+/* Text wrapped at spaces into at most max lines of w columns from (x, y),
+ * drawn when draw (else only counted): the lines it takes. */
+static int lv_wrap(grid *g, int x, int y, int w, int max, const char *t, bool draw)
+{
+    int k = 0;
+    for (; *t && w > 0 && k < max; k++) {
+        size_t n = strlen(t), cut = n;
+        if ((int)n > w) {
+            cut = (size_t)w;
+            while (cut > 0 && t[cut] != ' ')
+                cut--;
+            cut = cut ? cut : (size_t)w;
+        }
+        if (draw)
+            grid_put_textn(g, x, y + k, w, t, cut, ROLE_DIM, 0);
+        t += cut;
+        while (*t == ' ')
+            t++;
+    }
+    return k;
+}
+
 static void lv_draw(void *state, ui_ctx *ctx, rect area)
 {
     lanes_state *s = state;
@@ -635,7 +702,12 @@ static void lv_draw(void *state, ui_ctx *ctx, rect area)
     static const char legend2[] = "Rank rows: busy, busiest summed over lanes; share: their mean; "
                                   "idle: all idle";
     int nnote = area.h <= 6 ? 0 : grid_text_width(g, legend) <= area.w - 2 || area.h <= 10 ? 1 : 2;
-    rect body = {area.x, area.y + 1, area.w, area.h - 1 - nnote};
+    char oocn[1024] = "";
+    if (s->is_ooc)
+        lv_ooc_note(s, oocn, sizeof oocn);
+    int nooc =
+        oocn[0] && area.h > 6 ? lv_wrap(g, 0, 0, area.w - 2, area.h > 10 ? 4 : 1, oocn, false) : 0;
+    rect body = {area.x, area.y + 1, area.w, area.h - 1 - nnote - nooc};
     lv_wants(s, g);
     table_layout(&s->tb, g, body);
     table_scroll(&s->tb);
@@ -647,6 +719,7 @@ static void lv_draw(void *state, ui_ctx *ctx, rect area)
         lv_draw_row(s, ctx, r, y);
     }
     int y = area.y + area.h - nnote;
+    lv_wrap(g, area.x + 1, y - nooc, area.w - 2, nooc, oocn, true);
     if (nnote == 1)
         grid_put_text(g, area.x + 1, y, area.w - 2,
                       grid_text_width(g, legend) <= area.w - 2 ? legend : legend1, ROLE_DIM, 0);
