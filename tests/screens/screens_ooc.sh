@@ -259,7 +259,7 @@ fi
 hold=
 
 # Views needing every call: one line, why and what to do.
-for k in 7; do
+for k in D; do
     ovw "$k"
     check "view $k: not available, why and what to do" \
         hasf "not available out of core (--out-of-core): use --json or open the file without"
@@ -267,6 +267,8 @@ done
 # The calls view and S use the sweep's slowest calls (screens_ooc_calls.sh checks them).
 ovw "4"
 check "view 4 without a region: says how to pick one" hasf "No region selected"
+ovw 7 # the lanes view opens, from the sweep's figures (screens_ooc_lanes.sh checks them)
+check "view 7: the lanes' table" rowhas 3 "Lane .*Busy"
 ovw "3S"
 check "S out of core: the slowest call selected" hasx "Slowest call of .* over every rank: rank"
 # Several ranks: a row merging them (per rank on, b) has its percentiles only in memory (the
