@@ -30,6 +30,17 @@ typedef struct ui_ooc_goto {
     int64_t s, e;
 } ui_ooc_goto;
 
+/* Out of core, a call for the timeline to show and select once it is
+ * read (the lanes view's Enter on a lane): its lane by identity (rank
+ * index, lane_kind, row), lane depth 0, its span.  Read and cleared by
+ * the timeline (tl_window.c). */
+typedef struct ui_goto {
+    bool on;
+    size_t rank_index;
+    int kind;
+    int64_t row, s, e;
+} ui_goto;
+
 /* Jumps Esc can walk back through. */
 #define UI_BACK_MAX 16
 
@@ -105,6 +116,7 @@ typedef struct ui_ctx {
      * drawn (the terminal wakes when it changes). */
     struct ooc_open_job *ooc_open;
     unsigned ooc_open_seq;
+    ui_goto tl_goto; /* ui_goto above */
 } ui_ctx;
 
 enum { UI_DRILL_ALL = 1, UI_DRILL_RANK = 2 };

@@ -741,6 +741,16 @@ static int lv_enter(lanes_state *s, ui_ctx *ctx)
     if (l == SIZE_MAX) /* a rank row: its first lane */
         l = s->ix->rank_lane0[row->rank];
     const lane *ln = &s->ix->lanes[l];
+    if (s->is_ooc) { /* the call is read with the timeline's window */
+        const lanefig *x = l < s->ooc.figs->n ? &s->ooc.figs->v[l] : NULL;
+        if (!x || !x->has || x->long_s > x->long_e) {
+            ui_set_status(ctx, "No top-level call known on this lane out of core");
+            return VF_HANDLED | VF_REDRAW;
+        }
+        ctx->tl_goto = (ui_goto){true, x->rank_index, (int)x->kind, x->row, x->long_s, x->long_e};
+        ui_open_view(ctx, VIEW_TIMELINE);
+        return VF_HANDLED | VF_REDRAW;
+    }
     if (ln->ndepth == 0 || ln->rows[0].n == 0)
         return VF_HANDLED;
     uint32_t best = lane_row_call(&ln->rows[0], 0);

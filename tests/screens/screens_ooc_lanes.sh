@@ -125,6 +125,31 @@ $1 ~ /^r[0-9]+:/ { next }
 END { exit bad }' "$tmp/ooc" >"$tmp/eq"
 check "busy + idle = span and share = busy / span on every lane row: $(head -2 "$tmp/eq")" [ ! -s "$tmp/eq" ]
 
+# --- Enter: the lane in the timeline, its longest top-level call selected, as in memory (the
+# window holding it read first).  On the threads profile the whole timeline is the in-memory one
+# but for its header's "out of core"; on the demo (task lanes grouped under their thread, which
+# the out-of-core timeline names otherwise) the selected call's details and the status line.
+for f in "$thr" "$demo"; do
+    keep=cat
+    [ "$f" = "$demo" ] && keep="tail -n 4"
+    screen 100x30 "<Enter>" "$f" --view lanes
+    sed 2d "$scr" | $keep >"$tmp/enter_mem"
+    screen 100x30 "<Enter>" "$f" --view lanes --out-of-core
+    check "Enter ($(basename "$f")): the timeline opens" rowhas 1 "\[1 timeline\]"
+    check "Enter ($(basename "$f")): out of core" rowhas 2 "out of core$"
+    sed 2d "$scr" | $keep >"$tmp/enter_ooc"
+    check "Enter ($(basename "$f")): the in-memory timeline, the call selected: $(diff "$tmp/enter_mem" "$tmp/enter_ooc" | head -3 | tr '\n' ' ')" \
+        cmp -s "$tmp/enter_mem" "$tmp/enter_ooc"
+done
+check "Enter: a call is selected (its details)" hasx "^ io/flush  rank 0  thread ThreadPoolExecutor-0_0  start"
+# A call whose span holds more calls than a window may (Task-1's main, the busiest lane's, first
+# by Busy): the overview there, and why.
+env -u TERM SCOPEVIEW_TEST_OOC_CAP=100 "$sv" --batch --size 100x30 --view lanes --out-of-core \
+    --keys "j<Enter>" "$demo" >"$scr" 2>"$tmp/err"
+check "Enter, too many calls: the overview" rowhas 2 "overview (out of core)"
+check "Enter, too many calls: says why nothing is selected" \
+    hasf "The lane's longest call spans more calls than a window holds"
+
 # --- 4. what is left out, and why; the small screen
 screen 80x24 "" "$demo" --view lanes --ascii --out-of-core
 check "80x24: exits 0" [ "$rc" = 0 ]

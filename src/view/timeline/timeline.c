@@ -158,6 +158,12 @@ bool tl_reveal(tl_state *s, int rank, int64_t call, bool keep_zoom)
     } else {
         lanes_call_span(s->ix->lanes[l].rk, (uint32_t)call, &st, &e);
     }
+    tl_reveal_span(s, l, d, st, e, keep_zoom);
+    return true;
+}
+
+void tl_reveal_span(tl_state *s, size_t l, uint32_t d, int64_t st, int64_t e, bool keep_zoom)
+{
     size_t r = tl_row_of(s, l, d);
     if (r != SIZE_MAX)
         s->cur_row = r;
@@ -169,7 +175,6 @@ bool tl_reveal(tl_state *s, int rank, int64_t call, bool keep_zoom)
     else if (ve <= left || st >= right)
         tl_center_at(&s->v, st + (ve - st) / 2, s->geo.tw / 2, data_min(s), data_max(s));
     cursor_on_call(s, st, ve);
-    return true;
 }
 
 /* The call under the cursor: of the calls in its cell, the one covering

@@ -161,6 +161,9 @@ size_t tl_tasks_folded(const tl_state *s);
  * screen, otherwise it is zoomed to (z).  Returns false when it is not on
  * the timeline (filtered out, or no event data). */
 bool tl_reveal(tl_state *s, int rank, int64_t call, bool keep_zoom);
+/* The same for a call known by its lane l, depth row d and span [st, e]
+ * (out of core, a call not read yet). */
+void tl_reveal_span(tl_state *s, size_t l, uint32_t d, int64_t st, int64_t e, bool keep_zoom);
 
 /* [ and ]: selects the previous (dir < 0) or next call of the cursor's row. */
 int tl_step_call(tl_state *s, ui_ctx *ctx, int dir);

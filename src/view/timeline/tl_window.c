@@ -49,6 +49,10 @@ struct tl_window {
      * comes next (tl_window_goto_done). */
     bool go;
     ui_ooc_goto go_to;
+    /* A call to select once its window is drawn (ctx->tl_goto: the lanes view). */
+    bool lgo;
+    size_t lgo_l;
+    int64_t lgo_s, lgo_e;
 };
 
 static uint64_t window_cap(const ooc_file *f)
@@ -484,11 +488,48 @@ static void finish_step(tl_state *s, ui_ctx *ctx)
         ui_set_status(ctx, "Zoom in (+) to step from the selected call");
 }
 
+/* The lanes view's Enter: the view moves to the call (its lane found by
+ * identity), to be selected once its window is drawn. */
+static void lane_go_to(tl_state *s, ui_ctx *ctx)
+{
+    tl_window *w = s->win;
+    ui_goto g = ctx->tl_goto;
+    ctx->tl_goto.on = false;
+    size_t l = ooc_map_find_lane(&w->f->map, g.rank_index, (lane_kind)g.kind, g.row);
+    if (l == SIZE_MAX || l >= w->empty->nlanes)
+        return;
+    profile_free(w->kprof);
+    w->kprof = NULL;
+    ctx->sel.call = -1;
+    w->lgo = true;
+    w->lgo_l = l;
+    w->lgo_s = g.s;
+    w->lgo_e = g.e;
+    use_index(s, w->empty);
+    tl_reveal_span(s, l, 0, g.s, g.e, false);
+}
+
+/* The call of lane_go_to, in the window drawn now or never (its span holds
+ * more calls than a window may). */
+static void lane_go_select(tl_state *s, ui_ctx *ctx)
+{
+    tl_window *w = s->win;
+    w->lgo = false;
+    int64_t g = w->serving ? find_call(w->wix, w->lgo_l, 0, w->lgo_s, w->lgo_e) : -1;
+    if (g >= 0)
+        tl_window_select(s, ctx, w->wix->lanes[w->lgo_l].rk->rank, g);
+    else
+        ui_set_status(ctx, "The lane's longest call spans more calls than a window holds: "
+                           "zoom in (+) to select calls");
+}
+
 void tl_window_sync(tl_state *s, ui_ctx *ctx)
 {
     tl_window *w = s->win;
     if (!w)
         return;
+    if (ctx->tl_goto.on)
+        lane_go_to(s, ctx);
     if (w->kprof && ctx->sel.call != TL_WINDOW_KEPT) { /* another selection since */
         profile_free(w->kprof);
         w->kprof = NULL;
@@ -512,6 +553,8 @@ void tl_window_sync(tl_state *s, ui_ctx *ctx)
     }
     w->serving = covers(w, t0, t1);
     use_index(s, w->serving ? w->wix : w->empty);
+    if (w->lgo && (w->serving || !w->loading))
+        lane_go_select(s, ctx);
     if (w->step && (w->serving || !w->loading)) {
         finish_step(s, ctx); /* may move the view: its window next */
         tl_window_sync(s, ctx);
