@@ -70,6 +70,9 @@ static size_t region_index(const rank_data *rk, uint32_t g)
         else
             hi = mid;
     }
+    /* Regions without calls share the gidx0 of the next one. */
+    while (lo < rk->nregions && rk->regions[lo] != r && rk->regions[lo]->gidx0 == r->gidx0)
+        lo++;
     return lo < rk->nregions && rk->regions[lo] == r ? lo : SIZE_MAX;
 }
 

@@ -97,11 +97,48 @@ static void test_rank_idle_edges(void **state)
     profile_free(p);
 }
 
+/* pool() with a summary-only region "allreduce" (no calls), which sorts
+ * before "compress" and starts its calls' numbering where compress does:
+ * the busiest region is still compress, 9000 us over the rank (main 4000). */
+static void test_rank_busiest_after_summary_only(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    region *ar = rank_add_region(rk, "allreduce");
+    assert_non_null(ar);
+    ar->has_event_data = false;
+    int64_t ms = 5000, me = 9000, mt = 0;
+    region *m = mp_region(rk, "main", 1, &ms, &me);
+    mp_col(&m->thread_ids, &mt, 1);
+    int64_t cs[] = {100, 3100, 200, 3200, 300, 3300};
+    int64_t ce[] = {1600, 4600, 1700, 4700, 1800, 4800};
+    int64_t ct[] = {1, 1, 2, 2, 3, 3};
+    region *c = mp_region(rk, "compress", 6, cs, ce);
+    mp_col(&c->thread_ids, ct, 6);
+    mp_finish(p);
+    lanes_index *ix = NULL;
+    lanestats *ls = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(lanes_build(p, NULL, &ix, &err), SV_OK);
+    assert_int_equal(lanestats_build(ix, &ls, &err), SV_OK);
+    lane_stat t;
+    assert_int_equal(lanestats_rank(ls, 0, &t, &err), SV_OK);
+    assert_non_null(t.busiest);
+    assert_string_equal(t.busiest->name, "compress");
+    assert_int_equal(t.busiest_excl, 9000);
+    lanestats_free(ls);
+    lanes_free(ix);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rank_row),
         cmocka_unit_test(test_rank_idle_edges),
+        cmocka_unit_test(test_rank_busiest_after_summary_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
