@@ -11,6 +11,7 @@
 #    busy; the busiest region the most exclusive time summed in the lane) and looked for on
 #    the out-of-core screen.
 # 3. The equations: busy + idle = span for every thread lane; shares are busy over the span.
+#    The shared profiles, when there, the same (a cross-check; skipped without them).
 # 4. What the figures leave out is said, never drawn as 0: no Awaited column and why; a rank
 #    flattened over the budget shows n/a with the reason.  80x24, ASCII, 24 lines.
 . "${0%/*}/../lib.sh"
@@ -66,6 +67,19 @@ same "tasks and threads, call ids" "$demo"
 same "inferred lanes" "$inf"
 same "threads, -x rec" "$thr" -x rec
 same "tasks, -i handle_request" "$demo" -i handle_request
+# The shared profiles (schema 1 to 3, legacy, MPI, threads and tasks, JSON): the same figures.
+if need_shared "the shared profiles out of core"; then
+    for f in "$shared_root"/data/*/*.h5 "$shared_root"/data/upstream/*.h5 \
+        "$shared_root"/data/upstream/json/*; do
+        [ -f "$f" ] || continue
+        screen 250x200 "" "$f" --view lanes --ascii
+        figures "$scr" >"$tmp/mem"
+        screen 250x200 "" "$f" --view lanes --ascii --out-of-core
+        figures "$scr" >"$tmp/ooc"
+        check "$(basename "$f"): out of core = in memory ($(wc -l <"$tmp/mem") rows): $(diff "$tmp/mem" "$tmp/ooc" | head -3 | tr '\n' ' ')" \
+            cmp -s "$tmp/mem" "$tmp/ooc"
+    done
+fi
 
 # --- 2. the threads profile from its raw calls
 for r in $("$sv" --csv "$thr" | awk -F, 'NR > 1 { print $1 }' | sort -u); do
