@@ -224,6 +224,39 @@ static void test_lose(void **state)
     ooc_map_free(&m);
 }
 
+/* Over the budget's caps (at their least: 256 lanes of slices, 4096 (lane,
+ * region) pairs of a rank): 300 thread lanes of 20 regions each, one call
+ * of each region a lane (6000 pairs).  The slices and the busiest regions
+ * are left out, each saying why; busy and calls stay. */
+static void test_caps(void **state)
+{
+    (void)state;
+    ooc_map m;
+    assert_true(ooc_map_init(&m, 0, 1u << 20, 300));
+    ooc_lanefig *lf = ooc_lanefig_new(&m, 0, 1u << 20, 1);
+    assert_non_null(lf);
+    for (int64_t t = 0; t < 20 * 100; t += 100)
+        for (size_t th = 0; th < 300; th++) {
+            size_t l = ooc_map_lane(&m, 0, LANE_THREAD, (int64_t)th);
+            ooc_map_add(&m, l, 0, t, t + 50, (uint32_t)(t / 100));
+            ooc_call c = {0, th, 0, l, 0, (uint32_t)(t / 100), 0, t, t + 50};
+            assert_true(ooc_lanefig_call(lf, &c));
+        }
+    ooc_map_finish(&m);
+    lane_figs *f = ooc_lanefig_take(lf, &m);
+    assert_non_null(f);
+    assert_int_equal(f->n, 300);
+    assert_null(f->bins);
+    assert_non_null(strstr(f->spark_why, "more than 256 lanes"));
+    assert_false(f->busiest_ok);
+    assert_non_null(strstr(f->busiest_why, "more than 4096 (lane, region) pairs"));
+    assert_int_equal(f->v[299].busy, 20 * 50);
+    assert_int_equal(f->v[299].calls, 20);
+    assert_int_equal(f->v[299].busiest, UINT32_MAX);
+    lane_figs_free(f);
+    ooc_map_free(&m);
+}
+
 /* ------------------------------------------------------------ the wire */
 
 static lane_figs *sent_figs;
@@ -352,7 +385,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figures), cmocka_unit_test(test_slices), cmocka_unit_test(test_lose),
-        cmocka_unit_test(test_wire),    cmocka_unit_test(test_valid),
+        cmocka_unit_test(test_wire),    cmocka_unit_test(test_valid),  cmocka_unit_test(test_caps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
