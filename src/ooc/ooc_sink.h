@@ -8,11 +8,12 @@
  * rank the sweep could not do (nested from call ids, a row out of start
  * order, flattened); for such a rank `lose` is called instead, before
  * the rank's first call would have come, and the sink says in its own
- * product why it is incomplete (a rank done in memory goes whole, as its
- * lanes index, to the sinks with a lanes hook: ooc_sink_lanes_fn).  A sink registered with ooc_scan_add_sink
- * is owned by the scan until taken out with ooc_scan_take_sink (its
- * product then goes over the wire, see ooc_open.c); ooc_scan_free frees
- * the ones still in it.  Model code: no curses, no libhdf5. */
+ * product why it is incomplete (a rank done in memory goes whole, as
+ * its lanes index, to the sinks with a lanes hook: ooc_sink_lanes_fn).
+ * A sink registered with ooc_scan_add_sink is owned by the scan until
+ * taken out with ooc_scan_take_sink (its product then goes over the
+ * wire, see ooc_open.c); ooc_scan_free frees the ones still in it.  Model
+ * code: no curses, no libhdf5. */
 #ifndef SV_OOC_SINK_H
 #define SV_OOC_SINK_H
 

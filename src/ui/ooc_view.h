@@ -1,8 +1,8 @@
 /* ooc_view: the views the out-of-core viewer does not offer.
- * The series needs every call (the calls list and the lanes view draw
- * from the sweep's slowest calls and per-lane figures),
- * which an out-of-core file never holds (the tree, flame graph and
- * callers too when the call-path totals are missing); their tabs stay (keys and
+ * The series needs every call, which an out-of-core file never holds
+ * (the tree, flame graph and callers too when the call-path totals are
+ * missing; the calls list and the lanes view draw from the sweep's
+ * slowest calls and per-lane figures); their tabs stay (keys and
  * drill-downs reach them as ever) and they draw one line saying why and
  * what to do, never numbers they do not have. */
 #ifndef SV_OOC_VIEW_H
