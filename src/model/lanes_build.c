@@ -726,7 +726,8 @@ static int64_t *start_column(const rank_data *rk)
     int64_t *flat = malloc((rk->ncalls ? rk->ncalls : 1) * sizeof *flat);
     for (size_t j = 0; flat && j < rk->nregions; j++) {
         const region *r = rk->regions[j];
-        memcpy(flat + r->gidx0, r->start_ns, r->n * sizeof *flat);
+        if (r->n) /* a region without calls may have no column at all */
+            memcpy(flat + r->gidx0, r->start_ns, r->n * sizeof *flat);
     }
     return flat;
 }
