@@ -46,7 +46,7 @@ typedef struct ooc_ctx {
     char epath[400];
     uint64_t budget;
     const ooc_sink_hook *hook; /* the caller's extra sink, NULL none */
-    lane_figs *lanefigs; /* the sweep's, then the ones received */
+    lane_figs *lanefigs;       /* the sweep's, then the ones received */
 } ooc_ctx;
 
 /* ------------------------------------------------------------ in memory */
@@ -437,8 +437,7 @@ static bool oc_get(wire_r *r, void *ctx)
 {
     ooc_ctx *x = ctx;
     x->got = ooc_wire_get(r, &x->map, &x->seek) && (x->paths = ooc_paths_get(r)) != NULL &&
-             (x->slowest = ooc_slowest_get(r)) != NULL &&
-             (x->lanefigs = lane_figs_get(r)) != NULL;
+             (x->slowest = ooc_slowest_get(r)) != NULL && (x->lanefigs = lane_figs_get(r)) != NULL;
     return x->got;
 }
 

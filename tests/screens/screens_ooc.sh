@@ -178,11 +178,11 @@ fi
 # budget named where a view is not offered.  Then 4 lanes (2 ranks, threads; 60 MB) within 16M.
 b3="$tmp/b3.h5"
 "$top_build/svgen" bench-schema3 "$b3" --calls 1500000 >/dev/null 2>&1 || check "svgen bench-schema3" false
-env -u TERM "$sv" --batch --size 80x24 --memory 16M --keys 7 "$b3" >"$scr" 2>"$tmp/err"
+env -u TERM "$sv" --batch --size 80x24 --memory 16M --keys D "$b3" >"$scr" 2>"$tmp/err"
 rc=$?
 check "over --memory: opens (exit 0; $(head -c 200 "$tmp/err"))" [ "$rc" = 0 ]
 check "over --memory: not refused" hasnt "memory budget"
-check "over --memory: the lanes view names the budget" \
+check "over --memory: the series view names the budget" \
     hasf "not available out of core (the file exceeds --memory 16 MiB): use --json or a"
 check "over --memory: ... and what to do" hasf "larger --memory"
 env -u TERM "$sv" --batch --size 80x24 --memory 16M "$b3" >"$scr" 2>"$tmp/err"
