@@ -26,9 +26,10 @@
 _Static_assert(sizeof(region) == 496, "region changed: update wire.c");
 _Static_assert(sizeof(rank_data) == 248, "rank_data changed: update wire.c");
 /* Not carried: profile.run_name (the parent names the run after the load),
- * profile.cpaths and profile.slowest (out of core they follow as ooc_open's
- * section), profile.shared_cols and shared_len (the receiver's own mapping). */
-_Static_assert(sizeof(profile) == 200, "profile changed: update wire.c");
+ * profile.cpaths, profile.slowest and profile.tbins (out of core they follow
+ * as ooc_open's section), profile.shared_cols and shared_len (the receiver's
+ * own mapping). */
+_Static_assert(sizeof(profile) == 208, "profile changed: update wire.c");
 _Static_assert(sizeof(line_profile) == 88, "line_profile changed: update wire.c");
 _Static_assert(sizeof(perf_record) == 48, "perf_record changed: update wire.c");
 #endif

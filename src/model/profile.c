@@ -8,6 +8,7 @@
 
 #include "callpaths.h"
 #include "slowcalls.h"
+#include "tbins.h"
 #include "par.h"
 #include "warncap.h"
 #include "util/grow.h"
@@ -239,6 +240,7 @@ void profile_free(profile *p)
     free_strv(p->paths, p->npaths);
     call_paths_free(p->cpaths);
     slow_calls_free(p->slowest);
+    time_bins_free(p->tbins);
     free(p->path);
     free(p->run_name);
     /* After the regions: their columns pointed into it. */

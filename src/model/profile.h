@@ -289,6 +289,8 @@ typedef struct profile {
      * unmapped by profile_free; NULL otherwise. */
     void *shared_cols;
     size_t shared_len;
+    /* The duration-over-time bins of such a profile (tbins.h), owned. */
+    struct time_bins *tbins;
 } profile;
 
 /* --- producer side (loader) ---

@@ -30,6 +30,7 @@
 #include "ooc_paths.h"
 #include "ooc_slowest.h"
 #include "ooc_lanefig.h"
+#include "ooc_bins.h"
 #include "model/sanity.h"
 #include "util/hash.h"
 #include "util/text.h"
@@ -42,6 +43,7 @@ typedef struct ooc_ctx {
     call_paths *paths;   /* the sweep's (taken by oc_finish), then the ones received */
     bool got;            /* map and seek received (or moved from h) */
     slow_calls *slowest; /* the same for each region's slowest calls */
+    time_bins *bins;     /* the same for the duration-over-time bins */
     const char *path;
     char epath[400];
     uint64_t budget;
@@ -400,6 +402,10 @@ static sv_err oc_finish(ooc_ctx *x, profile **pp, sv_error *err)
     if (!x->lanefigs)
         return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory while measuring the lanes",
                             x->epath);
+    x->bins = ooc_bins_take(ooc_scan_take_sink(&h->sc, &ooc_bins_sink));
+    if (!x->bins)
+        return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory while binning the calls",
+                            x->epath);
     if (x->hook && x->hook->finish && !x->hook->finish(x->hook->ctx, &h->sc))
         return sv_error_set(err, SV_ERR_IO, "%s: out of core: the export failed", x->epath);
     return SV_OK;
@@ -417,6 +423,7 @@ static void oc_put(wire_w *w, void *ctx)
     ooc_paths_put(w, x->paths);
     ooc_slowest_put(w, x->slowest);
     lane_figs_put(w, x->lanefigs);
+    ooc_bins_put(w, x->bins);
 }
 
 /* In the child, once the model is sent (isolate.h light_first): the map
@@ -431,13 +438,16 @@ static void oc_sent(void *ctx)
     x->slowest = NULL;
     lane_figs_free(x->lanefigs);
     x->lanefigs = NULL;
+    time_bins_free(x->bins);
+    x->bins = NULL;
 }
 
 static bool oc_get(wire_r *r, void *ctx)
 {
     ooc_ctx *x = ctx;
     x->got = ooc_wire_get(r, &x->map, &x->seek) && (x->paths = ooc_paths_get(r)) != NULL &&
-             (x->slowest = ooc_slowest_get(r)) != NULL && (x->lanefigs = lane_figs_get(r)) != NULL;
+             (x->slowest = ooc_slowest_get(r)) != NULL && (x->lanefigs = lane_figs_get(r)) != NULL &&
+             (x->bins = ooc_bins_get(r)) != NULL;
     return x->got;
 }
 
@@ -672,7 +682,8 @@ sv_err ooc_open_end(ooc_opening *g, ooc_file **out, sv_error *err)
     if (!e &&
         (!ooc_scan_valid(&x->map, &x->seek, p) || !x->paths || !ooc_paths_valid(x->paths, p) ||
          !x->slowest || !ooc_slowest_valid(x->slowest, p, x->map.nlanes) ||
-         !lane_figs_valid(x->lanefigs, &x->map, p)))
+         !lane_figs_valid(x->lanefigs, &x->map, p) || !x->bins ||
+         !ooc_bins_valid(x->bins, p)))
         e = sv_error_set(err, SV_ERR_DAMAGED, "%s: the loading process sent a malformed overview",
                          x->epath);
     ooc_file *f = e ? NULL : calloc(1, sizeof *f);
@@ -692,6 +703,8 @@ sv_err ooc_open_end(ooc_opening *g, ooc_file **out, sv_error *err)
         x->slowest = NULL;
         f->lanefigs = x->lanefigs;
         x->lanefigs = NULL;
+        p->tbins = x->bins;
+        x->bins = NULL;
         f->skel = p;
         f->id = id;
         f->id.digest = ooc_index_digest(p);
@@ -714,6 +727,8 @@ sv_err ooc_open_end(ooc_opening *g, ooc_file **out, sv_error *err)
     x->slowest = NULL;
     lane_figs_free(x->lanefigs);
     x->lanefigs = NULL;
+    time_bins_free(x->bins);
+    x->bins = NULL;
     ooc_open_abandon(g);
     return e;
 }

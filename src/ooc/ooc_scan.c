@@ -105,16 +105,54 @@ void *ooc_scan_take_sink(ooc_scan *sc, const ooc_sink_ops *ops)
             void *self = sc->sinks[i].self;
             memmove(&sc->sinks[i], &sc->sinks[i + 1], (sc->nsinks - i - 1) * sizeof *sc->sinks);
             sc->nsinks--;
+            for (size_t j = 0; j < sc->nflat; j++)
+                if (sc->flat_self[j] == self) { /* no longer the scan's to feed */
+                    sc->flat[j] = sc->flat[--sc->nflat];
+                    sc->flat_self[j] = sc->flat_self[sc->nflat];
+                    j--;
+                }
             return self;
         }
     return NULL;
+}
+
+static bool is_flat(const ooc_scan *sc, const void *self)
+{
+    for (size_t i = 0; i < sc->nflat; i++)
+        if (sc->flat_self[i] == self)
+            return true;
+    return false;
+}
+
+bool ooc_scan_add_flat(ooc_scan *sc, const ooc_flat_ops *ops, void *self)
+{
+    bool known = false;
+    for (size_t i = 0; i < sc->nsinks; i++)
+        known |= sc->sinks[i].self == self;
+    if (!known || sc->nflat == OOC_SINKS_MAX)
+        return false;
+    sc->flat[sc->nflat] = ops;
+    sc->flat_self[sc->nflat++] = self;
+    return true;
 }
 
 /* A rank the sweep does not do: each sink says its product is partial. */
 static void sinks_lose(ooc_scan *sc, const char *why)
 {
     for (size_t i = 0; i < sc->nsinks; i++)
-        sc->sinks[i].ops->lose(sc->sinks[i].self, why);
+        if (!is_flat(sc, sc->sinks[i].self)) /* fed by sinks_flat instead */
+            sc->sinks[i].ops->lose(sc->sinks[i].self, why);
+}
+
+/* A call of a rank the sweep does not do, to the sinks that take them. */
+static bool sinks_flat(ooc_scan *sc, size_t rank, uint32_t reg, uint64_t pos, bool kept, int64_t s,
+                       int64_t e)
+{
+    ooc_call c = {rank, 0, 0, kept ? 0 : SIZE_MAX, 0, reg, pos, s, e, -1, -1};
+    for (size_t i = 0; i < sc->nflat; i++)
+        if (!sc->flat[i]->call(sc->flat_self[i], &c))
+            return false;
+    return true;
 }
 
 static bool sinks_call(ooc_scan *sc, const ooc_call *c)
@@ -671,6 +709,8 @@ int ooc_scan_flat(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc)
                 int64_t tk = src->task ? src->task[i] : -1;
                 seek_note(&sc->seek.rows[k], src->base + i, s);
                 first = s < first ? s : first;
+                if (!sinks_flat(sc, rank_index, src->reg, src->base + i, !src->skip, s, src->e[i]))
+                    return -1;
                 if (src->skip)
                     continue;
                 size_t l = tk >= 0   ? ooc_map_lane(&sc->map, rank_index, LANE_TASK, tk)
@@ -710,10 +750,12 @@ bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix,
     for (size_t i = 0; i < sc->nsinks; i++) { /* the sinks that read an index take it */
         const ooc_sink *k = &sc->sinks[i];
         ooc_sink_lanes_fn hook = ooc_sink_lanes_of(k->ops);
-        if (!hook)
-            k->ops->lose(k->self, OOC_SINK_UNSWEPT);
-        else if (!hook(k->self, rank_index, ix, ix_rank, regmap))
+        if (!hook) {
+            if (!is_flat(sc, k->self)) /* fed by sinks_flat below instead */
+                k->ops->lose(k->self, OOC_SINK_UNSWEPT);
+        } else if (!hook(k->self, rank_index, ix, ix_rank, regmap)) {
             return false;
+        }
     }
     for (size_t k = ix->rank_lane0[ix_rank]; k < ix->rank_lane0[ix_rank + 1]; k++) {
         const lane *ln = &ix->lanes[k];
@@ -726,8 +768,10 @@ bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix,
                 if (j >= rk->nregions)
                     continue;
                 const region *r = rk->regions[j];
-                ooc_map_add(&sc->map, l, d, r->start_ns[i], r->end_ns[i],
-                            regmap ? regmap[j] : (uint32_t)j);
+                uint32_t reg = regmap ? regmap[j] : (uint32_t)j;
+                ooc_map_add(&sc->map, l, d, r->start_ns[i], r->end_ns[i], reg);
+                if (!sinks_flat(sc, rank_index, reg, i, true, r->start_ns[i], r->end_ns[i]))
+                    return false;
             }
     }
     return true;

@@ -65,6 +65,10 @@ typedef struct ooc_scan {
     /* What the sweep hands each call to (ooc_sink.h), owned. */
     ooc_sink sinks[OOC_SINKS_MAX];
     size_t nsinks;
+    /* Those of them that take the flattened ranks' calls (ooc_sink.h). */
+    const ooc_flat_ops *flat[OOC_SINKS_MAX];
+    void *flat_self[OOC_SINKS_MAX];
+    size_t nflat;
 } ooc_scan;
 
 /* The map's grid for calls within [t_min, t_max] on nlanes lanes, at most
@@ -78,6 +82,10 @@ bool ooc_scan_add_sink(ooc_scan *sc, const ooc_sink_ops *ops, void *self);
 /* Takes the sink of these ops out of the scan (the caller owns it now);
  * NULL when none is in. */
 void *ooc_scan_take_sink(ooc_scan *sc, const ooc_sink_ops *ops);
+/* A registered sink's self also takes the calls of the ranks the sweep
+ * cannot do (ooc_flat_ops), and no `lose`.  False when OOC_SINKS_MAX are
+ * in or self is not a registered sink's. */
+bool ooc_scan_add_flat(ooc_scan *sc, const ooc_flat_ops *ops, void *self);
 /* Every accumulator the viewer's aggregate views read out of core
  * (ooc_sinks.c), each held within its share of budget bytes.  False on
  * NOMEM. */

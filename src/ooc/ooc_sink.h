@@ -66,6 +66,15 @@ ooc_sink_lanes_fn ooc_sink_lanes_of(const ooc_sink_ops *ops);
 
 #define OOC_SINKS_MAX 8
 
+/* A sink that needs no nesting may also take the calls of a rank the
+ * sweep cannot do (ooc_scan_flat, ooc_scan_feed_lanes): registered again
+ * with ooc_scan_add_flat (the same self, still owned by its sink), it gets
+ * them through call, each once but in no particular order (depth, kdepth
+ * and key 0, lane SIZE_MAX for a call a filter leaves out), and no `lose`. */
+typedef struct ooc_flat_ops {
+    bool (*call)(void *self, const ooc_call *c); /* false on NOMEM */
+} ooc_flat_ops;
+
 /* Why a rank is lost to the sinks (ooc_scan_flat, ooc_scan_feed_lanes). */
 #define OOC_SINK_UNSWEPT                                                                           \
     "a rank's nesting comes from its call ids or a row out of start order, which the "             \

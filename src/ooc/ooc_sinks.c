@@ -4,6 +4,7 @@
 #include "ooc_scan.h"
 
 #include "ooc_lanefig.h"
+#include "ooc_bins.h"
 #include "ooc_paths.h"
 #include "ooc_slowest.h"
 
@@ -16,7 +17,11 @@ bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget)
     if (!sl || !ooc_scan_add_sink(sc, &ooc_slowest_sink, sl))
         return false;
     ooc_lanefig *lf = ooc_lanefig_new(&sc->map, sc->t_min, sc->t_max, budget);
-    return lf && ooc_scan_add_sink(sc, &ooc_lanefig_sink, lf);
+    if (!lf || !ooc_scan_add_sink(sc, &ooc_lanefig_sink, lf))
+        return false;
+    ooc_bins *bi = ooc_bins_new(budget, sc->t_min, sc->t_max);
+    return bi && ooc_scan_add_sink(sc, &ooc_bins_sink, bi) &&
+           ooc_scan_add_flat(sc, &ooc_bins_flat, bi);
 }
 
 ooc_sink_lanes_fn ooc_sink_lanes_of(const ooc_sink_ops *ops)
