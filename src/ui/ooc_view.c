@@ -80,12 +80,10 @@ static const view_ops ooc_tree = {
  * not nest) the flame graph says so rather than drawing a partial graph. */
 static const view_ops ooc_flame = {
     .name = "flame", .create = ooc_paths_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
-/* The series plots every call's duration, which is not held out of core;
- * the callers need the call-path totals. */
+/* The callers need the call-path totals.  The series is base's: it draws
+ * from the loading child's time bins (series_ooc.c). */
 static const view_ops ooc_callers = {
     .name = "callers", .create = ooc_paths_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
-static const view_ops ooc_series = {
-    .name = "series", .create = ooc_view_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 
 void ooc_view_registry(const view_ops *const *base, size_t n, bool paths, const view_ops **reg)
 {
@@ -97,8 +95,6 @@ void ooc_view_registry(const view_ops *const *base, size_t n, bool paths, const 
      * (ooc_lanefig.h). */
     if (VIEW_FLAME < n && !paths)
         reg[VIEW_FLAME] = &ooc_flame;
-    if (VIEW_SERIES < n)
-        reg[VIEW_SERIES] = &ooc_series;
     if (VIEW_CALLERS < n && !paths)
         reg[VIEW_CALLERS] = &ooc_callers;
 }

@@ -5,13 +5,14 @@
  * max (the legend says so).  Above the plot, what users look for
  * (series.h): the warm-up, the drift as a fitted change, the calls above
  * the p99.  A column cursor; Enter shows the column's slowest call in the
- * timeline. */
+ * timeline.  Out of core (the profile's time bins) series_ooc.c draws it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/series.h"
+#include "series_ooc.h"
 #include "util/text.h"
 #include "util/timefmt.h"
 #include "ui/view.h"
@@ -38,6 +39,7 @@ typedef struct series_state {
     int *ranks;
     size_t nranks;
     size_t *order;
+    sero *ooc; /* out of core: drawn from the time bins */
 } series_state;
 
 /* Ranks beyond these share a colour and a mark (the legend says so). */
@@ -119,7 +121,7 @@ static void ser_rebuild(series_state *st, ui_ctx *ctx)
     st->scratch = NULL;
     st->nbins = 0;
     st->error[0] = '\0';
-    if (!st->name[0])
+    if (!st->name[0] || ctx->prof->tbins) /* out of core: no call to build from */
         return;
     sv_error err;
     sv_error_clear(&err);
@@ -497,6 +499,12 @@ static void ser_draw(void *state, ui_ctx *ctx, rect a)
                       ROLE_DIM, 0);
         return;
     }
+    if (ctx->prof->tbins) {
+        if (!st->ooc && !(st->ooc = sero_new()))
+            return;
+        sero_draw(st->ooc, ctx, a, st->name, st->rank, st->log);
+        return;
+    }
     if (st->error[0] || !st->s) {
         grid_put_text(g, a.x + 1, a.y + 1, a.w - 2, st->error, ROLE_WARNING, 0);
         return;
@@ -562,9 +570,29 @@ static int ser_enter(series_state *st, ui_ctx *ctx)
     return VF_HANDLED | VF_REDRAW;
 }
 
+/* Out of core: the scale and the rank as in memory, the rest on the bins. */
+static int ser_ooc_cmd(series_state *st, ui_ctx *ctx, ui_cmd cmd)
+{
+    switch (cmd) {
+    case CMD_SERIES_AXIS:
+        ui_set_status(ctx, "Out of core the series is by start time only (its bins are)");
+        return VF_HANDLED | VF_REDRAW;
+    case CMD_SERIES_SCALE:
+        st->log = !st->log;
+        return VF_HANDLED | VF_REDRAW;
+    case CMD_SERIES_RANK:
+        ser_next_rank(st, ctx);
+        return VF_HANDLED | VF_REDRAW;
+    default:
+        return sero_cmd(st->ooc, ctx, cmd);
+    }
+}
+
 static int ser_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 {
     series_state *st = state;
+    if (st && st->ooc && ctx->prof->tbins)
+        return ser_ooc_cmd(st, ctx, cmd);
     if (!st || !st->s)
         return 0;
     size_t w = st->plot_w > 0 ? (size_t)st->plot_w : 1;
@@ -616,6 +644,7 @@ static void ser_destroy(void *state)
     free(st->scratch);
     free(st->ranks);
     free(st->order);
+    sero_free(st->ooc);
     free(st);
 }
 
