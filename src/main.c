@@ -186,7 +186,13 @@ static int load_profile_ex(const char *file, const isolate_options *how, bool sh
         return 1;
     }
     if (rc != SV_OK) {
-        fprintf(stderr, "scopeview: %s\n", err.msg);
+        /* --events, --timeseries and the exports hold the calls they write: said, not
+         * left to be guessed from the list of those that stream. */
+        bool held = how->stream == LOAD_STREAM_OFF && ooc_run_over_budget(err.msg);
+        fprintf(stderr, "scopeview: %s%s\n", err.msg,
+                held ? "; --events, --timeseries and --export do not stream: they need the calls "
+                       "within --memory (out of core, the series view D bins them)"
+                     : "");
         return sv_err_exit_status(rc);
     }
     for (size_t i = 0; i < (*p)->nwarnings; i++)

@@ -118,4 +118,10 @@ screen 80x24 "3/^step<Enter>Drr<Right>" "$m" --ascii --out-of-core
 check_series "step, rank 1"
 check "rank 1 alone" hasf "rank 1, "
 
+# --- 3. --timeseries holds every call of the region: over --memory it says it does not stream
+run --timeseries solve --csv --memory 2M "$p"
+check "--timeseries over --memory: exit 1" [ "$rc" = 1 ]
+check "... in one line" [ "$(wc -l <"$tmp/err")" = 1 ]
+check "... saying it does not stream" grep -q -- "--timeseries and --export do not stream" "$tmp/err"
+
 finish
