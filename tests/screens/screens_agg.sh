@@ -116,7 +116,10 @@ check "series, a region of one rank: no ranks' legend" hasnt " ranks:"
 screen 80x24 "D" "$a"
 check "series without a selection says what to do" has "No region selected"
 screen 80x24 "D" "$a" --out-of-core
-check "series out of core: not offered, says why" has "not available out of core"
+check "series out of core without a selection says what to do" has "No region selected"
+screen 80x24 "3/solve<Enter>D" "$a" --out-of-core
+check "series out of core: drawn from the bins (screens_ooc_series.sh checks the figures)" \
+    hasf "min, mean, max per"
 
 # ---------------------------------------------------------------- callers and callees (B)
 # solve on rank 0 (FIXTURES.md): called from main > work (300 ns) and main > io (100 ns), the
