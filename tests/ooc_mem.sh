@@ -40,8 +40,7 @@ env -u TERM "$sv" --batch --size 80x24 --memory "$budget" --keys "++++++++++++++
     "$f" >"$tmp/out" 2>"$tmp/err"
 check "zoomed in 20 times: the calls were read (header 'out of core')" rowhas 2 "  out of core$"
 check "zoomed in: a call selected, its start and duration" hasx " start .* dur "
-# The views needing every call name the budget the file exceeds.
+# The lanes view opens over the budget too, from the sweep's figures.
 env -u TERM "$sv" --batch --size 80x24 --memory "$budget" --keys 7 "$f" >"$tmp/out" 2>"$tmp/err"
-check "the lanes view: not available, the budget named" \
-    hasf "not available out of core (the file exceeds --memory $(echo "$budget" | sed 's/M$/ MiB/')):"
+check "the lanes view: its table out of core" grep -q "Lane .*Busy" "$tmp/out"
 finish

@@ -446,8 +446,8 @@ static bool oc_get(wire_r *r, void *ctx)
 {
     ooc_ctx *x = ctx;
     x->got = ooc_wire_get(r, &x->map, &x->seek) && (x->paths = ooc_paths_get(r)) != NULL &&
-             (x->slowest = ooc_slowest_get(r)) != NULL && (x->lanefigs = lane_figs_get(r)) != NULL &&
-             (x->bins = ooc_bins_get(r)) != NULL;
+             (x->slowest = ooc_slowest_get(r)) != NULL &&
+             (x->lanefigs = lane_figs_get(r)) != NULL && (x->bins = ooc_bins_get(r)) != NULL;
     return x->got;
 }
 
@@ -682,8 +682,7 @@ sv_err ooc_open_end(ooc_opening *g, ooc_file **out, sv_error *err)
     if (!e &&
         (!ooc_scan_valid(&x->map, &x->seek, p) || !x->paths || !ooc_paths_valid(x->paths, p) ||
          !x->slowest || !ooc_slowest_valid(x->slowest, p, x->map.nlanes) ||
-         !lane_figs_valid(x->lanefigs, &x->map, p) || !x->bins ||
-         !ooc_bins_valid(x->bins, p)))
+         !lane_figs_valid(x->lanefigs, &x->map, p) || !x->bins || !ooc_bins_valid(x->bins, p)))
         e = sv_error_set(err, SV_ERR_DAMAGED, "%s: the loading process sent a malformed overview",
                          x->epath);
     ooc_file *f = e ? NULL : calloc(1, sizeof *f);

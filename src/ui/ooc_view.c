@@ -1,4 +1,4 @@
-/* ooc_view: the views not offered out of core (see ooc_view.h). */
+/* ooc_view: the views without the call paths out of core (see ooc_view.h). */
 #include "ooc_view.h"
 
 #include "model/callpaths.h"
@@ -24,28 +24,17 @@ static void ooc_paths_text(const ui_ctx *ctx, char *buf, size_t len)
         snprintf(buf + n, len - n, "; no call paths: %s", c->why);
 }
 
-static void *ooc_view_create(ui_ctx *ctx)
-{
-    return ctx; /* no state: a non-NULL pointer so the view draws */
-}
-
-/* The state of the views that would draw from the call paths: its
- * address tells the draw to say why there are none. */
-static const char ooc_paths_state = 0;
-
+/* No state: a non-NULL pointer so the view draws. */
 static void *ooc_paths_create(ui_ctx *ctx)
 {
-    (void)ctx;
-    return (void *)&ooc_paths_state;
+    return ctx;
 }
 
 static void ooc_view_draw(void *state, ui_ctx *ctx, rect area)
 {
+    (void)state;
     char msg[512];
-    if (state == &ooc_paths_state)
-        ooc_paths_text(ctx, msg, sizeof msg);
-    else
-        ooc_view_text(ctx, msg, sizeof msg);
+    ooc_paths_text(ctx, msg, sizeof msg);
     grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
     /* Wrapped at spaces (the text is ASCII but for the file's budget). */
     int w = area.w - 2;
@@ -80,8 +69,9 @@ static const view_ops ooc_tree = {
  * not nest) the flame graph says so rather than drawing a partial graph. */
 static const view_ops ooc_flame = {
     .name = "flame", .create = ooc_paths_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
-/* The callers need the call-path totals.  The series is base's: it draws
- * from the loading child's time bins (series_ooc.c). */
+/* The callers need the call-path totals too.  Every other view draws out
+ * of core: the calls list from the sweep's slowest calls, the lanes from
+ * its per-lane figures, the series from its time bins. */
 static const view_ops ooc_callers = {
     .name = "callers", .create = ooc_paths_create, .draw = ooc_view_draw, .on_cmd = ooc_view_cmd};
 
@@ -91,8 +81,6 @@ void ooc_view_registry(const view_ops *const *base, size_t n, bool paths, const 
         reg[i] = base[i];
     if (VIEW_TREE < n && !paths)
         reg[VIEW_TREE] = &ooc_tree;
-    /* The lanes view is base's: it draws from the sweep's per-lane figures
-     * (ooc_lanefig.h). */
     if (VIEW_FLAME < n && !paths)
         reg[VIEW_FLAME] = &ooc_flame;
     if (VIEW_CALLERS < n && !paths)

@@ -285,7 +285,7 @@ static time_bins *recv_of(const unsigned char *b, size_t len, wire_status *st)
     sec_ctx x = {NULL, NULL};
     wire_section sec = {sec_put, sec_get, &x};
     mem_src m = {b, len, 0};
-    wire_src src = {mem_read, &m};
+    wire_src src = {mem_read, &m, NULL};
     profile *q = NULL;
     sv_error err;
     *st = wire_recv_section(&src, (uint64_t)1 << 30, &sec, &q, &err);
