@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #ifndef SV_TOP_SRCDIR
@@ -100,4 +101,15 @@ char *sv_slurp(const char *path, size_t *len)
     if (len)
         *len = n;
     return buf;
+}
+
+ssize_t sv_mem_read(void *ctx, void *buf, size_t n)
+{
+    sv_mem_src *m = ctx;
+    size_t left = m->len - m->pos, k = n < left ? n : left;
+    if (m->piece && k > m->piece)
+        k = m->piece;
+    memcpy(buf, m->b + m->pos, k);
+    m->pos += k;
+    return (ssize_t)k;
 }

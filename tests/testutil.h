@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Path of fixture NAME written by `svgen fixtures`: $SV_TOP_BUILDDIR (set by
  * make check), else the build dir compiled in, + "/tests/fixtures/NAME". */
@@ -27,6 +28,15 @@ bool sv_file_exists(const char *path);
 
 /* 64-bit FNV-1a of a file's bytes, and its size.  false when unreadable. */
 bool sv_file_checksum(const char *path, uint64_t *sum, uint64_t *size);
+
+/* Bytes read back from memory, at most piece at a time (0: as many as
+ * asked): odd-sized pieces exercise a receiver's buffering.
+ * sv_mem_read is a wire_src read function over an sv_mem_src. */
+typedef struct sv_mem_src {
+    const unsigned char *b;
+    size_t len, pos, piece;
+} sv_mem_src;
+ssize_t sv_mem_read(void *ctx, void *buf, size_t n);
 
 /* A whole file, NUL-terminated, malloc'ed; NULL when unreadable. */
 char *sv_slurp(const char *path, size_t *len);

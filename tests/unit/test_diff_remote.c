@@ -356,28 +356,11 @@ static void test_one_sweep(void **state)
 
 /* ------------------------------------------------------------ the wire */
 
-typedef struct mem_src {
-    const unsigned char *b;
-    size_t len, pos;
-} mem_src;
-
-static ssize_t mem_read(void *ctx, void *buf, size_t n)
-{
-    mem_src *m = ctx;
-    size_t left = m->len - m->pos;
-    size_t k = n < left ? n : left; /* odd-sized pieces: the receiver's buffering */
-    if (k > 7777)
-        k = 7777;
-    memcpy(buf, m->b + m->pos, k);
-    m->pos += k;
-    return (ssize_t)k;
-}
-
 static wire_status recv_mem(const unsigned char *b, size_t len, const wire_section *sec,
                             profile **out, sv_error *err)
 {
-    mem_src m = {b, len, 0};
-    wire_src src = {mem_read, &m, NULL};
+    sv_mem_src m = {b, len, 0, 7777};
+    wire_src src = {sv_mem_read, &m, NULL};
     return wire_recv_section(&src, (uint64_t)1 << 30, sec, out, err);
 }
 

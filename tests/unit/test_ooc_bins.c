@@ -21,6 +21,7 @@
 #include "model/tbins.h"
 #include "ooc/ooc_bins.h"
 #include "ooc/ooc_scan.h"
+#include "testutil.h"
 
 typedef struct call {
     size_t rank;
@@ -243,20 +244,6 @@ static bool sec_get(wire_r *r, void *ctx)
     return (x->in = ooc_bins_get(r)) != NULL;
 }
 
-typedef struct mem_src {
-    const unsigned char *b;
-    size_t len, pos;
-} mem_src;
-
-static ssize_t mem_read(void *ctx, void *buf, size_t n)
-{
-    mem_src *m = ctx;
-    size_t left = m->len - m->pos, k = n < left ? n : left;
-    memcpy(buf, m->b + m->pos, k);
-    m->pos += k;
-    return (ssize_t)k;
-}
-
 static unsigned char *stream_of(const time_bins *t, size_t *len, size_t *sec_at)
 {
     profile *p = profile_new("x");
@@ -284,8 +271,8 @@ static time_bins *recv_of(const unsigned char *b, size_t len, wire_status *st)
 {
     sec_ctx x = {NULL, NULL};
     wire_section sec = {sec_put, sec_get, &x};
-    mem_src m = {b, len, 0};
-    wire_src src = {mem_read, &m, NULL};
+    sv_mem_src m = {b, len, 0, 0};
+    wire_src src = {sv_mem_read, &m, NULL};
     profile *q = NULL;
     sv_error err;
     *st = wire_recv_section(&src, (uint64_t)1 << 30, &sec, &q, &err);

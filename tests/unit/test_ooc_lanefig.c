@@ -41,6 +41,7 @@
 #include "memprof.h"
 #include "ooc/ooc_lanefig.h"
 #include "ooc/ooc_map.h"
+#include "testutil.h"
 
 #define T1 1000
 
@@ -275,24 +276,10 @@ static bool get(wire_r *r, void *ctx)
     return (got_figs = lane_figs_get(r)) != NULL;
 }
 
-typedef struct mem_src {
-    const unsigned char *b;
-    size_t len, pos;
-} mem_src;
-
-static ssize_t mem_read(void *ctx, void *buf, size_t n)
-{
-    mem_src *m = ctx;
-    size_t k = m->len - m->pos < n ? m->len - m->pos : n;
-    memcpy(buf, m->b + m->pos, k);
-    m->pos += k;
-    return (ssize_t)k;
-}
-
 static wire_status recv_mem(const unsigned char *b, size_t len)
 {
-    mem_src m = {b, len, 0};
-    wire_src src = {mem_read, &m, NULL};
+    sv_mem_src m = {b, len, 0, 0};
+    wire_src src = {sv_mem_read, &m, NULL};
     wire_section sec = {put, get, NULL};
     profile *q = NULL;
     sv_error err;

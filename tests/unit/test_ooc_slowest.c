@@ -21,6 +21,7 @@
 #include "model/profile.h"
 #include "model/slowcalls.h"
 #include "ooc/ooc_slowest.h"
+#include "testutil.h"
 
 static ooc_call flat(size_t rank, uint32_t reg, uint64_t pos, int64_t s, int64_t e)
 {
@@ -190,20 +191,6 @@ static void test_lose(void **state)
 
 /* ------------------------------------------------------------ the wire */
 
-typedef struct mem_src {
-    const unsigned char *b;
-    size_t len, pos;
-} mem_src;
-
-static ssize_t mem_read(void *ctx, void *buf, size_t n)
-{
-    mem_src *m = ctx;
-    size_t left = m->len - m->pos, k = n < left ? n : left;
-    memcpy(buf, m->b + m->pos, k);
-    m->pos += k;
-    return (ssize_t)k;
-}
-
 static void put_sec(wire_w *w, void *ctx)
 {
     ooc_slowest_put(w, ctx);
@@ -238,8 +225,8 @@ static slow_calls *recv_of(const unsigned char *b, size_t len, wire_status *st)
 {
     slow_calls *got = NULL;
     wire_section sec = {put_sec, get_sec, &got};
-    mem_src m = {b, len, 0};
-    wire_src src = {mem_read, &m, NULL};
+    sv_mem_src m = {b, len, 0, 0};
+    wire_src src = {sv_mem_read, &m, NULL};
     profile *q = NULL;
     sv_error err;
     *st = wire_recv_section(&src, 1u << 26, &sec, &q, &err);

@@ -189,27 +189,11 @@ static profile *demo_profile(void)
     return p;
 }
 
-typedef struct mem_src {
-    const unsigned char *b;
-    size_t len, pos;
-} mem_src;
-
-static ssize_t mem_read(void *ctx, void *buf, size_t n)
-{
-    mem_src *m = ctx;
-    size_t left = m->len - m->pos, k = n < left ? n : left;
-    if (k > 77) /* odd pieces */
-        k = 77;
-    memcpy(buf, m->b + m->pos, k);
-    m->pos += k;
-    return (ssize_t)k;
-}
-
 static wire_status recv_mem(const unsigned char *b, size_t len, size_t nregions, size_t nranks,
                             wire_stats **out, sv_error *err)
 {
-    mem_src m = {b, len, 0};
-    wire_src src = {mem_read, &m, NULL};
+    sv_mem_src m = {b, len, 0, 77};
+    wire_src src = {sv_mem_read, &m, NULL};
     sv_error_clear(err);
     return wire_recv_stats(&src, nregions, nranks, 0, out, err);
 }
