@@ -81,7 +81,8 @@ void ooc_bins_lose(ooc_bins *b, const char *why)
 static tbins_row *row_for(ooc_bins *b, size_t rank, uint32_t reg)
 {
     if (rank != b->rank) { /* ranks come one after the other */
-        memset(b->row_of, 0, b->nrow_of * sizeof *b->row_of);
+        if (b->nrow_of)
+            memset(b->row_of, 0, b->nrow_of * sizeof *b->row_of);
         b->rank = rank;
     }
     if (reg >= b->nrow_of) {
