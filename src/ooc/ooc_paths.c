@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "isolate/wire.h"
+#include "model/lanes.h"
 #include "model/profile.h"
 #include "util/checked.h"
 #include "util/hash.h"
@@ -237,6 +238,91 @@ bool ooc_paths_call(ooc_paths *pa, size_t rank_index, size_t key, size_t depth, 
     p->first_ns = s < p->first_ns ? s : p->first_ns;
     st->v[st->sp++] = (pcall){k, s, e, INT64_MIN, 0};
     return true;
+}
+
+/* ------------------------------------------------------------ a rank in memory */
+
+/* Index among the rank's regions of the region holding rank call g, and
+ * g's index in it (the regions' calls are numbered one region after the
+ * other, rank_data.calls). */
+static size_t region_of_call(const rank_data *rk, size_t g)
+{
+    size_t lo = 0, hi = rk->nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->regions[mid]->gidx0 + rk->regions[mid]->n <= g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The path of call g, interned after its parents' (memo: path + 1 of
+ * each call, 0 not yet).  UINT32_MAX / UINT32_MAX - 1 as intern's. */
+static uint32_t path_of(ooc_paths *pa, const rank_data *rk, const uint32_t *regmap, uint32_t *memo,
+                        uint32_t *chain, size_t g)
+{
+    size_t n = 0;
+    for (int64_t c = (int64_t)g; c >= 0 && !memo[c]; c = rk->calls->parent[c])
+        chain[n++] = (uint32_t)c; /* up to the first call whose path is known */
+    while (n) {
+        size_t c = chain[--n], j = region_of_call(rk, c);
+        int32_t up = rk->calls->parent[c];
+        uint32_t parent = up < 0 ? CP_ROOT : memo[up] - 1;
+        uint32_t k = intern(pa, parent, regmap ? regmap[j] : (uint32_t)j);
+        if (k >= UINT32_MAX - 1)
+            return k;
+        memo[c] = k + 1;
+    }
+    return memo[g] - 1;
+}
+
+/* One call of the rank into its path's totals. */
+static void add_call(ooc_paths *pa, const rank_data *rk, uint32_t k, size_t g)
+{
+    int64_t s, e;
+    lanes_call_span(rk, (uint32_t)g, &s, &e);
+    cpath *p = &pa->cur.v[k];
+    int64_t d = ck_sub(e, s), x = rank_call_excl(rk, g);
+    p->calls++;
+    p->incl_ns = ck_add(p->incl_ns, d);
+    p->excl_ns = ck_add(p->excl_ns, x < 0 ? 0 : x);
+    p->max_ns = d > p->max_ns ? d : p->max_ns;
+    p->first_ns = s < p->first_ns ? s : p->first_ns;
+}
+
+bool ooc_paths_lanes(void *self, size_t rank_index, const lanes_index *ix, size_t ix_rank,
+                     const uint32_t *regmap)
+{
+    ooc_paths *pa = self;
+    if (!pa || !pa->out->available)
+        return true;
+    const rank_data *rk = &ix->prof->ranks[ix_rank];
+    if (!rk->calls || rk->calls->n != rk->ncalls) {
+        ooc_paths_lose(pa, OOC_SINK_UNSWEPT);
+        return true;
+    }
+    if (!end_rank(pa))
+        return false;
+    pa->in_rank = true;
+    pa->cur.rank_index = rank_index;
+    size_t n = rk->ncalls;
+    uint32_t *memo = calloc(n ? n : 1, sizeof *memo), *chain = malloc((n ? n : 1) * sizeof *chain);
+    bool ok = memo && chain;
+    for (size_t g = 0; ok && g < n; g++) {
+        uint32_t k = path_of(pa, rk, regmap, memo, chain, g);
+        if (k == UINT32_MAX) {
+            over_cap(pa);
+            break;
+        }
+        ok = k != UINT32_MAX - 1;
+        if (ok)
+            add_call(pa, rk, k, g);
+    }
+    free(memo);
+    free(chain);
+    return ok && (!pa->out->available || end_rank(pa));
 }
 
 static bool sink_call(void *self, const ooc_call *c)

@@ -37,8 +37,15 @@ void ooc_paths_free(ooc_paths *pa);
  * Ranks come one after the other.  false on NOMEM (the scan fails). */
 bool ooc_paths_call(ooc_paths *pa, size_t rank_index, size_t key, size_t depth, uint32_t reg,
                     int64_t s, int64_t e);
-/* A rank whose calls are not swept (nested from call ids, flattened): the
- * paths cannot be complete, and why says so. */
+/* A rank done in memory (nested from its call ids, or a row out of
+ * order: ooc_sink.h's lanes hook): each call's path follows its parents,
+ * its exclusive time the in-memory nesting's (rank_call_excl), so the
+ * totals are the in-memory call tree's.  false on NOMEM. */
+struct lanes_index;
+bool ooc_paths_lanes(void *pa, size_t rank_index, const struct lanes_index *ix, size_t ix_rank,
+                     const uint32_t *regmap);
+/* A rank whose calls are not swept (flattened): the paths cannot be
+ * complete, and why says so. */
 void ooc_paths_lose(ooc_paths *pa, const char *why);
 
 /* The totals (the accumulator is spent): available false with why when

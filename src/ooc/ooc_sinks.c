@@ -26,5 +26,7 @@ bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget)
 
 ooc_sink_lanes_fn ooc_sink_lanes_of(const ooc_sink_ops *ops)
 {
-    return ops == &ooc_lanefig_sink ? ooc_lanefig_lanes : NULL;
+    return ops == &ooc_lanefig_sink ? ooc_lanefig_lanes
+           : ops == &ooc_paths_sink ? ooc_paths_lanes
+                                    : NULL;
 }

@@ -9,7 +9,8 @@
 # 2. Screens out of core = in memory, key by key, on a profile with two ranks, threads,
 #    recursion, ties and zero-length calls; the scopes a tree from sums cannot give (a thread)
 #    are not offered, and a time band's flame graph says why.
-# 3. Without the sums (a rank nested from call ids; more distinct paths than the budget allows)
+# 3. A rank nested from its call ids: the same views, from the in-memory nesting.
+# 4. Without the sums (more distinct paths than the budget allows)
 #    the three views say why in one line.
 . "${0%/*}/../lib.sh"
 
@@ -131,13 +132,20 @@ check "... rank 1 offered" hasf "rank 1"
 screen 80x24 "r" "$t" --view tree
 check "(in memory a thread is offered)" hasf "rank 1, thread"
 
-# --- 3. no sums: said in one line
+# --- 3. a rank nested from its call ids: its paths follow the parents, in memory
+# (svgen deep: 50 nested calls of rec, each 20 ns longer than the one inside it, the
+# innermost 20 ns: every call's exclusive time is 20 ns)
 d="$tmp/deep.h5"
 "$top_build/svgen" deep "$d" 50 >/dev/null 2>&1 || check "svgen deep" false
-for v in tree flame; do
-    screen 80x24 "" "$d" --view "$v" --out-of-core
-    check "$v, call ids: not available, why" hasf "no call paths: a rank's nesting comes from"
-done
+same "tree, call ids" "$d" "" --view tree
+same "flame, call ids" "$d" "" --view flame --ascii
+same "callers, call ids" "$d" "3B"
+screen 80x24 "" "$d" --view tree --out-of-core
+check "call ids: the outermost rec, 1.000 us inclusive, 20 ns its own" \
+    rowhas 4 "^.       1  1.000 us     20 ns  1.000 us"
+check "call ids: the next, 980 ns" rowhas 5 "^        1    980 ns     20 ns"
+
+# --- 4. no sums: said in one line
 w="$tmp/wide.h5"
 "$top_build/svgen" many-regions "$w" 5000 1 >/dev/null 2>&1 || check "svgen many-regions" false
 screen 80x24 "" "$w" --view flame --out-of-core --memory 4M
