@@ -2,8 +2,9 @@
 # --export and --folded out of core (--out-of-core, or a file whose calls exceed --memory):
 # the same output as the in-memory export of the same file (export.sh checks that one by
 # hand), with the filter and --folded-ranks: folded stacks and speedscope byte for byte, the
-# Chrome trace as a set of events; a rank the sweep cannot nest (call ids) and a time range
-# that needs single calls fail with one line and leave no output file; a full device and a
+# Chrome trace as a set of events; folded stacks of a rank nested from its call ids too; the
+# events of such a rank and a time range that needs single calls fail with one line and leave
+# no output file; a full device and a
 # closed pipe behave as in memory.
 . "${0%/*}/lib.sh"
 
@@ -106,8 +107,15 @@ for fmt in chrome speedscope; do
     check "$fmt out of core to a closed pipe: nothing said" [ ! -s "$tmp/err" ]
 done
 
-# --- call ids: the sweep does not follow them
-for fmt in folded chrome speedscope; do
+# --- call ids: the sweep does not follow them.  Folded stacks come from the call paths, which
+# a rank nested in memory from its ids gives as the in-memory tree does; the events need the
+# sweep.
+run --export folded --out-of-core "$tmp/ids.h5" "$tmp/o.txt"
+check "folded of call ids out of core: exit 0" [ "$rc" = 0 ]
+"$sv" --export folded "$tmp/ids.h5" "$tmp/mem.txt"
+check "folded of call ids out of core: the in-memory lines" cmp -s "$tmp/mem.txt" "$tmp/o.txt"
+rm -f "$tmp/o.txt"
+for fmt in chrome speedscope; do
     run --export $fmt --out-of-core "$tmp/ids.h5" "$tmp/o.txt"
     check "$fmt of call ids out of core: exit 1" [ "$rc" = 1 ]
     check "$fmt of call ids out of core: one line" [ "$(lines "$tmp/err")" = 1 ]
