@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,18 +173,23 @@ static int64_t now_ms(void)
 
 /* ------------------------------------------------------------ child */
 
+/* Reports come from the load's thread and, out of core, from its chunk
+ * reader's: the last report's time is claimed atomically, so one of two
+ * reports in the same tick is dropped, never both written. */
 typedef struct iso_ticker {
     int fd;
-    int64_t last_ms;
+    _Atomic int64_t last_ms;
 } iso_ticker;
 
 static void iso_tick(void *ctx, uint64_t done, uint64_t total)
 {
     iso_ticker *t = ctx;
     int64_t now = now_ms();
-    if (now - t->last_ms < ISO_TICK_MS)
+    int64_t last = atomic_load_explicit(&t->last_ms, memory_order_relaxed);
+    if (now - last < ISO_TICK_MS ||
+        !atomic_compare_exchange_strong_explicit(&t->last_ms, &last, now, memory_order_relaxed,
+                                                 memory_order_relaxed))
         return;
-    t->last_ms = now;
     uint64_t rec[2] = {done, total};
     /* Atomic (below PIPE_BUF); a full pipe drops the record. */
     (void)!write(t->fd, rec, sizeof rec);
@@ -203,7 +209,7 @@ static void iso_set_limit(int resource, rlim_t soft, rlim_t hard)
  * command: the loading child runs no other program. */
 typedef struct iso_hook {
     iso_ticker ticker;
-    const char *actions; /* NULL once done */
+    _Atomic(const char *) actions; /* NULL once done (taken by one thread) */
     const char *path;
 } iso_hook;
 
@@ -219,11 +225,11 @@ static void iso_hook_act(const char *actions, const char *path)
 static void iso_hook_tick(void *ctx, uint64_t done, uint64_t total)
 {
     iso_hook *h = ctx;
-    if (h->actions) {
-        const char *a = h->actions;
-        h->actions = NULL;
+    const char *a = atomic_load_explicit(&h->actions, memory_order_relaxed)
+                        ? atomic_exchange_explicit(&h->actions, NULL, memory_order_relaxed)
+                        : NULL;
+    if (a)
         iso_hook_act(a, h->path);
-    }
     iso_tick(&h->ticker, done, total);
 }
 
