@@ -25,7 +25,7 @@ mix="$tmp/b3.h5"
 how="--memory 64M"
 
 start ooc 80 24 "env TERM=xterm-256color LANG=C.UTF-8 SCOPEVIEW_TEST_OOC_CAP=2000 '$sv' $how '$mix'"
-check "opens out of core ($how): the overview from the map" wait_for ooc "overview (out of core)" 300
+check "opens out of core ($how): the overview from the map" wait_for ooc "overview (out of core) *$" 300
 check "not refused" hasnt "memory budget"
 check "the map's legend under the rows" has "^ overview"
 check "the timeline's tab" has "\[1 timeline\]"

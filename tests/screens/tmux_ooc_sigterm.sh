@@ -17,7 +17,7 @@ f="$tmp/a.h5"
 "$top_build/svgen" bench-schema3 "$f" --calls 400000 >/dev/null || exit 99
 # Windows of at most 2000 calls (the first screen is the overview); the shell records the pid.
 start ooc 100 30 "sh -c 'echo \$\$ >$tmp/sv.pid; exec env TERM=xterm-256color LANG=C.UTF-8 SCOPEVIEW_TEST_OOC_CAP=2000 SCOPEVIEW_TEST_WINDOW=stop \"$sv\" --memory 16M --out-of-core \"$f\"'"
-check "the overview first" wait_for ooc "overview (out of core)" 300
+check "the overview first" wait_for ooc "overview (out of core) *$" 300
 pid=$(cat "$tmp/sv.pid")
 # stopped_child: prints the pid of a child of the viewer in state T (stopped)
 stopped_child() {
