@@ -113,3 +113,13 @@ ssize_t sv_mem_read(void *ctx, void *buf, size_t n)
     m->pos += k;
     return (ssize_t)k;
 }
+
+const char *sv_profile_dir(size_t i, char *buf, size_t len)
+{
+    static const char *const sub[] = {"data/real", "data/extended", "data/upstream"};
+    if (i == 0)
+        return sv_fixture_path(buf, len, "");
+    if (i > sizeof sub / sizeof *sub || !sv_shared_available())
+        return NULL;
+    return sv_shared_path(buf, len, sub[i - 1]);
+}

@@ -24,6 +24,11 @@ bool sv_shared_available(void);
  * own tests, on generated fixtures, still decide. */
 int sv_shared_exit(int failed);
 
+/* The i-th directory of profiles the tests walk: 0 the generated fixtures,
+ * then, when the shared data is there, its data/real, data/extended and
+ * data/upstream.  buf, or NULL past the last. */
+const char *sv_profile_dir(size_t i, char *buf, size_t len);
+
 bool sv_file_exists(const char *path);
 
 /* 64-bit FNV-1a of a file's bytes, and its size.  false when unreadable. */
