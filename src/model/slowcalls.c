@@ -21,8 +21,6 @@ bool slow_call_before(const slow_call *a, const slow_call *b)
     int64_t da = slow_call_dur(a), db = slow_call_dur(b);
     if (da != db)
         return da > db;
-    if (a->s != b->s)
-        return a->s < b->s;
     return a->pos < b->pos;
 }
 

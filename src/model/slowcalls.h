@@ -6,9 +6,11 @@
  * view lists them and the slowest-call command takes the first.
  *
  * Order ("slower"): the longer duration (end - start, saturating) first;
- * of equal durations the earlier start; then the lower row position.  A
- * region's list holds the first min(k, seen) of its calls in that order,
- * slowest first, so its first call's duration is the region's Max.
+ * of equal durations the lower row position (the recorded order: the
+ * in-memory calls view's tie rule; in a row in start order also the
+ * earlier start).  A region's list holds the first min(k, seen) of its
+ * calls in that order, slowest first, so its first call's duration is
+ * the region's Max.
  * Pure model code. */
 #ifndef SV_SLOWCALLS_H
 #define SV_SLOWCALLS_H

@@ -1,7 +1,7 @@
 /* test_ooc_slowest: each region's slowest calls from the sweep's calls
  * (ooc_slowest.h), on calls made here: the k slowest (checked against a
  * selection by brute force over the same calls), the tie rule (duration,
- * then start, then row position), exclusive times by hand, k cut when the
+ * then row position), exclusive times by hand, k cut when the
  * regions are many, a rank lost, the wire round trip field for field,
  * malformed sections and truncated streams rejected, the check against a
  * skeleton. */
@@ -38,7 +38,9 @@ static void feed(ooc_slowest *sl, ooc_call c)
 /* Is x slower than y, written out again from the rule in slowcalls.h. */
 static bool slower(int64_t dx, int64_t sx, uint64_t px, int64_t dy, int64_t sy, uint64_t py)
 {
-    return dx != dy ? dx > dy : sx != sy ? sx < sy : px < py;
+    (void)sx;
+    (void)sy;
+    return dx != dy ? dx > dy : px < py;
 }
 
 static void test_top_k(void **state)
@@ -85,7 +87,8 @@ static void test_ties(void **state)
 {
     (void)state;
     ooc_slowest *sl = ooc_slowest_new(0);
-    /* in sweep order (start, longer first): equal durations at 10, 10, 30 */
+    /* equal durations at 10, 10, 30: the lower position first, whatever the
+     * start (a rank done in memory may have a row out of start order) */
     feed(sl, flat(0, 0, 5, 10, 20));
     feed(sl, flat(0, 0, 2, 10, 20));
     feed(sl, flat(0, 0, 1, 30, 40));
@@ -93,7 +96,7 @@ static void test_ties(void **state)
     slow_calls *c = ooc_slowest_take(sl);
     const slow_region *r = slow_calls_find(c, 0, 0);
     assert_int_equal(r->n, 4);
-    uint64_t want[4] = {2, 5, 1, 0};
+    uint64_t want[4] = {1, 2, 5, 0};
     for (int j = 0; j < 4; j++)
         assert_int_equal(r->v[j].pos, want[j]);
     slow_calls_free(c);

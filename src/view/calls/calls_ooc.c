@@ -98,14 +98,22 @@ static int64_t row_key(const oc_row *w, int col)
     }
 }
 
+/* Ties as the in-memory calls view breaks them: the lower rank, then
+ * the lower row position (slowcalls.h's order within a region). */
+static int tie_cmp(const oc_row *x, const oc_row *y)
+{
+    if (x->r->rank != y->r->rank)
+        return x->r->rank < y->r->rank ? -1 : 1;
+    return (x->c->pos > y->c->pos) - (x->c->pos < y->c->pos);
+}
+
 static int slower_cmp(const void *a, const void *b)
 {
     const oc_row *x = a, *y = b;
-    if (slow_call_before(x->c, y->c))
-        return -1;
-    if (slow_call_before(y->c, x->c))
-        return 1;
-    return (x->r->rank > y->r->rank) - (x->r->rank < y->r->rank);
+    int64_t dx = slow_call_dur(x->c), dy = slow_call_dur(y->c);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    return tie_cmp(x, y);
 }
 
 /* The sort's column and order live in the state; qsort has no context. */
@@ -119,7 +127,7 @@ static int key_cmp(const void *a, const void *b)
     const oc_sort_row *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
-    return slower_cmp(&x->w, &y->w);
+    return tie_cmp(&x->w, &y->w);
 }
 
 static void oc_sort(calls_ooc *o)
