@@ -16,6 +16,7 @@ bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget)
     ooc_slowest *sl = ooc_slowest_new(budget);
     if (!sl || !ooc_scan_add_sink(sc, &ooc_slowest_sink, sl))
         return false;
+    ooc_slowest_use_map(sl, &sc->map);
     ooc_lanefig *lf = ooc_lanefig_new(&sc->map, sc->t_min, sc->t_max, budget);
     if (!lf || !ooc_scan_add_sink(sc, &ooc_lanefig_sink, lf))
         return false;
@@ -26,7 +27,8 @@ bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget)
 
 ooc_sink_lanes_fn ooc_sink_lanes_of(const ooc_sink_ops *ops)
 {
-    return ops == &ooc_lanefig_sink ? ooc_lanefig_lanes
-           : ops == &ooc_paths_sink ? ooc_paths_lanes
-                                    : NULL;
+    return ops == &ooc_lanefig_sink   ? ooc_lanefig_lanes
+           : ops == &ooc_paths_sink   ? ooc_paths_lanes
+           : ops == &ooc_slowest_sink ? ooc_slowest_lanes
+                                      : NULL;
 }

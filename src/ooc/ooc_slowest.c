@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "isolate/wire.h"
+#include "model/lanes.h"
 #include "model/profile.h"
+#include "ooc_map.h"
 #include "util/checked.h"
 #include "util/grow.h"
 
@@ -19,6 +21,15 @@ typedef struct sheap {
     size_t n, cap;
     uint64_t seen;
 } sheap;
+
+/* A lane by identity (ooc_map.h's). */
+typedef struct lane_id {
+    size_t rank_index;
+    lane_kind kind;
+    int64_t row;
+} lane_id;
+
+#define SLOW_LID ((uint64_t)1 << 63)
 
 /* An open call of the sweep and its children's union so far. */
 typedef struct scall {
@@ -43,6 +54,12 @@ struct ooc_slowest {
     size_t ncur;
     sstack *st;
     size_t nst;
+    /* The lanes of the ranks done in memory, by identity: their map lanes
+     * are made after the hook (ooc_scan_feed_lanes), so a call's lane is
+     * SLOW_LID | its index here until ooc_slowest_take asks the map. */
+    const ooc_map *map;
+    lane_id *lid;
+    size_t nlid, lid_cap;
 };
 
 ooc_slowest *ooc_slowest_new(uint64_t budget)
@@ -79,6 +96,7 @@ void ooc_slowest_free(ooc_slowest *sl)
     for (size_t i = 0; i < sl->nst; i++)
         free(sl->st[i].v);
     free(sl->st);
+    free(sl->lid);
     slow_calls_free(sl->out);
     free(sl);
 }
@@ -204,20 +222,28 @@ static bool end_rank(ooc_slowest *sl)
     return true;
 }
 
+/* The heap of region reg of the rank being done; false on NOMEM. */
+static bool ensure_heap(ooc_slowest *sl, uint32_t reg)
+{
+    if (reg < sl->ncur)
+        return true;
+    sheap *v = realloc(sl->cur, ((size_t)reg + 1) * sizeof *v);
+    if (!v)
+        return false;
+    memset(v + sl->ncur, 0, ((size_t)reg + 1 - sl->ncur) * sizeof *v);
+    sl->cur = v;
+    sl->ncur = (size_t)reg + 1;
+    return true;
+}
+
 static bool begin_call(ooc_slowest *sl, const ooc_call *c)
 {
     if (sl->in_rank && sl->rank != c->rank && !end_rank(sl))
         return false;
     sl->in_rank = true;
     sl->rank = c->rank;
-    if (c->reg >= sl->ncur) {
-        sheap *v = realloc(sl->cur, ((size_t)c->reg + 1) * sizeof *v);
-        if (!v)
-            return false;
-        memset(v + sl->ncur, 0, ((size_t)c->reg + 1 - sl->ncur) * sizeof *v);
-        sl->cur = v;
-        sl->ncur = (size_t)c->reg + 1;
-    }
+    if (!ensure_heap(sl, c->reg))
+        return false;
     if (c->key >= sl->nst) {
         sstack *v = realloc(sl->st, (c->key + 1) * sizeof *v);
         if (!v)
@@ -279,6 +305,106 @@ static void sink_free(void *self)
 
 const ooc_sink_ops ooc_slowest_sink = {"slowest", sink_call, sink_lose, sink_free};
 
+/* ------------------------------------------------------------ a rank in memory */
+
+void ooc_slowest_use_map(ooc_slowest *sl, const ooc_map *map)
+{
+    if (sl)
+        sl->map = map;
+}
+
+/* Each call of the rank's lane in sl->lid (from base, + 1; 0: not
+ * indexed, a filter leaves it out) and its lane depth; false on NOMEM. */
+static bool locate_calls(ooc_slowest *sl, size_t rank_index, const lanes_index *ix, size_t ix_rank,
+                         uint32_t *at, uint32_t *depth)
+{
+    size_t a = ix->rank_lane0[ix_rank], z = ix->rank_lane0[ix_rank + 1];
+    size_t n = ix->prof->ranks[ix_rank].ncalls, base = sl->nlid;
+    if (!sv_grow((void **)&sl->lid, &sl->lid_cap, base + (z - a) + 1, sizeof *sl->lid, 8))
+        return false;
+    for (size_t l = a; l < z; l++) {
+        const lane *ln = &ix->lanes[l];
+        sl->lid[sl->nlid++] = (lane_id){rank_index, ln->kind, ln->row};
+        for (uint32_t d = 0; d < ln->ndepth; d++)
+            for (size_t q = 0; q < ln->rows[d].n; q++) {
+                uint32_t g = lane_row_call(&ln->rows[d], q);
+                if (g < n) {
+                    at[g] = (uint32_t)(l - a + 1);
+                    depth[g] = d;
+                }
+            }
+    }
+    return true;
+}
+
+/* Region j's calls into the heap of its skeleton region reg, each with
+ * the exclusive time of the rank's nesting (nest.c's, as in memory). */
+static bool offer_region(ooc_slowest *sl, const rank_data *rk, size_t j, uint32_t reg,
+                         const uint32_t *at, const uint32_t *depth, size_t base)
+{
+    const region *r = rk->regions[j];
+    if (!r->n)
+        return true;
+    if (!ensure_heap(sl, reg))
+        return false;
+    for (size_t i = 0; i < r->n; i++) {
+        size_t g = r->gidx0 + i;
+        if (sl->cur[reg].seen++ == 0)
+            new_list(sl);
+        int64_t x = rank_call_excl(rk, g);
+        slow_call c = {r->start_ns[i],
+                       r->end_ns[i],
+                       x < 0 ? 0 : x,
+                       i,
+                       at[g] ? SLOW_LID | (base + at[g] - 1) : SLOW_NO_LANE,
+                       at[g] ? depth[g] : 0};
+        if (!heap_offer(&sl->cur[reg], &c, sl->out->k))
+            return false;
+    }
+    return true;
+}
+
+bool ooc_slowest_lanes(void *self, size_t rank_index, const lanes_index *ix, size_t ix_rank,
+                       const uint32_t *regmap)
+{
+    ooc_slowest *sl = self;
+    if (!sl)
+        return true;
+    const rank_data *rk = &ix->prof->ranks[ix_rank];
+    if (!rk->calls || rk->calls->n != rk->ncalls) {
+        ooc_slowest_lose(sl, OOC_SINK_UNSWEPT);
+        return true;
+    }
+    if (!end_rank(sl))
+        return false;
+    size_t n = rk->ncalls, base = sl->nlid;
+    uint32_t *at = calloc(n ? n : 1, sizeof *at), *depth = malloc((n ? n : 1) * sizeof *depth);
+    bool ok = at && depth && locate_calls(sl, rank_index, ix, ix_rank, at, depth);
+    sl->in_rank = true;
+    sl->rank = rank_index;
+    for (size_t j = 0; ok && j < rk->nregions; j++)
+        ok = offer_region(sl, rk, j, regmap ? regmap[j] : (uint32_t)j, at, depth, base);
+    free(at);
+    free(depth);
+    return ok && end_rank(sl);
+}
+
+/* The map lane of a lane of a rank done in memory (SLOW_NO_LANE without
+ * the map).  A rank's only inferred lane may be named the rank's. */
+static uint64_t map_lane(const ooc_slowest *sl, uint64_t l0)
+{
+    if (l0 == SLOW_NO_LANE || !(l0 & SLOW_LID))
+        return l0;
+    uint64_t k = l0 & ~SLOW_LID;
+    if (!sl->map || k >= sl->nlid)
+        return SLOW_NO_LANE;
+    const lane_id *id = &sl->lid[k];
+    size_t l = ooc_map_find_lane(sl->map, id->rank_index, id->kind, id->row);
+    if (l == SIZE_MAX && id->kind == LANE_RANK)
+        l = ooc_map_find_lane(sl->map, id->rank_index, LANE_INFERRED, 0);
+    return l == SIZE_MAX ? SLOW_NO_LANE : (uint64_t)l;
+}
+
 static int slower_cmp(const void *a, const void *b)
 {
     return slow_call_before(a, b) ? -1 : slow_call_before(b, a) ? 1 : 0;
@@ -293,6 +419,8 @@ slow_calls *ooc_slowest_take(ooc_slowest *sl)
     slow_calls *c = sl->out;
     for (size_t i = 0; i < c->nregs; i++) {
         heap_cut(c->regs[i].v, &c->regs[i].n, c->k);
+        for (size_t j = 0; j < c->regs[i].n; j++)
+            c->regs[i].v[j].lane = map_lane(sl, c->regs[i].v[j].lane);
         if (c->regs[i].n > 1)
             qsort(c->regs[i].v, c->regs[i].n, sizeof *c->regs[i].v, slower_cmp);
     }

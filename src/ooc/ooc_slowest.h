@@ -3,8 +3,8 @@
  * work out of core without holding the calls.
  *
  * Per region of the rank being swept a heap keeps the k slowest calls so
- * far (slowcalls.h's order: longer first, then the earlier start, then the
- * lower row position; the heap's root the one to drop next).  A call is
+ * far (slowcalls.h's order: longer first, then the lower row position;
+ * the heap's root the one to drop next).  A call is
  * offered when it leaves the sweep's stack (a later call arrives lower on
  * the same stack, or the rank ends), its exclusive time then known: a
  * shadow stack per key keeps each open call's children's union, as
@@ -17,7 +17,8 @@
  * k drops for every region and the heaps are cut (the first k' of a
  * region's k slowest are its k' slowest), so every list ends with the same
  * k.  Memory: the lists plus the open calls.  A rank the sweep does not do
- * (lose) gets no lists; the product names the ranks swept and says why the
+ * (lose) gets no lists (one done in memory instead, ooc_slowest_lanes,
+ * gets them from its nesting); the product names the ranks swept and says why the
  * others are missing.  Model code: no curses, no libhdf5. */
 #ifndef SV_OOC_SLOWEST_H
 #define SV_OOC_SLOWEST_H
@@ -42,6 +43,16 @@ void ooc_slowest_free(ooc_slowest *sl);
 bool ooc_slowest_call(ooc_slowest *sl, const ooc_call *c);
 /* A rank not swept: its regions get no list, why says so. */
 void ooc_slowest_lose(ooc_slowest *sl, const char *why);
+/* A rank done in memory (ooc_sink_lanes_fn): each region's calls with
+ * their exclusive time from the rank's nesting (its call ids), as the
+ * in-memory calls view has them; a rank without that nesting is lost.
+ * Their lanes are named by identity until ooc_slowest_take finds them in
+ * the map given here (ooc_sinks.c: the scan's; none: SLOW_NO_LANE). */
+struct lanes_index;
+struct ooc_map;
+bool ooc_slowest_lanes(void *self, size_t rank_index, const struct lanes_index *ix, size_t ix_rank,
+                       const uint32_t *regmap);
+void ooc_slowest_use_map(ooc_slowest *sl, const struct ooc_map *map);
 
 /* The lists, slowest first (the accumulator is spent).  NULL on NOMEM. */
 slow_calls *ooc_slowest_take(ooc_slowest *sl);

@@ -11,7 +11,9 @@
 # 2. S out of core selects the call with the Max duration (the awk maximum, the --csv Max) in
 #    the timeline; Enter on a row shows that call there.
 # 3. k falls when the regions are many (100 regions within 2 MiB: 40 a region).
-# 4. A rank the sweep does not nest (call ids): no list, and why; S says so.
+# 4. Ranks the sweep does not nest (call ids), done in the child's memory: their lists from
+#    that nesting, against awk over the ids (exclusive times by hand) and the calls view in
+#    memory; S on them.
 . "${0%/*}/../lib.sh"
 
 p="$tmp/p.h5"
@@ -48,10 +50,11 @@ function fmt(v,   u, x) {
     if (x < 100) return sprintf("%.2f %s", x, u)
     return sprintf("%.1f %s", x, u)
 }'
-# the region's calls slowest first (longer, then the earlier start, then the lower position),
+# the region's calls slowest first (longer, then the lower position, which in a row in start
+# order is also the earlier start),
 # each as the screen's row: "duration|excl|start|position"
 slowest() { # REGION
-    awk -v r="$1" '$1 == r' "$tmp/excl" | sort -k2,2nr -k4,4n -k5,5n |
+    awk -v r="$1" '$1 == r' "$tmp/excl" | sort -k2,2nr -k5,5n |
         awk "$fmt"'{ printf "%s|%s|%s|%s\n", fmt($2), fmt($3), fmt($4), $5 }'
 }
 slowest solve >"$tmp/solve"
@@ -136,7 +139,7 @@ done | sort -n | head -1)
 "$sv" --events rec --csv "$t" | awk -F, -v z="$tz" 'NR > 1 {
     s = sprintf("%.0f", $3 * 1e9); e = sprintf("%.0f", $4 * 1e9)
     printf "%d %d %d %d %d %d\n", e - s, s, $2, $1, sprintf("%.0f", $6 * 1e9), s - z }' |
-    sort -k1,1nr -k2,2n -k3,3n -k4,4n |
+    sort -k1,1nr -k4,4n -k3,3n |
     awk "$fmt"'{ printf "%s|%s|%s|%s|%s\n", fmt($1), fmt($5), fmt($6), $4, $3 }' >"$tmp/rec"
 nrec=$(wc -l <"$tmp/rec" | tr -d ' ')
 screen 80x24 "3/^rec\$<Enter>d" "$t" --out-of-core
@@ -167,14 +170,107 @@ r1=$("$sv" --csv "$w" | awk -F, 'NR == 2 { print $1 }')
 screen 80x24 "3/^$r1\$<Enter>d" "$w" $mem --out-of-core
 check "100 regions within 2 MiB: 40 slowest a region" has "the 40 slowest of 50 calls"
 
-# --- 4. no list: said
+# --- 4. ranks nested from call ids: lists from each rank's nesting, done in the child's memory
+# Exclusive time by hand from the ids (a call's duration less the union of its direct
+# children, each clipped to it).  ids_calls FILE REGION...: one line a call, "region rank
+# duration exclusive start position", start in ns from the earliest start.
+ids_calls() {
+    f=$1
+    shift
+    for r in "$@"; do
+        "$sv" --events "$r" --csv "$f" | awk -F, -v r="$r" 'NR > 1 {
+            printf "%s %s %.0f %.0f %s %s %s\n", r, $1, $3 * 1e9, $4 * 1e9, $2, $13, $14 }'
+    done >"$tmp/idraw"
+    # the children, clipped to their parent: "rank:parent start end", by parent then start
+    awk 'NR == FNR { s[$2 ":" $6] = $3; e[$2 ":" $6] = $4; next }
+        $7 >= 0 && ($2 ":" $7) in s { k = $2 ":" $7; a = $3 > s[k] ? $3 : s[k]; b = $4 < e[k] ? $4 : e[k]
+            if (b > a) print k, a, b }' "$tmp/idraw" "$tmp/idraw" | sort -k1,1 -k2,2n >"$tmp/idkids"
+    awk '{ if ($1 != k) { if (k != "") print k, cov; k = $1; cov = 0; end = -1 }
+        a = $2 > end ? $2 : end; if ($3 > a) { cov += $3 - a; end = $3 } }
+        END { if (k != "") print k, cov }' "$tmp/idkids" >"$tmp/idcov"
+    z=$(sort -k3,3n "$tmp/idraw" | head -1 | cut -d' ' -f3)
+    awk -v z="$z" 'NR == FNR { c[$1] = $2; next }
+        { k = $2 ":" $6; print $1, $2, $4 - $3, $4 - $3 - c[k], $3 - z, $5 }' "$tmp/idcov" "$tmp/idraw"
+}
+# a region's calls slowest first (longer, then the lower rank, then the lower position) as rows
+ids_rows() { # REGION < ids_calls
+    awk -v r="$1" '$1 == r' | sort -k3,3nr -k2,2n -k6,6n |
+        awk "$fmt"'{ printf "%s|%s|%s|%s|%s\n", fmt($3), fmt($4), fmt($5), $2, $6 }'
+}
+# the calls view's rows out of core: "duration|excl|start|rank|position"
+ooc_rows() {
+    awk '/^[^ ]* +[0-9.]+ [nmu]?s +[0-9.]+ [nmu]?s +[0-9.]+ [nmu]?s +[0-9]+ +[0-9]+$/ {
+        printf "%s %s|%s %s|%s %s|%s|%s\n", $(NF - 7), $(NF - 6), $(NF - 5), $(NF - 4), $(NF - 3), $(NF - 2), $(NF - 1), $NF }' "$scr"
+}
+# in memory: "duration|excl|start|rank" (then thread)
+mem_rows() {
+    awk '/^[^ ]* +[0-9.]+ [nmu]?s +[0-9.]+ [nmu]?s .* [0-9]+ +[A-Za-z]+$/ {
+        sub(/^[^ ]*/, ""); printf "%s %s|%s %s|%s %s|%s\n", $1, $2, $3, $4, $(NF - 3), $(NF - 2), $(NF - 1) }' "$scr"
+}
+b="$tmp/ids.h5"
+"$top_build/svgen" stream-mix "$b" --calls 200000 --ranks 4 --threads --ids >/dev/null 2>&1 ||
+    check "svgen stream-mix --ids" false
+ids_calls "$b" $("$sv" --csv "$b" | awk -F, 'NR > 1 && $3 > 0 { print $1 }' | sort -u) >"$tmp/idexcl"
+ids_rows rec <"$tmp/idexcl" >"$tmp/idrec"
+nid=$(wc -l <"$tmp/idrec" | tr -d ' ')
+check "call ids: the raw calls of rec, 40 000 and more" [ "$nid" -gt 40000 ]
+screen 80x24 "3/^rec\$<Enter>d" "$b" --memory 12M
+check "call ids over --memory: out of core, a list of $nid calls" \
+    hasx "Calls of rec, all ranks \(4\): the [0-9]+ slowest of $nid calls"
+check "call ids: no 'no list'" hasnt "no list"
+ooc_rows | head -14 >"$tmp/idooc"
+check "call ids: 14 rows shown" [ "$(wc -l <"$tmp/idooc" | tr -d ' ')" = 14 ]
+head -14 "$tmp/idrec" >"$tmp/idwant"
+check "call ids: the rows are the awk's 14 slowest (duration, excl, start, rank, position)" \
+    cmp -s "$tmp/idwant" "$tmp/idooc"
+diff "$tmp/idwant" "$tmp/idooc" | head -5
+kid=$(sed -n 's/.*the \([0-9]*\) slowest of.*/\1/p' "$scr" | head -1)
+screen 80x24 "3/^rec\$<Enter>d<End>" "$b" --memory 12M
+IFS='|' read -r d x st rk pos <<EOF
+$(sed -n "${kid}p" "$tmp/idrec")
+EOF
+check "call ids: the last row, the ${kid}th slowest ($d, call $pos of rank $rk)" \
+    hasx "^. +$d +$x +$st +$rk +$pos\$"
+# the calls view in memory has the same rows (a taller screen: its histogram takes rows)
+screen 80x40 "3/^rec\$<Enter>d" "$b"
+mem_rows | head -14 >"$tmp/idmem"
+cut -d'|' -f1-4 "$tmp/idooc" >"$tmp/idgot4"
+check "call ids: in memory the same 14 rows" cmp -s "$tmp/idmem" "$tmp/idgot4"
+diff "$tmp/idmem" "$tmp/idgot4" | head -5
+# S: the slowest, selected in the timeline
+IFS='|' read -r d x st rk pos <<EOF
+$(head -1 "$tmp/idrec")
+EOF
+screen 80x24 "3/^rec\$<Enter>S" "$b" --memory 12M
+check "call ids, S: rank $rk, call $pos, $d" has "Slowest call of rec over every rank: rank $rk, call $pos, $d"
+check "call ids, S: selected in the timeline" hasx "rec  rank $rk  thread [A-Za-z]+  start $st  dur $d  excl $x"
+
+# one region nested 50 deep by ids, out of core through the child's in-memory route: each
+# call's exclusive time is its own 20 ns
 dp="$tmp/deep.h5"
 "$top_build/svgen" deep "$dp" 50 >/dev/null 2>&1 || check "svgen deep" false
 rd=$("$sv" --csv "$dp" | awk -F, 'NR == 2 { print $1 }')
+ids_calls "$dp" $("$sv" --csv "$dp" | awk -F, 'NR > 1 && $3 > 0 { print $1 }' | sort -u) | ids_rows "$rd" >"$tmp/deeprows"
 screen 80x24 "3/^$rd\$<Enter>d" "$dp" --out-of-core
-check "call ids: no list, and why" has "no list for rank 0 out of core: a rank's nesting comes from"
-check "call ids: no row of calls" hasnt "duration"
+check "deep ids: a list of its 50 calls" has "Calls of $rd, all ranks (1): 50 calls, slowest first"
+ooc_rows | head -14 >"$tmp/deepgot"
+head -14 "$tmp/deeprows" >"$tmp/deepwant"
+check "deep ids: the rows are the awk's" cmp -s "$tmp/deepwant" "$tmp/deepgot"
+check "deep ids: exclusive 20 ns each (by awk)" [ "$(cut -d'|' -f2 "$tmp/deeprows" | sort -u)" = "20 ns" ]
 screen 80x24 "3/^$rd\$<Enter>S" "$dp" --out-of-core
-check "call ids: S says why" has "is not known out of core"
+check "deep ids: S selects the outermost call" hasx "$rd  rank 0  thread [A-Za-z]+  start 0 ns  dur 1.000 us  excl 20 ns"
+
+# the reference file nested by ids
+if need_shared "recursion.h5 out of core"; then
+    sh_rec="$shared_root/data/extended/recursion.h5"
+    regs=$("$sv" --csv "$sh_rec" | awk -F, 'NR > 1 && $3 > 0 { print $1 }' | sort -u)
+    for r in $regs; do
+        ids_calls "$sh_rec" $regs | ids_rows "$r" | head -14 >"$tmp/shwant"
+        screen 80x24 "3/^$r\$<Enter>d" "$sh_rec" --out-of-core
+        ooc_rows | head -14 >"$tmp/shgot"
+        check "recursion.h5 $r: the list is the awk's" cmp -s "$tmp/shwant" "$tmp/shgot"
+        diff "$tmp/shwant" "$tmp/shgot" | head -3
+    done
+fi
 
 finish
