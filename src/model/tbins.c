@@ -52,14 +52,16 @@ void tbin_merge(tbin *a, const tbin *b)
         a->max = b->max;
         a->max_s = b->max_s;
         a->max_pos = b->max_pos;
+        a->max_lane = b->max_lane;
+        a->max_depth = b->max_depth;
     }
     a->n += b->n;
     a->sum = ck_add(a->sum, b->sum);
 }
 
-void tbin_add(tbin *b, int64_t s, int64_t d, uint64_t pos)
+void tbin_add(tbin *b, int64_t s, int64_t d, uint64_t pos, uint32_t lane, uint32_t depth)
 {
-    tbin one = {1, d, d, d, s, pos};
+    tbin one = {1, d, d, d, s, pos, lane, depth};
     tbin_merge(b, &one);
 }
 

@@ -21,7 +21,12 @@ typedef struct tbin {
     int64_t min, max, sum; /* durations, ns; sum saturating */
     int64_t max_s;    /* start of its longest call (ties: the earliest start, then row position) */
     uint64_t max_pos; /* that call's position in its region's row */
+    /* Where the timeline finds that call: the overview map's lane
+     * (TB_ANY_LANE: not known, a call fed unnested) and its lane depth. */
+    uint32_t max_lane, max_depth;
 } tbin;
+
+#define TB_ANY_LANE UINT32_MAX
 
 typedef struct tbins_row {
     size_t rank_index; /* the profile's */
@@ -52,8 +57,9 @@ const tbins_row *time_bins_row(const time_bins *t, size_t rank_index, uint32_t r
 /* b merged into a (the same grid: the figures add exactly). */
 void tbin_merge(tbin *a, const tbin *b);
 
-/* A call of duration d starting at s, at row position pos, into bin b. */
-void tbin_add(tbin *b, int64_t s, int64_t d, uint64_t pos);
+/* A call of duration d starting at s, at row position pos, in lane lane
+ * (TB_ANY_LANE: unknown) at lane depth depth, into bin b. */
+void tbin_add(tbin *b, int64_t s, int64_t d, uint64_t pos, uint32_t lane, uint32_t depth);
 
 /* The bin of start s (clamped to the grid). */
 uint32_t time_bins_of(const time_bins *t, int64_t s);

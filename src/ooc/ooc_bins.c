@@ -173,6 +173,12 @@ static void over_cap(ooc_bins *b)
 
 bool ooc_bins_call(ooc_bins *b, size_t rank_index, uint32_t reg, uint64_t pos, int64_t s, int64_t e)
 {
+    return ooc_bins_call_at(b, rank_index, reg, pos, s, e, TB_ANY_LANE, 0);
+}
+
+bool ooc_bins_call_at(ooc_bins *b, size_t rank_index, uint32_t reg, uint64_t pos, int64_t s,
+                      int64_t e, uint32_t lane, uint32_t depth)
+{
     if (!b || !b->out->available)
         return true;
     tbins_row *r = row_for(b, rank_index, reg);
@@ -191,7 +197,7 @@ bool ooc_bins_call(ooc_bins *b, size_t rank_index, uint32_t reg, uint64_t pos, i
     }
     r = &b->out->rows[i];
     int64_t d = ck_sub(e, s);
-    tbin_add(&r->v[time_bins_of(b->out, s) - r->lo], s, d, pos);
+    tbin_add(&r->v[time_bins_of(b->out, s) - r->lo], s, d, pos, lane, depth);
     if (!r->n || s < r->first_s || (s == r->first_s && pos < r->first_pos)) {
         r->first_s = s;
         r->first_d = d;
@@ -204,6 +210,15 @@ bool ooc_bins_call(ooc_bins *b, size_t rank_index, uint32_t reg, uint64_t pos, i
 static bool sink_call(void *self, const ooc_call *c)
 {
     if (c->lane == SIZE_MAX) /* a filter leaves its row out */
+        return true;
+    uint32_t lane = c->lane < TB_ANY_LANE ? (uint32_t)c->lane : TB_ANY_LANE;
+    return ooc_bins_call_at(self, c->rank, c->reg, c->pos, c->s, c->e, lane, c->kdepth);
+}
+
+/* A call fed unnested (ooc_sink.h): its lane and depth are not known. */
+static bool flat_call(void *self, const ooc_call *c)
+{
+    if (c->lane == SIZE_MAX)
         return true;
     return ooc_bins_call(self, c->rank, c->reg, c->pos, c->s, c->e);
 }
@@ -219,7 +234,7 @@ static void sink_free(void *self)
 }
 
 const ooc_sink_ops ooc_bins_sink = {"bins", sink_call, sink_lose, sink_free};
-const ooc_flat_ops ooc_bins_flat = {sink_call};
+const ooc_flat_ops ooc_bins_flat = {flat_call};
 
 static int row_cmp(const void *x, const void *y)
 {
@@ -285,7 +300,8 @@ time_bins *ooc_bins_take(ooc_bins *b)
 
 /* Layout: available, why, t0, width, nbins, nrows (a count); per row rank_index,
  * reg, n, first start, first duration, first position, lo, nb, then per
- * bin n, min, max, sum, max's start and max's position (8-byte words). */
+ * bin n, min, max, sum, max's start, max's position and its lane and
+ * depth (8-byte words; lane | depth << 32 in the last). */
 void ooc_bins_put(wire_w *w, const time_bins *t)
 {
     bool ok = t && t->available;
@@ -301,9 +317,13 @@ void ooc_bins_put(wire_w *w, const time_bins *t)
         wire_put_bytes(w, v, sizeof v);
         for (uint32_t j = 0; j < r->nb; j++) {
             const tbin *x = &r->v[j];
-            uint64_t u[6] = {
-                x->n,      (uint64_t)x->min, (uint64_t)x->max, (uint64_t)x->sum, (uint64_t)x->max_s,
-                x->max_pos};
+            uint64_t u[7] = {x->n,
+                             (uint64_t)x->min,
+                             (uint64_t)x->max,
+                             (uint64_t)x->sum,
+                             (uint64_t)x->max_s,
+                             x->max_pos,
+                             x->max_lane | (uint64_t)x->max_depth << 32};
             wire_put_bytes(w, u, sizeof u);
         }
     }
@@ -314,7 +334,8 @@ void ooc_bins_put(wire_w *w, const time_bins *t)
 static bool bin_ok(const tbin *x)
 {
     if (!x->n)
-        return !x->min && !x->max && !x->sum && !x->max_s && !x->max_pos;
+        return !x->min && !x->max && !x->sum && !x->max_s && !x->max_pos && !x->max_lane &&
+               !x->max_depth;
     if (x->min < 0 || x->min > x->max)
         return false;
     if (x->sum == INT64_MAX)
@@ -337,11 +358,18 @@ static bool get_row(wire_r *r, const time_bins *t, tbins_row *out)
         return false;
     uint64_t n = 0;
     for (uint32_t j = 0; j < out->nb; j++) {
-        uint64_t u[6];
+        uint64_t u[7];
         if (!wire_get_bytes(r, u, sizeof u))
             return false;
         tbin *x = &out->v[j];
-        *x = (tbin){u[0], (int64_t)u[1], (int64_t)u[2], (int64_t)u[3], (int64_t)u[4], u[5]};
+        *x = (tbin){u[0],
+                    (int64_t)u[1],
+                    (int64_t)u[2],
+                    (int64_t)u[3],
+                    (int64_t)u[4],
+                    u[5],
+                    (uint32_t)(u[6] & 0xffffffffu),
+                    (uint32_t)(u[6] >> 32)};
         if (!bin_ok(x) || x->n > out->n - n)
             return false;
         n += x->n;

@@ -40,6 +40,11 @@ void ooc_bins_free(ooc_bins *b);
  * NOMEM (the scan fails). */
 bool ooc_bins_call(ooc_bins *b, size_t rank_index, uint32_t reg, uint64_t pos, int64_t s,
                    int64_t e);
+/* The same for a call the sweep nested: its map lane and lane depth, kept
+ * with a bin's longest call for the series' Enter (the timeline's go to;
+ * ooc_bins_call: TB_ANY_LANE, the timeline looks in the rank's lanes). */
+bool ooc_bins_call_at(ooc_bins *b, size_t rank_index, uint32_t reg, uint64_t pos, int64_t s,
+                      int64_t e, uint32_t lane, uint32_t depth);
 /* The bins cannot be complete: why says so. */
 void ooc_bins_lose(ooc_bins *b, const char *why);
 

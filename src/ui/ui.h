@@ -25,10 +25,13 @@ typedef struct ui_ooc_goto {
     int rank;        /* rank number */
     uint32_t region; /* index among the rank's regions */
     uint64_t pos;    /* position in the region's row */
-    uint64_t lane;   /* the overview map's lane (SLOW_NO_LANE: not on the timeline) */
+    uint64_t lane;   /* the overview map's lane (SLOW_NO_LANE: not on the timeline;
+                        UI_GOTO_ANY_LANE: not known, looked for in the rank's lanes) */
     uint32_t depth;
     int64_t s, e;
 } ui_ooc_goto;
+
+#define UI_GOTO_ANY_LANE (UINT64_MAX - 1)
 
 /* Out of core, a call for the timeline to show and select once it is
  * read (the lanes view's Enter on a lane): its lane by identity (rank

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/tbins.h"
+#include "util/checked.h"
 #include "util/text.h"
 #include "util/timefmt.h"
 
@@ -449,7 +450,8 @@ void sero_draw(sero *s, ui_ctx *ctx, rect a, const char *name, int rank, bool lo
 
 /* The slowest call of the cursor's column, said in the status line: its
  * rank, position in the region's row, start and duration (exact: each
- * bin keeps its longest call's). */
+ * bin keeps its longest call's), and shown in the timeline (the bin keeps
+ * its lane and depth too: the out-of-core go to). */
 static int sero_enter(sero *s, ui_ctx *ctx)
 {
     size_t b0, b1;
@@ -473,6 +475,11 @@ static int sero_enter(sero *s, ui_ctx *ctx)
     timefmt_ns(at, sizeof at,
                (double)(top.max_s - (ctx->prof->has_min_start ? ctx->prof->min_start_ns : 0)));
     text_escape_buf(name, sizeof name, best->r->name);
+    uint64_t lane = top.max_lane == TB_ANY_LANE ? UI_GOTO_ANY_LANE : top.max_lane;
+    ui_ooc_goto g = {true, best->rank,    best->row->reg, top.max_pos,
+                     lane, top.max_depth, top.max_s,      ck_add(top.max_s, top.max)};
+    ui_ooc_go(ctx, &g);
+    ui_open_view(ctx, VIEW_TIMELINE);
     ui_set_status(ctx, "Slowest of column %zu: %s on rank %d, call index %llu, %s, at %s",
                   s->cursor + 1, name, best->rank, (unsigned long long)top.max_pos, d, at);
     return VF_HANDLED | VF_REDRAW;

@@ -53,7 +53,12 @@ figures() {
         k = int(m / 10)
         for (i = 1; i <= NR; i++) if (keep[i]) {
             d = e[i] - s[i]; b = bin[i]
-            if (b >= c0 && b < c1) { cn++; cs += d; if (cn == 1 || d < cmn) cmn = d; if (cn == 1 || d > cmx) cmx = d }
+            if (b >= c0 && b < c1) { cn++; cs += d; if (cn == 1 || d < cmn) cmn = d; if (cn == 1 || d > cmx) cmx = d
+                # the slowest of the column: the longest, then the earliest start, position, rank
+                if (cn == 1 || d > sd || (d == sd && (s[i] < ss || (s[i] == ss && (pos[i] < sp || (pos[i] == sp && rk[i] < sr)))))) {
+                    sd = d; ss = s[i]; sp = pos[i]; sr = rk[i]
+                }
+            }
             if (b < lo + k) { fn++; fsum += d }
             if (b > hi - k) { ln++; lsum += d }
         }
@@ -65,10 +70,23 @@ figures() {
         mf = fsum / fn; ml = lsum / ln
         printf "drift=drift: %+.1f%% mean of its last %d of %d bins vs first %d\n", 100 * (ml - mf) / mf, k, m, k
         printf "bins=%d\n", m
+        printf "slow=%s|%s|%d|%d\n", fmt(sd), fmt(ss - t0), sr, sp
     }' "$1" >"$tmp/fig"
 }
 
 get() { sed -n "s/^$1=//p" "$tmp/fig"; }
+
+# check_enter NAME: after Enter the timeline has the column's slowest call ($tmp/fig) selected.
+check_enter() {
+    IFS='|' read -r sd ss sr sp <<EOF
+$(get slow)
+EOF
+    check "$1: Enter said the slowest, call $sp of rank $sr, $sd" \
+        hasf "on rank $sr, call index $sp, $sd, at $ss"
+    check "$1: the timeline opened out of core" has "out of core"
+    check "$1: the timeline selected it ($sd at $ss, rank $sr)" \
+        hasx "^ [^ ]+  rank $sr  (thread [^ ]+  )?start $ss  dur $sd  "
+}
 
 # check_series NAME: the screen holds the figures of $tmp/fig.
 check_series() {
@@ -97,11 +115,14 @@ check "solve: the p50 and p95 lines from its exact statistics" hasf "-: p50  .: 
 figures "$tmp/calls" solve -1 1 69 6
 screen 80x24 "3/solve<Enter>D<Right><Right><Right><Right><Right>" "$p" --ascii --memory 2M
 check_series "solve, ascii, column 6"
+screen 80x24 "3/solve<Enter>D<Right><Right><Right><Right><Right><Enter>" "$p" --ascii --memory 2M
+check_enter "solve over --memory, column 6"
 figures "$tmp/calls" precond -1 2 69 9
 screen 80x24 "3/precond<Enter>D<Right><Right><Right><Right><Right><Right><Right><Right>" "$p" --out-of-core
 check_series "precond, braille, column 9"
 screen 80x24 "3/precond<Enter>D<Right><Right><Right><Right><Right><Right><Right><Right><Enter>" "$p" --out-of-core
 check "Enter: the column's slowest call, said" hasf "Slowest of column 9: precond on rank 0"
+check_enter "precond, column 9"
 
 # --- 2. two ranks, nested from call ids (the sweep flattens them: the bins come through the
 #        flat hook), every rank in its mark and one rank alone
@@ -113,9 +134,13 @@ screen 80x24 "3/^step<Enter>D<Right><Right><Right>" "$m" --ascii --out-of-core
 check_series "step, ranks nested from call ids, all ranks"
 check "all ranks: each rank's mark" hasx "ranks: 0 \* 1 o"
 check "all ranks: no percentiles over several ranks, said" hasf "percentiles of one rank only"
+screen 80x24 "3/^step<Enter>D<Right><Right><Right><Enter>" "$m" --ascii --out-of-core
+check_enter "step, call ids (bins fed unnested: the lane looked for), column 4"
 figures "$tmp/mcalls" step 1 1 69 2
 screen 80x24 "3/^step<Enter>Drr<Right>" "$m" --ascii --out-of-core
 check_series "step, rank 1"
+screen 80x24 "3/^step<Enter>Drr<Right><Enter>" "$m" --ascii --out-of-core
+check_enter "step, rank 1, column 2"
 check "rank 1 alone" hasf "rank 1, "
 
 # --- 3. --timeseries holds every call of the region: over --memory it says it does not stream

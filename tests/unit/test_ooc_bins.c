@@ -345,6 +345,75 @@ static void test_wire(void **state)
 }
 
 /* A skeleton: the rows must name its ranks and regions with their counts. */
+/* The longest call's lane and depth: from the sweep's calls, kept through
+ * a bin's merges (pairs merged under a small budget) and the wire; a call
+ * fed unnested has none (TB_ANY_LANE). */
+static const tbin *bin_at(const time_bins *t, size_t rank, uint32_t reg, int64_t s)
+{
+    const tbins_row *r = time_bins_row(t, rank, reg);
+    assert_non_null(r);
+    uint32_t k = time_bins_of(t, s);
+    assert_true(k >= r->lo && k < r->lo + r->nb);
+    return &r->v[k - r->lo];
+}
+
+static void test_lanes(void **state)
+{
+    (void)state;
+    ooc_bins *b = ooc_bins_new(0, 0, 1023);
+    /* bin 0 (width 1): one call; bin 5: the longer of two, lane 7 depth 2 */
+    ooc_call c[] = {{0, 0, 0, 4, 1, 0, 0, 0, 1, -1, -1},
+                    {0, 0, 0, 3, 0, 0, 1, 5, 6, -1, -1},
+                    {0, 0, 1, 7, 2, 0, 2, 5, 9, -1, -1},
+                    {0, 1, 0, 2, 0, 1, 0, 5, 8, -1, -1}};
+    for (size_t i = 0; i < 4; i++)
+        assert_true(ooc_bins_sink.call(b, &c[i]));
+    ooc_call f = {1, 0, 0, 0, 0, 0, 0, 5, 7, -1, -1};
+    assert_true(ooc_bins_flat.call(b, &f));
+    time_bins *t = ooc_bins_take(b);
+    assert_non_null(t);
+    const tbin *x = bin_at(t, 0, 0, 0);
+    assert_int_equal(x->max_lane, 4);
+    assert_int_equal(x->max_depth, 1);
+    x = bin_at(t, 0, 0, 5);
+    assert_int_equal(x->max, 4);
+    assert_int_equal(x->max_lane, 7);
+    assert_int_equal(x->max_depth, 2);
+    assert_int_equal(bin_at(t, 1, 0, 5)->max_lane, TB_ANY_LANE);
+    /* over the wire */
+    size_t len, at;
+    unsigned char *w = stream_of(t, &len, &at);
+    wire_status st;
+    time_bins *u = recv_of(w, len, &st);
+    assert_non_null(u);
+    assert_int_equal(bin_at(u, 0, 0, 5)->max_lane, 7);
+    assert_int_equal(bin_at(u, 0, 0, 5)->max_depth, 2);
+    assert_int_equal(bin_at(u, 0, 1, 5)->max_lane, 2);
+    assert_int_equal(bin_at(u, 1, 0, 5)->max_lane, TB_ANY_LANE);
+    time_bins_free(u);
+    free(w);
+    time_bins_free(t);
+    /* many rows under a small budget: bins merged in pairs, the longest's lane kept */
+    b = ooc_bins_new(1, 0, 1023);
+    for (uint32_t g = 0; g < 40; g++)
+        for (int64_t s = 0; s < 1024; s += 2) {
+            bool slow = s == 600;
+            ooc_call k = {0, 0,           0, slow ? 9u : 1u,      slow ? 5u : 1u,
+                          g, (uint64_t)s, s, s + (slow ? 50 : 1), -1,
+                          -1};
+            assert_true(ooc_bins_sink.call(b, &k));
+        }
+    t = ooc_bins_take(b);
+    assert_non_null(t);
+    assert_true(t->available);
+    assert_true(t->width > 1);
+    x = bin_at(t, 0, 39, 600);
+    assert_int_equal(x->max, 50);
+    assert_int_equal(x->max_lane, 9);
+    assert_int_equal(x->max_depth, 5);
+    time_bins_free(t);
+}
+
 static void test_valid(void **state)
 {
     (void)state;
@@ -374,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_edges),  cmocka_unit_test(test_any_order),
         cmocka_unit_test(test_budget), cmocka_unit_test(test_flat_hook),
         cmocka_unit_test(test_wire),   cmocka_unit_test(test_valid),
+        cmocka_unit_test(test_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

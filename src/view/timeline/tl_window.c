@@ -699,18 +699,16 @@ void tl_window_goto(tl_state *s, ui_ctx *ctx)
     w->go_to = g;
 }
 
-/* The asked call in the window drawn: its lane and depth row's call of
- * the same span and region (rows hold one call of a span and region but
- * for calls recorded twice, which are the same to the eye). */
-static int64_t go_find(const tl_state *s, const ui_ctx *ctx, const ui_ooc_goto *g)
+/* Row d of lane l's call of g's span and region, or -1 (rows hold one
+ * call of a span and region but for calls recorded twice, which are the
+ * same to the eye). */
+static int64_t go_in_row(const lanes_index *ix, size_t l, uint32_t d, const ui_ooc_goto *g,
+                         const char *name)
 {
-    rank_data *sk = profile_rank(ctx->prof, g->rank);
-    const lanes_index *ix = s->ix;
-    if (!sk || g->region >= sk->nregions || g->lane >= ix->nlanes ||
-        g->depth >= ix->lanes[g->lane].ndepth)
+    const lane *ln = &ix->lanes[l];
+    if (d >= ln->ndepth)
         return -1;
-    const lane *ln = &ix->lanes[g->lane];
-    const lane_row *row = &ln->rows[g->depth];
+    const lane_row *row = &ln->rows[d];
     for (size_t k = lane_row_lower_start(ln, row, g->s); k < row->n; k++) {
         int64_t s2, e2;
         uint32_t call = lane_row_call(row, k);
@@ -719,8 +717,34 @@ static int64_t go_find(const tl_state *s, const ui_ctx *ctx, const ui_ooc_goto *
             break;
         size_t i;
         const region *r = rank_call_region(ln->rk, call, &i);
-        if (e2 == g->e && r && strcmp(r->name, sk->regions[g->region]->name) == 0)
+        if (e2 == g->e && r && strcmp(r->name, name) == 0)
             return call;
+    }
+    return -1;
+}
+
+/* The asked call in the window drawn: in its lane and depth row, else
+ * (a lane not known: a rank fed unnested) in every row of its rank's
+ * lanes. */
+static int64_t go_find(const tl_state *s, const ui_ctx *ctx, const ui_ooc_goto *g)
+{
+    rank_data *sk = profile_rank(ctx->prof, g->rank);
+    const lanes_index *ix = s->ix;
+    if (!sk || g->region >= sk->nregions)
+        return -1;
+    const char *name = sk->regions[g->region]->name;
+    if (g->lane < ix->nlanes)
+        return go_in_row(ix, (size_t)g->lane, g->depth, g, name);
+    if (g->lane != UI_GOTO_ANY_LANE)
+        return -1;
+    for (size_t l = 0; l < ix->nlanes; l++) {
+        if (!ix->lanes[l].rk || ix->lanes[l].rk->rank != g->rank)
+            continue;
+        for (uint32_t d = 0; d < ix->lanes[l].ndepth; d++) {
+            int64_t c = go_in_row(ix, l, d, g, name);
+            if (c >= 0)
+                return c;
+        }
     }
     return -1;
 }
