@@ -200,7 +200,8 @@ static size_t longest_call(const region *r)
 void ui_ooc_go(ui_ctx *ctx, const ui_ooc_goto *g)
 {
     rank_data *rk = profile_rank(ctx->prof, g->rank);
-    ui_select_region(ctx, rk && g->region < rk->nregions ? rk->regions[g->region] : NULL);
+    if (g->region != UI_GOTO_ANY_REGION)
+        ui_select_region(ctx, rk && g->region < rk->nregions ? rk->regions[g->region] : NULL);
     ctx->ooc_goto = *g;
     ctx->ooc_goto.on = true;
 }
@@ -245,7 +246,13 @@ static void slowest_ooc(ui_ctx *ctx, int rank, const region *sel, bool picked)
         return;
     }
     const slow_call *c = &bl->v[0];
-    ui_ooc_goto g = {true, best->rank, bl->region, c->pos, c->lane, c->depth, c->s, c->e};
+    ui_ooc_goto g = {.rank = best->rank,
+                     .region = bl->region,
+                     .pos = c->pos,
+                     .lane = c->lane,
+                     .depth = c->depth,
+                     .s = c->s,
+                     .e = c->e};
     ui_ooc_go(ctx, &g);
     char d[32];
     timefmt_ns(d, sizeof d, (double)slow_call_dur(c));

@@ -19,30 +19,31 @@ typedef struct ui_selection {
     int64_t call;   /* rank call index (rank_data.calls numbering), -1 none */
 } ui_selection;
 
-/* A call named by what the out-of-core sweep kept of it (slowcalls.h). */
+/* Out of core, a call for the timeline to show and select once the
+ * window holding it is read, named by what the loading child kept of it:
+ * the calls view's Enter and S (its slowest calls, slowcalls.h), the
+ * series' Enter (a bin's longest call, tbins.h), the lanes view's Enter
+ * (a lane's longest top-level call, ooc_lanefig.h).  Asked with
+ * ui_ooc_go; read and cleared by the timeline (tl_window.c). */
 typedef struct ui_ooc_goto {
     bool on;
     int rank;        /* rank number */
-    uint32_t region; /* index among the rank's regions */
-    uint64_t pos;    /* position in the region's row */
+    uint32_t region; /* index among the rank's regions (UI_GOTO_ANY_REGION: any) */
+    uint64_t pos;    /* position in the region's row (0 when not known) */
     uint64_t lane;   /* the overview map's lane (SLOW_NO_LANE: not on the timeline;
                         UI_GOTO_ANY_LANE: not known, looked for in the rank's lanes) */
     uint32_t depth;
     int64_t s, e;
+    /* Shown whole, at the lane, even when its span holds more calls than a
+     * window may (then the overview, and the status says that `what`
+     * cannot be selected there: "The lane's longest call"); else the part
+     * from its start that a window may hold, so that it is selected. */
+    bool whole;
+    const char *what;
 } ui_ooc_goto;
 
 #define UI_GOTO_ANY_LANE (UINT64_MAX - 1)
-
-/* Out of core, a call for the timeline to show and select once it is
- * read (the lanes view's Enter on a lane): its lane by identity (rank
- * index, lane_kind, row), lane depth 0, its span.  Read and cleared by
- * the timeline (tl_window.c). */
-typedef struct ui_goto {
-    bool on;
-    size_t rank_index;
-    int kind;
-    int64_t row, s, e;
-} ui_goto;
+#define UI_GOTO_ANY_REGION UINT32_MAX
 
 /* Jumps Esc can walk back through. */
 #define UI_BACK_MAX 16
@@ -112,14 +113,13 @@ typedef struct ui_ctx {
     /* Out of core: a call the timeline goes to and selects once the window
      * holding it is read (the calls view's Enter, S: the loading child's
      * slowest calls, slowcalls.h); the timeline clears it. */
-    ui_ooc_goto ooc_goto;
+    ui_ooc_goto ooc_goto; /* ui_ooc_goto above */
     /* Out of core: the open whose pass is still going (ooc_open_job.h;
      * the views draw from the skeleton meanwhile, ooc_pending.h), NULL
      * once app.c has installed its file; ooc_open_seq: its progress last
      * drawn (the terminal wakes when it changes). */
     struct ooc_open_job *ooc_open;
     unsigned ooc_open_seq;
-    ui_goto tl_goto; /* ui_goto above */
 } ui_ctx;
 
 enum { UI_DRILL_ALL = 1, UI_DRILL_RANK = 2 };
@@ -193,8 +193,8 @@ void ui_select_region(ui_ctx *ctx, region *r);
 void ui_select_slowest(ui_ctx *ctx);
 /* The same on one rank (rank >= 0: a per-rank row), or every rank (< 0). */
 void ui_select_slowest_on(ui_ctx *ctx, int rank);
-/* Out of core: selects the skeleton's region of g and asks the timeline
- * to go to the call g names (ctx->ooc_goto). */
+/* Out of core: selects the skeleton's region of g (when it names one) and
+ * asks the timeline to go to the call g names (ctx->ooc_goto). */
 void ui_ooc_go(ui_ctx *ctx, const ui_ooc_goto *g);
 /* How every screen names call i of r: "call 38", the call_index of
  * --events (recorded order, counted from 0), and "call 38 (id 99)" when

@@ -747,7 +747,17 @@ static int lv_enter(lanes_state *s, ui_ctx *ctx)
             ui_set_status(ctx, "No top-level call known on this lane out of core");
             return VF_HANDLED | VF_REDRAW;
         }
-        ctx->tl_goto = (ui_goto){true, x->rank_index, (int)x->kind, x->row, x->long_s, x->long_e};
+        size_t ml = ooc_map_find_lane(&ctx->opt->ooc->map, x->rank_index, x->kind, x->row);
+        if (ml == SIZE_MAX || x->rank_index >= ctx->prof->nranks)
+            return VF_HANDLED;
+        ui_ooc_goto g = {.rank = ctx->prof->ranks[x->rank_index].rank,
+                         .region = UI_GOTO_ANY_REGION,
+                         .lane = ml,
+                         .s = x->long_s,
+                         .e = x->long_e,
+                         .whole = true,
+                         .what = "The lane's longest call"};
+        ui_ooc_go(ctx, &g);
         ui_open_view(ctx, VIEW_TIMELINE);
         return VF_HANDLED | VF_REDRAW;
     }

@@ -476,8 +476,13 @@ static int sero_enter(sero *s, ui_ctx *ctx)
                (double)(top.max_s - (ctx->prof->has_min_start ? ctx->prof->min_start_ns : 0)));
     text_escape_buf(name, sizeof name, best->r->name);
     uint64_t lane = top.max_lane == TB_ANY_LANE ? UI_GOTO_ANY_LANE : top.max_lane;
-    ui_ooc_goto g = {true, best->rank,    best->row->reg, top.max_pos,
-                     lane, top.max_depth, top.max_s,      ck_add(top.max_s, top.max)};
+    ui_ooc_goto g = {.rank = best->rank,
+                     .region = best->row->reg,
+                     .pos = top.max_pos,
+                     .lane = lane,
+                     .depth = top.max_depth,
+                     .s = top.max_s,
+                     .e = ck_add(top.max_s, top.max)};
     ui_ooc_go(ctx, &g);
     ui_open_view(ctx, VIEW_TIMELINE);
     ui_set_status(ctx, "Slowest of column %zu: %s on rank %d, call index %llu, %s, at %s",

@@ -461,8 +461,13 @@ void calls_ooc_draw(calls_ooc *o, ui_ctx *ctx, rect area)
 static void oc_go(calls_ooc *o, ui_ctx *ctx)
 {
     const oc_row *w = &o->rows[o->cursor];
-    ui_ooc_goto g = {true,       w->r->rank,  w->reg,  w->c->pos,
-                     w->c->lane, w->c->depth, w->c->s, w->c->e};
+    ui_ooc_goto g = {.rank = w->r->rank,
+                     .region = w->reg,
+                     .pos = w->c->pos,
+                     .lane = w->c->lane,
+                     .depth = w->c->depth,
+                     .s = w->c->s,
+                     .e = w->c->e};
     ui_ooc_go(ctx, &g);
 }
 

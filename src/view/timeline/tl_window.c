@@ -49,10 +49,6 @@ struct tl_window {
      * comes next (tl_window_goto_done). */
     bool go;
     ui_ooc_goto go_to;
-    /* A call to select once its window is drawn (ctx->tl_goto: the lanes view). */
-    bool lgo;
-    size_t lgo_l;
-    int64_t lgo_s, lgo_e;
 };
 
 static uint64_t window_cap(const ooc_file *f)
@@ -488,48 +484,11 @@ static void finish_step(tl_state *s, ui_ctx *ctx)
         ui_set_status(ctx, "Zoom in (+) to step from the selected call");
 }
 
-/* The lanes view's Enter: the view moves to the call (its lane found by
- * identity), to be selected once its window is drawn. */
-static void lane_go_to(tl_state *s, ui_ctx *ctx)
-{
-    tl_window *w = s->win;
-    ui_goto g = ctx->tl_goto;
-    ctx->tl_goto.on = false;
-    size_t l = ooc_map_find_lane(&w->f->map, g.rank_index, (lane_kind)g.kind, g.row);
-    if (l == SIZE_MAX || l >= w->empty->nlanes)
-        return;
-    profile_free(w->kprof);
-    w->kprof = NULL;
-    ctx->sel.call = -1;
-    w->lgo = true;
-    w->lgo_l = l;
-    w->lgo_s = g.s;
-    w->lgo_e = g.e;
-    use_index(s, w->empty);
-    tl_reveal_span(s, l, 0, g.s, g.e, false);
-}
-
-/* The call of lane_go_to, in the window drawn now or never (its span holds
- * more calls than a window may). */
-static void lane_go_select(tl_state *s, ui_ctx *ctx)
-{
-    tl_window *w = s->win;
-    w->lgo = false;
-    int64_t g = w->serving ? find_call(w->wix, w->lgo_l, 0, w->lgo_s, w->lgo_e) : -1;
-    if (g >= 0)
-        tl_window_select(s, ctx, w->wix->lanes[w->lgo_l].rk->rank, g);
-    else
-        ui_set_status(ctx, "The lane's longest call spans more calls than a window holds: "
-                           "zoom in (+) to select calls");
-}
-
 void tl_window_sync(tl_state *s, ui_ctx *ctx)
 {
     tl_window *w = s->win;
     if (!w)
         return;
-    if (ctx->tl_goto.on)
-        lane_go_to(s, ctx);
     if (w->kprof && ctx->sel.call != TL_WINDOW_KEPT) { /* another selection since */
         profile_free(w->kprof);
         w->kprof = NULL;
@@ -553,8 +512,6 @@ void tl_window_sync(tl_state *s, ui_ctx *ctx)
     }
     w->serving = covers(w, t0, t1);
     use_index(s, w->serving ? w->wix : w->empty);
-    if (w->lgo && (w->serving || !w->loading))
-        lane_go_select(s, ctx);
     if (w->step && (w->serving || !w->loading)) {
         finish_step(s, ctx); /* may move the view: its window next */
         tl_window_sync(s, ctx);
@@ -674,6 +631,31 @@ void tl_window_select(tl_state *s, ui_ctx *ctx, int rank, int64_t call)
 
 /* ------------------------------------------------------------ go to a call */
 
+/* The view on the call of g: whole at its lane (g->whole), or the part
+ * from its start that a window may hold (a call overlapping the window is
+ * in it). */
+static void go_show(tl_state *s, ui_ctx *ctx, const ui_ooc_goto *g)
+{
+    tl_window *w = s->win;
+    if (g->whole && g->lane < w->empty->nlanes) {
+        profile_free(w->kprof);
+        w->kprof = NULL;
+        ctx->sel.call = -1;
+        use_index(s, w->empty);
+        tl_reveal_span(s, (size_t)g->lane, g->depth, g->s, g->e, false);
+        return;
+    }
+    int64_t ve = lanes_visible_end(g->s, g->e);
+    for (;;) {
+        tl_show_span(&s->v, g->s, ve, s->span_lo, s->span_hi);
+        int64_t t1 = tl_col_time(&s->v, s->geo.tw);
+        if (g->whole || ck_sub(ve, g->s) <= 1 ||
+            ooc_map_calls_in(&w->f->map, s->v.t0, t1) <= w->cap)
+            break;
+        ve = g->s + ck_sub(ve, g->s) / 2;
+    }
+}
+
 void tl_window_goto(tl_state *s, ui_ctx *ctx)
 {
     tl_window *w = s->win;
@@ -685,23 +667,14 @@ void tl_window_goto(tl_state *s, ui_ctx *ctx)
         ui_set_status(ctx, "The call is not on the timeline: the filter (-i, -x) leaves it out");
         return;
     }
-    /* The call's span, or its start's part that a window may hold: a call
-     * overlapping the window is in it. */
-    int64_t ve = lanes_visible_end(g.s, g.e);
-    for (;;) {
-        tl_show_span(&s->v, g.s, ve, s->span_lo, s->span_hi);
-        int64_t t1 = tl_col_time(&s->v, s->geo.tw);
-        if (ck_sub(ve, g.s) <= 1 || ooc_map_calls_in(&w->f->map, s->v.t0, t1) <= w->cap)
-            break;
-        ve = g.s + ck_sub(ve, g.s) / 2;
-    }
+    go_show(s, ctx, &g);
     w->go = true;
     w->go_to = g;
 }
 
-/* Row d of lane l's call of g's span and region, or -1 (rows hold one
- * call of a span and region but for calls recorded twice, which are the
- * same to the eye). */
+/* Row d of lane l's call of g's span and region (name NULL: any), or -1
+ * (rows hold one call of a span and region but for calls recorded twice,
+ * which are the same to the eye). */
 static int64_t go_in_row(const lanes_index *ix, size_t l, uint32_t d, const ui_ooc_goto *g,
                          const char *name)
 {
@@ -717,7 +690,7 @@ static int64_t go_in_row(const lanes_index *ix, size_t l, uint32_t d, const ui_o
             break;
         size_t i;
         const region *r = rank_call_region(ln->rk, call, &i);
-        if (e2 == g->e && r && strcmp(r->name, name) == 0)
+        if (e2 == g->e && r && (!name || strcmp(r->name, name) == 0))
             return call;
     }
     return -1;
@@ -730,9 +703,10 @@ static int64_t go_find(const tl_state *s, const ui_ctx *ctx, const ui_ooc_goto *
 {
     rank_data *sk = profile_rank(ctx->prof, g->rank);
     const lanes_index *ix = s->ix;
-    if (!sk || g->region >= sk->nregions)
+    bool any = g->region == UI_GOTO_ANY_REGION;
+    if (!sk || (!any && g->region >= sk->nregions))
         return -1;
-    const char *name = sk->regions[g->region]->name;
+    const char *name = any ? NULL : sk->regions[g->region]->name;
     if (g->lane < ix->nlanes)
         return go_in_row(ix, (size_t)g->lane, g->depth, g, name);
     if (g->lane != UI_GOTO_ANY_LANE)
@@ -757,12 +731,17 @@ void tl_window_goto_done(tl_state *s, ui_ctx *ctx)
     w->go = false;
     const ui_ooc_goto *g = &w->go_to;
     int64_t call = w->serving ? go_find(s, ctx, g) : -1;
-    if (call < 0) {
+    if (call < 0 && g->whole && !w->serving)
+        ui_set_status(ctx, "%s spans more calls than a window holds: zoom in (+) to select calls",
+                      g->what ? g->what : "The call");
+    else if (call < 0)
         ui_set_status(ctx, "%s",
                       w->serving ? "The call was not found in the calls read"
                                  : "The call's calls could not be read");
-        return;
+    else if (g->whole) /* the view stays on the call shown whole */
+        tl_window_select(s, ctx, g->rank, call);
+    else {
+        tl_select(s, ctx, g->rank, call);
+        tl_reveal(s, g->rank, call, true);
     }
-    tl_select(s, ctx, g->rank, call);
-    tl_reveal(s, g->rank, call, true);
 }
