@@ -148,6 +148,17 @@ static void draw_stored(const calls_state *s, ui_ctx *ctx, rect a)
     }
 }
 
+void calls_draw_unpicked(grid *g, rect area)
+{
+    static const char *const msg[] = {
+        "No region selected.",
+        "Pick one in the tree (2) or the regions (3) and press Enter or d,",
+        "or press S for the slowest call of the region with the most exclusive time.",
+    };
+    for (int k = 0; k < 3 && k < area.h; k++)
+        grid_put_text(g, area.x + 1, area.y + k, area.w - 1, msg[k], ROLE_DIM, 0);
+}
+
 static void calls_draw(void *state, ui_ctx *ctx, rect area)
 {
     calls_state *s = state;
@@ -164,13 +175,7 @@ static void calls_draw(void *state, ui_ctx *ctx, rect area)
     }
     calls_sync(s, ctx);
     if (!s->built) {
-        static const char *const msg[] = {
-            "No region selected.",
-            "Pick one in the tree (2) or the regions (3) and press Enter or d,",
-            "or press S for the slowest call of the region with the most exclusive time.",
-        };
-        for (int k = 0; k < 3 && k < area.h; k++)
-            grid_put_text(g, area.x + 1, area.y + k, area.w - 1, msg[k], ROLE_DIM, 0);
+        calls_draw_unpicked(g, area);
         return;
     }
     if (s->err[0] || !s->name) {

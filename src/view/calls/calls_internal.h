@@ -110,6 +110,8 @@ calls_areas calls_split(rect a, bool with_hist, int detail_need);
 bool calls_col_shown(const calls_state *s, int col);
 /* text right-aligned in the w columns from x */
 void calls_put_right(grid *g, int x, int y, int w, const char *text, int role, int attr);
+/* What the view says before a region is picked (in memory and out of core). */
+void calls_draw_unpicked(grid *g, rect area);
 void calls_draw_list(calls_state *s, ui_ctx *ctx, rect head, rect list);
 void calls_draw_hist(calls_state *s, ui_ctx *ctx, rect a);
 

@@ -427,13 +427,7 @@ void calls_ooc_draw(calls_ooc *o, ui_ctx *ctx, rect area)
     }
     oc_sync(o, ctx);
     if (!o->built) {
-        static const char *const msg[] = {
-            "No region selected.",
-            "Pick one in the tree (2) or the regions (3) and press Enter or d,",
-            "or press S for the slowest call of the region with the most exclusive time.",
-        };
-        for (int k = 0; k < 3 && k < area.h; k++)
-            grid_put_text(g, area.x + 1, area.y + k, area.w - 1, msg[k], ROLE_DIM, 0);
+        calls_draw_unpicked(g, area);
         return;
     }
     if (o->err[0]) {
