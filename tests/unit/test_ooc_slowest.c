@@ -18,8 +18,10 @@
 #include <cmocka.h>
 
 #include "isolate/wire.h"
+#include "model/lanes.h"
 #include "model/profile.h"
 #include "model/slowcalls.h"
+#include "ooc/ooc_map.h"
 #include "ooc/ooc_slowest.h"
 #include "testutil.h"
 
@@ -382,11 +384,12 @@ static profile *skeleton(void)
     return p;
 }
 
-static slow_calls *skel_product(uint64_t n0, uint64_t n1, uint64_t lane)
+static slow_calls *skel_product(uint64_t n0, uint64_t n1, uint64_t lane_no)
 {
     ooc_slowest *sl = ooc_slowest_new(0);
     for (uint64_t i = 0; i < n0; i++)
-        feed(sl, (ooc_call){0, 0, 0, lane, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5, -1, -1});
+        feed(sl,
+             (ooc_call){0, 0, 0, lane_no, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5, -1, -1});
     for (uint64_t i = 0; i < n1; i++)
         feed(sl, (ooc_call){1, 0, 0, 0, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5, -1, -1});
     return ooc_slowest_take(sl);
@@ -424,13 +427,119 @@ static void test_valid(void **state)
     profile_free(p);
 }
 
+/* ------------------------------------------------------------ a rank in memory */
+
+static void set_calls(region *r, size_t n, const int64_t *se, const int64_t *ids)
+{
+    r->has_event_data = true;
+    r->n = n;
+    r->start_ns = malloc(n * sizeof *r->start_ns);
+    r->end_ns = malloc(n * sizeof *r->end_ns);
+    r->call_ids = malloc(n * sizeof *r->call_ids);
+    r->parent_ids = malloc(n * sizeof *r->parent_ids);
+    assert_true(r->start_ns && r->end_ns && r->call_ids && r->parent_ids);
+    for (size_t i = 0; i < n; i++) {
+        r->start_ns[i] = se[2 * i];
+        r->end_ns[i] = se[2 * i + 1];
+        r->call_ids[i] = ids[2 * i];
+        r->parent_ids[i] = ids[2 * i + 1];
+    }
+}
+
+/* A rank nested from its call ids, b's row out of start order: a [0, 100]
+ * holds b [10, 30] (holding b [20, 25]), b [50, 60] and b [70, 80].  The
+ * lists by hand: b's slowest [10, 30] (exclusive 15), then of the equal
+ * durations the lower position first ([70, 80] at 0 before [50, 60] at 3,
+ * whatever their starts), then [20, 25]; lanes and depths from the index,
+ * the lane named in the map; a region map puts the lists at its indices. */
+static void test_lanes_hook(void **state)
+{
+    (void)state;
+    profile *p = profile_new("ids");
+    rank_data *rk = profile_add_rank(p, 4);
+    region *a = rank_add_region(rk, "a"), *b = rank_add_region(rk, "b");
+    assert_true(a && b);
+    const int64_t sa[] = {0, 100}, ia[] = {1, -1};
+    const int64_t sb[] = {70, 80, 10, 30, 20, 25, 50, 60}, ib[] = {5, 1, 2, 1, 4, 2, 3, 1};
+    set_calls(a, 1, sa, ia);
+    set_calls(b, 4, sb, ib);
+    sv_error err;
+    assert_int_equal(profile_finish(p, &err), SV_OK);
+    lanes_index *ix = NULL;
+    assert_int_equal(lanes_build(p, NULL, &ix, &err), SV_OK);
+    ooc_map m;
+    assert_true(ooc_map_from_lanes(ix, &m));
+    const uint32_t regmap[] = {2, 5}; /* the skeleton's a and b */
+    for (int mapped = 0; mapped < 2; mapped++) {
+        ooc_slowest *sl = ooc_slowest_new(0);
+        ooc_slowest_use_map(sl, &m);
+        assert_true(ooc_slowest_lanes(sl, 0, ix, 0, mapped ? regmap : NULL));
+        slow_calls *c = ooc_slowest_take(sl);
+        assert_non_null(c);
+        assert_int_equal(c->nranks, 1);
+        assert_true(slow_calls_swept(c, 0));
+        assert_int_equal(c->nregs, 2);
+        const slow_region *ra = slow_calls_find(c, 0, mapped ? 2 : 0);
+        const slow_region *rb = slow_calls_find(c, 0, mapped ? 5 : 1);
+        assert_non_null(ra);
+        assert_non_null(rb);
+        assert_int_equal(ra->seen, 1);
+        assert_int_equal(ra->v[0].excl_ns, 100 - 20 - 10 - 10);
+        assert_int_equal(ra->v[0].depth, 0);
+        assert_int_equal(rb->seen, 4);
+        assert_int_equal(rb->n, 4);
+        const uint64_t pos[] = {1, 0, 3, 2};
+        const int64_t excl[] = {15, 10, 10, 5};
+        const uint32_t depth[] = {1, 1, 1, 2};
+        size_t ml = ooc_map_find_lane(&m, 0, LANE_RANK, -1);
+        assert_int_not_equal(ml, SIZE_MAX);
+        for (size_t i = 0; i < 4; i++) {
+            assert_int_equal(rb->v[i].pos, pos[i]);
+            assert_int_equal(rb->v[i].s, sb[2 * pos[i]]);
+            assert_int_equal(rb->v[i].e, sb[2 * pos[i] + 1]);
+            assert_int_equal(rb->v[i].excl_ns, excl[i]);
+            assert_int_equal(rb->v[i].depth, depth[i]);
+            assert_int_equal(rb->v[i].lane, ml);
+        }
+        slow_calls_free(c);
+    }
+    /* without a map the lanes are not known; a filter that leaves b out: no lane */
+    ooc_slowest *sl = ooc_slowest_new(0);
+    assert_true(ooc_slowest_lanes(sl, 0, ix, 0, NULL));
+    slow_calls *c = ooc_slowest_take(sl);
+    assert_int_equal(slow_calls_find(c, 0, 1)->v[0].lane, SLOW_NO_LANE);
+    slow_calls_free(c);
+    ooc_map_free(&m);
+    lanes_free(ix);
+    region_filter f;
+    filter_init(&f);
+    assert_int_equal(filter_add_exclude(&f, "^b$", &err), SV_OK);
+    assert_int_equal(lanes_build(p, &f, &ix, &err), SV_OK);
+    assert_true(ooc_map_from_lanes(ix, &m));
+    sl = ooc_slowest_new(0);
+    ooc_slowest_use_map(sl, &m);
+    assert_true(ooc_slowest_lanes(sl, 0, ix, 0, NULL));
+    c = ooc_slowest_take(sl);
+    const slow_region *rb = slow_calls_find(c, 0, 1);
+    assert_int_equal(rb->seen, 4); /* counted, as the sweep counts a filtered call */
+    for (size_t i = 0; i < rb->n; i++)
+        assert_int_equal(rb->v[i].lane, SLOW_NO_LANE);
+    assert_int_not_equal(slow_calls_find(c, 0, 0)->v[0].lane, SLOW_NO_LANE);
+    slow_calls_free(c);
+    ooc_map_free(&m);
+    lanes_free(ix);
+    filter_free(&f);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_top_k),     cmocka_unit_test(test_ties),
-        cmocka_unit_test(test_exclusive), cmocka_unit_test(test_k_cap),
-        cmocka_unit_test(test_lose),      cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_malformed), cmocka_unit_test(test_valid),
+        cmocka_unit_test(test_top_k),      cmocka_unit_test(test_ties),
+        cmocka_unit_test(test_exclusive),  cmocka_unit_test(test_k_cap),
+        cmocka_unit_test(test_lose),       cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_malformed),  cmocka_unit_test(test_valid),
+        cmocka_unit_test(test_lanes_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
