@@ -1,8 +1,8 @@
 /* callpaths: call-path totals of a profile whose calls are not held (the
  * out-of-core viewer's skeleton).  The loading child's sweep merges each
  * rank's calls by call path (a region under the path of its parent call)
- * and sends one record per distinct path: its calls, inclusive, exclusive
- * and longest time and first start, the same figures the call tree sums
+ * and sends one record per distinct path: its calls, inclusive, exclusive,
+ * longest, await and GPU time and first start, the same figures the call tree sums
  * over single calls.  From them calltree_build (calltree_paths.c) and
  * butterfly_build give the in-memory trees, flame graphs and callers for
  * the scopes they cover: every rank merged or one rank, no thread scope
@@ -24,6 +24,10 @@ typedef struct cpath {
     int64_t excl_ns; /* each call's duration less the union of its children */
     int64_t max_ns;
     int64_t first_ns; /* earliest start */
+    /* As calltree.c sums them: await over the calls with an await column,
+     * GPU time over the calls with a GPU timing (>= 0), and those counts. */
+    int64_t await_ns, gpu_ns;
+    int64_t await_n, gpu_n;
 } cpath;
 
 typedef struct cpath_rank {

@@ -298,8 +298,8 @@ static sv_err build_rank(ct_build *b, const rank_data *rk)
 /* A rank's paths (callpaths.h) as build_rank adds its calls: a path whose
  * region the filter rejects hangs its children on its parent's node, a
  * path folded into its parent's node (recursion folded) adds calls and
- * exclusive time but not its inclusive time (its calls lie in the
- * parent's).  Parents come before their children. */
+ * exclusive time but not its inclusive, await or GPU time (its calls lie
+ * in the parent's).  Parents come before their children. */
 static sv_err build_rank_paths(ct_build *b, const rank_data *rk, const cpath_rank *cr)
 {
     calltree *t = b->t;
@@ -320,6 +320,9 @@ static sv_err build_rank_paths(ct_build *b, const rank_data *rk, const cpath_ran
             return sv_error_set(b->err, SV_ERR_NOMEM, "out of memory (call tree)");
         }
         ct_node *nd = &t->nodes[eff[i]];
+        /* as pass_accumulate: a counted call of a region with the column */
+        t->has_await |= region_has_await_data(r);
+        t->has_gpu |= region_has_gpu_timing(r);
         t->ncalls += cp->calls;
         nd->calls += cp->calls;
         nd->excl_ns = ck_add(nd->excl_ns, cp->excl_ns);
@@ -329,6 +332,10 @@ static sv_err build_rank_paths(ct_build *b, const rank_data *rk, const cpath_ran
         nd->entries += cp->calls;
         nd->incl_ns = ck_add(nd->incl_ns, cp->incl_ns);
         nd->max_ns = cp->max_ns > nd->max_ns ? cp->max_ns : nd->max_ns;
+        nd->await_ns = ck_add(nd->await_ns, cp->await_ns);
+        nd->await_n += cp->await_n;
+        nd->gpu_ns = ck_add(nd->gpu_ns, cp->gpu_ns);
+        nd->gpu_n += cp->gpu_n;
     }
     free(eff);
     return SV_OK;

@@ -308,7 +308,8 @@ static unsigned lane_cols(const sc_row *row)
     return row->keep & (1u << SC_THREAD | 1u << SC_TASK);
 }
 
-/* The columns an export's hook reads beside them (ooc_sink_hook.aux). */
+/* The columns a sink or an export's hook reads beside them (ooc_scan.aux,
+ * ooc_sink_hook.aux): only those the row has. */
 static unsigned aux_cols(const sc_row *row)
 {
     return row->keep & (1u << SC_AWAIT | 1u << SC_GPU);
@@ -323,7 +324,8 @@ static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x, size_t
      * sweep (SCOPEVIEW_STREAM_CHUNK's small test values pass) */
     cap = cap < OOC_CHUNK_MAX ? cap : OOC_CHUNK_MAX;
     for (size_t j = 0; j < hr->nrows; j++) {
-        unsigned aux = hp->h->hook && hp->h->hook->aux ? aux_cols(hr->rows[j]) : 0;
+        bool want = hp->h->sc.aux || (hp->h->hook && hp->h->hook->aux);
+        unsigned aux = want ? aux_cols(hr->rows[j]) : 0;
         if (!sc_reader_init(&x[j].rd, hp->sf, hr->rows[j], 3u | lane_cols(hr->rows[j]) | aux, cap,
                             false))
             return false;
@@ -361,9 +363,10 @@ static bool row_kept(const hpass *hp, const hrank *hr, size_t j)
 static void choose(hpass *hp, hrank *hr)
 {
     bool ids = true, sorted = true;
-    unsigned ncols = 2;
+    unsigned ncols = 2, aux = 0;
     for (size_t j = 0; j < hr->nrows; j++) {
         const sc_row *row = hr->rows[j];
+        aux |= aux_cols(row); /* read for the call paths' Await and GPU (ooc_sinks.c) */
         ids &= (row->keep & (1u << SC_CALL)) && (row->keep & (1u << SC_PARENT));
         hr->lanes |= lane_cols(row) != 0;
         sorted &= row->in_order;
@@ -371,6 +374,7 @@ static void choose(hpass *hp, hrank *hr)
     hr->ids = ids && hr->nrows;
     ncols += hr->ids ? 2 : 0;
     ncols += hr->lanes ? 2 : 0;
+    ncols += (aux >> SC_AWAIT & 1u) + (aux >> SC_GPU & 1u);
     if (!hr->nrows)
         hr->mode = M_NONE;
     else if (!hr->ids && sorted)
@@ -436,10 +440,11 @@ static sv_err scratch(hpass *hp, const hrank *hr, profile **out, lanes_index **i
         const sc_row *row = hr->rows[j];
         region *t = rank_add_region(trk, row->r->name);
         unsigned want = 3u | lane_cols(row) | (hr->ids ? 1u << SC_CALL | 1u << SC_PARENT : 0);
+        want |= hp->h->sc.aux || (hp->h->hook && hp->h->hook->aux) ? aux_cols(row) : 0;
         int64_t **dst[SC_NCOL] = {NULL};
         if (t) {
-            int64_t **d[SC_NCOL] = {&t->start_ns,   &t->end_ns,     NULL,         &t->call_ids,
-                                    &t->parent_ids, &t->thread_ids, &t->task_ids, NULL};
+            int64_t **d[SC_NCOL] = {&t->start_ns,   &t->end_ns,     &t->gpu_ns,   &t->call_ids,
+                                    &t->parent_ids, &t->thread_ids, &t->task_ids, &t->await_ns};
             memcpy(dst, d, sizeof d);
             t->has_event_data = true;
             t->n = (size_t)row->n;

@@ -56,7 +56,7 @@ typedef struct ooc_ctx {
 typedef struct msrc {
     const region *r;
     bool done;
-    bool aux; /* the hook reads the await and GPU columns */
+    bool aux; /* a sink or the hook reads the await and GPU columns */
 } msrc;
 
 static int mem_refill(void *ctx, ooc_src *src)
@@ -119,7 +119,7 @@ static sv_err mem_rank(ooc_ctx *x, const rank_data *rk, size_t k)
         if (!r->has_event_data || r->n == 0)
             continue;
         m[n].r = r;
-        m[n].aux = x->hook && x->hook->aux;
+        m[n].aux = x->h.sc.aux || (x->hook && x->hook->aux);
         srcs[n] = (ooc_src){.reg = (uint32_t)j, .n = r->n, .refill = mem_refill, .ctx = &m[n]};
         n++;
     }

@@ -18,6 +18,7 @@
 #define PATHS_MIN 4096u
 #define PATHS_MAX (1u << 26)
 #define PATH_BYTES 64u
+#define PATH_WORDS 11 /* a path's record on the wire */
 
 typedef struct pcall {
     uint32_t path;
@@ -170,7 +171,7 @@ static uint32_t intern(ooc_paths *pa, uint32_t parent, uint32_t reg)
     if (!sv_grow((void **)&pa->cur.v, &pa->cur_cap, pa->cur.n + 1, sizeof *pa->cur.v, 16))
         return UINT32_MAX - 1;
     uint32_t k = (uint32_t)pa->cur.n++;
-    pa->cur.v[k] = (cpath){parent, reg, 0, 0, 0, 0, INT64_MAX};
+    pa->cur.v[k] = (cpath){.parent = parent, .region = reg, .first_ns = INT64_MAX};
     pa->ht[slot(pa, parent, reg)] = k + 1;
     pa->total++;
     return k;
@@ -197,9 +198,31 @@ static void cover(pcall *c, int64_t s, int64_t e)
     c->cover_end = e;
 }
 
-bool ooc_paths_call(ooc_paths *pa, size_t rank_index, size_t key, size_t depth, uint32_t reg,
-                    int64_t s, int64_t e)
+/* A call's times into its path's totals, as calltree.c's pass_accumulate
+ * adds them (await: the column's values lie in [0, duration], so a
+ * negative one is a row without the column). */
+static void add_times(cpath *p, int64_t s, int64_t e, int64_t await, int64_t gpu)
 {
+    int64_t d = ck_sub(e, s);
+    p->calls++;
+    p->incl_ns = ck_add(p->incl_ns, d);
+    p->max_ns = d > p->max_ns ? d : p->max_ns;
+    p->first_ns = s < p->first_ns ? s : p->first_ns;
+    if (await >= 0) {
+        p->await_ns = ck_add(p->await_ns, await);
+        p->await_n++;
+    }
+    if (gpu >= 0) {
+        p->gpu_ns = ck_add(p->gpu_ns, gpu);
+        p->gpu_n++;
+    }
+}
+
+bool ooc_paths_call(ooc_paths *pa, const ooc_call *c)
+{
+    size_t rank_index = c->rank, key = c->key, depth = c->depth;
+    uint32_t reg = c->reg;
+    int64_t s = c->s, e = c->e;
     if (!pa || !pa->out->available)
         return true;
     if (pa->in_rank && pa->cur.rank_index != rank_index && !end_rank(pa))
@@ -230,12 +253,7 @@ bool ooc_paths_call(ooc_paths *pa, size_t rank_index, size_t key, size_t depth, 
     up = st->sp ? &st->v[st->sp - 1] : NULL; /* v may have moved */
     if (up)
         cover(up, s, e);
-    cpath *p = &pa->cur.v[k];
-    int64_t d = ck_sub(e, s);
-    p->calls++;
-    p->incl_ns = ck_add(p->incl_ns, d);
-    p->max_ns = d > p->max_ns ? d : p->max_ns;
-    p->first_ns = s < p->first_ns ? s : p->first_ns;
+    add_times(&pa->cur.v[k], s, e, c->await_ns, c->gpu_ns);
     st->v[st->sp++] = (pcall){k, s, e, INT64_MIN, 0};
     return true;
 }
@@ -283,13 +301,12 @@ static void add_call(ooc_paths *pa, const rank_data *rk, uint32_t k, size_t g)
 {
     int64_t s, e;
     lanes_call_span(rk, (uint32_t)g, &s, &e);
+    const region *r = rk->regions[region_of_call(rk, g)];
+    size_t i = g - r->gidx0;
     cpath *p = &pa->cur.v[k];
-    int64_t d = ck_sub(e, s), x = rank_call_excl(rk, g);
-    p->calls++;
-    p->incl_ns = ck_add(p->incl_ns, d);
+    int64_t x = rank_call_excl(rk, g);
+    add_times(p, s, e, r->await_ns ? r->await_ns[i] : -1, r->gpu_ns ? r->gpu_ns[i] : -1);
     p->excl_ns = ck_add(p->excl_ns, x < 0 ? 0 : x);
-    p->max_ns = d > p->max_ns ? d : p->max_ns;
-    p->first_ns = s < p->first_ns ? s : p->first_ns;
 }
 
 bool ooc_paths_lanes(void *self, size_t rank_index, const lanes_index *ix, size_t ix_rank,
@@ -327,7 +344,7 @@ bool ooc_paths_lanes(void *self, size_t rank_index, const lanes_index *ix, size_
 
 static bool sink_call(void *self, const ooc_call *c)
 {
-    return ooc_paths_call(self, c->rank, c->key, c->depth, c->reg, c->s, c->e);
+    return ooc_paths_call(self, c);
 }
 
 static void sink_lose(void *self, const char *why)
@@ -355,7 +372,8 @@ call_paths *ooc_paths_take(ooc_paths *pa)
 /* ------------------------------------------------------------ the wire */
 
 /* Layout: available, why, nranks; per rank its rank_index, n and each
- * path's parent, region, calls, incl, excl, max and first (8-byte words). */
+ * path's parent, region, calls, incl, excl, max, first, await, await_n,
+ * gpu and gpu_n (8-byte words). */
 void ooc_paths_put(wire_w *w, const call_paths *c)
 {
     wire_put_u64(w, c && c->available);
@@ -367,16 +385,29 @@ void ooc_paths_put(wire_w *w, const call_paths *c)
         wire_put_bytes(w, h, sizeof h);
         for (size_t j = 0; j < r->n; j++) {
             const cpath *p = &r->v[j];
-            uint64_t v[7] = {p->parent,
-                             p->region,
-                             (uint64_t)p->calls,
-                             (uint64_t)p->incl_ns,
-                             (uint64_t)p->excl_ns,
-                             (uint64_t)p->max_ns,
-                             (uint64_t)p->first_ns};
+            uint64_t v[PATH_WORDS] = {p->parent,
+                                      p->region,
+                                      (uint64_t)p->calls,
+                                      (uint64_t)p->incl_ns,
+                                      (uint64_t)p->excl_ns,
+                                      (uint64_t)p->max_ns,
+                                      (uint64_t)p->first_ns,
+                                      (uint64_t)p->await_ns,
+                                      (uint64_t)p->await_n,
+                                      (uint64_t)p->gpu_ns,
+                                      (uint64_t)p->gpu_n};
             wire_put_bytes(w, v, sizeof v);
         }
     }
+}
+
+/* A path's figures as the sweep sums them: counts within its calls, the
+ * await and GPU sums not negative (nor without a call to add them). */
+static bool path_sane(const cpath *p)
+{
+    return p->calls >= 0 && p->await_n >= 0 && p->await_n <= p->calls && p->gpu_n >= 0 &&
+           p->gpu_n <= p->calls && p->await_ns >= 0 && p->gpu_ns >= 0 &&
+           (p->await_n || !p->await_ns) && (p->gpu_n || !p->gpu_ns);
 }
 
 static bool get_rank(wire_r *r, cpath_rank *out)
@@ -390,13 +421,24 @@ static bool get_rank(wire_r *r, cpath_rank *out)
         return false;
     out->n = n;
     for (size_t j = 0; j < n; j++) {
-        uint64_t v[7];
+        uint64_t v[PATH_WORDS];
         if (!wire_get_bytes(r, v, sizeof v))
             return false;
         if ((v[0] != CP_ROOT && v[0] >= j) || v[1] >= CP_ROOT)
             return false;
-        out->v[j] = (cpath){(uint32_t)v[0], (uint32_t)v[1], (int64_t)v[2], (int64_t)v[3],
-                            (int64_t)v[4],  (int64_t)v[5],  (int64_t)v[6]};
+        out->v[j] = (cpath){.parent = (uint32_t)v[0],
+                            .region = (uint32_t)v[1],
+                            .calls = (int64_t)v[2],
+                            .incl_ns = (int64_t)v[3],
+                            .excl_ns = (int64_t)v[4],
+                            .max_ns = (int64_t)v[5],
+                            .first_ns = (int64_t)v[6],
+                            .await_ns = (int64_t)v[7],
+                            .await_n = (int64_t)v[8],
+                            .gpu_ns = (int64_t)v[9],
+                            .gpu_n = (int64_t)v[10]};
+        if (!path_sane(&out->v[j]))
+            return false;
     }
     return true;
 }

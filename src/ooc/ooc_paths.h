@@ -32,11 +32,11 @@ extern const ooc_sink_ops ooc_paths_sink;
 ooc_paths *ooc_paths_new(uint64_t budget);
 void ooc_paths_free(ooc_paths *pa);
 
-/* The sweep pushes a call [s, e] of region reg (the rank's index) of rank
- * rank_index on stack key of the rank, which holds depth calls below it.
- * Ranks come one after the other.  false on NOMEM (the scan fails). */
-bool ooc_paths_call(ooc_paths *pa, size_t rank_index, size_t key, size_t depth, uint32_t reg,
-                    int64_t s, int64_t e);
+/* The sweep pushes call c (ooc_sink.h: its rank, stack key, depth below
+ * it, region, span, and its await and GPU times when the row has them) on
+ * its stack.  Ranks come one after the other.  false on NOMEM (the scan
+ * fails). */
+bool ooc_paths_call(ooc_paths *pa, const ooc_call *c);
 /* A rank done in memory (nested from its call ids, or a row out of
  * order: ooc_sink.h's lanes hook): each call's path follows its parents,
  * its exclusive time the in-memory nesting's (rank_call_excl), so the

@@ -69,6 +69,9 @@ typedef struct ooc_scan {
     const ooc_flat_ops *flat[OOC_SINKS_MAX];
     void *flat_self[OOC_SINKS_MAX];
     size_t nflat;
+    /* A sink reads the await and GPU columns (ooc_call.await_ns, gpu_ns):
+     * the rows that have them are read with them. */
+    bool aux;
 } ooc_scan;
 
 /* The map's grid for calls within [t_min, t_max] on nlanes lanes, at most

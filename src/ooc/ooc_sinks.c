@@ -13,6 +13,7 @@ bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget)
     ooc_paths *pa = ooc_paths_new(budget);
     if (!pa || !ooc_scan_add_sink(sc, &ooc_paths_sink, pa))
         return false;
+    sc->aux = true; /* the paths' Await and GPU columns */
     ooc_slowest *sl = ooc_slowest_new(budget);
     if (!sl || !ooc_scan_add_sink(sc, &ooc_slowest_sink, sl))
         return false;

@@ -12,6 +12,9 @@
 # 3. A rank nested from its call ids: the same views, from the in-memory nesting.
 # 4. Without the sums (more distinct paths than the budget allows)
 #    the three views say why in one line.
+# 5. The tree's Await and GPU columns out of core: computed here over the raw calls (a profile
+#    nested from its call ids: every path; a swept one: its top level), and equal to the
+#    in-memory tree's on every route and on the shared async and GPU profiles.
 . "${0%/*}/../lib.sh"
 
 p="$tmp/p.h5"
@@ -109,9 +112,7 @@ same() { # NAME FILE KEYS [OPTIONS...]
 }
 m="$tmp/mix.h5"
 "$top_build/svgen" stream-mix "$m" --calls 20000 --ranks 2 >/dev/null 2>&1 || check "svgen stream-mix" false
-# (stream-mix has await and GPU columns: the tree's Await and GPU columns are summed from single
-# calls only, so its trees are compared on fixtures without them)
-for f in "$fx/agg4.h5" "$fx/legacy_threads2.h5" "$fx/flame.h5"; do
+for f in "$fx/agg4.h5" "$fx/legacy_threads2.h5" "$fx/flame.h5" "$m"; do
     for k in "" R "rj<Enter>" "rjj<Enter>R" "jjj<Enter>" "s"; do
         same "tree ${f##*/}" "$f" "$k" --view tree
     done
@@ -152,5 +153,79 @@ screen 80x24 "" "$w" --view flame --out-of-core --memory 4M
 check "5000 paths within 4 MiB: over the cap, said" hasf "more than 4096 distinct call paths"
 screen 80x24 "" "$w" --view flame --out-of-core --memory 8M
 check "5000 paths within 8 MiB: the graph" hasnt "not available"
+
+# --- 5. the tree's Await and GPU columns: summed per path by the sweep as in memory
+# (await over the calls with the column, GPU over the calls with a timing, "-" without any)
+aux_fmt='
+function fmt(v,   u, x) {
+    if (v < 1000) return sprintf("%d ns", v)
+    if (v < 1e6) { u = "us"; x = v / 1e3 } else if (v < 1e9) { u = "ms"; x = v / 1e6 } else { u = "s"; x = v / 1e9 }
+    if (x < 10) return sprintf("%.3f %s", x, u)
+    if (x < 100) return sprintf("%.2f %s", x, u)
+    return sprintf("%.1f %s", x, u)
+}
+function opt(n, v) { return n ? fmt(v) : "-" }'
+# a. svgen extended (threads, tasks, call ids: nested in memory): every path from the parent ids
+x="$tmp/ext.h5"
+"$top_build/svgen" extended "$x" 3000 >/dev/null 2>&1 || check "svgen extended" false
+for r in iteration io/read compute kernel; do
+    "$sv" --events "$r" --csv "$x" | awk -F, -v r="$r" 'NR > 1 { print r "," $0 }'
+done >"$tmp/xcalls"
+awk -F, "$aux_fmt"'
+{   k = $2 ":" $14; name[k] = $1; up[k] = $15 == -1 ? "" : $2 ":" $15
+    d[k] = $6 * 1e9; aw[k] = $8; gp[k] = $9; keys[++nk] = k }
+function path(k) { return up[k] == "" ? name[k] : path(up[k]) ";" name[k] }
+END {
+    for (i = 1; i <= nk; i++) {
+        k = keys[i]; q = path(k)
+        if (!(q in n)) order[++np] = q
+        n[q]++; inc[q] += d[k]
+        if (aw[k] != "") { an[q]++; as[q] += aw[k] * 1e9 }
+        if (gp[k] != "" && gp[k] >= 0) { gn[q]++; gs[q] += gp[k] * 1e9 }
+    }
+    for (i = 1; i <= np; i++) {
+        q = order[i]
+        printf "%d|%s|%s|%s|%s\n", n[q], fmt(inc[q]), opt(an[q], as[q]), opt(gn[q], gs[q]), q
+    }
+}' "$tmp/xcalls" >"$tmp/xpaths"
+check "extended: four call paths" [ "$(wc -l <"$tmp/xpaths")" = 4 ]
+check "extended: GPU time on kernel only" [ "$(grep -vc '|-|[^|]*$' "$tmp/xpaths")" = 1 ]
+check "extended: ... GPU time on kernel" grep -q '|[0-9.]* [mun]*s|iteration;kernel$' "$tmp/xpaths"
+screen 80x24 "" "$x" --view tree --out-of-core --memory 64M
+check "extended out of core: the Await and GPU columns" hasx "Await +GPU"
+while IFS='|' read -r n incl aw gp path; do
+    check "extended out of core: $path: $n calls, $incl, await $aw, GPU $gp" \
+        hasx "^. +$n +$incl .* +$aw +$gp [^a-z]*${path##*;}\$"
+done <"$tmp/xpaths"
+# b. stream-mix (swept: no call ids, rows in order): the top-level main holds every main call
+for r in main; do
+    "$sv" --events "$r" --csv "$m" | awk -F, "$aux_fmt"'
+    NR > 1 { n++; inc += $5 * 1e9
+             if ($7 != "") { an++; as += $7 * 1e9 }
+             if ($8 != "" && $8 >= 0) { gn++; gs += $8 * 1e9 } }
+    END { printf "%d|%s|%s|%s\n", n, fmt(inc), opt(an, as), opt(gn, gs) }' >"$tmp/main"
+done
+IFS='|' read -r n incl aw gp <"$tmp/main"
+screen 80x24 "" "$m" --view tree --out-of-core $mem
+check "stream-mix out of core: main: $n calls, $incl, await $aw, GPU $gp" \
+    hasx "^. +$n +$incl .* +$aw +$gp [^a-z]*main\$"
+# c. out of core = in memory: swept, with threads, nested from call ids, rows out of order
+for v in --threads --ids --unsorted; do
+    "$top_build/svgen" stream-mix "$tmp/mix$v.h5" --calls 20000 --ranks 2 $v >/dev/null 2>&1 ||
+        check "svgen stream-mix $v" false
+    for k in "" R "rj<Enter>" "<End>"; do
+        same "tree, stream-mix $v" "$tmp/mix$v.h5" "$k" --view tree
+    done
+done
+same "tree, extended" "$x" "R" --view tree
+# d. the shared profiles with await or GPU columns
+if need_shared "the tree's Await and GPU columns on the shared async and GPU profiles"; then
+    for f in upstream/sp3-threads-async.h5 upstream/sp3-gpu.h5 upstream/json/sp3-gpu.json.gz \
+        upstream/json/sp3-threads-async.json.gz extended/async_server.h5 extended/gpu_train.h5; do
+        [ -f "$shared_root/data/$f" ] || continue
+        same "tree, $f" "$shared_root/data/$f" "" --view tree
+        same "tree, $f" "$shared_root/data/$f" "R" --view tree
+    done
+fi
 
 finish
