@@ -7,6 +7,7 @@
 
 #include "isolate/wire.h"
 #include "model/profile.h"
+#include "ooc_excl.h"
 #include "ooc_map.h"
 #include "util/checked.h"
 #include "util/grow.h"
@@ -18,19 +19,12 @@
 #define SPARK_LANES_MIN 256u
 #define EXCL_PAIRS_MIN 4096u
 
-/* An open call of a sweep stack. */
-typedef struct lcall {
-    uint32_t fig; /* its lane's figure, UINT32_MAX: a call the filter leaves out */
-    uint32_t reg;
-    int64_t s, e;
-    int64_t cover_end; /* right end of its children's union so far */
-    int64_t covered;   /* that union's length */
-} lcall;
-
-typedef struct lstack {
-    lcall *v;
-    size_t sp, cap;
-} lstack;
+/* An open call's tag on its sweep stack (ooc_excl.h): its lane's figure
+ * (UINT32_MAX: a call the filter leaves out) and its region. */
+static uint64_t call_tag(uint32_t fig, uint32_t reg)
+{
+    return (uint64_t)fig << 32 | reg;
+}
 
 /* Exclusive time of a region in a lane of the rank being swept. */
 typedef struct xpair {
@@ -61,7 +55,7 @@ struct ooc_lanefig {
     size_t nkey;
     uint32_t *lht; /* the rank's figures by (kind, row): figure + 1 */
     size_t lhtcap;
-    lstack *st;
+    ooc_excl_stack *st; /* per stack key */
     size_t nst;
     xpair *xht;
     size_t xn, xhtcap;
@@ -105,7 +99,7 @@ ooc_lanefig *ooc_lanefig_new(const ooc_map *map, int64_t t0, int64_t t1, uint64_
 static void drop_rank_state(ooc_lanefig *lf)
 {
     for (size_t i = 0; i < lf->nst; i++)
-        lf->st[i].sp = 0;
+        ooc_excl_clear(&lf->st[i]);
     if (lf->keyfig)
         memset(lf->keyfig, 0, lf->nkey * sizeof *lf->keyfig);
     if (lf->lht)
@@ -123,7 +117,7 @@ void ooc_lanefig_free(ooc_lanefig *lf)
     if (!lf)
         return;
     for (size_t i = 0; i < lf->nst; i++)
-        free(lf->st[i].v);
+        ooc_excl_free(&lf->st[i]);
     free(lf->st);
     free(lf->keyfig);
     free(lf->lht);
@@ -307,11 +301,12 @@ static void pick(uint32_t *best, int64_t *best_x, uint32_t reg, int64_t x)
 
 /* ------------------------------------------------------------ one rank */
 
-static bool leave(ooc_lanefig *lf, lstack *st)
+static bool leave(ooc_lanefig *lf, ooc_excl_stack *st)
 {
-    const lcall *c = &st->v[--st->sp];
-    int64_t x = ck_sub(ck_sub(c->e, c->s), c->covered);
-    return c->fig == UINT32_MAX || add_excl(lf, c->fig, c->reg, x < 0 ? 0 : x);
+    uint64_t tag;
+    int64_t x = ooc_excl_pop(st, &tag);
+    uint32_t fig = (uint32_t)(tag >> 32), reg = (uint32_t)tag;
+    return fig == UINT32_MAX || add_excl(lf, fig, reg, x);
 }
 
 static bool end_rank(ooc_lanefig *lf)
@@ -319,7 +314,7 @@ static bool end_rank(ooc_lanefig *lf)
     if (!lf->in_rank)
         return true;
     for (size_t i = 0; i < lf->nst; i++)
-        while (lf->st[i].sp)
+        while (ooc_excl_depth(&lf->st[i]))
             if (!leave(lf, &lf->st[i]))
                 return false;
     lane_figs *o = lf->out;
@@ -472,35 +467,22 @@ static void top_call(ooc_lanefig *lf, uint32_t k, const ooc_call *c)
     lf->rank_busy = ck_add(lf->rank_busy, grow_union(&lf->rank_end, c->s, c->e, &from));
 }
 
-/* A child [s, e] of the open call p: the union of p's children grows. */
-static void cover(lcall *p, int64_t s, int64_t e)
-{
-    s = s > p->s ? s : p->s;
-    e = e < p->e ? e : p->e;
-    if (e <= s || e <= p->cover_end)
-        return;
-    p->covered = ck_add(p->covered, ck_sub(e, s > p->cover_end ? s : p->cover_end));
-    p->cover_end = e;
-}
-
 bool ooc_lanefig_call(ooc_lanefig *lf, const ooc_call *c)
 {
     if (!lf || !begin_rank(lf, c->rank))
         return lf == NULL;
     if (c->key >= lf->nst) {
-        lstack *v = realloc(lf->st, (c->key + 1) * sizeof *v);
+        ooc_excl_stack *v = realloc(lf->st, (c->key + 1) * sizeof *v);
         if (!v)
             return false;
         memset(v + lf->nst, 0, (c->key + 1 - lf->nst) * sizeof *v);
         lf->st = v;
         lf->nst = c->key + 1;
     }
-    lstack *st = &lf->st[c->key];
-    while (st->sp > c->depth)
+    ooc_excl_stack *st = &lf->st[c->key];
+    while (ooc_excl_depth(st) > c->depth)
         if (!leave(lf, st))
             return false;
-    if (st->sp)
-        cover(&st->v[st->sp - 1], c->s, c->e);
     uint32_t k = UINT32_MAX;
     if (c->lane != SIZE_MAX) {
         if ((k = fig_of(lf, c)) == UINT32_MAX)
@@ -514,10 +496,7 @@ bool ooc_lanefig_call(ooc_lanefig *lf, const ooc_call *c)
         if (c->kdepth == 0)
             top_call(lf, k, c);
     }
-    if (!sv_grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v, 16))
-        return false;
-    st->v[st->sp++] = (lcall){k, c->reg, c->s, c->e, INT64_MIN, 0};
-    return true;
+    return ooc_excl_push(st, c->s, c->e, call_tag(k, c->reg));
 }
 
 /* ------------------------------------------------------------ a rank in memory */

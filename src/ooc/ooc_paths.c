@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "isolate/wire.h"
+#include "ooc_excl.h"
 #include "model/lanes.h"
 #include "model/profile.h"
 #include "util/checked.h"
@@ -20,18 +21,6 @@
 #define PATH_BYTES 64u
 #define PATH_WORDS 11 /* a path's record on the wire */
 
-typedef struct pcall {
-    uint32_t path;
-    int64_t s, e;
-    int64_t cover_end; /* right end of the children's union so far */
-    int64_t covered;   /* the union's length */
-} pcall;
-
-typedef struct pstack {
-    pcall *v;
-    size_t sp, cap;
-} pstack;
-
 struct ooc_paths {
     call_paths *out;
     size_t cap, total; /* paths allowed, paths made */
@@ -40,7 +29,7 @@ struct ooc_paths {
     size_t cur_cap;
     uint32_t *ht; /* path index + 1 by (parent, region), 0 empty */
     size_t htcap;
-    pstack *st;
+    ooc_excl_stack *st; /* per stack key, each open call tagged with its path */
     size_t nst;
 };
 
@@ -65,7 +54,7 @@ static void drop_rank(ooc_paths *pa)
     memset(&pa->cur, 0, sizeof pa->cur);
     pa->cur_cap = 0;
     for (size_t i = 0; i < pa->nst; i++)
-        pa->st[i].sp = 0;
+        ooc_excl_clear(&pa->st[i]);
     if (pa->ht)
         memset(pa->ht, 0, pa->htcap * sizeof *pa->ht);
     pa->in_rank = false;
@@ -77,7 +66,7 @@ void ooc_paths_free(ooc_paths *pa)
         return;
     drop_rank(pa);
     for (size_t i = 0; i < pa->nst; i++)
-        free(pa->st[i].v);
+        ooc_excl_free(&pa->st[i]);
     free(pa->st);
     free(pa->ht);
     call_paths_free(pa->out);
@@ -100,12 +89,12 @@ void ooc_paths_lose(ooc_paths *pa, const char *why)
 
 /* ------------------------------------------------------------ one rank */
 
-static void leave(ooc_paths *pa, pstack *st)
+static void leave(ooc_paths *pa, ooc_excl_stack *st)
 {
-    const pcall *c = &st->v[--st->sp];
-    int64_t x = ck_sub(ck_sub(c->e, c->s), c->covered);
-    cpath *p = &pa->cur.v[c->path];
-    p->excl_ns = ck_add(p->excl_ns, x < 0 ? 0 : x);
+    uint64_t path;
+    int64_t x = ooc_excl_pop(st, &path);
+    cpath *p = &pa->cur.v[path];
+    p->excl_ns = ck_add(p->excl_ns, x);
 }
 
 static bool end_rank(ooc_paths *pa)
@@ -113,7 +102,7 @@ static bool end_rank(ooc_paths *pa)
     if (!pa->in_rank)
         return true;
     for (size_t i = 0; i < pa->nst; i++)
-        while (pa->st[i].sp)
+        while (ooc_excl_depth(&pa->st[i]))
             leave(pa, &pa->st[i]);
     call_paths *o = pa->out;
     cpath_rank *v = realloc(o->ranks, (o->nranks + 1) * sizeof *v);
@@ -187,17 +176,6 @@ static void over_cap(ooc_paths *pa)
     ooc_paths_lose(pa, why);
 }
 
-/* A child [s, e] of the open call c: the union of c's children grows. */
-static void cover(pcall *c, int64_t s, int64_t e)
-{
-    s = s > c->s ? s : c->s;
-    e = e < c->e ? e : c->e;
-    if (e <= s || e <= c->cover_end)
-        return;
-    c->covered = ck_add(c->covered, ck_sub(e, s > c->cover_end ? s : c->cover_end));
-    c->cover_end = e;
-}
-
 /* A call's times into its path's totals, as calltree.c's pass_accumulate
  * adds them (await: the column's values lie in [0, duration], so a
  * negative one is a row without the column). */
@@ -232,29 +210,25 @@ bool ooc_paths_call(ooc_paths *pa, const ooc_call *c)
         pa->cur.rank_index = rank_index;
     }
     if (key >= pa->nst) {
-        pstack *v = realloc(pa->st, (key + 1) * sizeof *v);
+        ooc_excl_stack *v = realloc(pa->st, (key + 1) * sizeof *v);
         if (!v)
             return false;
         memset(v + pa->nst, 0, (key + 1 - pa->nst) * sizeof *v);
         pa->st = v;
         pa->nst = key + 1;
     }
-    pstack *st = &pa->st[key];
-    while (st->sp > depth)
+    ooc_excl_stack *st = &pa->st[key];
+    while (ooc_excl_depth(st) > depth)
         leave(pa, st);
-    pcall *up = st->sp ? &st->v[st->sp - 1] : NULL;
-    uint32_t k = intern(pa, up ? up->path : CP_ROOT, reg);
+    const ooc_excl_call *up = ooc_excl_top(st);
+    uint32_t k = intern(pa, up ? (uint32_t)up->tag : CP_ROOT, reg);
     if (k == UINT32_MAX) {
         over_cap(pa);
         return true;
     }
-    if (k == UINT32_MAX - 1 || !sv_grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v, 16))
+    if (k == UINT32_MAX - 1 || !ooc_excl_push(st, s, e, k))
         return false;
-    up = st->sp ? &st->v[st->sp - 1] : NULL; /* v may have moved */
-    if (up)
-        cover(up, s, e);
     add_times(&pa->cur.v[k], s, e, c->await_ns, c->gpu_ns);
-    st->v[st->sp++] = (pcall){k, s, e, INT64_MIN, 0};
     return true;
 }
 

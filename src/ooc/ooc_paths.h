@@ -4,12 +4,10 @@
  *
  * The sweep (ooc_scan.c) reports each call as it pushes it: its rank, the
  * stack it goes on (a lane or a (thread, task) group: `key`) and that
- * stack's depth below it.  A shadow stack per key keeps each open call's
- * path and the union of its children's time so far (children arrive in
- * start order, so the union grows at its right end); a call leaves the
- * shadow stack when a later call arrives lower on the same stack, or at
- * the rank's end, and adds its exclusive time (duration less that union,
- * never negative: nest.c's) to its path.  Memory: the distinct paths
+ * stack's depth below it.  A shadow stack per key (ooc_excl.h) keeps each
+ * open call's path and the union of its children's time so far; a call
+ * leaves it when a later call arrives lower on the same stack, or at the
+ * rank's end, and adds its exclusive time (nest.c's) to its path.  Memory: the distinct paths
  * (capped by the budget: over the cap the paths are dropped and the views
  * say why) plus the open calls.  Model code: no curses, no libhdf5. */
 #ifndef SV_OOC_PATHS_H
