@@ -28,7 +28,7 @@ static uint64_t call_tag(uint32_t fig, uint32_t reg)
 
 /* Exclusive time of a region in a lane of the rank being swept. */
 typedef struct xpair {
-    uint32_t fig, reg; /* fig UINT32_MAX: empty slot */
+    uint32_t fig, reg;
     int64_t excl;
 } xpair;
 
@@ -53,12 +53,12 @@ struct ooc_lanefig {
     int64_t rank_end, rank_busy;
     uint32_t *keyfig; /* per stack key: figure + 1, 0 not yet */
     size_t nkey;
-    uint32_t *lht; /* the rank's figures by (kind, row): figure + 1 */
-    size_t lhtcap;
+    sv_itab lix;        /* the rank's figures by (kind, row) */
     ooc_excl_stack *st; /* per stack key */
     size_t nst;
-    xpair *xht;
-    size_t xn, xhtcap;
+    xpair *xv; /* the rank's (figure, region) pairs */
+    size_t xn, xvcap;
+    sv_itab xix;    /* them by (figure, region) */
     int64_t *rexcl; /* per region of the rank: exclusive time over its lanes */
     size_t nrexcl;
     int64_t kmin, kmax; /* the kept calls' first start and last end */
@@ -102,10 +102,8 @@ static void drop_rank_state(ooc_lanefig *lf)
         ooc_excl_clear(&lf->st[i]);
     if (lf->keyfig)
         memset(lf->keyfig, 0, lf->nkey * sizeof *lf->keyfig);
-    if (lf->lht)
-        memset(lf->lht, 0, lf->lhtcap * sizeof *lf->lht);
-    for (size_t i = 0; lf->xht && i < lf->xhtcap; i++)
-        lf->xht[i].fig = UINT32_MAX;
+    sv_itab_clear(&lf->lix);
+    sv_itab_clear(&lf->xix);
     lf->xn = 0;
     if (lf->rexcl)
         memset(lf->rexcl, 0, lf->nrexcl * sizeof *lf->rexcl);
@@ -120,8 +118,9 @@ void ooc_lanefig_free(ooc_lanefig *lf)
         ooc_excl_free(&lf->st[i]);
     free(lf->st);
     free(lf->keyfig);
-    free(lf->lht);
-    free(lf->xht);
+    sv_itab_free(&lf->lix);
+    sv_itab_free(&lf->xix);
+    free(lf->xv);
     free(lf->rexcl);
     free(lf->v);
     lane_figs_free(lf->out);
@@ -223,30 +222,16 @@ static bool bins_room(ooc_lanefig *lf, size_t n)
 
 /* ------------------------------------------------------------ exclusive */
 
-static size_t xslot(const ooc_lanefig *lf, uint32_t fig, uint32_t reg)
+static bool xpair_eq(const void *ctx, uint32_t i, const void *key)
 {
-    size_t mask = lf->xhtcap - 1, h = (size_t)sv_hash_pair(fig, reg) & mask;
-    while (lf->xht[h].fig != UINT32_MAX && (lf->xht[h].fig != fig || lf->xht[h].reg != reg))
-        h = (h + 1) & mask;
-    return h;
+    const xpair *p = &((const ooc_lanefig *)ctx)->xv[i], *k = key;
+    return p->fig == k->fig && p->reg == k->reg;
 }
 
-static bool xrehash(ooc_lanefig *lf)
+static uint64_t xpair_hash(const void *ctx, uint32_t i)
 {
-    size_t cap = lf->xhtcap ? 2 * lf->xhtcap : 256;
-    xpair *old = lf->xht, *t = malloc(cap * sizeof *t);
-    if (!t)
-        return false;
-    for (size_t i = 0; i < cap; i++)
-        t[i].fig = UINT32_MAX;
-    size_t oc = lf->xhtcap;
-    lf->xht = t;
-    lf->xhtcap = cap;
-    for (size_t i = 0; i < oc; i++)
-        if (old[i].fig != UINT32_MAX)
-            lf->xht[xslot(lf, old[i].fig, old[i].reg)] = old[i];
-    free(old);
-    return true;
+    const xpair *p = &((const ooc_lanefig *)ctx)->xv[i];
+    return sv_hash_pair(p->fig, p->reg);
 }
 
 static void busiest_off(ooc_lanefig *lf)
@@ -276,18 +261,23 @@ static bool add_excl(ooc_lanefig *lf, uint32_t fig, uint32_t reg, int64_t x)
         lf->nrexcl = n;
     }
     lf->rexcl[reg] = ck_add(lf->rexcl[reg], x);
-    if (2 * (lf->xn + 1) > lf->xhtcap && !xrehash(lf))
-        return false;
-    size_t h = xslot(lf, fig, reg);
-    if (lf->xht[h].fig == UINT32_MAX) {
+    xpair key = {fig, reg, 0};
+    uint64_t h = sv_hash_pair(fig, reg);
+    uint32_t i = sv_itab_find(&lf->xix, h, xpair_eq, lf, &key);
+    if (i == UINT32_MAX) {
         if (lf->xn >= lf->xcap) {
             busiest_off(lf);
             return true;
         }
-        lf->xht[h] = (xpair){fig, reg, 0};
+        if (!sv_grow((void **)&lf->xv, &lf->xvcap, lf->xn + 1, sizeof *lf->xv, 64))
+            return false;
+        i = (uint32_t)lf->xn;
+        lf->xv[i] = key;
+        if (!sv_itab_add(&lf->xix, h, i, 256, xpair_hash, lf))
+            return false;
         lf->xn++;
     }
-    lf->xht[h].excl = ck_add(lf->xht[h].excl, x);
+    lf->xv[i].excl = ck_add(lf->xv[i].excl, x);
     return true;
 }
 
@@ -320,10 +310,9 @@ static bool end_rank(ooc_lanefig *lf)
     lane_figs *o = lf->out;
     lanefig_rank rr = {lf->rank, lf->rank_busy, UINT32_MAX, 0};
     if (o->busiest_ok) {
-        for (size_t i = 0; i < lf->xhtcap; i++) {
-            const xpair *p = &lf->xht[i];
-            if (p->fig != UINT32_MAX)
-                pick(&lf->v[p->fig].f.busiest, &lf->v[p->fig].f.busiest_excl, p->reg, p->excl);
+        for (size_t i = 0; i < lf->xn; i++) {
+            const xpair *p = &lf->xv[i];
+            pick(&lf->v[p->fig].f.busiest, &lf->v[p->fig].f.busiest_excl, p->reg, p->excl);
         }
         for (size_t j = 0; j < lf->nrexcl; j++)
             pick(&rr.busiest, &rr.busiest_excl, (uint32_t)j, lf->rexcl[j]);
@@ -351,30 +340,27 @@ static bool begin_rank(ooc_lanefig *lf, size_t rank)
     return true;
 }
 
-static size_t lslot(const ooc_lanefig *lf, lane_kind kind, int64_t row)
+typedef struct lane_key {
+    lane_kind kind;
+    int64_t row;
+} lane_key;
+
+static bool lane_eq(const void *ctx, uint32_t i, const void *key)
 {
-    size_t mask = lf->lhtcap - 1, h = (size_t)sv_hash_pair((uint64_t)kind, (uint64_t)row) & mask;
-    while (lf->lht[h]) {
-        const lanefig *f = &lf->v[lf->lht[h] - 1].f;
-        if (f->kind == kind && f->row == row)
-            break;
-        h = (h + 1) & mask;
-    }
-    return h;
+    const lanefig *f = &((const ooc_lanefig *)ctx)->v[i].f;
+    const lane_key *k = key;
+    return f->kind == k->kind && f->row == k->row;
 }
 
-static bool lrehash(ooc_lanefig *lf)
+static uint64_t lane_hash_of(lane_kind kind, int64_t row)
 {
-    size_t cap = lf->lhtcap ? 2 * lf->lhtcap : 64;
-    uint32_t *t = calloc(cap, sizeof *t);
-    if (!t)
-        return false;
-    free(lf->lht);
-    lf->lht = t;
-    lf->lhtcap = cap;
-    for (size_t i = lf->fig0; i < lf->n; i++)
-        lf->lht[lslot(lf, lf->v[i].f.kind, lf->v[i].f.row)] = (uint32_t)i + 1;
-    return true;
+    return sv_hash_pair((uint64_t)kind, (uint64_t)row);
+}
+
+static uint64_t lane_hash(const void *ctx, uint32_t i)
+{
+    const lanefig *f = &((const ooc_lanefig *)ctx)->v[i].f;
+    return lane_hash_of(f->kind, f->row);
 }
 
 /* The figure of a lane of the rank being swept, made on first use;
@@ -383,11 +369,11 @@ static uint32_t fig_make(ooc_lanefig *lf, size_t rank_index, lane_kind kind, int
 {
     if (lf->n >= UINT32_MAX - 1)
         return UINT32_MAX;
-    if (2 * (lf->n - lf->fig0 + 1) > lf->lhtcap && !lrehash(lf))
-        return UINT32_MAX;
-    size_t h = lslot(lf, kind, row);
-    if (lf->lht[h])
-        return lf->lht[h] - 1;
+    lane_key key = {kind, row};
+    uint64_t h = lane_hash_of(kind, row);
+    uint32_t k = sv_itab_find(&lf->lix, h, lane_eq, lf, &key);
+    if (k != UINT32_MAX)
+        return k;
     if (!sv_grow((void **)&lf->v, &lf->cap, lf->n + 1, sizeof *lf->v, 16) ||
         !bins_room(lf, lf->n + 1))
         return UINT32_MAX;
@@ -403,7 +389,8 @@ static uint32_t fig_make(ooc_lanefig *lf, size_t rank_index, lane_kind kind, int
                            .long_s = 1,
                            .long_e = 0},
                           INT64_MIN};
-    lf->lht[h] = (uint32_t)lf->n + 1;
+    if (!sv_itab_add(&lf->lix, h, (uint32_t)lf->n, 64, lane_hash, lf))
+        return UINT32_MAX;
     return (uint32_t)lf->n++;
 }
 

@@ -27,8 +27,7 @@ struct ooc_paths {
     bool in_rank;
     cpath_rank cur; /* the rank being swept */
     size_t cur_cap;
-    uint32_t *ht; /* path index + 1 by (parent, region), 0 empty */
-    size_t htcap;
+    sv_itab ht;         /* the rank's paths by (parent, region) */
     ooc_excl_stack *st; /* per stack key, each open call tagged with its path */
     size_t nst;
 };
@@ -55,8 +54,7 @@ static void drop_rank(ooc_paths *pa)
     pa->cur_cap = 0;
     for (size_t i = 0; i < pa->nst; i++)
         ooc_excl_clear(&pa->st[i]);
-    if (pa->ht)
-        memset(pa->ht, 0, pa->htcap * sizeof *pa->ht);
+    sv_itab_clear(&pa->ht);
     pa->in_rank = false;
 }
 
@@ -68,7 +66,7 @@ void ooc_paths_free(ooc_paths *pa)
     for (size_t i = 0; i < pa->nst; i++)
         ooc_excl_free(&pa->st[i]);
     free(pa->st);
-    free(pa->ht);
+    sv_itab_free(&pa->ht);
     call_paths_free(pa->out);
     free(pa);
 }
@@ -112,56 +110,46 @@ static bool end_rank(ooc_paths *pa)
     o->ranks[o->nranks++] = pa->cur;
     memset(&pa->cur, 0, sizeof pa->cur);
     pa->cur_cap = 0;
-    if (pa->ht)
-        memset(pa->ht, 0, pa->htcap * sizeof *pa->ht);
+    sv_itab_clear(&pa->ht);
     pa->in_rank = false;
     return true;
 }
 
-static size_t slot(const ooc_paths *pa, uint32_t parent, uint32_t reg)
+typedef struct path_key {
+    uint32_t parent, region;
+} path_key;
+
+static bool path_eq(const void *ctx, uint32_t i, const void *key)
 {
-    size_t mask = pa->htcap - 1, h = (size_t)sv_hash_pair(parent, reg) & mask;
-    while (pa->ht[h]) {
-        const cpath *p = &pa->cur.v[pa->ht[h] - 1];
-        if (p->parent == parent && p->region == reg)
-            break;
-        h = (h + 1) & mask;
-    }
-    return h;
+    const cpath *p = &((const ooc_paths *)ctx)->cur.v[i];
+    const path_key *k = key;
+    return p->parent == k->parent && p->region == k->region;
 }
 
-static bool rehash(ooc_paths *pa)
+static uint64_t path_hash(const void *ctx, uint32_t i)
 {
-    size_t cap = pa->htcap ? 2 * pa->htcap : 1024;
-    uint32_t *t = calloc(cap, sizeof *t);
-    if (!t)
-        return false;
-    free(pa->ht);
-    pa->ht = t;
-    pa->htcap = cap;
-    for (size_t i = 0; i < pa->cur.n; i++)
-        pa->ht[slot(pa, pa->cur.v[i].parent, pa->cur.v[i].region)] = (uint32_t)i + 1;
-    return true;
+    const cpath *p = &((const ooc_paths *)ctx)->cur.v[i];
+    return sv_hash_pair(p->parent, p->region);
 }
 
 /* The path of region reg under parent; UINT32_MAX over the cap (the paths
  * are lost), UINT32_MAX - 1 on NOMEM. */
 static uint32_t intern(ooc_paths *pa, uint32_t parent, uint32_t reg)
 {
-    if (pa->htcap) {
-        size_t h = slot(pa, parent, reg);
-        if (pa->ht[h])
-            return pa->ht[h] - 1;
-    }
+    path_key key = {parent, reg};
+    uint64_t h = sv_hash_pair(parent, reg);
+    uint32_t k = sv_itab_find(&pa->ht, h, path_eq, pa, &key);
+    if (k != UINT32_MAX)
+        return k;
     if (pa->total >= pa->cap)
         return UINT32_MAX;
-    if (2 * (pa->cur.n + 1) > pa->htcap && !rehash(pa))
-        return UINT32_MAX - 1;
     if (!sv_grow((void **)&pa->cur.v, &pa->cur_cap, pa->cur.n + 1, sizeof *pa->cur.v, 16))
         return UINT32_MAX - 1;
-    uint32_t k = (uint32_t)pa->cur.n++;
+    k = (uint32_t)pa->cur.n;
     pa->cur.v[k] = (cpath){.parent = parent, .region = reg, .first_ns = INT64_MAX};
-    pa->ht[slot(pa, parent, reg)] = k + 1;
+    if (!sv_itab_add(&pa->ht, h, k, 1024, path_hash, pa))
+        return UINT32_MAX - 1;
+    pa->cur.n++;
     pa->total++;
     return k;
 }
