@@ -1,5 +1,6 @@
 /* ooc_bins: duration-over-time bins from the sweep (ooc_bins.h). */
 #include "ooc_bins.h"
+#include "ooc_map.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,17 @@ struct ooc_bins {
     size_t rank;      /* the rank the map below is of */
     size_t *row_of;   /* row index + 1 by region index, 0 none */
     size_t nrow_of;
+    /* The sweep's map: a bin keeps its longest call's lane by its map
+     * number (ooc_lane.uid), made an index at take, since a lane added
+     * later may move the index it had. */
+    const ooc_map *map;
 };
+
+void ooc_bins_use_map(ooc_bins *b, const ooc_map *map)
+{
+    if (b)
+        b->map = map;
+}
 
 ooc_bins *ooc_bins_new(uint64_t budget, int64_t t_min, int64_t t_max)
 {
@@ -177,7 +188,7 @@ bool ooc_bins_call(ooc_bins *b, size_t rank_index, uint32_t reg, uint64_t pos, i
 }
 
 bool ooc_bins_call_at(ooc_bins *b, size_t rank_index, uint32_t reg, uint64_t pos, int64_t s,
-                      int64_t e, uint32_t lane, uint32_t depth)
+                      int64_t e, uint32_t lane_no, uint32_t depth)
 {
     if (!b || !b->out->available)
         return true;
@@ -197,7 +208,7 @@ bool ooc_bins_call_at(ooc_bins *b, size_t rank_index, uint32_t reg, uint64_t pos
     }
     r = &b->out->rows[i];
     int64_t d = ck_sub(e, s);
-    tbin_add(&r->v[time_bins_of(b->out, s) - r->lo], s, d, pos, lane, depth);
+    tbin_add(&r->v[time_bins_of(b->out, s) - r->lo], s, d, pos, lane_no, depth);
     if (!r->n || s < r->first_s || (s == r->first_s && pos < r->first_pos)) {
         r->first_s = s;
         r->first_d = d;
@@ -211,8 +222,11 @@ static bool sink_call(void *self, const ooc_call *c)
 {
     if (c->lane == SIZE_MAX) /* a filter leaves its row out */
         return true;
-    uint32_t lane = c->lane < TB_ANY_LANE ? (uint32_t)c->lane : TB_ANY_LANE;
-    return ooc_bins_call_at(self, c->rank, c->reg, c->pos, c->s, c->e, lane, c->kdepth);
+    ooc_bins *b = self;
+    uint32_t no = b && b->map && c->lane < b->map->nlanes ? b->map->lanes[c->lane].uid
+                  : c->lane < TB_ANY_LANE                 ? (uint32_t)c->lane
+                                                          : TB_ANY_LANE;
+    return ooc_bins_call_at(self, c->rank, c->reg, c->pos, c->s, c->e, no, c->kdepth);
 }
 
 /* A call fed unnested (ooc_sink.h): its lane and depth are not known. */
@@ -269,6 +283,23 @@ static bool merge_rows(tbins_row *a, tbins_row *b)
     return true;
 }
 
+/* The bins' lanes from map numbers to the map's indices (unknown where
+ * the table cannot be made). */
+static void lanes_by_index(const ooc_bins *b, time_bins *t)
+{
+    if (!b->map)
+        return;
+    size_t *uidx = ooc_map_uid_index(b->map);
+    for (size_t i = 0; i < t->nrows; i++)
+        for (size_t j = 0; j < t->rows[i].nb; j++) {
+            tbin *x = &t->rows[i].v[j];
+            if (x->max_lane != TB_ANY_LANE)
+                x->max_lane = uidx && x->max_lane < b->map->nlanes ? (uint32_t)uidx[x->max_lane]
+                                                                   : TB_ANY_LANE;
+        }
+    free(uidx);
+}
+
 time_bins *ooc_bins_take(ooc_bins *b)
 {
     if (!b)
@@ -291,6 +322,7 @@ time_bins *ooc_bins_take(ooc_bins *b)
         t->rows[n++] = t->rows[i];
     }
     t->nrows = n;
+    lanes_by_index(b, t);
     b->out = NULL;
     ooc_bins_free(b);
     return t;

@@ -34,6 +34,9 @@ extern const ooc_flat_ops ooc_bins_flat;
  * TB_HELD_MIN bins.  NULL on NOMEM. */
 #define TB_HELD_MIN 16384u
 ooc_bins *ooc_bins_new(uint64_t budget, int64_t t_min, int64_t t_max);
+/* The map the sweep's lanes index (ooc_sink.h's ooc_call.lane): the
+ * bins name a call's lane so that lanes added later do not move it. */
+void ooc_bins_use_map(ooc_bins *b, const struct ooc_map *map);
 void ooc_bins_free(ooc_bins *b);
 
 /* One call [s, e] at position pos of row reg of rank rank_index.  false on

@@ -146,9 +146,23 @@ size_t ooc_map_lane(ooc_map *m, size_t rank_index, lane_kind kind, int64_t row)
         m->lanes_cap = cap;
     }
     memmove(&m->lanes[k + 1], &m->lanes[k], (m->nlanes - k) * sizeof *m->lanes);
-    m->lanes[k] = (ooc_lane){.rank_index = rank_index, .kind = kind, .row = row};
+    m->lanes[k] =
+        (ooc_lane){.rank_index = rank_index, .kind = kind, .row = row, .uid = (uint32_t)m->nlanes};
     m->nlanes++;
     return k;
+}
+
+size_t *ooc_map_uid_index(const ooc_map *m)
+{
+    size_t *ix = malloc((m->nlanes ? m->nlanes : 1) * sizeof *ix);
+    for (size_t l = 0; ix && l < m->nlanes; l++) {
+        if (m->lanes[l].uid >= m->nlanes) { /* not numbered by ooc_map_lane */
+            free(ix);
+            return NULL;
+        }
+        ix[m->lanes[l].uid] = l;
+    }
+    return ix;
 }
 
 static uint32_t rows_of(uint32_t ndepth)

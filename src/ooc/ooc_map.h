@@ -59,6 +59,11 @@ typedef struct ooc_lane {
     uint32_t ndepth; /* the lane's real number of depth rows (may exceed OOC_MAP_DEPTHS) */
     uint64_t ncalls;
     ooc_cell *cells; /* min(ndepth, OOC_MAP_DEPTHS) rows, each all levels: nb + nb/2 + ... + 1 */
+    /* The lane's number in the order lanes were added (0, 1, ...): it
+     * stays while later lanes move the indices (ooc_map_lane), so a sink
+     * that keeps a call's lane keeps this and asks ooc_map_uid_index at
+     * the end.  Not on the wire: a map read from it numbers its lanes in order. */
+    uint32_t uid;
 } ooc_lane;
 
 typedef struct ooc_map {
@@ -122,6 +127,9 @@ void ooc_map_free(ooc_map *m);
  * before others moves their indices up by one, so ask again (O(log
  * nlanes)) after adding a lane rather than keeping old indices. */
 size_t ooc_map_lane(ooc_map *m, size_t rank_index, lane_kind kind, int64_t row);
+/* index[uid] = the lane's index now, for every lane (ooc_lane.uid),
+ * malloc'd (the caller frees it); NULL on NOMEM. */
+size_t *ooc_map_uid_index(const ooc_map *m);
 /* The lane of (rank_index, kind, row), or SIZE_MAX when the map has none
  * (read-only: for the viewer). */
 size_t ooc_map_find_lane(const ooc_map *m, size_t rank_index, lane_kind kind, int64_t row);

@@ -22,6 +22,7 @@ bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget)
     if (!lf || !ooc_scan_add_sink(sc, &ooc_lanefig_sink, lf))
         return false;
     ooc_bins *bi = ooc_bins_new(budget, sc->t_min, sc->t_max);
+    ooc_bins_use_map(bi, &sc->map);
     return bi && ooc_scan_add_sink(sc, &ooc_bins_sink, bi) &&
            ooc_scan_add_flat(sc, &ooc_bins_flat, bi);
 }

@@ -30,6 +30,9 @@ typedef struct lane_id {
 } lane_id;
 
 #define SLOW_LID ((uint64_t)1 << 63)
+/* A swept call's lane by its map number (ooc_lane.uid): a lane added
+ * later may move the index it had (ooc_map_lane). */
+#define SLOW_UID ((uint64_t)1 << 62)
 
 /* An open call of the sweep and its children's union so far. */
 typedef struct scall {
@@ -267,6 +270,15 @@ static void cover(scall *p, int64_t s, int64_t e)
     p->cover_end = e;
 }
 
+static uint64_t swept_lane(const ooc_slowest *sl, size_t l)
+{
+    if (l == SIZE_MAX)
+        return SLOW_NO_LANE;
+    if (sl->map && l < sl->map->nlanes)
+        return SLOW_UID | sl->map->lanes[l].uid;
+    return (uint64_t)l;
+}
+
 bool ooc_slowest_call(ooc_slowest *sl, const ooc_call *c)
 {
     if (!sl || !begin_call(sl, c))
@@ -282,8 +294,7 @@ bool ooc_slowest_call(ooc_slowest *sl, const ooc_call *c)
     sheap *h = &sl->cur[c->reg];
     if (h->seen++ == 0)
         new_list(sl);
-    slow_call sc = {
-        c->s, c->e, 0, c->pos, c->lane == SIZE_MAX ? SLOW_NO_LANE : (uint64_t)c->lane, c->kdepth};
+    slow_call sc = {c->s, c->e, 0, c->pos, swept_lane(sl, c->lane), c->kdepth};
     st->v[st->sp++] = (scall){sc, c->reg, INT64_MIN, 0};
     return true;
 }
@@ -391,8 +402,12 @@ bool ooc_slowest_lanes(void *self, size_t rank_index, const lanes_index *ix, siz
 
 /* The map lane of a lane of a rank done in memory (SLOW_NO_LANE without
  * the map).  A rank's only inferred lane may be named the rank's. */
-static uint64_t map_lane(const ooc_slowest *sl, uint64_t l0)
+static uint64_t map_lane(const ooc_slowest *sl, const size_t *uidx, uint64_t l0)
 {
+    if (l0 != SLOW_NO_LANE && (l0 & SLOW_UID)) {
+        uint64_t u = l0 & ~SLOW_UID;
+        return uidx && u < sl->map->nlanes ? (uint64_t)uidx[u] : SLOW_NO_LANE;
+    }
     if (l0 == SLOW_NO_LANE || !(l0 & SLOW_LID))
         return l0;
     uint64_t k = l0 & ~SLOW_LID;
@@ -417,13 +432,15 @@ slow_calls *ooc_slowest_take(ooc_slowest *sl)
         return NULL;
     }
     slow_calls *c = sl->out;
+    size_t *uidx = sl->map ? ooc_map_uid_index(sl->map) : NULL;
     for (size_t i = 0; i < c->nregs; i++) {
         heap_cut(c->regs[i].v, &c->regs[i].n, c->k);
         for (size_t j = 0; j < c->regs[i].n; j++)
-            c->regs[i].v[j].lane = map_lane(sl, c->regs[i].v[j].lane);
+            c->regs[i].v[j].lane = map_lane(sl, uidx, c->regs[i].v[j].lane);
         if (c->regs[i].n > 1)
             qsort(c->regs[i].v, c->regs[i].n, sizeof *c->regs[i].v, slower_cmp);
     }
+    free(uidx);
     sl->out = NULL;
     ooc_slowest_free(sl);
     return c;

@@ -125,7 +125,9 @@ static bool get_map(wire_r *r, ooc_map *m)
         if (!wire_get_bytes(r, v, sizeof v) || v[1] > LANE_INFERRED || v[3] > UINT32_MAX)
             return false;
         ooc_lane *ln = &m->lanes[m->nlanes++];
-        *ln = (ooc_lane){(size_t)v[0], (lane_kind)v[1], (int64_t)v[2], (uint32_t)v[3], v[4], NULL};
+        *ln =
+            (ooc_lane){(size_t)v[0], (lane_kind)v[1],          (int64_t)v[2], (uint32_t)v[3], v[4],
+                       NULL,         (uint32_t)(m->nlanes - 1)};
         size_t want = (size_t)rows_of(ln->ndepth) * rc;
         if (want && !(ln->cells = get_cells(r, want)))
             return false;

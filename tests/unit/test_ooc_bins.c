@@ -20,6 +20,7 @@
 #include "model/profile.h"
 #include "model/tbins.h"
 #include "ooc/ooc_bins.h"
+#include "ooc/ooc_map.h"
 #include "ooc/ooc_scan.h"
 #include "testutil.h"
 
@@ -437,13 +438,40 @@ static void test_valid(void **state)
     time_bins_free(t);
 }
 
+/* A bin keeps its longest call's lane while a lane added later sorts
+ * before it and moves its index (ooc_map_lane). */
+static void test_lane_moved(void **state)
+{
+    (void)state;
+    ooc_map m;
+    assert_true(ooc_map_init(&m, 0, 1023, 2));
+    assert_int_equal(ooc_map_lane(&m, 0, LANE_THREAD, 9), 0);
+    size_t l5 = ooc_map_lane(&m, 0, LANE_THREAD, 5); /* row 9 moves to 1 */
+    assert_int_equal(l5, 0);
+    ooc_bins *b = ooc_bins_new(0, 0, 1023);
+    ooc_bins_use_map(b, &m);
+    ooc_call slow = {0, 0, 0, l5, 1, 0, 0, 5, 40, -1, -1};
+    assert_true(ooc_bins_sink.call(b, &slow));
+    size_t l1 = ooc_map_lane(&m, 0, LANE_THREAD, 1); /* sorts first: rows 5 and 9 move to 1 and 2 */
+    ooc_call fast = {0, 1, 0, l1, 0, 0, 1, 5, 9, -1, -1};
+    assert_true(ooc_bins_sink.call(b, &fast));
+    time_bins *t = ooc_bins_take(b);
+    assert_non_null(t);
+    const tbin *x = bin_at(t, 0, 0, 5);
+    assert_int_equal(x->max, 35);
+    assert_int_equal(x->max_lane, ooc_map_find_lane(&m, 0, LANE_THREAD, 5));
+    assert_int_equal(x->max_depth, 1);
+    time_bins_free(t);
+    ooc_map_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edges),  cmocka_unit_test(test_any_order),
         cmocka_unit_test(test_budget), cmocka_unit_test(test_flat_hook),
         cmocka_unit_test(test_wire),   cmocka_unit_test(test_valid),
-        cmocka_unit_test(test_lanes),
+        cmocka_unit_test(test_lanes),  cmocka_unit_test(test_lane_moved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -532,6 +532,35 @@ static void test_lanes_hook(void **state)
     profile_free(p);
 }
 
+/* A swept call keeps its lane while a lane added later sorts before it and
+ * moves its index (ooc_map_lane): the list names the lane the call was on. */
+static void test_lane_moved(void **state)
+{
+    (void)state;
+    ooc_map m;
+    assert_true(ooc_map_init(&m, 0, 1000, 2));
+    assert_int_equal(ooc_map_lane(&m, 0, LANE_THREAD, 9), 0);
+    size_t l5 = ooc_map_lane(&m, 0, LANE_THREAD, 5); /* row 9 moves to 1 */
+    assert_int_equal(l5, 0);
+    ooc_slowest *sl = ooc_slowest_new(0);
+    ooc_slowest_use_map(sl, &m);
+    feed(sl, (ooc_call){0, 0, 0, l5, 0, 0, 0, 0, 100, -1, -1});
+    size_t l1 =
+        ooc_map_lane(&m, 0, LANE_THREAD, 1); /* row 1 sorts first: rows 5 and 9 move to 1 and 2 */
+    assert_int_equal(l1, 0);
+    feed(sl, (ooc_call){0, 1, 0, l1, 0, 0, 1, 10, 50, -1, -1});
+    slow_calls *c = ooc_slowest_take(sl);
+    assert_non_null(c);
+    const slow_region *r = slow_calls_find(c, 0, 0);
+    assert_non_null(r);
+    assert_int_equal(r->n, 2);
+    assert_int_equal(r->v[0].s, 0); /* the slower, on row 5 */
+    assert_int_equal(r->v[0].lane, ooc_map_find_lane(&m, 0, LANE_THREAD, 5));
+    assert_int_equal(r->v[1].lane, ooc_map_find_lane(&m, 0, LANE_THREAD, 1));
+    slow_calls_free(c);
+    ooc_map_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -539,7 +568,7 @@ int main(void)
         cmocka_unit_test(test_exclusive),  cmocka_unit_test(test_k_cap),
         cmocka_unit_test(test_lose),       cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_malformed),  cmocka_unit_test(test_valid),
-        cmocka_unit_test(test_lanes_hook),
+        cmocka_unit_test(test_lanes_hook), cmocka_unit_test(test_lane_moved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
