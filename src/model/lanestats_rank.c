@@ -128,6 +128,14 @@ sv_err lanestats_rank(const lanestats *ls, size_t rank, lane_stat *out, sv_error
         out->first = out->last = 0;
     /* t0 <= t1: their difference is exact in uint64 (it may pass INT64_MAX). */
     uint64_t span = (uint64_t)ls->t1 - (uint64_t)ls->t0;
+    if (z - a == 1) {
+        /* One lane: the rank's figures are the lane's, already measured
+         * (the same union of its top row, the same exclusive sums). */
+        out->busiest = ls->st[a].busiest;
+        out->busiest_excl = ls->st[a].busiest_excl;
+        out->idle = span > (uint64_t)ls->st[a].busy ? span - (uint64_t)ls->st[a].busy : 0;
+        return SV_OK;
+    }
     int64_t any = union_busy(ix, a, z);
     if (any < 0 || busiest_of(ix, a, z, out) != SV_OK) {
         sv_error_set(err, SV_ERR_NOMEM, "out of memory while measuring the lanes of a rank");

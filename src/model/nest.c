@@ -656,10 +656,19 @@ int64_t rank_call_excl(const rank_data *rk, size_t g)
 int64_t rank_call_excl_in(const rank_data *rk, size_t g, int64_t t0, int64_t t1)
 {
     const rank_calls *c = rk->calls;
-    size_t i = 0, ci = 0;
+    size_t i = 0;
     const region *r = rank_call_region(rk, (int64_t)g, &i);
     if (!c || !r || g >= c->n)
         return 0;
+    const uint32_t *kids;
+    size_t nk = rank_call_children(rk, g, &kids);
+    return rank_call_excl_kids(rk, r, i, kids, nk, t0, t1);
+}
+
+int64_t rank_call_excl_kids(const rank_data *rk, const region *r, size_t i, const uint32_t *kids,
+                            size_t nk, int64_t t0, int64_t t1)
+{
+    size_t ci = 0;
     int64_t s = r->start_ns[i] > t0 ? r->start_ns[i] : t0;
     int64_t e = r->end_ns[i] < t1 ? r->end_ns[i] : t1;
     if (e <= s)
@@ -670,8 +679,6 @@ int64_t rank_call_excl_in(const rank_data *rk, size_t g, int64_t t0, int64_t t1)
      * Runs of them come from one region: the last one found is tried
      * before a search (a root may have millions of children). */
     const region *cr = NULL;
-    const uint32_t *kids;
-    size_t nk = rank_call_children(rk, g, &kids);
     for (size_t k = 0; k < nk; k++) {
         size_t cg = (size_t)kids[k];
         if (cr && cg >= cr->gidx0 && cg - cr->gidx0 < cr->n)

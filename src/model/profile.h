@@ -348,6 +348,11 @@ int64_t rank_call_excl(const rank_data *rk, size_t g);
  * less the union of its children's parts inside it (a flame graph of a
  * selection).  rank_call_excl is the band (INT64_MIN, INT64_MAX). */
 int64_t rank_call_excl_in(const rank_data *rk, size_t g, int64_t t0, int64_t t1);
+/* rank_call_excl_in of call i of region r whose children are kids[0, nk)
+ * (rank_call_children's): for a pass over every call that meets the
+ * families in order instead of searching each one.  O(nk).  (nest.c) */
+int64_t rank_call_excl_kids(const rank_data *rk, const region *r, size_t i, const uint32_t *kids,
+                            size_t nk, int64_t t0, int64_t t1);
 /* The children of rank call g, ordered by start: *kids receives the
  * first (NULL when none); returns their number.  Needs rk->calls;
  * O(log calls).  (nest.c) */
