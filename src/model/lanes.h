@@ -72,6 +72,9 @@ typedef struct lanes_index {
     /* lanes_build_where's extra condition (NULL: none). */
     bool (*keep)(const region *r, void *user);
     void *keep_user;
+    /* Holders beyond the builder (lanes_share); lanes_free frees the index
+     * only when it is the last one's. */
+    unsigned shares;
 } lanes_index;
 
 /* Builds the index of every call of p passing f (NULL: every call).
@@ -83,6 +86,10 @@ sv_err lanes_build_where(profile *p, const region_filter *f,
                          bool (*keep)(const region *r, void *user), void *user, lanes_index **out,
                          sv_error *err);
 void lanes_free(lanes_index *ix);
+/* One more holder of ix (the lanes view borrowing the timeline's index:
+ * built once, it is never changed after the build); each holder calls
+ * lanes_free.  One thread: the count is not atomic. */
+lanes_index *lanes_share(lanes_index *ix);
 
 /* A lane by identity (lanes_empty.c): rank index, kind, row, depth rows. */
 typedef struct lanes_spec {

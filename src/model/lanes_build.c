@@ -853,10 +853,21 @@ static bool count_summary_only(lanes_index *ix, const region_filter *f)
     return true;
 }
 
+lanes_index *lanes_share(lanes_index *ix)
+{
+    if (ix)
+        ix->shares++;
+    return ix;
+}
+
 void lanes_free(lanes_index *ix)
 {
     if (!ix)
         return;
+    if (ix->shares) {
+        ix->shares--;
+        return;
+    }
     for (size_t l = 0; l < ix->nlanes; l++) {
         lane *ln = &ix->lanes[l];
         for (uint32_t d = 0; ln->rows && d < ln->ndepth; d++) {

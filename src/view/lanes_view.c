@@ -19,6 +19,7 @@
 #include "util/strbuf.h"
 #include "util/timefmt.h"
 #include "ui/view.h"
+#include "view/timeline/timeline.h"
 
 enum lv_col {
     LC_LANE,
@@ -259,10 +260,14 @@ static void lv_build(lanes_state *s, ui_ctx *ctx)
     snprintf(s->filter_text, sizeof s->filter_text, "%s", want ? ctx->search_text : "");
     sv_error err;
     sv_error_clear(&err);
+    /* Unfiltered, the index is the timeline's (the same build: every call
+     * passing the command line's filter), borrowed rather than built twice. */
+    if (!s->is_ooc && !want)
+        s->ix = timeline_shared_index(ctx);
     if (s->is_ooc
             ? lanes_ooc_build(ctx->opt->ooc, ctx->prof, &s->ix, &s->ls, &s->ooc, &err) != SV_OK
-            : lanes_build_where(ctx->prof, ctx->opt ? ctx->opt->filter : NULL,
-                                want ? lv_keep : NULL, ctx, &s->ix, &err) != SV_OK ||
+            : (!s->ix && lanes_build_where(ctx->prof, ctx->opt ? ctx->opt->filter : NULL,
+                                           want ? lv_keep : NULL, ctx, &s->ix, &err) != SV_OK) ||
                   lanestats_build(s->ix, &s->ls, &err) != SV_OK) {
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return;

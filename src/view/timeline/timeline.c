@@ -10,6 +10,7 @@
 
 #include "util/checked.h"
 #include "model/region.h"
+#include "timeline.h"
 #include "tl_state.h"
 #include "tl_window.h"
 
@@ -742,6 +743,18 @@ const lane_busy *tl_row_busy(tl_state *s, size_t l, uint32_t d)
         b->built = true;
     }
     return &b->b;
+}
+
+extern const view_ops timeline_view;
+
+lanes_index *timeline_shared_index(ui_ctx *ctx)
+{
+    if (ctx->nviews <= VIEW_TIMELINE || ctx->views[VIEW_TIMELINE] != &timeline_view)
+        return NULL;
+    const tl_state *s = ctx->view_state[VIEW_TIMELINE];
+    if (!s || s->win || s->awaiting_calls || s->filtered || !s->ix)
+        return NULL;
+    return lanes_share(s->ix);
 }
 
 static void *timeline_create(ui_ctx *ctx)
