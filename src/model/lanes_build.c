@@ -112,6 +112,14 @@ static bool push_key(key_set *ks, lane_key k)
     return true;
 }
 
+/* Whether every call of r has the same lane key: no task, thread or
+ * inferred lane column (a legacy region, or one thread's). */
+static bool region_one_key(const region *r)
+{
+    const rank_calls *c = r->owner ? r->owner->calls : NULL;
+    return !r->task_ids && !r->thread_ids && !(c && c->lane);
+}
+
 /* Distinct lane keys of the rank's indexed calls, sorted. */
 static bool collect_keys(rank_build *b)
 {
@@ -122,6 +130,10 @@ static bool collect_keys(rank_build *b)
         const region *r = b->rk->regions[j];
         bool have = false;
         lane_key last = {LANE_RANK, 0};
+        if ((fl[j] & LANES_R_INDEXED) && region_one_key(r)) { /* its calls' key is its first's */
+            ok = push_key(&ks, lanes_call_key(r, 0));
+            continue;
+        }
         for (size_t i = 0; ok && (fl[j] & LANES_R_INDEXED) && i < r->n; i++) {
             lane_key k = lanes_call_key(r, i);
             if (have && lanes_key_cmp(k, last) == 0)
@@ -484,6 +496,45 @@ static void hrun_sift(hrun *h, size_t n, size_t i)
     }
 }
 
+/* Appends call g (met in row order) to its row. */
+static inline void place_call(rank_build *b, size_t first, size_t g)
+{
+    if (lane_at(b, g) != LANES_NO_LANE) {
+        lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)];
+        if (row->idx)
+            row->idx[row->n] = (uint32_t)g;
+        row->n++;
+    }
+}
+
+/* Up to this many regions, the merge scans the heads instead of keeping
+ * a heap (a heap's unpredictable branches cost more than the extra
+ * comparisons; nest_infer.c merges the same way). */
+#define HRUN_SCAN_MAX 8
+
+/* The merge of fill_rows_merged by scanning nh <= HRUN_SCAN_MAX heads,
+ * their starts kept beside them: the same order as the heap's ((start,
+ * call index) is a strict order, so the smallest head is unique). */
+static void fill_scan(rank_build *b, size_t first, hrun *h, size_t nh)
+{
+    int64_t hs[HRUN_SCAN_MAX];
+    for (size_t k = 0; k < nh; k++)
+        hs[k] = h[k].s[h[k].g - h[k].gidx0];
+    while (nh > 0) {
+        size_t m = 0;
+        for (size_t k = 1; k < nh; k++)
+            if (hs[k] < hs[m] || (hs[k] == hs[m] && h[k].g < h[m].g))
+                m = k;
+        place_call(b, first, h[m].g);
+        if (++h[m].g == h[m].end) {
+            h[m] = h[--nh];
+            hs[m] = hs[nh];
+        } else {
+            hs[m] = h[m].s[h[m].g - h[m].gidx0];
+        }
+    }
+}
+
 /* When every indexed region's starts are sorted: rows filled in (start,
  * call index) order by a k-way merge of the regions, so each row comes out
  * sorted and none needs a row-sized scratch to be merged afterwards (the
@@ -505,16 +556,15 @@ static bool fill_rows_merged(rank_build *b, size_t first)
         for (uint32_t d = 0; d < ln->ndepth; d++)
             ln->rows[d].n = 0;
     }
+    if (nh <= HRUN_SCAN_MAX) {
+        fill_scan(b, first, h, nh);
+        free(h);
+        return true;
+    }
     for (size_t k = nh / 2; k-- > 0;)
         hrun_sift(h, nh, k);
     while (nh > 0) {
-        size_t g = h[0].g;
-        if (lane_at(b, g) != LANES_NO_LANE) {
-            lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)];
-            if (row->idx)
-                row->idx[row->n] = (uint32_t)g;
-            row->n++;
-        }
+        place_call(b, first, h[0].g);
         if (++h[0].g == h[0].end)
             h[0] = h[--nh];
         hrun_sift(h, nh, 0);
@@ -738,10 +788,13 @@ static void fin_sorted(const rank_data *rk, lane_row *row)
 {
     row_fin f;
     fin_init(&f, row);
+    /* The regions last found are tried before a search (the search per
+     * call cost as much as the rest of the row's pass). */
+    lanes_hint h = {{NULL}, 0};
     for (size_t k = 0; k < row->n; k++) {
-        int64_t s, e;
-        lanes_call_span(rk, lane_row_call(row, k), &s, &e);
-        fin_push(&f, s, e);
+        size_t i = 0;
+        const region *r = lanes_hint_find(&h, rk, lane_row_call(row, k), &i);
+        fin_push(&f, r ? r->start_ns[i] : 0, r ? r->end_ns[i] : 0);
     }
 }
 

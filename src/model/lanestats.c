@@ -15,36 +15,29 @@ static sv_err no_memory(sv_error *err)
 
 /* ------------------------------------------------------------- busy */
 
-/* Reads a row's calls through a one-region hint: a block's calls come
- * from a few regions, so most reads skip rank_call_region's search. */
+/* Reads a row's calls through the regions last found (lanes_hint): a
+ * block's calls come from a few regions, so most reads skip
+ * rank_call_region's search. */
 typedef struct span_reader {
     const rank_data *rk;
-    const region *r;
+    lanes_hint h;
     size_t reads; /* calls read (lane_busy_before_counted) */
 } span_reader;
 
 static void span_read(span_reader *sr, uint32_t g, int64_t *s, int64_t *e)
 {
-    const region *r = sr->r;
-    size_t i;
+    size_t i = 0;
     sr->reads++;
-    if (r && g >= r->gidx0 && g - r->gidx0 < r->n) {
-        i = g - r->gidx0;
-    } else if ((r = rank_call_region(sr->rk, g, &i)) != NULL) {
-        sr->r = r;
-    } else {
-        *s = *e = 0;
-        return;
-    }
-    *s = r->start_ns[i];
-    *e = r->end_ns[i];
+    const region *r = lanes_hint_find(&sr->h, sr->rk, g, &i);
+    *s = r ? r->start_ns[i] : 0;
+    *e = r ? r->end_ns[i] : 0;
 }
 
 /* true when the row's calls are their own union: none empty, each
  * starting after the previous one ends (touching calls merge). */
 static bool row_is_union(const lane *ln, const lane_row *row)
 {
-    span_reader sr = {ln->rk, NULL, 0};
+    span_reader sr = {ln->rk, {{NULL}, 0}, 0};
     int64_t prev_e = INT64_MIN;
     for (size_t k = 0; k < row->n; k++) {
         int64_t s, e;
@@ -65,7 +58,7 @@ static sv_err build_direct(const lane *ln, const lane_row *row, lane_busy *out, 
     out->ln = ln;
     out->row = row;
     out->n = row->n;
-    span_reader sr = {ln->rk, NULL, 0};
+    span_reader sr = {ln->rk, {{NULL}, 0}, 0};
     int64_t sum = 0;
     for (size_t k = 0; k < row->n; k++) {
         if (k % LANES_BLOCK == 0)
@@ -94,7 +87,7 @@ sv_err lane_busy_build(const lane *ln, const lane_row *row, lane_busy *out, sv_e
     }
     /* Entries are sorted by start: one pass merges overlapping and
      * touching intervals. */
-    span_reader sr = {ln->rk, NULL, 0};
+    span_reader sr = {ln->rk, {{NULL}, 0}, 0};
     size_t n = 0;
     for (size_t k = 0; k < row->n; k++) {
         int64_t s, e;
@@ -233,7 +226,7 @@ static int64_t busy_before(const lane_busy *b, int64_t t, size_t *reads, size_t 
 {
     if (!b || b->n == 0)
         return 0;
-    span_reader sr = {b->ln ? b->ln->rk : NULL, NULL, 0};
+    span_reader sr = {b->ln ? b->ln->rk : NULL, {{NULL}, 0}, 0};
     size_t k = first_ending_after(b, &sr, t, hint);
     int64_t v = busy_cum(b, &sr, k);
     if (k < b->n) {
