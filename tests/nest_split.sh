@@ -37,6 +37,28 @@ for f in s3 legacy mix unsorted; do
     check "$f.h5 --json" same "$g/$f.h5" --json
     check "$f.h5 --csv" same "$g/$f.h5" --csv
 done
+# The viewer's per-call nesting (parents, inferred lanes: calls_job.c) cut into parts too: the
+# --batch screens that show it (the timeline's lanes, the call tree, the lanes view) must not
+# change with the threads.
+same_screen() {
+    SCOPEVIEW_THREADS=1 "$sv" --batch --size 160x50 --view "$2" "$1" >"$tmp/a" 2>"$tmp/ea" || return 1
+    for t in 2 4; do
+        SCOPEVIEW_THREADS=$t "$sv" --batch --size 160x50 --view "$2" "$1" >"$tmp/b" 2>"$tmp/eb" ||
+            return 1
+        cmp -s "$tmp/a" "$tmp/b" && cmp -s "$tmp/ea" "$tmp/eb" && continue
+        echo "  --view $2 $1: $t threads differ from 1"
+        diff "$tmp/a" "$tmp/b" | head -5 | cut -c1-300
+        return 1
+    done
+}
+for f in legacy mix unsorted; do
+    for v in timeline tree lanes; do
+        check "$f.h5 --batch --view $v" same_screen "$g/$f.h5" $v
+    done
+done
+check "mix.h5: the timeline shows inferred lanes" \
+    sh -c "'$sv' --batch --size 160x50 --view lanes '$g/mix.h5' | grep -q 'inferred'"
+
 # Out of core (src/load/stream_pf.c): with a second thread the reads go there, into two
 # buffers a row; the streamed --json must not change, whatever the chunks' length.
 same_ooc() {

@@ -558,7 +558,7 @@ static sv_err check_size(const rank_data *rk, sv_error *err)
 
 sv_err nest_rank_totals(rank_data *rk, sv_error *err)
 {
-    nest_out out = {false, NULL, NULL, NULL, NULL};
+    nest_out out = {false, NULL, NULL, NULL, NULL, false};
     sv_err e = check_size(rk, err);
     return e ? e : nest_rank(rk, &out, NULL, err);
 }
@@ -581,7 +581,7 @@ sv_err nest_rank_calls(rank_data *rk, rank_calls **outc, sv_error *err)
         return e0;
     size_t n = rk->ncalls, m = n ? n : 1;
     rank_calls *c = calloc(1, sizeof *c);
-    nest_out out = {true, NULL, NULL, NULL, NULL};
+    nest_out out = {true, NULL, NULL, NULL, NULL, false};
     if (c) {
         c->n = n;
         out.parent = c->parent = alloc_big(m * sizeof *c->parent);
@@ -610,7 +610,7 @@ sv_err nest_rank_parents(rank_data *rk, int32_t *parent, int64_t *excl, sv_error
     sv_err e = check_size(rk, err);
     if (e)
         return e;
-    nest_out out = {true, parent, NULL, excl, NULL};
+    nest_out out = {true, parent, NULL, excl, NULL, false};
     e = nest_rank(rk, &out, NULL, err);
     free(out.lane);
     return e;
@@ -631,7 +631,7 @@ sv_err nest_rank_totals_parents(rank_data *rk, int32_t *parent, int64_t *excl, s
     reset_totals(rk);
     rk->explicit_ids = false;
     rk->ninferred_lanes = 0;
-    nest_out out = {false, parent, NULL, excl, NULL};
+    nest_out out = {false, parent, NULL, excl, NULL, false};
     return nest_infer_rank(rk, &out, err);
 }
 

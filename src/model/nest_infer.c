@@ -392,7 +392,7 @@ static bool sweep_push(sweep *sw, const call_key *c)
         sw->out->parent[g] = p ? (int32_t)p->g : -1;
         if (sw->out->depth)
             sw->out->depth[g] = (uint32_t)ln->sp;
-        if (sw->out->lane)
+        if (sw->out->lane && (l || !sw->out->lane_nonzero))
             sw->out->lane[g] = (uint32_t)l;
     }
     if (p)
@@ -446,20 +446,46 @@ static void sweep_finish(sweep *sw, bool ok)
  * calls (fewer cost less than the threads' start). */
 #define SPLIT_MIN_CALLS ((size_t)1 << 20)
 
-/* Per call (the viewer's build) the lanes' column would be written from
- * several parts: kept whole.  The parts check that the regions are in
- * start order (otherwise the whole sweep runs). */
-static bool rank_splittable(const rank_data *rk, const nest_out *out)
-{
-    return !out->per_call && !rank_has_lanes(rk);
-}
-
 static void warn_capped(const rank_data *rk)
 {
     profile_warn(rk->owner,
                  "%s: rank %d: calls overlap partly on more than %d inferred lanes; "
                  "the rest are drawn on the last lane",
                  rk->owner->path, rk->rank, NEST_LANES_MAX);
+}
+
+/* Per call (the viewer's build) the parts write the parents of their own
+ * calls, and their lanes into a column allocated before (nest_split.c
+ * makes each part's results the whole sweep's, or sweeps it again).  The
+ * parts check that the regions are in start order (otherwise the whole
+ * sweep runs). */
+static bool rank_splittable(const rank_data *rk, const nest_out *out)
+{
+    return !rank_has_lanes(rk) && !(out->per_call && out->lane);
+}
+
+/* The split sweep of nest_infer_rank_parts; false when the whole sweep
+ * must run instead (out of memory, regions out of start order).  Per call
+ * it leaves the rank's totals and flags alone, as the whole sweep does. */
+static bool infer_split(rank_data *rk, nest_out *out, size_t nparts)
+{
+    size_t nlanes = 0, n = rk->ncalls;
+    bool capped = false;
+    if (out->per_call && !(out->lane = calloc(n ? n : 1, sizeof *out->lane)))
+        return false;
+    out->lane_nonzero = out->per_call;
+    bool ok = nest_split_rank(rk, out, nparts, par_threads(), &nlanes, &capped);
+    out->lane_nonzero = false;
+    if (out->per_call && (!ok || nlanes < 2)) { /* one lane: no column, as the whole sweep */
+        free(out->lane);
+        out->lane = NULL;
+    }
+    if (ok && !out->per_call) {
+        rk->ninferred_lanes = nlanes > 1 ? (uint32_t)nlanes : 0;
+        if (capped)
+            warn_capped(rk);
+    }
+    return ok;
 }
 
 sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)
@@ -471,15 +497,8 @@ sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err)
 
 sv_err nest_infer_rank_parts(rank_data *rk, nest_out *out, size_t nparts, sv_error *err)
 {
-    size_t nlanes = 0;
-    bool capped = false;
-    if (nparts > 1 && rank_splittable(rk, out) &&
-        nest_split_rank(rk, out, nparts, par_threads(), &nlanes, &capped)) {
-        rk->ninferred_lanes = nlanes > 1 ? (uint32_t)nlanes : 0;
-        if (capped)
-            warn_capped(rk);
+    if (nparts > 1 && rank_splittable(rk, out) && infer_split(rk, out, nparts))
         return SV_OK;
-    }
     call_iter it;
     memset(&it, 0, sizeof it);
     it.rk = rk;

@@ -16,6 +16,10 @@ typedef struct nest_out {
     /* Per-call output: the inferred lane of each call, allocated by the
      * sweep when a rank gets a second inferred lane (NULL otherwise). */
     uint32_t *lane;
+    /* lane was allocated zeroed before a split sweep (nest_split.c): only
+     * the calls off lane 0 are written, so a rank that never gets a second
+     * lane leaves the column's pages untouched. */
+    bool lane_nonzero;
 } nest_out;
 
 /* Infers parents by containment and writes totals (and per-call arrays). */

@@ -313,9 +313,17 @@ static bool adopt_part(split_plan *pl, sweep *st, split_part *pt)
     return true;
 }
 
-/* Part k swept again from the true state. */
+/* Part k swept again from the true state.  A lane column written only
+ * off lane 0 (nest_out.lane_nonzero) forgets what the part's first sweep
+ * wrote there first. */
 static bool redo_part(split_plan *pl, sweep *st, size_t k)
 {
+    for (size_t j = 0; pl->out->lane && pl->out->lane_nonzero && j < pl->nreg; j++) {
+        uint32_t lo = pl->pos[k * pl->nreg + j], hi = pl->pos[(k + 1) * pl->nreg + j];
+        if (hi > lo)
+            memset(pl->out->lane + pl->rk->regions[j]->gidx0 + lo, 0,
+                   (hi - lo) * sizeof *pl->out->lane);
+    }
     call_iter it;
     if (!nest_iter_range(&it, pl->rk, pl->pos + k * pl->nreg, pl->pos + (k + 1) * pl->nreg))
         return false;
@@ -382,11 +390,13 @@ bool nest_split_rank(rank_data *rk, nest_out *out, size_t nparts, int nthreads, 
         plan_cuts(&pl);
         par_job job = {nparts, part_task, &pl, NULL, NULL, 0};
         par_run(&job, nthreads);
+        /* Per call the rank's totals are the totals pass's: read and
+         * written by the thread that owns the profile only. */
         for (size_t j = 0; j < pl.nreg; j++)
-            tot[j] = rk->regions[j]->st.exclusive_total_ns;
+            tot[j] = out->per_call ? 0 : rk->regions[j]->st.exclusive_total_ns;
         ok = stitch(&pl, tot, nlanes, capped);
     }
-    if (ok)
+    if (ok && !out->per_call)
         for (size_t j = 0; j < pl.nreg; j++)
             rk->regions[j]->st.exclusive_total_ns = tot[j];
     free(tot);

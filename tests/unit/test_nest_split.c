@@ -139,7 +139,7 @@ static result run(profile *p, size_t nparts)
     for (size_t j = 0; j < rk->nregions; j++)
         rk->regions[j]->st.exclusive_total_ns = 0;
     size_t w0 = p->nwarnings;
-    nest_out out = {false, r.parent, NULL, r.excl, NULL};
+    nest_out out = {false, r.parent, NULL, r.excl, NULL, false};
     sv_error err;
     assert_int_equal(nest_infer_rank_parts(rk, &out, nparts, &err), SV_OK);
     for (size_t j = 0; j < rk->nregions; j++)
@@ -180,15 +180,73 @@ static void same(const char *what, const profile *p, const result *a, const resu
                  b->nwarn, b->warn ? b->warn : "-", a->nwarn, a->warn ? a->warn : "-");
 }
 
+/* The viewer's per-call pass (nest_rank_calls' sweep) in nparts parts:
+ * the parents and the inferred lane of every call, which must be the
+ * totals pass's parents and lane count (tot: its result), and nothing of
+ * the rank written (the totals pass's figures are left as they were). */
+static void check_per_call(const char *what, profile *p, const result *tot, size_t nparts)
+{
+    rank_data *rk = &p->ranks[0];
+    int32_t *parent = malloc(rk->ncalls * sizeof *parent);
+    assert_non_null(parent);
+    memset(parent, 0x5a, rk->ncalls * sizeof *parent);
+    for (size_t j = 0; j < rk->nregions; j++)
+        rk->regions[j]->st.exclusive_total_ns = 12345;
+    rk->ninferred_lanes = 777;
+    size_t w0 = p->nwarnings;
+    nest_out out = {true, parent, NULL, NULL, NULL, false};
+    sv_error err;
+    assert_int_equal(nest_infer_rank_parts(rk, &out, nparts, &err), SV_OK);
+    for (size_t j = 0; j < rk->nregions; j++)
+        assert_int_equal(rk->regions[j]->st.exclusive_total_ns, 12345);
+    assert_int_equal(rk->ninferred_lanes, 777);
+    assert_int_equal(p->nwarnings, w0);
+    for (size_t i = 0; i < rk->ncalls; i++)
+        if (parent[i] != tot->parent[i])
+            fail_msg("%s, per call, %zu parts: call %zu: parent %d, the totals pass's %d", what,
+                     nparts, i, parent[i], tot->parent[i]);
+    /* A lane column exactly when the rank has inferred lanes; its largest
+     * lane is the last of them (capped: every lane from the cap on is the last). */
+    if ((out.lane != NULL) != (tot->lanes > 0))
+        fail_msg("%s, per call, %zu parts: lane column %s, %u inferred lanes", what, nparts,
+                 out.lane ? "present" : "absent", tot->lanes);
+    uint32_t top = 0;
+    for (size_t i = 0; out.lane && i < rk->ncalls; i++)
+        top = out.lane[i] > top ? out.lane[i] : top;
+    if (out.lane)
+        assert_int_equal(top + 1, tot->lanes);
+    /* The lanes themselves: those of the whole per-call sweep. */
+    if (nparts > 1 && out.lane) {
+        int32_t *p1 = malloc(rk->ncalls * sizeof *p1);
+        assert_non_null(p1);
+        nest_out one = {true, p1, NULL, NULL, NULL, false};
+        assert_int_equal(nest_infer_rank_parts(rk, &one, 1, &err), SV_OK);
+        assert_non_null(one.lane);
+        for (size_t i = 0; i < rk->ncalls; i++)
+            if (one.lane[i] != out.lane[i])
+                fail_msg("%s, per call, %zu parts: call %zu: lane %u, the whole sweep's %u", what,
+                         nparts, i, out.lane[i], one.lane[i]);
+        free(one.lane);
+        free(p1);
+    }
+    free(out.lane);
+    free(parent);
+    for (size_t j = 0; j < rk->nregions; j++)
+        rk->regions[j]->st.exclusive_total_ns = tot->tot[j];
+    rk->ninferred_lanes = tot->lanes;
+}
+
 /* The whole sweep, then 2 .. 9 parts, on threads as SCOPEVIEW_THREADS says. */
 static void check_parts(const char *what, profile *p, const char *threads)
 {
     setenv("SCOPEVIEW_THREADS", threads, 1);
     result whole = run(p, 1);
+    check_per_call(what, p, &whole, 1);
     for (size_t k = 2; k <= 9; k++) {
         result r = run(p, k);
         same(what, p, &whole, &r, k);
         result_free(&r);
+        check_per_call(what, p, &whole, k);
     }
     unsetenv("SCOPEVIEW_THREADS");
     result_free(&whole);
