@@ -828,6 +828,17 @@ static bool finish_rows(rank_build *b, size_t first)
     return ok;
 }
 
+/* Whether a row of the lanes from first on keeps indices (make_lanes
+ * counted the rows; only the indices are left to fill). */
+static bool rows_need_fill(const lanes_index *ix, size_t first)
+{
+    for (size_t l = first; l < ix->nlanes; l++)
+        for (uint32_t d = 0; d < ix->lanes[l].ndepth; d++)
+            if (ix->lanes[l].rows[d].idx)
+                return true;
+    return false;
+}
+
 static void update_tmax(lanes_index *ix, const rank_data *rk)
 {
     const uint8_t *fl = ix->rflags[rk - ix->prof->ranks];
@@ -862,9 +873,12 @@ static bool build_rank(lanes_index *ix, size_t ri, const region_filter *f)
     if (nidx == 0)
         return true;
     bool ok = collect_keys(&b) && depths(&b) && make_lanes(&b, first);
-    if (ok)
+    /* Rows of consecutive calls (each region's calls at one depth, as in
+     * most files) are complete once counted: no pass fills them. */
+    bool fill = ok && rows_need_fill(ix, first);
+    if (fill)
         b.presorted = b.all_sorted && fill_rows_merged(&b, first);
-    if (ok && !b.presorted)
+    if (fill && !b.presorted)
         fill_rows(&b, first);
     free(b.lane_of);
     free(b.ld8);
