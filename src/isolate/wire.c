@@ -585,6 +585,19 @@ static void ww_section(wire_w *w, const wire_section *sec)
     sec->put(w, sec->ctx);
 }
 
+int wire_send_part(int fd, const wire_section *sec)
+{
+    wire_w *w = calloc(1, sizeof *w);
+    if (!w)
+        return ENOMEM;
+    w->fd = fd; /* no splice: the sender keeps writing the memory it sends */
+    ww_bytes(w, WIRE_MAGIC "Q", 5);
+    ww_section(w, sec);
+    int rc = ww_end(w);
+    free(w);
+    return rc;
+}
+
 void wire_put_u64(wire_w *w, uint64_t v)
 {
     ww_u64(w, v);

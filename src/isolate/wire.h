@@ -96,6 +96,18 @@ int wire_send_profile_section(int fd, const profile *p, bool final, const wire_s
 wire_status wire_recv_section(const wire_src *src, uint64_t budget, const wire_section *sec,
                               profile **out, sv_error *err);
 
+/* A stream of sections alone, no model (the out-of-core overview's parts
+ * while the pass goes, ooc_part.h): wire_send_part writes one message,
+ * "SVW1" 'Q', the section, "END!" (0, or an errno value);
+ * wire_recv_parts reads such messages one after the other until the
+ * stream ends between two of them (WIRE_PROFILE), calling sec->get for
+ * each and then each(ctx) (false stops the stream: WIRE_PROFILE too).
+ * budget bounds each message alone.  A message cut short or malformed is
+ * WIRE_BROKEN (err says where); nothing read after it is trusted. */
+int wire_send_part(int fd, const wire_section *sec);
+wire_status wire_recv_parts(const wire_src *src, uint64_t budget, const wire_section *sec,
+                            bool (*each)(void *ctx), void *ctx, sv_error *err);
+
 /* Writer primitives: a word, raw bytes, a string (NULL allowed), an
  * optional column of n elements of size sz (lent to the pipe when large). */
 void wire_put_u64(wire_w *w, uint64_t v);

@@ -697,6 +697,49 @@ static void wr_section(wire_r *r, const wire_section *sec)
         wr_fail(r, WIRE_BROKEN);
 }
 
+/* The stream ends cleanly: nothing buffered and nothing more to read. */
+static bool wr_at_end(wire_r *r)
+{
+    if (r->pos < r->len)
+        return false;
+    r->pos = r->len = 0;
+    ssize_t k = r->src.read(r->src.ctx, r->buf, WIRE_BUF);
+    if (k <= 0)
+        return true; /* an error between messages ends the stream as well */
+    r->len = (size_t)k;
+    return false;
+}
+
+wire_status wire_recv_parts(const wire_src *src, uint64_t budget, const wire_section *sec,
+                            bool (*each)(void *ctx), void *ctx, sv_error *err)
+{
+    wire_r *r = calloc(1, sizeof *r);
+    if (!r) {
+        sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+        return WIRE_BUDGET;
+    }
+    r->src = *src;
+    r->budget = budget;
+    char kind = 0;
+    while (r->bad == WIRE_PROFILE && !wr_at_end(r)) {
+        r->used = 0; /* each message on its own: the receiver frees or keeps it */
+        r->what = "a part's start";
+        if (!wr_tag(r, WIRE_MAGIC) || !wr_bytes(r, &kind, 1) || kind != 'Q') {
+            wr_fail(r, WIRE_BROKEN);
+            break;
+        }
+        wr_section(r, sec);
+        r->what = "a part's end";
+        if (r->bad == WIRE_PROFILE && !wr_tag(r, WIRE_END))
+            wr_fail(r, WIRE_BROKEN);
+        if (r->bad == WIRE_PROFILE && each && !each(ctx))
+            break;
+    }
+    wire_status s = wr_done(r, err);
+    free(r);
+    return s;
+}
+
 uint64_t wire_get_u64(wire_r *r)
 {
     return wr_u64(r);
