@@ -41,6 +41,7 @@
 #include "isolate/isolate.h"
 #include "load/window_plan.h"
 #include "ooc_map.h"
+#include "ooc_part.h"
 #include "ooc_sink.h"
 #include "model/profile.h"
 
@@ -189,6 +190,9 @@ typedef struct ooc_watch {
     void *ctx;
     /* A sink added to this open's sweep (ooc_open_hooked), or NULL. */
     const struct ooc_sink_hook *hook;
+    /* Where the loading child sends the overview's parts as its pass goes
+     * (ooc_part.h; zero: none), inherited by the child. */
+    ooc_parts_out parts;
 } ooc_watch;
 sv_err ooc_open_watch(const char *path, const isolate_options *opt,
                       const struct region_filter *filter, const ooc_watch *watch, ooc_file **out,

@@ -684,6 +684,8 @@ static sv_err run(hpass *hp)
         if (!e && why && !note_nw(hp->h, hr->rk->rank, why))
             e = SV_ERR_NOMEM;
         hp->m.done = before + hr->calls; /* a rank read whole counts at its end */
+        if (!e) /* ranks 0..k are final in the map: the viewer may draw them */
+            ooc_parts_rank_done(&hp->h->parts, &hp->h->sc, k + 1, hp->nr, hp->m.done, hp->m.total);
     }
     if (!e && hp->nr)
         meter_report(&hp->m, true);
@@ -752,6 +754,7 @@ sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
         e = run(&hp);
     if (!e)
         e = note_indices(&hp);
+    ooc_parts_close(&h->parts); /* the whole overview follows */
     for (size_t k = 0; hp.r && k < hp.nr; k++) {
         free(hp.r[k].regs);
         free(hp.r[k].rows);

@@ -8,6 +8,7 @@
 #ifndef SV_OOC_H5_H
 #define SV_OOC_H5_H
 
+#include "ooc_part.h"
 #include "ooc_scan.h"
 
 /* What the pass leaves for ooc_open. */
@@ -18,6 +19,9 @@ typedef struct ooc_h5 {
     /* set by the caller: the calls the map keeps (-i, -x, --ranks), NULL all */
     const struct region_filter *filter;
     const ooc_sink_hook *hook; /* set by the caller: an extra sink (ooc_sink.h), NULL none */
+    /* set by the caller: the overview's parts as the pass goes (ooc_part.h),
+     * zero none; closed when the pass ends */
+    ooc_parts_out parts;
     bool ran;
     ooc_scan sc;
     /* The indices the pass assumed: rank numbers by rank index, region

@@ -368,6 +368,7 @@ static bool order_rows(ooc_seek *s, const profile *p)
 static sv_err oc_finish(ooc_ctx *x, profile **pp, sv_error *err)
 {
     ooc_h5 *h = &x->h;
+    ooc_parts_close(&h->parts); /* in the child: a file mapped in memory sends no part */
     if (!h->ran) {
         sv_err e = mem_route(x, pp, err);
         if (e)
@@ -548,7 +549,7 @@ sv_err ooc_open_where(const char *path, const isolate_options *opt, const region
 sv_err ooc_open_hooked(const char *path, const isolate_options *opt, const region_filter *filter,
                        const ooc_sink_hook *hook, ooc_file **out, sv_error *err)
 {
-    ooc_watch w = {NULL, NULL, hook};
+    ooc_watch w = {NULL, NULL, hook, {0}};
     return ooc_open_watch(path, opt, filter, &w, out, err);
 }
 
@@ -596,6 +597,8 @@ ooc_opening *ooc_open_begin(const char *path, const isolate_options *opt,
     x->h.budget = x->budget;
     x->h.filter = filter; /* the loading child's copy of the caller's */
     x->h.hook = watch ? watch->hook : NULL;
+    if (watch && !isolate_disabled()) /* in process the pass would write to its own reader */
+        x->h.parts = watch->parts;
     x->hook = x->h.hook;
     io.paths = NULL;
     io.npaths = 0;
