@@ -140,8 +140,8 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
         snprintf(reason, sizeof reason, "the file exceeds --memory %s", size);
     /* --batch prints the screen once the overview is in, as ever; the
      * test hook holds the overview back for the early frame. */
-    bool early =
-        !o->headless || hook_is(HOOK_TEST_OVERVIEW, "hold") || hook_is(HOOK_TEST_OVERVIEW, "stop");
+    bool early = !o->headless || hook_is(HOOK_TEST_OVERVIEW, "hold") ||
+                 hook_is(HOOK_TEST_OVERVIEW, "stop") || hook_is(HOOK_TEST_OVERVIEW, "parts");
     if (!early)
         return run_whole(o, f, path, budget, reason, check_ranks);
     sv_error err;
@@ -160,7 +160,7 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
         return status;
     }
     isolate_options io = {.budget = budget};
-    ooc_open_job *job = ooc_open_job_start(path, &io, f, hook_is(HOOK_TEST_OVERVIEW, "hold"));
+    ooc_open_job *job = ooc_open_job_start(path, &io, f, skel, hook_is(HOOK_TEST_OVERVIEW, "hold"));
     if (!job) {
         profile_free(skel);
         fprintf(stderr, "scopeview: out of memory\n");

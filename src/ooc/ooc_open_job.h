@@ -30,17 +30,31 @@ typedef struct ooc_open_progress {
 
 /* Starts ooc_open_where(path, opt, filter) (opt copied: its progress,
  * tail and cancel are the job's; filter and path must outlive the job).
- * hold (a test hook): the result is published only after
- * ooc_open_job_release.  Without a thread the open runs here.  NULL when
- * out of memory. */
+ * skel: the skeleton the viewer shows meanwhile (outlives the job; NULL:
+ * no parts), against which each part of the overview is checked
+ * (ooc_part.h: the loading child sends them on a pipe of their own, a
+ * reader thread receives them).  hold (a test hook): the result is
+ * published only after ooc_open_job_release.  SCOPEVIEW_TEST_OVERVIEW:
+ * slow:MS, a part after every rank and the pass sleeping MS after each;
+ * parts, a part after every rank, published one per ooc_open_job_wait
+ * and the overview after the last.  Without a thread the open runs here.
+ * NULL when out of memory. */
 ooc_open_job *ooc_open_job_start(const char *path, const isolate_options *opt,
-                                 const struct region_filter *filter, bool hold);
+                                 const struct region_filter *filter, const profile *skel,
+                                 bool hold);
 
 bool ooc_open_job_done(const ooc_open_job *j);
 ooc_open_progress ooc_open_job_progress(const ooc_open_job *j);
 
+/* The newest part of the overview not taken yet (the caller's, free it
+ * with ooc_part_free), or NULL; never blocks.  A newer part replaces an
+ * untaken one.  refused: parts the reader did not trust (then no more). */
+ooc_part *ooc_open_job_part(ooc_open_job *j);
+unsigned ooc_open_job_parts_refused(const ooc_open_job *j);
+
 void ooc_open_job_release(ooc_open_job *j);
-/* Blocks until published (releasing a held worker). */
+/* Blocks until published (releasing a held worker); stepping through the
+ * parts (above), until the next part instead while one is left. */
 void ooc_open_job_wait(ooc_open_job *j);
 /* Blocks until the pass reports its sweep or the job is done (tests: an
  * early frame with a definite progress line). */
