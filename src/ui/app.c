@@ -1006,8 +1006,9 @@ int app_run(profile *p, const app_options *o, FILE *out)
         free(ctx);
         return status;
     }
-    app_start_overview(&a, o);
     app_start_stats(&a, o);
+    /* After the stats: an overview taken at once starts its own (its tail). */
+    app_start_overview(&a, o);
     if (!o->ooc) /* out of core the skeleton has no calls to nest */
         app_start_calls(&a, o);
     app_wait_stats(&a, o);

@@ -2,10 +2,38 @@
 #include "ooc_pending.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ooc/ooc_open_job.h"
 #include "util/timefmt.h"
+#include "view/timeline/tl_partial.h"
+
+/* The calls the file's index counts (every region with event data). */
+static uint64_t index_calls(const profile *p)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; p && i < p->nregions; i++)
+        if (p->regions[i]->has_event_data && p->regions[i]->st.num_calls > 0)
+            n += (uint64_t)p->regions[i]->st.num_calls;
+    return n;
+}
+
+/* A count in three figures at most: 12345, 1.2e8. */
+static void count_text(char *buf, size_t len, uint64_t n)
+{
+    if (n < 100000) {
+        snprintf(buf, len, "%llu", (unsigned long long)n);
+        return;
+    }
+    int e = 0;
+    double m = (double)n;
+    while (m >= 9.95) {
+        m /= 10;
+        e++;
+    }
+    snprintf(buf, len, "%.1fe%d", m, e);
+}
 
 void ooc_pending_text(const ui_ctx *ctx, char *buf, size_t len)
 {
@@ -18,8 +46,10 @@ void ooc_pending_text(const ui_ctx *ctx, char *buf, size_t len)
     if (p.sweeping && p.sweep.permyriad >= 10000) {
         snprintf(buf, len, "mapping the calls: done, sending the overview%s", dots);
     } else if (p.sweeping) {
-        snprintf(buf, len, "mapping the calls: rank %u of %u, %u%%", p.sweep.rank, p.sweep.nranks,
-                 p.sweep.permyriad / 100);
+        char n[32];
+        count_text(n, sizeof n, index_calls(ctx->prof));
+        snprintf(buf, len, "mapping the calls: overview %u%% of %s calls, rank %u of %u",
+                 p.sweep.permyriad / 100, n, p.sweep.rank, p.sweep.nranks);
     } else if (p.bytes_total && p.bytes_done < p.bytes_total) {
         snprintf(buf, len, "reading the calls' statistics: %.0f of %.0f MB (%u%%)",
                  (double)p.bytes_done / 1e6, (double)p.bytes_total / 1e6,
@@ -86,7 +116,8 @@ static bool stored_span(const profile *p, int64_t *len)
     return true;
 }
 
-static void draw_ruler(ui_ctx *ctx, rect area, int y, int x0, int64_t span)
+/* A ruler from `from` to `from + span` ns after the profile's zero. */
+static void draw_ruler(ui_ctx *ctx, rect area, int y, int x0, int64_t from, int64_t span)
 {
     grid *g = &ctx->grid;
     int w = area.x + area.w - 1 - x0;
@@ -96,7 +127,7 @@ static void draw_ruler(ui_ctx *ctx, rect area, int y, int x0, int64_t span)
     for (int k = 0; k <= 4; k++) {
         int x = x0 + (w - 1) * k / 4;
         char t[32];
-        timefmt_ns(t, sizeof t, (double)span * k / 4);
+        timefmt_ns(t, sizeof t, (double)from + (double)span * k / 4);
         grid_put_text(g, x, y, 1, tick, ROLE_HEADER, 0);
         int tw = (int)strlen(t);
         int at = k == 4 ? x - tw : x + 1;
@@ -120,10 +151,71 @@ static const char *rank_state(const profile *p, size_t k, const ooc_open_progres
     return pos == pr->sweep.rank ? "mapping" : "pending";
 }
 
+/* The timeline's state while pending: the newest part of the overview
+ * taken from the open (ooc_open_job_part), owned. */
+typedef struct pend_tl {
+    ooc_part *part;
+} pend_tl;
+
+static void *pend_tl_create(ui_ctx *ctx)
+{
+    (void)ctx;
+    return calloc(1, sizeof(pend_tl));
+}
+
+static void pend_tl_destroy(void *state)
+{
+    pend_tl *st = state;
+    if (st)
+        ooc_part_free(st->part);
+    free(st);
+}
+
+/* The overview so far: the part's ranks drawn, the others marked unread,
+ * over the span of the whole pass (the part's grid). */
+static void draw_part(ui_ctx *ctx, rect area, const ooc_part *part)
+{
+    const profile *p = ctx->prof;
+    char line[256];
+    int label = 14;
+    int y =
+        put_line(ctx, area, area.y,
+                 "overview (out of core): filling in as the pass over the calls goes", ROLE_HEADER);
+    ooc_pending_text(ctx, line, sizeof line);
+    y = put_line(ctx, area, y, line, ROLE_WARNING);
+    int64_t zero = p->has_min_start ? p->min_start_ns : part->t_min;
+    int64_t span = part->t_max - part->t_min;
+    int w = area.w - 1 - label;
+    if (w < 10 || y >= area.y + area.h - 1)
+        return;
+    draw_ruler(ctx, area, y++, area.x + label, part->t_min - zero, span);
+    int64_t npc = span / w + 1; /* w columns cover [t_min, t_max] */
+    ooc_open_progress pr = ooc_open_job_progress(ctx->ooc_open);
+    size_t sweeping = pr.sweeping && pr.sweep.rank >= 1 && pr.sweep.permyriad < 10000
+                          ? (size_t)pr.sweep.rank - 1
+                          : SIZE_MAX;
+    rect rows = {area.x, area.y, area.w, area.h - 1}; /* the legend below */
+    tl_partial_draw(&ctx->grid, rows, y, label, p, part, part->t_min, npc, sweeping);
+    tl_partial_legend(line, sizeof line, part, ctx->ascii);
+    put_line(ctx, area, area.y + area.h - 1, line, ROLE_DIM);
+}
+
 static void pend_timeline_draw(void *state, ui_ctx *ctx, rect area)
 {
-    (void)state;
+    pend_tl *st = state;
     grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
+    ooc_part *np = ctx->ooc_open ? ooc_open_job_part(ctx->ooc_open) : NULL;
+    if (np && st) {
+        ooc_part_free(st->part);
+        st->part = np;
+    } else {
+        ooc_part_free(np);
+    }
+    /* a part of another skeleton never reaches here (ooc_open_job checks it) */
+    if (st && st->part && st->part->nranks == ctx->prof->nranks) {
+        draw_part(ctx, area, st->part);
+        return;
+    }
     const profile *p = ctx->prof;
     char line[256];
     int y = put_line(ctx, area, area.y,
@@ -131,7 +223,7 @@ static void pend_timeline_draw(void *state, ui_ctx *ctx, rect area)
     int label = 12;
     int64_t span = 0;
     if (stored_span(p, &span)) {
-        draw_ruler(ctx, area, y++, area.x + label, span);
+        draw_ruler(ctx, area, y++, area.x + label, 0, span);
     } else {
         y = put_line(ctx, area, y, "time span: known after the pass (no stored statistics)",
                      ROLE_DIM);
@@ -145,9 +237,9 @@ static void pend_timeline_draw(void *state, ui_ctx *ctx, rect area)
         grid_put_text(&ctx->grid, area.x + 1, y, label - 2, name, ROLE_DIM, 0);
         if (y == prog_y)
             continue;
-        const char *st = rank_state(p, k, &pr);
-        if (st)
-            grid_put_text(&ctx->grid, area.x + label, y, area.w - label - 1, st, ROLE_DIM, 0);
+        const char *what = rank_state(p, k, &pr);
+        if (what)
+            grid_put_text(&ctx->grid, area.x + label, y, area.w - label - 1, what, ROLE_DIM, 0);
     }
     /* where the overview will be: beside the rank rows */
     grid_put_text(&ctx->grid, area.x + label, prog_y, area.w - label - 1, line, ROLE_WARNING, 0);
@@ -160,9 +252,11 @@ void ooc_pending_registry(const view_ops *const *base, size_t n, view_ops *ops,
         reg[i] = base[i];
         if (i == VIEW_REGIONS || i == VIEW_INFO)
             continue;
+        bool tl = i == VIEW_TIMELINE;
         ops[i] = (view_ops){.name = base[i]->name,
-                            .create = pend_create,
-                            .draw = i == VIEW_TIMELINE ? pend_timeline_draw : pend_draw,
+                            .create = tl ? pend_tl_create : pend_create,
+                            .destroy = tl ? pend_tl_destroy : NULL,
+                            .draw = tl ? pend_timeline_draw : pend_draw,
                             .on_cmd = pend_cmd,
                             .compare_only = base[i]->compare_only};
         reg[i] = &ops[i];

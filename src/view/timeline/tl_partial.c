@@ -1,0 +1,119 @@
+/* tl_partial: the timeline of a partial overview (tl_partial.h). */
+#include "tl_partial.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tl_ooc.h"
+#include "ui/theme.h"
+
+/* Columns per ooc_map_columns call (tl_ooc.c's rule: no allocation). */
+#define TL_PARTIAL_CHUNK 128
+
+/* lanes_lane_name's names (the timeline's, without its index). */
+static void lane_label(char *buf, size_t len, const profile *skel, const ooc_lane *ln)
+{
+    const rank_data *rk = &skel->ranks[ln->rank_index];
+    char nb[48];
+    switch (ln->kind) {
+    case LANE_THREAD:
+        snprintf(buf, len, "r%d %s", rk->rank, rank_thread_name(rk, ln->row, nb, sizeof nb));
+        break;
+    case LANE_TASK:
+        snprintf(buf, len, "r%d %s", rk->rank, rank_task_name(rk, ln->row, nb, sizeof nb));
+        break;
+    case LANE_INFERRED:
+        snprintf(buf, len, "r%d lane %lld", rk->rank, (long long)ln->row + 1);
+        break;
+    default:
+        snprintf(buf, len, "r%d", rk->rank);
+    }
+}
+
+static int cell_role(const profile *skel, size_t ri, const tl_ooc_cell *c)
+{
+    if (!c->has_reg || c->reg >= skel->ranks[ri].nregions)
+        return ROLE_DENSE;
+    return theme_region_role(skel->ranks[ri].regions[c->reg]->name);
+}
+
+/* One depth row of map lane l over the axis [x0, x0 + w). */
+static void draw_row(grid *g, int x0, int w, int y, const profile *skel, const ooc_map *m, size_t l,
+                     uint32_t d, int64_t t0, int64_t npc)
+{
+    const theme_glyphs *gl = theme_glyphs_get(g->ascii);
+    size_t ri = m->lanes[l].rank_index;
+    ooc_col cols[TL_PARTIAL_CHUNK];
+    for (int c0 = 0; c0 < w; c0 += TL_PARTIAL_CHUNK) {
+        int n = w - c0 < TL_PARTIAL_CHUNK ? w - c0 : TL_PARTIAL_CHUNK;
+        ooc_map_columns(m, l, d, t0 + (int64_t)c0 * npc, npc, n, cols);
+        for (int i = 0; i < n; i++) {
+            tl_ooc_cell c = tl_ooc_cell_of(&cols[i], npc);
+            if (c.kind == TL_OOC_FULL)
+                grid_put_cp(g, x0 + c0 + i, y, ' ', cell_role(skel, ri, &c), 0);
+            else if (c.kind == TL_OOC_LOAD)
+                grid_put_cp(g, x0 + c0 + i, y, gl->dense[c.level], ROLE_DENSE, 0);
+        }
+    }
+}
+
+static void draw_unread(grid *g, int x0, int w, int y, bool sweeping)
+{
+    for (int i = 0; i < w; i++)
+        grid_put_cp(g, x0 + i, y, TL_PARTIAL_UNREAD, ROLE_DIM, 0);
+    const char *say = sweeping ? " being read " : " not read yet ";
+    if (w > 20)
+        grid_put_text(g, x0 + 2, y, w - 4, say, ROLE_DIM, 0);
+}
+
+int tl_partial_draw(grid *g, rect area, int y, int label, const profile *skel, const ooc_part *part,
+                    int64_t t0, int64_t npc, size_t sweeping)
+{
+    int x0 = area.x + label, w = area.x + area.w - 1 - x0, end = area.y + area.h;
+    if (w < 1 || npc < 1)
+        return y;
+    const ooc_map *m = &part->map;
+    size_t l = 0;
+    char name[48];
+    for (size_t k = 0; k < skel->nranks && y < end; k++) {
+        if (k >= part->ranks_done) {
+            snprintf(name, sizeof name, "rank %d", skel->ranks[k].rank);
+            grid_put_text(g, area.x + 1, y, label - 2, name, ROLE_DIM, 0);
+            draw_unread(g, x0, w, y++, k == sweeping);
+            continue;
+        }
+        bool any = false;
+        for (; l < m->nlanes && m->lanes[l].rank_index == k && y < end; l++) {
+            const ooc_lane *ln = &m->lanes[l];
+            lane_label(name, sizeof name, skel, ln);
+            grid_put_text_mid(g, area.x + 1, y, label - 2, name, ROLE_NORMAL, 0);
+            uint32_t rows = ln->ndepth < OOC_MAP_DEPTHS ? ln->ndepth : OOC_MAP_DEPTHS;
+            for (uint32_t d = 0; d < rows && y < end; d++)
+                draw_row(g, x0, w, y++, skel, m, l, d, t0, npc);
+            any = true;
+        }
+        while (l < m->nlanes && m->lanes[l].rank_index == k)
+            l++;               /* the screen is full */
+        if (!any && y < end) { /* read, and no call the timeline keeps */
+            snprintf(name, sizeof name, "rank %d", skel->ranks[k].rank);
+            grid_put_text(g, area.x + 1, y++, label - 2, name, ROLE_NORMAL, 0);
+        }
+    }
+    return y;
+}
+
+const char *tl_partial_legend(char *buf, size_t len, const ooc_part *part, bool ascii)
+{
+    const theme_glyphs *gl = theme_glyphs_get(ascii);
+    char g[3][5];
+    for (int k = 0; k < 3; k++)
+        g[k][utf8_encode(gl->dense[k], g[k])] = '\0';
+    unsigned pct = part->calls_total
+                       ? (unsigned)((double)part->calls_done * 100.0 / (double)part->calls_total)
+                       : 0;
+    snprintf(buf, len,
+             "overview so far: %u of %u ranks read (%u%% of the calls); %c not read yet; busy %s "
+             "<1/3 %s <2/3 %s more, bar = one call over the column",
+             part->ranks_done, part->nranks, pct, TL_PARTIAL_UNREAD, g[0], g[1], g[2]);
+    return buf;
+}
