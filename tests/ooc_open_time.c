@@ -5,7 +5,10 @@
  * overview map and the seek index hold.  With `load`, the streamed load
  * alone (LOAD_STREAM_FORCE, no map), for comparison; with `tail`, as the
  * viewer opens it: the time to the skeleton and map (its first frame),
- * then to the statistics that follow. */
+ * then to the statistics that follow; with `parts` (or `noparts`), as the
+ * viewer's job does it (ooc_open_job.h): the skeleton from the index, then
+ * the time each partial overview arrives (none with `noparts`: the same
+ * job without them, for comparison) and the whole overview. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include "isolate/isolate.h"
 #include "load/loader.h"
 #include "ooc/ooc.h"
+#include "ooc/ooc_open_job.h"
 #include "isolate/wire_stats.h"
 
 static double now(void)
@@ -40,6 +44,41 @@ static void times(const char *what, double wall)
            secs(c.ru_stime), c.ru_maxrss / 1024);
 }
 
+/* The viewer's way: the index first, then the job, polled as the UI's
+ * loop polls it (every 10 ms). */
+static int time_job(const char *path, uint64_t budget, bool parts)
+{
+    double t0 = now();
+    isolate_options io = {.budget = budget, .index_only = true, .stats_only = true};
+    profile *skel = NULL;
+    sv_error err;
+    if (profile_load_isolated(path, &io, &skel, &err) != SV_OK) {
+        fprintf(stderr, "skeleton: %s\n", err.msg);
+        return 1;
+    }
+    printf("skeleton (first frame): %.3f s\n", now() - t0);
+    isolate_options jo = {.budget = budget};
+    ooc_open_job *j = ooc_open_job_start(path, &jo, NULL, parts ? skel : NULL, false);
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    while (!ooc_open_job_done(j)) {
+        ooc_part *p = ooc_open_job_part(j);
+        if (p)
+            printf("part: %u of %u ranks, %llu of %llu calls, %zu lanes: %.3f s\n", p->ranks_done,
+                   p->nranks, (unsigned long long)p->calls_done, (unsigned long long)p->calls_total,
+                   p->map.nlanes, now() - t0);
+        ooc_part_free(p);
+        nanosleep(&ts, NULL);
+    }
+    ooc_file *f = NULL;
+    isolate_tail *tail = NULL;
+    sv_err e = ooc_open_job_take(j, &f, &tail, &err);
+    times(parts ? "whole overview (with parts)" : "whole overview (no parts)", now() - t0);
+    isolate_tail_free(tail);
+    ooc_file_free(f);
+    profile_free(skel);
+    return e != SV_OK;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t budget = (uint64_t)1 << 30;
@@ -47,6 +86,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: ooc_open_time FILE [BUDGET] [load]\n");
         return 2;
     }
+    if (argc > 3 && (strcmp(argv[3], "parts") == 0 || strcmp(argv[3], "noparts") == 0))
+        return time_job(argv[1], budget, strcmp(argv[3], "parts") == 0);
     isolate_options io = {.budget = budget};
     sv_error err;
     double t0 = now();
