@@ -56,6 +56,7 @@ typedef struct hpass {
     hrank *r;
     size_t nr;
     meter m;
+    uint64_t rank_before; /* the calls of the ranks before the one swept */
 } hpass;
 
 static void meter_report(meter *m, bool always)
@@ -665,6 +666,7 @@ static sv_err run(hpass *hp)
     for (size_t k = 0; !e && k < hp->nr; k++) {
         const hrank *hr = &hp->r[k];
         uint64_t before = hp->m.done;
+        hp->rank_before = before;
         meter_rank(&hp->m, k, hp->nr);
         test_stop(hp, k);
         if (hr->mode == M_NONE)
@@ -684,12 +686,22 @@ static sv_err run(hpass *hp)
         if (!e && why && !note_nw(hp->h, hr->rk->rank, why))
             e = SV_ERR_NOMEM;
         hp->m.done = before + hr->calls; /* a rank read whole counts at its end */
+        ooc_part_src part = {&hp->h->sc, k + 1, hp->nr, false, 0, hp->m.done, hp->m.total};
         if (!e) /* ranks 0..k are final in the map: the viewer may draw them */
-            ooc_parts_rank_done(&hp->h->parts, &hp->h->sc, k + 1, hp->nr, hp->m.done, hp->m.total);
+            ooc_parts_offer(&hp->h->parts, &part);
     }
     if (!e && hp->nr)
         meter_report(&hp->m, true);
     return e;
+}
+
+/* The sweep of rank k is at t (ooc_scan.h tick): ranks before k and rank
+ * k's calls starting before t are in the map, a part when due. */
+static void parts_tick(void *ctx, const ooc_scan *sc, size_t k, int64_t t, uint64_t swept)
+{
+    hpass *hp = ctx;
+    ooc_part_src part = {sc, k, hp->nr, true, t, hp->rank_before + swept, hp->m.total};
+    ooc_parts_offer(&hp->h->parts, &part);
 }
 
 /* ------------------------------------------------------------ the hook's view */
@@ -739,7 +751,7 @@ sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
     }
     h->ran = true;
     snprintf(h->path, sizeof h->path, "%s", c->path);
-    hpass hp = {h, c, lf->sc, NULL, 0, {0}};
+    hpass hp = {h, c, lf->sc, NULL, 0, {0}, 0};
     int64_t t0, t1;
     size_t nlanes;
     sv_err e = gather(&hp, lf);
@@ -750,6 +762,10 @@ sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
         e = SV_ERR_NOMEM;
     if (!e && !attach_hook(&hp))
         e = SV_ERR_NOMEM;
+    if (h->parts.on) { /* parts within a rank too: a file of one rank fills in as well */
+        h->sc.tick = parts_tick;
+        h->sc.tick_ctx = &hp;
+    }
     if (!e)
         e = run(&hp);
     if (!e)

@@ -35,9 +35,9 @@ typedef struct ooc_open_progress {
  * (ooc_part.h: the loading child sends them on a pipe of their own, a
  * reader thread receives them).  hold (a test hook): the result is
  * published only after ooc_open_job_release.  SCOPEVIEW_TEST_OVERVIEW:
- * slow:MS, a part after every rank and the pass sleeping MS after each;
- * parts, a part after every rank, published one per ooc_open_job_wait
- * and the overview after the last.  Without a thread the open runs here.
+ * slow:MS, a part after every rank and every OOC_SCAN_TICK calls, the
+ * pass sleeping MS after each; parts, the same parts published one per
+ * ooc_open_job_wait and the overview after the last.  Without a thread the open runs here.
  * NULL when out of memory. */
 ooc_open_job *ooc_open_job_start(const char *path, const isolate_options *opt,
                                  const struct region_filter *filter, const profile *skel,

@@ -1,7 +1,8 @@
 /* ooc_part: the overview in parts while the pass goes (ooc_part.h).
  *
  * Layout (8-byte words): ranks_done, nranks, calls_done, calls_total,
- * t_min, t_max, origin, shift, nb, nlanes; each lane's rank_index, kind,
+ * t_min, t_max, origin, shift, nb, nlanes, partial, frontier; each lane's
+ * rank_index, kind,
  * row, ndepth, ncalls, the number of its level-0 cells (rows * nb), then
  * each cell as four words (busy, starts << 32 | overlap, longest,
  * longest_reg), as ooc_wire.c writes them. */
@@ -30,14 +31,33 @@ static uint32_t rows_of(uint32_t ndepth)
 
 /* ------------------------------------------------------------ writing */
 
+/* Cells as four words each, a batch at a time (no padding byte crosses). */
+#define PUT_BATCH 256
+
+static void put_cells(wire_w *w, const ooc_cell *c, size_t n)
+{
+    uint64_t v[PUT_BATCH][4];
+    for (size_t i = 0; i < n; i += PUT_BATCH) {
+        size_t k = n - i < PUT_BATCH ? n - i : PUT_BATCH;
+        for (size_t j = 0; j < k; j++) {
+            const ooc_cell *x = &c[i + j];
+            v[j][0] = x->busy;
+            v[j][1] = (uint64_t)x->starts << 32 | x->overlap;
+            v[j][2] = (uint64_t)x->longest;
+            v[j][3] = x->longest_reg;
+        }
+        wire_put_bytes(w, v, k * sizeof v[0]);
+    }
+}
+
 void ooc_part_put(wire_w *w, void *vsrc)
 {
     const ooc_part_src *src = vsrc;
     const ooc_map *m = &src->sc->map;
-    size_t nl = 0;
-    while (nl < m->nlanes && m->lanes[nl].rank_index < src->done)
+    size_t upto = src->done + (src->partial ? 1 : 0), nl = 0;
+    while (nl < m->nlanes && m->lanes[nl].rank_index < upto)
         nl++; /* lanes.h order: by rank first */
-    uint64_t head[10] = {src->done,
+    uint64_t head[12] = {src->done,
                          src->nranks,
                          src->calls_done,
                          src->calls_total,
@@ -46,7 +66,9 @@ void ooc_part_put(wire_w *w, void *vsrc)
                          (uint64_t)m->origin,
                          m->shift,
                          m->nb,
-                         nl};
+                         nl,
+                         src->partial,
+                         (uint64_t)src->frontier};
     wire_put_bytes(w, head, sizeof head);
     size_t rc = ooc_map_row_cells(m);
     for (size_t l = 0; l < nl; l++) {
@@ -55,27 +77,19 @@ void ooc_part_put(wire_w *w, void *vsrc)
         uint64_t v[6] = {ln->rank_index,        (uint64_t)ln->kind, (uint64_t)ln->row,
                          rows ? ln->ndepth : 0, ln->ncalls,         (uint64_t)rows * m->nb};
         wire_put_bytes(w, v, sizeof v);
-        for (uint32_t d = 0; d < rows; d++) {
-            const ooc_cell *c = ln->cells + (size_t)d * rc; /* level 0 comes first */
-            for (size_t i = 0; i < m->nb; i++) {
-                uint64_t cv[4] = {c[i].busy, (uint64_t)c[i].starts << 32 | c[i].overlap,
-                                  (uint64_t)c[i].longest, c[i].longest_reg};
-                wire_put_bytes(w, cv, sizeof cv);
-            }
-        }
+        for (uint32_t d = 0; d < rows; d++) /* level 0 comes first in a row */
+            put_cells(w, ln->cells + (size_t)d * rc, m->nb);
     }
 }
 
-void ooc_parts_rank_done(ooc_parts_out *o, const ooc_scan *sc, size_t done, size_t nranks,
-                         uint64_t calls_done, uint64_t calls_total)
+void ooc_parts_offer(ooc_parts_out *o, const ooc_part_src *src)
 {
-    if (!o->on || done >= nranks)
+    if (!o->on || (!src->partial && src->done >= src->nranks) || src->done > src->nranks)
         return;
     int64_t t0 = mono_ms();
     if (!o->every && t0 < o->next_ms)
         return;
-    ooc_part_src src = {sc, done, nranks, calls_done, calls_total};
-    wire_section sec = {ooc_part_put, NULL, &src};
+    wire_section sec = {ooc_part_put, NULL, (void *)src};
     if (wire_send_part(o->fd, &sec) != 0) {
         ooc_parts_close(o); /* the viewer stopped reading: the final overview still comes */
         return;
@@ -109,16 +123,16 @@ static int lane_cmp(const ooc_lane *a, const ooc_lane *b)
     return (a->row > b->row) - (a->row < b->row);
 }
 
-static bool get_head(wire_r *r, ooc_part *p, size_t *nlanes)
+static bool get_head(wire_r *r, ooc_part *p, size_t *nlanes, int64_t *frontier)
 {
-    uint64_t h[10];
+    uint64_t h[12];
     if (!wire_get_bytes(r, h, sizeof h))
         return false;
     uint64_t nb = h[8], shift = h[7];
     int64_t origin = (int64_t)h[6];
     if (h[1] == 0 || h[1] > ((uint64_t)1 << 24) || h[0] > h[1] || h[2] > h[3] ||
         (int64_t)h[4] > (int64_t)h[5] || shift > 62 || nb < 2 || nb > OOC_MAP_BUCKETS_MAX ||
-        (nb & (nb - 1)) || h[9] > ((uint64_t)1 << 24))
+        (nb & (nb - 1)) || h[9] > ((uint64_t)1 << 24) || h[10] > 1 || (h[10] && h[0] >= h[1]))
         return false;
     /* the grid's end, origin + nb << shift, within int64 */
     __int128 end = (__int128)origin + ((__int128)nb << shift);
@@ -129,17 +143,42 @@ static bool get_head(wire_r *r, ooc_part *p, size_t *nlanes)
                     .calls_done = h[2],
                     .calls_total = h[3],
                     .t_min = (int64_t)h[4],
-                    .t_max = (int64_t)h[5]};
+                    .t_max = (int64_t)h[5],
+                    .partial = h[10] != 0,
+                    .upto = (int64_t)end};
     p->map = (ooc_map){.origin = origin,
                        .shift = (unsigned)shift,
                        .nb = (size_t)nb,
                        .nlevels = (unsigned)__builtin_ctzll(nb) + 1,
                        .t_min = (int64_t)h[4],
                        .t_max = (int64_t)h[5]};
+    *frontier = (int64_t)h[11];
     *nlanes = (size_t)h[9];
     p->map.lanes = wire_get_alloc(r, *nlanes ? *nlanes : 1, sizeof *p->map.lanes);
     p->map.lanes_cap = *nlanes ? *nlanes : 1;
     return p->map.lanes != NULL;
+}
+
+/* The partial rank's cells from the bucket holding the frontier on
+ * emptied (the calls that start there are not all read); p->upto set to
+ * that bucket's start. */
+static void cut_partial(ooc_part *p, int64_t frontier)
+{
+    ooc_map *m = &p->map;
+    __int128 off = (__int128)frontier - m->origin;
+    size_t fb = off <= 0                               ? 0
+                : (off >> m->shift) >= (__int128)m->nb ? m->nb
+                                                       : (size_t)(off >> m->shift);
+    p->upto = (int64_t)((__int128)m->origin + ((__int128)fb << m->shift));
+    size_t rc = ooc_map_row_cells(m);
+    for (size_t l = 0; l < m->nlanes; l++) {
+        ooc_lane *ln = &m->lanes[l];
+        if (ln->rank_index != p->ranks_done || !ln->cells)
+            continue;
+        for (uint32_t d = 0; d < rows_of(ln->ndepth); d++)
+            for (size_t i = fb; i < m->nb; i++)
+                ln->cells[(size_t)d * rc + i] = (ooc_cell){0, 0, 0, -1, 0};
+    }
 }
 
 /* One lane's rows: level 0 read, the coarser levels left to ooc_map_finish. */
@@ -147,8 +186,8 @@ static bool get_lane(wire_r *r, ooc_part *p, ooc_lane *ln)
 {
     uint64_t v[6];
     memset(ln, 0, sizeof *ln); /* no cells until read */
-    if (!wire_get_bytes(r, v, sizeof v) || v[0] >= p->ranks_done || v[1] > LANE_INFERRED ||
-        v[3] > UINT32_MAX || v[4] > p->calls_done)
+    if (!wire_get_bytes(r, v, sizeof v) || v[0] >= (uint64_t)p->ranks_done + p->partial ||
+        v[1] > LANE_INFERRED || v[3] > UINT32_MAX || v[4] > p->calls_done)
         return false;
     *ln = (ooc_lane){(size_t)v[0], (lane_kind)v[1], (int64_t)v[2], (uint32_t)v[3], v[4], NULL};
     const ooc_map *m = &p->map;
@@ -178,7 +217,8 @@ bool ooc_part_get(wire_r *r, ooc_part *p)
 {
     memset(p, 0, sizeof *p);
     size_t n = 0;
-    if (!get_head(r, p, &n)) {
+    int64_t frontier = 0;
+    if (!get_head(r, p, &n, &frontier)) {
         ooc_map_free(&p->map);
         return false;
     }
@@ -199,19 +239,21 @@ bool ooc_part_get(wire_r *r, ooc_part *p)
         ooc_map_free(&p->map);
         return false;
     }
+    if (p->partial)
+        cut_partial(p, frontier);
     ooc_map_finish(&p->map);
     return true;
 }
 
 bool ooc_part_valid(const ooc_part *p, const profile *skel)
 {
-    if (!p || !skel || p->nranks != skel->nranks || p->ranks_done > skel->nranks)
+    if (!p || !skel || p->nranks != skel->nranks || p->ranks_done + p->partial > skel->nranks)
         return false;
     const ooc_map *m = &p->map;
     size_t rc = ooc_map_row_cells(m);
     for (size_t l = 0; l < m->nlanes; l++) {
         const ooc_lane *ln = &m->lanes[l];
-        if (ln->rank_index >= p->ranks_done)
+        if (ln->rank_index >= (size_t)p->ranks_done + p->partial)
             return false;
         size_t nreg = skel->ranks[ln->rank_index].nregions;
         size_t cells = (size_t)rows_of(ln->ndepth) * rc;

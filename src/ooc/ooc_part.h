@@ -3,13 +3,16 @@
  * rank instead of waiting for the whole pass.
  *
  * The sweep takes the ranks one after the other, in rank index order
- * (ooc_h5.c run): once rank k is swept, the map's lanes of ranks 0..k are
- * final, cell for cell, and no later call changes them.  A part is those
- * lanes (level 0 of each depth row; the receiver builds the coarser
- * levels) on the map's grid of the moment (a later rank may make it
- * coarser: each part is whole, never a difference from the previous one),
- * with how many ranks and calls it covers.  Nothing of a rank still being
- * swept is in a part: a viewer draws those ranks as not read yet.
+ * (ooc_h5.c run), and a rank's calls in start order: once rank k is swept,
+ * the map's lanes of ranks 0..k are final, cell for cell, and no later
+ * call changes them; while rank k is swept, every bucket that ends before
+ * the start of the call being swept is final too.  A part is those lanes
+ * (level 0 of each depth row; the receiver builds the coarser levels) on
+ * the map's grid of the moment (a later rank may make it coarser: each
+ * part is whole, never a difference from the previous one), with how many
+ * ranks and calls it covers and how far into the rank being swept.
+ * Nothing else of a rank is in a part: a viewer draws the rest as not
+ * read yet.
  *
  * The child writes parts on a pipe of their own (wire.h wire_send_part)
  * after a rank when the last part is old enough: at most one every
@@ -33,46 +36,56 @@
 typedef struct ooc_parts_out {
     bool on;
     int fd;           /* the pipe's write end */
-    bool every;       /* a test hook: a part after every rank but the last */
+    bool every;       /* a test hook: a part at every chance, unthrottled */
     unsigned slow_ms; /* a test hook: the pass sleeps this long after each part */
     int64_t next_ms;  /* monotonic ms before which no part is sent */
 } ooc_parts_out;
 
+/* What a part is made of: sc's map's lanes of ranks [0, done) of nranks,
+ * and with partial those of rank `done` too, whose calls starting before
+ * frontier are all in (the sweep's merge order: ooc_scan.h tick);
+ * calls_done of calls_total calls swept. */
 struct ooc_scan;
-/* Rank `done - 1` of nranks is swept (calls_done of calls_total calls):
- * a part of ranks [0, done) goes out when due (never for the last rank:
- * the final overview follows).  A pipe that fails turns the parts off. */
-void ooc_parts_rank_done(ooc_parts_out *o, const struct ooc_scan *sc, size_t done, size_t nranks,
-                         uint64_t calls_done, uint64_t calls_total);
+typedef struct ooc_part_src {
+    const struct ooc_scan *sc;
+    size_t done, nranks;
+    bool partial;
+    int64_t frontier;
+    uint64_t calls_done, calls_total;
+} ooc_part_src;
+/* A part of src goes out when due (never the whole of the last rank: the
+ * final overview follows).  A pipe that fails turns the parts off. */
+void ooc_parts_offer(ooc_parts_out *o, const ooc_part_src *src);
 /* No more parts: the pipe's end closed (the viewer's reader then ends). */
 void ooc_parts_close(ooc_parts_out *o);
 
 /* A part as the viewer holds it: the map of ranks [0, ranks_done)
  * (finished: ooc_map_columns works on it), over [t_min, t_max], the grid
- * span of the whole pass. */
+ * span of the whole pass; with partial, also the lanes of rank
+ * ranks_done, complete before upto (a bucket edge: the cells from the
+ * bucket holding the sender's frontier on are emptied, so nothing of a
+ * call not read yet shows). */
 typedef struct ooc_part {
     uint32_t ranks_done, nranks;
     uint64_t calls_done, calls_total;
     int64_t t_min, t_max;
+    bool partial;
+    int64_t upto;
     ooc_map map;
 } ooc_part;
 
-/* The part's section on the wire: put writes the part of sc's map's
- * lanes of ranks [0, done); get reads one into *p (false when malformed:
- * every count bounded, the grid a power of two within OOC_MAP_BUCKETS_MAX
- * buckets that does not overflow, ranks_done <= nranks, calls_done <=
- * calls_total, every lane of a rank below ranks_done, in lanes.h order,
- * each depth row's cells whole, starts <= overlap in every cell; the
- * partial result freed); valid checks it against the skeleton: its rank
- * count and, for each lane, the regions its cells name. */
+/* The part's section on the wire: put writes src's part; get reads one
+ * into *p (false when malformed: every count bounded, the grid a power of
+ * two within OOC_MAP_BUCKETS_MAX buckets that does not overflow,
+ * ranks_done <= nranks (< with partial), calls_done <= calls_total and
+ * the lanes' calls within calls_done, every lane of a rank below
+ * ranks_done (or the partial rank), in lanes.h order, each depth row's
+ * cells whole, starts <= overlap in every cell; the partial result
+ * freed); valid checks it against the skeleton: its rank count and, for
+ * each lane, the regions its cells name. */
 struct wire_w;
 struct wire_r;
 struct profile;
-typedef struct ooc_part_src {
-    const struct ooc_scan *sc;
-    size_t done, nranks;
-    uint64_t calls_done, calls_total;
-} ooc_part_src;
 void ooc_part_put(struct wire_w *w, void *src); /* src: an ooc_part_src */
 bool ooc_part_get(struct wire_r *r, ooc_part *p);
 bool ooc_part_valid(const ooc_part *p, const struct profile *skel);

@@ -409,6 +409,9 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
     uint64_t pos = src->base + i;
     if ((rs->seq % OOC_SEEK_STRIDE == 0) && !checkpoint(rs, s))
         return -1;
+    if (rs->sc->tick && rs->seq &&
+        rs->seq % OOC_SCAN_TICK == 0) /* merge order: starts before s are in */
+        rs->sc->tick(rs->sc->tick_ctx, rs->sc, rs->ri, s, rs->seq);
     ocall c = {{s, e}, pos, src->reg, 0, !src->skip, 0};
     nest_sweep *sw;
     size_t ln, l = 0;

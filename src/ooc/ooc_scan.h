@@ -72,7 +72,16 @@ typedef struct ooc_scan {
     /* A sink reads the await and GPU columns (ooc_call.await_ns, gpu_ns):
      * the rows that have them are read with them. */
     bool aux;
+    /* Set after ooc_scan_init, or NULL: called during ooc_scan_rank every
+     * OOC_SCAN_TICK calls of the rank, before the call starting at t is
+     * swept (swept: the rank's calls before it); every call of the rank
+     * that starts before t is in the map by then (the overview's parts,
+     * ooc_part.h). */
+    void (*tick)(void *ctx, const struct ooc_scan *sc, size_t rank_index, int64_t t,
+                 uint64_t swept);
+    void *tick_ctx;
 } ooc_scan;
+#define OOC_SCAN_TICK ((uint64_t)OOC_SEEK_STRIDE * 16)
 
 /* The map's grid for calls within [t_min, t_max] on nlanes lanes, at most
  * cells_max level-0 cells (ooc_map_cells_cap of the budget; 0: the most). */

@@ -2,7 +2,9 @@
  * (src/ooc/ooc_part.c, wire.h wire_send_part / wire_recv_parts): a part
  * holds the lanes of the ranks swept so far and only those, cell for cell
  * the map's (busy over a row adds up to the calls' durations, computed
- * here), several parts on one stream each arrive whole, and every
+ * here), several parts on one stream each arrive whole, a part of the
+ * rank being swept keeps the buckets before its frontier and empties the
+ * rest, and every
  * malformed part is refused without a crash: counts out of range, a grid
  * that is not one, lanes of ranks not swept or out of order, cells
  * inconsistent, a stream cut short, any byte changed; the skeleton check
@@ -50,16 +52,19 @@ static void make_scan(ooc_scan *sc)
     }
 }
 
-/* The stream of the parts of ranks [0, d) for each d in done[0..n). */
-static unsigned char *stream_of(const ooc_scan *sc, const size_t *done, size_t n, size_t *len)
+/* The stream of the parts of ranks [0, d) for each d in done[0..n), with
+ * rank d up to frontier too when frontier > INT64_MIN. */
+static unsigned char *stream_cut(const ooc_scan *sc, const size_t *done, size_t n, int64_t frontier,
+                                 size_t *len)
 {
     int fd = memfd_create("parts", 0);
     assert_true(fd >= 0);
     for (size_t i = 0; i < n; i++) {
-        uint64_t swept = 0; /* the calls of ranks [0, done[i]) */
+        bool partial = frontier > INT64_MIN;
+        uint64_t swept = 0; /* the calls of ranks [0, done[i]), and the partial rank's */
         for (size_t c = 0; c < NCALLS; c++)
-            swept += calls[c].rank < done[i];
-        ooc_part_src src = {sc, done[i], 3, swept, NCALLS};
+            swept += calls[c].rank < done[i] + partial;
+        ooc_part_src src = {sc, done[i], 3, partial, frontier, swept, NCALLS};
         wire_section sec = {ooc_part_put, NULL, &src};
         assert_int_equal(wire_send_part(fd, &sec), 0);
     }
@@ -70,6 +75,11 @@ static unsigned char *stream_of(const ooc_scan *sc, const size_t *done, size_t n
     close(fd);
     *len = (size_t)end;
     return b;
+}
+
+static unsigned char *stream_of(const ooc_scan *sc, const size_t *done, size_t n, size_t *len)
+{
+    return stream_cut(sc, done, n, INT64_MIN, len);
 }
 
 typedef struct got {
@@ -173,7 +183,7 @@ static void test_round_trip(void **state)
 }
 
 /* Word i of the part's header (after "SVW1" 'Q' and "SEC1"), or of the
- * first lane's record (i >= 10). */
+ * first lane's record (i >= 12). */
 #define WORD_AT(i) (9 + 8 * (size_t)(i))
 
 static wire_status recv_patched(const unsigned char *b, size_t len, size_t word, uint64_t v,
@@ -214,15 +224,16 @@ static void test_bad_counts(void **state)
         {8, (uint64_t)OOC_MAP_BUCKETS_MAX * 2, "too many buckets"},
         {9, (uint64_t)1 << 40, "lanes out of range"},
         {9, 4, "more lanes than sent"},
-        {10, 2, "a lane of a rank not swept"},
-        {10, 1, "lanes out of order (rank 1 before rank 0's thread lane)"},
-        {11, 9, "a lane kind out of range"},
-        {13, (uint64_t)1 << 33, "ndepth out of range"},
-        {14, 5, "a lane's calls above calls_done"},
-        {15, 3, "a row's cells not whole"},
-        {17, (uint64_t)9 << 32 | 1, "starts above overlap"},
-        {18, (uint64_t)-5, "longest below -1"},
-        {19, (uint64_t)1 << 33, "region out of range"},
+        {10, 2, "partial not a flag"},
+        {12, 2, "a lane of a rank not swept"},
+        {12, 1, "lanes out of order (rank 1 before rank 0's thread lane)"},
+        {13, 9, "a lane kind out of range"},
+        {15, (uint64_t)1 << 33, "ndepth out of range"},
+        {16, 5, "a lane's calls above calls_done"},
+        {17, 3, "a row's cells not whole"},
+        {19, (uint64_t)9 << 32 | 1, "starts above overlap"},
+        {20, (uint64_t)-5, "longest below -1"},
+        {21, (uint64_t)1 << 33, "region out of range"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         wire_status st = recv_patched(b, len, bad[i].word, bad[i].v, &n);
@@ -255,6 +266,50 @@ static void test_bad_counts(void **state)
         got_free(&g);
         free(c);
     }
+    free(b);
+    ooc_scan_free(&sc);
+}
+
+/* A part of ranks 0 and 1 and of rank 2 up to 450: rank 2's cells before
+ * the bucket holding 450 are the map's, the others empty; a partial part
+ * of the last rank too many, or of a rank past the last, is refused. */
+static void test_partial(void **state)
+{
+    (void)state;
+    ooc_scan sc;
+    make_scan(&sc);
+    size_t done[1] = {2}, len, n;
+    unsigned char *b = stream_cut(&sc, done, 1, 450, &len);
+    got g;
+    assert_int_equal(recv_all(b, len, 0, &g), WIRE_PROFILE);
+    assert_int_equal(g.n, 1);
+    const ooc_part *p = g.v[0];
+    assert_true(p->partial);
+    assert_int_equal(p->ranks_done, 2);
+    const ooc_map *m = &p->map;
+    int64_t w = (int64_t)1 << m->shift;
+    /* the bucket holding 450 starts at or before it, less than a bucket before */
+    assert_true(p->upto <= 450 && 450 - p->upto < w && (p->upto - m->origin) % w == 0);
+    size_t l2 = ooc_map_find_lane(m, 2, LANE_RANK, -1),
+           s2 = ooc_map_find_lane(&sc.map, 2, LANE_RANK, -1);
+    assert_int_not_equal(l2, SIZE_MAX);
+    size_t fb = (size_t)((p->upto - m->origin) / w);
+    for (size_t i = 0; i < m->nb; i++) {
+        const ooc_cell *c = &m->lanes[l2].cells[i], *r = &sc.map.lanes[s2].cells[i];
+        if (i < fb) { /* the call over [0, 1000] covers each of them whole */
+            assert_int_equal(c->busy, r->busy);
+            assert_int_equal(c->busy, (uint64_t)w);
+            assert_int_equal(c->overlap, r->overlap);
+        } else {
+            assert_int_equal(c->busy, 0);
+            assert_int_equal(c->longest, -1);
+        }
+    }
+    /* coarser levels rebuilt from the cut row: the top holds fb buckets' busy */
+    assert_int_equal(row_busy(m, l2, 0), (uint64_t)fb * (uint64_t)w);
+    got_free(&g);
+    assert_int_equal(recv_patched(b, len, 0, 3, &n), WIRE_BROKEN); /* partial rank 3 of 3 */
+    assert_int_equal(n, 0);
     free(b);
     ooc_scan_free(&sc);
 }
@@ -308,6 +363,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_bad_counts),
+        cmocka_unit_test(test_partial),
         cmocka_unit_test(test_valid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
