@@ -7,9 +7,11 @@
  * marked `*`, or says they are coming).  The timeline draws its skeleton:
  * the span the stored statistics give on a ruler (or that it is not known
  * yet), a row per rank (mapped, or pending, once the sweep has begun) and,
- * where the overview will be, the progress line ("mapping the calls: rank
- * 3 of 8, 41%").  Every other view says it
- * follows the pass, with the same line: no figure before it is final. */
+ * where the overview will be, the progress line ("mapping the calls:
+ * overview 41% of 1.2e8 calls, rank 3 of 8"); then, as the pass sends
+ * them, the overview's parts (ooc/ooc_part.h): the ranks swept so far
+ * drawn, the rest marked not read yet.  Every other view says it follows
+ * the pass, with the same line: no figure before it is final. */
 #ifndef SV_OOC_PENDING_H
 #define SV_OOC_PENDING_H
 
@@ -20,9 +22,14 @@
 /* The progress line of ctx->ooc_open (ASCII with ctx->ascii). */
 void ooc_pending_text(const ui_ctx *ctx, char *buf, size_t len);
 
+/* The timeline while pending: the skeleton, then the overview's parts as
+ * they come (view/timeline/tl_pending.c). */
+extern const view_ops timeline_pending_view;
+
 /* reg (n entries, VIEW_COUNT) becomes base with every view but the
- * regions and info views replaced by a pending one of the same name;
- * ops: n view_ops of the caller's to hold them. */
+ * regions and info views replaced by a pending one of the same name (the
+ * timeline by timeline_pending_view); ops: n view_ops of the caller's to
+ * hold them. */
 void ooc_pending_registry(const view_ops *const *base, size_t n, view_ops *ops,
                           const view_ops **reg);
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The out-of-core overview in parts (src/ooc/ooc_part.c, src/ooc/ooc_open_job.c,
 # src/view/timeline/tl_partial.c): the loading child sends the overview of the ranks swept so
-# far after each rank, and the viewer's timeline draws them, every rank not swept yet marked
-# "?" (never blank, which would say it has no calls).  SCOPEVIEW_TEST_OVERVIEW=parts makes
+# far after each rank (and of the rank being swept up to where it is, every 65536 calls), and
+# the viewer's timeline draws them, everything not swept yet marked "?" (never blank, which
+# would say it has no calls).  SCOPEVIEW_TEST_OVERVIEW=parts makes
 # the child send a part after every rank and the viewer show them one per <Ready>, then the
 # whole overview: the successive screens are checked, and the last one equals the screen
 # without parts, view by view and after keys.
@@ -47,7 +48,28 @@ cp "$scr" "$tmp/whole"
 SCOPEVIEW_TEST_OVERVIEW=parts screen 120x40 "<Ready><Ready><Ready>++jj" "$f" --out-of-core
 check "keys after the parts: as without them" cmp -s "$scr" "$tmp/whole"
 
-# One rank: no part (the whole overview follows the only rank), as before.
+# One rank in slices of time: a part every 65536 calls swept, complete up to the start of the
+# call being swept, the rest of the rank's rows marked.
+b="$tmp/b.h5"
+"$top_build/svgen" bench-schema3 "$b" --calls 400000 >/dev/null || exit 99
+unread() { sed -n "${1}p" "$scr" | tr -cd '?' | wc -c; } # '?' marks of screen row N
+parts 110x16 "" "$b" --out-of-core
+check "slice 1: rank 0 up to the frontier" hasx "overview so far: 0 of 1 ranks read, rank 0 up to [0-9.]+ [mu]?s "
+check "slice 1: 65536 of the 400000 calls in" hasf "($((65536 * 100 / 400000))% of the calls)"
+check "slice 1: the main call drawn up to the frontier" rowhas 5 "^ r0  *main  *?*$"
+check "slice 1: its rows drawn, then marked" hasx "^ {14}[^ ?]+\?+$"
+u1=$(unread 6)
+parts 110x16 "<Ready>" "$b" --out-of-core
+check "slice 2: 131072 of the calls in" hasf "($((131072 * 100 / 400000))% of the calls)"
+u2=$(unread 6)
+check "slice 2: fewer columns marked than in slice 1 ($u2 < $u1)" test "$u2" -lt "$u1"
+check "slice 2: still marked to the end" hasx "^ {14}[^ ?]+\?+$"
+screen 110x16 "" "$b" --out-of-core
+cp "$scr" "$tmp/whole"
+parts 110x16 "<Ready><Ready><Ready><Ready><Ready><Ready><Ready>" "$b" --out-of-core
+check "one rank, after its slices: as without them" cmp -s "$scr" "$tmp/whole"
+
+# One rank under 65536 calls: no part (the whole overview follows the only rank), as before.
 g="$tmp/one.h5"
 "$top_build/svgen" stream-mix "$g" --calls 20000 --ranks 1 >/dev/null || exit 99
 screen 100x20 "" "$g" --out-of-core

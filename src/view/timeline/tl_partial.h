@@ -2,10 +2,11 @@
  * pass goes (ooc/ooc_part.h): the ranks swept so far drawn from the
  * part's map, lane by lane and depth row by depth row, as the overview
  * draws them (tl_ooc.h's cells: a load glyph, or a bar cell in the colour
- * of the one call that covers the column), and every rank not swept yet
- * one row whose time axis is marked "not read yet" ('?'), never left
- * blank: a blank column says that no call meets it, which nothing read
- * says yet of those ranks.  The final overview replaces it with the
+ * of the one call that covers the column), the rank being swept the same
+ * up to where its part is complete and '?' after, and every rank not
+ * swept yet one row whose time axis is marked "not read yet" ('?'),
+ * never left blank: a blank column says that no call meets it, which
+ * nothing read says yet of those ranks.  The final overview replaces it with the
  * ordinary timeline.  No state, no allocation. */
 #ifndef SV_TL_PARTIAL_H
 #define SV_TL_PARTIAL_H
@@ -26,7 +27,9 @@
 int tl_partial_draw(grid *g, rect area, int y, int label, const profile *skel, const ooc_part *part,
                     int64_t t0, int64_t npc, size_t sweeping);
 
-/* The legend of a partial overview: ranks read, the marks. */
-const char *tl_partial_legend(char *buf, size_t len, const ooc_part *part, bool ascii);
+/* The legend of a partial overview: ranks read (and how far into the
+ * next one, in ns after zero), the share of the calls, the marks. */
+const char *tl_partial_legend(char *buf, size_t len, const ooc_part *part, const profile *skel,
+                              int64_t zero, bool ascii);
 
 #endif
