@@ -95,7 +95,7 @@ void ooc_parts_offer(ooc_parts_out *o, const ooc_part_src *src)
         return;
     }
     int64_t t1 = mono_ms();
-    int64_t gap = 25 * (t1 - t0);
+    int64_t gap = 40 * (t1 - t0); /* the parts take at most 1/41 of the pass */
     o->next_ms = t1 + (gap > OOC_PART_MS ? gap : OOC_PART_MS);
     if (o->slow_ms) {
         struct timespec ts = {o->slow_ms / 1000, (long)(o->slow_ms % 1000) * 1000000L};

@@ -15,9 +15,11 @@
  * read yet.
  *
  * The child writes parts on a pipe of their own (wire.h wire_send_part)
- * after a rank when the last part is old enough: at most one every
- * OOC_PART_MS, and never more often than 25 times what writing the last
- * one took, so that the parts cost the pass a few percent at most.  The
+ * after a rank, or within one (ooc_scan.h tick), when the last part is old
+ * enough: at most one every OOC_PART_MS, and never sooner than 40 times
+ * what writing the last one took after it, so that the parts take at most
+ * 1/41 of the pass (measured: about 30 ms a part of one lane of 65536
+ * buckets on a loaded machine).  The
  * final overview (ooc_wire.c) replaces them; parts change nothing in it.
  * Model code: no curses, no libhdf5. */
 #ifndef SV_OOC_PART_H
