@@ -36,20 +36,21 @@ check "part 2: no blank row among the unread" hasnt "^ rank [23] *$"
 parts 120x40 "<Ready><Ready>" "$f" --out-of-core
 check "part 3: three ranks of four read" hasf "overview so far: 3 of 4 ranks read"
 
-# The whole overview after the last part: today's screens.
+# The whole overview after the last part: today's screens.  The <Ready> after the one that
+# brings the overview waits for the timeline's window of calls, as the screen without parts does.
 for v in timeline regions lanes series; do
     screen 120x40 "" "$f" --out-of-core --view $v
     cp "$scr" "$tmp/whole"
-    SCOPEVIEW_TEST_OVERVIEW=parts screen 120x40 "<Ready><Ready><Ready>" "$f" --out-of-core --view $v
+    SCOPEVIEW_TEST_OVERVIEW=parts screen 120x40 "<Ready><Ready><Ready><Ready>" "$f" --out-of-core --view $v
     check "$v after the parts: as without them" cmp -s "$scr" "$tmp/whole"
 done
 screen 120x40 "++jj" "$f" --out-of-core
 cp "$scr" "$tmp/whole"
-SCOPEVIEW_TEST_OVERVIEW=parts screen 120x40 "<Ready><Ready><Ready>++jj" "$f" --out-of-core
+SCOPEVIEW_TEST_OVERVIEW=parts screen 120x40 "<Ready><Ready><Ready><Ready>++jj" "$f" --out-of-core
 check "keys after the parts: as without them" cmp -s "$scr" "$tmp/whole"
 
 # One rank in slices of time: a part every 65536 calls swept, complete up to the start of the
-# call being swept, the rest of the rank's rows marked.
+# call being swept, the rest of the rank's rows marked (six parts, the overview, its window).
 b="$tmp/b.h5"
 "$top_build/svgen" bench-schema3 "$b" --calls 400000 >/dev/null || exit 99
 unread() { sed -n "${1}p" "$scr" | tr -cd '?' | wc -c; } # '?' marks of screen row N
@@ -66,7 +67,7 @@ check "slice 2: fewer columns marked than in slice 1 ($u2 < $u1)" test "$u2" -lt
 check "slice 2: still marked to the end" hasx "^ {14}[^ ?]+\?+$"
 screen 110x16 "" "$b" --out-of-core
 cp "$scr" "$tmp/whole"
-parts 110x16 "<Ready><Ready><Ready><Ready><Ready><Ready><Ready>" "$b" --out-of-core
+parts 110x16 "<Ready><Ready><Ready><Ready><Ready><Ready><Ready><Ready>" "$b" --out-of-core
 check "one rank, after its slices: as without them" cmp -s "$scr" "$tmp/whole"
 
 # One rank under 65536 calls: no part (the whole overview follows the only rank), as before.
