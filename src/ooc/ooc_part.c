@@ -189,7 +189,8 @@ static bool get_lane(wire_r *r, ooc_part *p, ooc_lane *ln)
     if (!wire_get_bytes(r, v, sizeof v) || v[0] >= (uint64_t)p->ranks_done + p->partial ||
         v[1] > LANE_INFERRED || v[3] > UINT32_MAX || v[4] > p->calls_done)
         return false;
-    *ln = (ooc_lane){(size_t)v[0], (lane_kind)v[1], (int64_t)v[2], (uint32_t)v[3], v[4], NULL};
+    uint32_t no = (uint32_t)(ln - p->map.lanes); /* numbered in order, as from the wire */
+    *ln = (ooc_lane){(size_t)v[0], (lane_kind)v[1], (int64_t)v[2], (uint32_t)v[3], v[4], NULL, no};
     const ooc_map *m = &p->map;
     uint32_t rows = rows_of(ln->ndepth);
     if (v[5] != (uint64_t)rows * m->nb || (rows == 0 && v[4] != 0))
