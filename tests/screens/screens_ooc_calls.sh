@@ -214,7 +214,7 @@ ids_calls "$b" $("$sv" --csv "$b" | awk -F, 'NR > 1 && $3 > 0 { print $1 }' | so
 ids_rows rec <"$tmp/idexcl" >"$tmp/idrec"
 nid=$(wc -l <"$tmp/idrec" | tr -d ' ')
 check "call ids: the raw calls of rec, 40 000 and more" [ "$nid" -gt 40000 ]
-screen 80x24 "3/^rec\$<Enter>d" "$b" --memory 12M
+screen 80x24 "3/^rec\$<Enter>d" "$b" --memory 14M
 check "call ids over --memory: out of core, a list of $nid calls" \
     hasx "Calls of rec, all ranks \(4\): the [0-9]+ slowest of $nid calls"
 check "call ids: no 'no list'" hasnt "no list"
@@ -225,7 +225,7 @@ check "call ids: the rows are the awk's 14 slowest (duration, excl, start, rank,
     cmp -s "$tmp/idwant" "$tmp/idooc"
 diff "$tmp/idwant" "$tmp/idooc" | head -5
 kid=$(sed -n 's/.*the \([0-9]*\) slowest of.*/\1/p' "$scr" | head -1)
-screen 80x24 "3/^rec\$<Enter>d<End>" "$b" --memory 12M
+screen 80x24 "3/^rec\$<Enter>d<End>" "$b" --memory 14M
 IFS='|' read -r d x st rk pos <<EOF
 $(sed -n "${kid}p" "$tmp/idrec")
 EOF
@@ -241,7 +241,7 @@ diff "$tmp/idmem" "$tmp/idgot4" | head -5
 IFS='|' read -r d x st rk pos <<EOF
 $(head -1 "$tmp/idrec")
 EOF
-screen 80x24 "3/^rec\$<Enter>S" "$b" --memory 12M
+screen 80x24 "3/^rec\$<Enter>S" "$b" --memory 14M
 check "call ids, S: rank $rk, call $pos, $d" has "Slowest call of rec over every rank: rank $rk, call $pos, $d"
 check "call ids, S: selected in the timeline" hasx "rec  rank $rk  thread [A-Za-z]+  start $st  dur $d  excl $x"
 
