@@ -94,8 +94,24 @@ bool ooc_scan_add_sink(ooc_scan *sc, const ooc_sink_ops *ops, void *self)
         ops->free(self);
         return false;
     }
-    sc->sinks[sc->nsinks++] = (ooc_sink){ops, self};
+    sc->sinks[sc->nsinks++] = (ooc_sink){ops, self, false};
     return true;
+}
+
+void ooc_scan_mute_others(ooc_scan *sc, const void *keep, const char *why)
+{
+    for (size_t i = 0; i < sc->nsinks; i++)
+        if (sc->sinks[i].self != keep && !sc->sinks[i].muted) {
+            sc->sinks[i].muted = true;
+            sc->sinks[i].ops->lose(sc->sinks[i].self, why);
+        }
+    size_t n = 0; /* a muted sink's flattened calls go nowhere either */
+    for (size_t j = 0; j < sc->nflat; j++)
+        if (sc->flat_self[j] == keep) {
+            sc->flat[n] = sc->flat[j];
+            sc->flat_self[n++] = sc->flat_self[j];
+        }
+    sc->nflat = n;
 }
 
 void *ooc_scan_take_sink(ooc_scan *sc, const ooc_sink_ops *ops)
@@ -140,7 +156,7 @@ bool ooc_scan_add_flat(ooc_scan *sc, const ooc_flat_ops *ops, void *self)
 static void sinks_lose(ooc_scan *sc, const char *why)
 {
     for (size_t i = 0; i < sc->nsinks; i++)
-        if (!is_flat(sc, sc->sinks[i].self)) /* fed by sinks_flat instead */
+        if (!is_flat(sc, sc->sinks[i].self) && !sc->sinks[i].muted) /* flat: sinks_flat */
             sc->sinks[i].ops->lose(sc->sinks[i].self, why);
 }
 
@@ -158,7 +174,7 @@ static bool sinks_flat(ooc_scan *sc, size_t rank, uint32_t reg, uint64_t pos, bo
 static bool sinks_call(ooc_scan *sc, const ooc_call *c)
 {
     for (size_t i = 0; i < sc->nsinks; i++)
-        if (!sc->sinks[i].ops->call(sc->sinks[i].self, c))
+        if (!sc->sinks[i].muted && !sc->sinks[i].ops->call(sc->sinks[i].self, c))
             return false;
     return true;
 }
@@ -753,6 +769,8 @@ bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix,
     for (size_t i = 0; i < sc->nsinks; i++) { /* the sinks that read an index take it */
         const ooc_sink *k = &sc->sinks[i];
         ooc_sink_lanes_fn hook = ooc_sink_lanes_of(k->ops);
+        if (k->muted)
+            continue;
         if (!hook) {
             if (!is_flat(sc, k->self)) /* fed by sinks_flat below instead */
                 k->ops->lose(k->self, OOC_SINK_UNSWEPT);

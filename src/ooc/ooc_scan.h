@@ -102,6 +102,11 @@ bool ooc_scan_add_flat(ooc_scan *sc, const ooc_flat_ops *ops, void *self);
  * (ooc_sinks.c), each held within its share of budget bytes.  False on
  * NOMEM. */
 bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget);
+/* For an open whose caller reads only the skeleton and the map (an export's hook, at its
+ * attach): every sink but keep's gets lose(why) now and no call, flattened call or lanes
+ * index after it, so the sweep spends nothing on the overview's aggregates; they stay
+ * registered, their products saying why they are empty. */
+void ooc_scan_mute_others(ooc_scan *sc, const void *keep, const char *why);
 
 /* Sweeps one rank (rank_index: the skeleton's) from its rows' sources.
  * lanes: the rank has thread or task columns (the grid's hint counted

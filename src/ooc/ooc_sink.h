@@ -50,6 +50,7 @@ typedef struct ooc_sink_ops {
 typedef struct ooc_sink {
     const ooc_sink_ops *ops;
     void *self;
+    bool muted; /* ooc_scan_mute_others: lost once, fed nothing more */
 } ooc_sink;
 
 /* Optional, for a sink that can take it: a rank done in memory instead
