@@ -28,6 +28,9 @@
  * instant of a call being pushed are held back so that a call of no length starting then
  * comes first, as in export_walk.c.  The parent writes the document from the spill, lane by
  * lane in the map's order, through export_speedscope.c's pieces. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sync_file_range */
+#endif
 #include "export_ooc.h"
 
 #include <errno.h>
@@ -35,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "export_internal.h"
@@ -97,9 +101,20 @@ typedef struct xo_lstack {
 } xo_lstack;
 
 typedef struct xo_name {
-    char *json;
+    char *json; /* padded to a multiple of XO_PAD, for copy_padded */
     size_t len;
 } xo_name;
+
+#define XO_PAD 32
+
+/* n bytes of s at o, in blocks of XO_PAD: s has room for them, o for XO_PAD - 1 bytes more.
+ * Blocks of a known size are a few moves; memcpy of a name's length is a call. */
+static char *copy_padded(char *o, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i += XO_PAD)
+        memcpy(o + i, s + i, XO_PAD);
+    return o + n;
+}
 
 typedef struct xo_sink {
     int fd;
@@ -120,6 +135,9 @@ typedef struct xo_sink {
     char *buf;
     size_t len;
     bool failed;
+    /* A regular file: its pages go to the disk as they are written (out_flush). */
+    bool regular;
+    uint64_t off, win; /* fd's offset; where the window being written back starts */
     /* speedscope: the events go to the spill file, a lane's in its own blocks */
     bool ss;
     int spill;
@@ -129,6 +147,32 @@ typedef struct xo_sink {
 } xo_sink;
 
 /* ------------------------------------------------------------ output */
+
+#define XO_WINDOW (32u << 20)
+
+/* A regular file's last window of XO_WINDOW bytes is started to the disk, the one before it
+ * waited for and dropped from the page cache: the export's fsync then finds little left to
+ * write, the disk works while the sweep does, and a trace larger than the memory does not
+ * fill the page cache with pages that will not be read again.  Only hints: an error is
+ * the fsync's to report. */
+static void out_writeback(xo_sink *k)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+    if (!k->regular || k->off - k->win < XO_WINDOW)
+        return;
+    sync_file_range(k->fd, (off_t)k->win, (off_t)(k->off - k->win), SYNC_FILE_RANGE_WRITE);
+    if (k->win >= XO_WINDOW) {
+        off_t prev = (off_t)(k->win - XO_WINDOW);
+        sync_file_range(k->fd, prev, XO_WINDOW,
+                        SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                            SYNC_FILE_RANGE_WAIT_AFTER);
+        posix_fadvise(k->fd, prev, XO_WINDOW, POSIX_FADV_DONTNEED);
+    }
+    k->win += XO_WINDOW;
+#else
+    (void)k;
+#endif
+}
 
 static bool out_flush(xo_sink *k)
 {
@@ -144,14 +188,17 @@ static bool out_flush(xo_sink *k)
         }
         at += (size_t)w;
     }
+    k->off += at;
     k->len = 0;
+    out_writeback(k);
     return !k->failed;
 }
 
-/* Room for one event: its fixed parts, its name and a few numbers. */
+/* Room for one event: its fixed parts, its name and a few numbers, and the copies' overrun
+ * (copy_padded, the whole of an xo_pre). */
 static char *out_room(xo_sink *k, size_t name_len)
 {
-    if (k->len + name_len + 256 > XO_BUF && !out_flush(k))
+    if (k->len + name_len + 512 > XO_BUF && !out_flush(k))
         return NULL;
     return k->buf + k->len;
 }
@@ -182,7 +229,8 @@ static const xo_pre *lane_pre(xo_sink *k, int64_t tid)
 static char *put_head(xo_sink *k, char *o, int ph, int64_t tid, int64_t at)
 {
     const xo_pre *pre = &lane_pre(k, tid)[ph];
-    o = export_copy_at(o, pre->s, pre->len);
+    memcpy(o, pre->s, sizeof pre->s); /* whole: a copy of a known size */
+    o += pre->len;
     o = export_us_at(o, at - k->v.zero);
     o = EXPORT_LIT(o, ",\"name\":");
     return o;
@@ -190,7 +238,8 @@ static char *put_head(xo_sink *k, char *o, int ph, int64_t tid, int64_t at)
 
 static const xo_name *name_of(const xo_sink *k, uint32_t reg)
 {
-    static const xo_name unknown = {"\"\"", 2};
+    static const char empty[XO_PAD] = "\"\""; /* never written through unknown */
+    static const xo_name unknown = {(char *)empty, 2};
     return reg < k->nnames ? &k->names[reg] : &unknown;
 }
 
@@ -201,7 +250,7 @@ static bool put_open(xo_sink *k, const ooc_call *c, int64_t tid, bool instant)
     if (!o)
         return false;
     o = put_head(k, o, instant ? XO_I : XO_B, tid, c->s);
-    o = export_copy_at(o, nm->json, nm->len);
+    o = copy_padded(o, nm->json, nm->len);
     o = EXPORT_LIT(o, ",\"cat\":\"region\",\"args\":{\"call_index\":");
     o = export_i64_at(o, (int64_t)c->pos);
     if (instant)
@@ -227,7 +276,7 @@ static bool put_close(xo_sink *k, const xo_rec *r)
     if (!o)
         return false;
     o = put_head(k, o, XO_E, r->tid, r->e);
-    o = export_copy_at(o, nm->json, nm->len);
+    o = copy_padded(o, nm->json, nm->len);
     o = EXPORT_LIT(o, ",\"args\":{\"exclusive_us\":");
     o = export_us_at(o, r->excl);
     o = EXPORT_LIT(o, "}},\n");
@@ -344,7 +393,8 @@ static bool begin_rank(xo_sink *k, size_t rank)
     for (size_t j = 0; j < n; j++) {
         sb_reset(&b);
         json_escape(&b, k->v.reg_name(k->v.ctx, rank, (uint32_t)j));
-        if (b.oom || !(k->names[j].json = malloc(b.len + 1))) {
+        size_t room = (b.len / XO_PAD + 1) * XO_PAD;
+        if (b.oom || !(k->names[j].json = calloc(1, room))) {
             sb_free(&b);
             return false;
         }
@@ -585,6 +635,11 @@ static bool hook_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
         return false;
     }
     k->fd = x->fd;
+    struct stat fs;
+    k->regular = x->fd >= 0 && fstat(x->fd, &fs) == 0 && S_ISREG(fs.st_mode);
+    off_t at = k->regular ? lseek(x->fd, 0, SEEK_CUR) : -1;
+    k->regular = at >= 0;
+    k->off = k->win = at >= 0 ? (uint64_t)at : 0;
     k->st = x->st;
     k->ss = x->speedscope;
     k->spill = x->spill;

@@ -276,11 +276,34 @@ static const char digit_pairs[201] =
     "62636465666768697071727374757677787980818283848586878889909192"
     "93949596979899";
 
-/* Writes the digits of a at p; returns their end. */
+/* Writes the digits of a at p; returns their end.  In place, from the last digit: a copy of
+ * a variable length is a call of its own, dearer than the digits (several numbers a call). */
 static char *put_u64_at(char *p, uint64_t a)
 {
-    char d[24];
-    char *q = d + sizeof d;
+    static const uint64_t pow10[20] = {1ULL,
+                                       10ULL,
+                                       100ULL,
+                                       1000ULL,
+                                       10000ULL,
+                                       100000ULL,
+                                       1000000ULL,
+                                       10000000ULL,
+                                       100000000ULL,
+                                       1000000000ULL,
+                                       10000000000ULL,
+                                       100000000000ULL,
+                                       1000000000000ULL,
+                                       10000000000000ULL,
+                                       100000000000000ULL,
+                                       1000000000000000ULL,
+                                       10000000000000000ULL,
+                                       100000000000000000ULL,
+                                       1000000000000000000ULL,
+                                       10000000000000000000ULL};
+    /* digits from the bit length (x 1233 / 4096 ~ log10 2), one less below its power */
+    unsigned t = (unsigned)(64 - __builtin_clzll(a | 1)) * 1233 >> 12;
+    size_t n = t + 1 - ((a | 1) < pow10[t]); /* a | 1: 0 has a digit too */
+    char *q = p + n;
     while (a >= 100) {
         const char *two = digit_pairs + 2 * (a % 100);
         a /= 100;
@@ -293,8 +316,6 @@ static char *put_u64_at(char *p, uint64_t a)
     } else {
         *--q = (char)('0' + a);
     }
-    size_t n = (size_t)(d + sizeof d - q);
-    memcpy(p, q, n);
     return p + n;
 }
 

@@ -43,6 +43,13 @@ static void test_edges(void **state)
                                 1000000007};
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
         check_one(v[k]);
+    /* each digit count's edges: the writer counts the digits before writing them */
+    for (int64_t p = 1; p <= INT64_MAX / 10; p *= 10) {
+        check_one(p * 10 - 1);
+        check_one(p * 10);
+        check_one(-p * 10);
+        check_one(p * 10 + 1);
+    }
 }
 
 static void test_sweep(void **state)
