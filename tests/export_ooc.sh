@@ -1,11 +1,10 @@
 #!/bin/sh
 # --export and --folded out of core (--out-of-core, or a file whose calls exceed --memory):
 # the same output as the in-memory export of the same file (export.sh checks that one by
-# hand), with the filter and --folded-ranks: folded stacks and speedscope byte for byte, the
-# Chrome trace as a set of events; folded stacks of a rank nested from its call ids too; the
-# events of such a rank and a time range that needs single calls fail with one line and leave
-# no output file; a full device and a
-# closed pipe behave as in memory.
+# hand), with the filter, a time range and --folded-ranks: folded stacks and speedscope byte
+# for byte, the Chrome trace as a set of events; folded stacks of a rank nested from its call
+# ids too; the events of such a rank and folded stacks of a time range (single calls) fail
+# with one line and leave no output file; a full device and a closed pipe behave as in memory.
 . "${0%/*}/lib.sh"
 
 gen="$top_build/svgen"
@@ -68,9 +67,30 @@ done
 check "chrome out of core: no call id written" hasnt '"call_id"' "$tmp/ooc.json"
 check "chrome out of core: await times written" has '"await_us":' "$tmp/ooc.json"
 check "chrome out of core: GPU times written" has '"gpu_us":' "$tmp/ooc.json"
-run --export chrome --out-of-core --from 1us "$tmp/t.h5" "$tmp/o.json"
-check "chrome --from out of core: exit 1, one line" [ "$rc" = 1 ] && [ "$(lines "$tmp/err")" = 1 ]
-check "chrome --from out of core: no output file" [ ! -e "$tmp/o.json" ]
+# A time range: the calls overlapping it, cut to it (a call cut at 300 us opens there), the
+# lanes with none left out of the M events, as in memory; the same overlap warning.
+for f in t nt; do
+    for args in "--from 300us --to 700us" "--from 1ms" "--to 500us -x rec" "--from 0ns --to 1ns"; do
+        # shellcheck disable=SC2086 # word splitting of args is wanted
+        "$sv" --export chrome $args "$tmp/$f.h5" "$tmp/mem.json" 2>"$tmp/mem.err"
+        # shellcheck disable=SC2086
+        run --export chrome --out-of-core $args "$tmp/$f.h5" "$tmp/ooc.json"
+        check "chrome $f.h5 '$args' out of core: exit 0" [ "$rc" = 0 ]
+        check "chrome $f.h5 '$args' out of core: valid JSON" "$top_build/tests/outcheck" json "$tmp/ooc.json"
+        events "$tmp/mem.json" >"$tmp/mem.ev"
+        events "$tmp/ooc.json" >"$tmp/ooc.ev"
+        check "chrome $f.h5 '$args' out of core: the in-memory events" cmp -s "$tmp/mem.ev" "$tmp/ooc.ev"
+        check "chrome $f.h5 '$args' out of core: the same warnings" cmp -s "$tmp/mem.err" "$tmp/err"
+    done
+done
+run --export chrome --out-of-core --from 300us --to 700us "$tmp/t.h5" "$tmp/ooc.json"
+check "chrome --from 300us out of core: a call cut at the range's start" has '"ph":"B",.*"ts":300.000,' "$tmp/ooc.json"
+check "chrome --to 700us out of core: a call cut at the range's end" has '"ph":"E",.*"ts":700.000,' "$tmp/ooc.json"
+check "chrome --to 700us out of core: nothing later" hasnt '"ts":7[0-9][0-9]\.[0-9]*[1-9]' "$tmp/ooc.json"
+"$sv" --export chrome "$tmp/t.h5" "$tmp/all.json"
+run --export chrome --out-of-core --from 0ns --to 1ns "$tmp/t.h5" "$tmp/ooc.json"
+check "chrome of the first ns out of core: fewer lanes named" \
+    [ "$(grep -c '"thread_name"' "$tmp/ooc.json")" -lt "$(grep -c '"thread_name"' "$tmp/all.json")" ]
 "$sv" --export chrome "$tmp/m.h5" "$tmp/mem.json"
 run --export chrome --memory 2M "$tmp/m.h5" "$tmp/ooc.json"
 check "chrome over --memory: exit 0" [ "$rc" = 0 ]
@@ -96,9 +116,20 @@ done
 run --export speedscope --memory 2M "$tmp/m.h5" -
 check "speedscope over --memory to stdout: exit 0" [ "$rc" = 0 ]
 check "speedscope over --memory: the in-memory document" cmp -s "$tmp/mem.json" "$tmp/out"
-run --export speedscope --out-of-core --to 1ms "$tmp/t.h5" "$tmp/o.json"
-check "speedscope --to out of core: exit 1, one line" [ "$rc" = 1 ] && [ "$(lines "$tmp/err")" = 1 ]
-check "speedscope --to out of core: no output file" [ ! -e "$tmp/o.json" ]
+for f in t nt; do
+    for args in "--from 300us --to 700us" "--from 1ms" "--to 500us -i main" "--from 0ns --to 1ns"; do
+        # shellcheck disable=SC2086 # word splitting of args is wanted
+        "$sv" --export speedscope $args "$tmp/$f.h5" "$tmp/mem.json" 2>"$tmp/mem.err"
+        # shellcheck disable=SC2086
+        run --export speedscope --out-of-core $args "$tmp/$f.h5" "$tmp/ooc.json"
+        check "speedscope $f.h5 '$args' out of core: exit 0" [ "$rc" = 0 ]
+        check "speedscope $f.h5 '$args' out of core: the in-memory document" cmp -s "$tmp/mem.json" "$tmp/ooc.json"
+        check "speedscope $f.h5 '$args' out of core: the same warnings" cmp -s "$tmp/mem.err" "$tmp/err"
+    done
+done
+run --export speedscope --out-of-core --from 300us --to 700us "$tmp/t.h5" "$tmp/ooc.json"
+check "speedscope --from 300us out of core: a call opened at the range's start" has '"type":"O","frame":[0-9]*,"at":300000}' "$tmp/ooc.json"
+check "speedscope --to 700us out of core: profiles end at the range's end" has '"endValue":700000,' "$tmp/ooc.json"
 
 # A closed pipe: 141, nothing said, as in memory.
 for fmt in chrome speedscope; do

@@ -266,32 +266,40 @@ static void put_trailer(chrome_ctx *c)
 }
 
 sv_err export_chrome_finish_ooc(profile *skel, const ooc_map *map, const region_filter *f,
-                                bool first, FILE *fp, sv_error *err)
+                                const export_range *rg,
+                                bool (*written)(const void *u, size_t rank, int64_t tid),
+                                const void *u, bool first, FILE *fp, sv_error *err)
 {
     chrome_ctx c = {.p = skel, .fp = fp, .zero = export_zero(skel), .first = first, .err = err};
     sb_init(&c.b);
     size_t lane0 = 0;
+    int named = -1; /* as ch_begin: a rank is named before its first lane with events */
     for (size_t l = 0; l < map->nlanes; l++) {
         const ooc_lane *ml = &map->lanes[l];
         rank_data *rk = &skel->ranks[ml->rank_index];
         if (l == 0 || ml->rank_index != map->lanes[l - 1].rank_index) {
-            char name[32];
             lane0 = l;
-            c.pid = rk->rank + 1;
+            named = -1;
+        }
+        int64_t tid = export_lane_tid(ml->kind, ml->row);
+        if (!written(u, ml->rank_index, tid))
+            continue;
+        c.pid = rk->rank + 1;
+        if (named != (int)ml->rank_index) {
+            char name[32];
             snprintf(name, sizeof name, "rank %d", rk->rank);
             put_name_meta(&c, "process_name", 0, name);
             put_sort_meta(&c, "process_sort_index", 0, rk->rank);
+            named = (int)ml->rank_index;
         }
         lane ln = {.rk = rk, .kind = ml->kind, .row = ml->row};
         char name[128];
-        int64_t tid = export_lane_tid(ml->kind, ml->row);
         put_name_meta(&c, "thread_name", tid, lanes_lane_name(&ln, name, sizeof name));
         put_sort_meta(&c, "thread_sort_index", tid, (int)(l - lane0));
     }
-    export_range all = {0};
     for (size_t k = 0; k < skel->nranks; k++)
         if (filter_match_rank(f, skel->ranks[k].rank))
-            put_counters(&c, &skel->ranks[k], f, &all);
+            put_counters(&c, &skel->ranks[k], f, rg);
     put_trailer(&c);
     sv_err rc = export_flush(&c.b, fp, err);
     sb_free(&c.b);

@@ -1,5 +1,9 @@
 /* export_ooc: the Chrome trace and speedscope out of core (export_ooc.h).
  *
+ * The export's sink is the only one the sweep feeds (ooc_scan_mute_others: the overview's
+ * aggregates would cost as much again).  A time range is export_walk.c's: a call is pushed
+ * in its lane when it overlaps the range, cut to it (its exclusive time the whole call's).
+ *
  * The sink runs in the loading child and sees each call once, in the sweep's order (rank by
  * rank, start then the longer first), with its stack (key) and the depth below it there.
  * Two kinds of stacks are kept, both as deep as the nesting, never as long as the calls:
@@ -19,7 +23,8 @@
  * ids is not swept, and the column is not read); the E's exclusive_us.
  * Output: events ending ",\n" written to the export's file descriptor, shared with the
  * parent (which wrote the header and writes the M events, the counters and the end once the
- * open returns: the lanes' names and order are known then).  What the parent must know
+ * open returns: the lanes' names and order are known then, and the lanes with events from
+ * the table of them the child leaves in its spill file).  What the parent must know
  * (a write's errno, why the export is incomplete, counts) is in a page shared across the
  * fork.
  * speedscope (xo_run.speedscope) drives the same lane stacks without the exclusive times:
@@ -138,7 +143,9 @@ typedef struct xo_sink {
     /* A regular file: its pages go to the disk as they are written (out_flush). */
     bool regular;
     uint64_t off, win; /* fd's offset; where the window being written back starts */
-    /* speedscope: the events go to the spill file, a lane's in its own blocks */
+    int64_t lo, hi;    /* the range, absolute ns: export_walk.c's */
+    /* speedscope: the events go to the spill file, a lane's in its own blocks; both write
+     * the table of the lanes written there (the Chrome trace's M events name those only) */
     bool ss;
     int spill;
     uint64_t spill_len;
@@ -369,7 +376,7 @@ static bool end_rank(xo_sink *k)
     for (size_t i = 0; ok && i < k->nls; i++) {
         while (ok && k->ls[i].sp)
             ok = lane_pop(k, &k->ls[i], true);
-        if (ok && k->ss)
+        if (ok)
             ok = ss_lane_end(k, &k->ls[i]);
     }
     for (size_t i = 0; i < k->nnames; i++)
@@ -494,11 +501,12 @@ static bool ss_close(xo_sink *k, xo_lstack *ls, const xo_rec *r, int64_t t)
 
 /* Call c arrives in lane ls: what was held for an earlier instant goes out; a new lane gets
  * its entry in the table. */
-static bool ss_arrive(xo_sink *k, xo_lstack *ls, const ooc_lane *ml, int64_t tid, const ooc_call *c)
+static bool lane_arrive(xo_sink *k, xo_lstack *ls, const ooc_lane *ml, int64_t tid,
+                        const ooc_call *c)
 {
     if (!ls->id) {
         if (!sv_grow((void **)&k->lanes, &k->lanes_cap, k->nlanes + 1, sizeof *k->lanes, 16) ||
-            (!ls->blk && !(ls->blk = malloc(XO_BLOCK_EVENTS * sizeof *ls->blk))))
+            (k->ss && !ls->blk && !(ls->blk = malloc(XO_BLOCK_EVENTS * sizeof *ls->blk))))
             return false;
         k->lanes[k->nlanes] = (xo_lane){k->rank, tid, (int)ml->kind, ml->row, c->s, c->e, 0, 0};
         ls->id = (uint32_t)++k->nlanes;
@@ -506,14 +514,14 @@ static bool ss_arrive(xo_sink *k, xo_lstack *ls, const ooc_lane *ml, int64_t tid
     xo_lane *ln = &k->lanes[ls->id - 1];
     ln->t0 = c->s < ln->t0 ? c->s : ln->t0;
     ln->t1 = c->e > ln->t1 ? c->e : ln->t1;
-    return !ls->ninst || ls->inst_t >= c->s || ss_flush_inst(k, ls);
+    return !k->ss || !ls->ninst || ls->inst_t >= c->s || ss_flush_inst(k, ls);
 }
 
 static bool ss_lane_end(xo_sink *k, xo_lstack *ls)
 {
     if (!ls->id)
         return true;
-    bool ok = ss_flush_inst(k, ls) && ss_block_out(k, ls);
+    bool ok = !k->ss || (ss_flush_inst(k, ls) && ss_block_out(k, ls));
     ls->id = 0;
     return ok;
 }
@@ -524,15 +532,28 @@ static bool contains(const xo_rec *top, int64_t s, bool z)
     return top->e != top->s && (s < top->e || (s == top->e && z));
 }
 
-static bool lane_push(xo_sink *k, const ooc_call *c, xo_kstack *ks, xo_kent *ke)
+/* export_walk.c's in_range: a call of a length overlapping [lo, hi), one of no length in it. */
+static bool in_range(const xo_sink *k, int64_t s, int64_t e)
 {
+    return e > s ? s < k->hi && e > k->lo : s >= k->lo && s < k->hi;
+}
+
+/* Call oc, in the range, arrives in its lane: cut to the range as export_walk.c cuts it.  Its
+ * exclusive time stays the whole call's (ke, its shadow entry). */
+static bool lane_push(xo_sink *k, const ooc_call *oc, xo_kstack *ks, xo_kent *ke)
+{
+    ooc_call cut = *oc;
+    const ooc_call *c = &cut;
+    cut.s = oc->s > k->lo ? oc->s : k->lo;
+    cut.e = oc->e < k->hi ? oc->e : k->hi;
+    cut.e = cut.e < cut.s ? cut.s : cut.e;
     const ooc_lane *ml = &k->v.map->lanes[c->lane];
     int64_t tid = export_lane_tid(ml->kind, ml->row);
     if (tid < 1 || (size_t)tid >= SIZE_MAX / 2 ||
         !grow_to((void **)&k->ls, &k->nls, (size_t)tid + 1, sizeof *k->ls))
         return false;
     xo_lstack *ls = &k->ls[tid];
-    bool z = c->e == c->s, ok = !k->ss || ss_arrive(k, ls, ml, tid, c);
+    bool z = c->e == c->s, ok = lane_arrive(k, ls, ml, tid, c);
     while (ok && ls->sp && !contains(&k->recs[ls->v[ls->sp - 1]], c->s, z))
         ok = lane_pop_at(k, ls, true, c->s); /* c starts at or after its end */
     if (z && k->ss)
@@ -584,7 +605,7 @@ static bool sink_call(void *self, const ooc_call *c)
         return false;
     xo_kent *ke = &ks->v[ks->sp];
     *ke = (xo_kent){c->s, c->e, INT64_MIN, 0, XO_NONE};
-    if (c->lane != SIZE_MAX && !lane_push(k, c, ks, ke))
+    if (c->lane != SIZE_MAX && in_range(k, c->s, c->e) && !lane_push(k, c, ks, ke))
         return false;
     ks->sp++;
     return true;
@@ -645,6 +666,13 @@ static bool hook_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
     k->spill = x->spill;
     k->v = *v;
     k->v.zero = v->has_zero ? v->zero : 0;
+    int64_t zero = k->v.zero;
+    k->lo = INT64_MIN;
+    k->hi = INT64_MAX;
+    if (x->range.has_from) /* export_walk's bounds */
+        k->lo = x->range.from_ns > INT64_MAX - zero ? INT64_MAX : zero + x->range.from_ns;
+    if (x->range.has_to)
+        k->hi = x->range.to_ns > INT64_MAX - zero ? INT64_MAX : zero + x->range.to_ns;
     k->rank = SIZE_MAX;
     x->st->has_zero = v->has_zero;
     x->st->zero = k->v.zero;
@@ -663,7 +691,7 @@ static bool hook_finish(void *ctx, ooc_scan *sc)
     if (!k)
         return false;
     bool ok = k->st->lost || ((k->rank == SIZE_MAX || end_rank(k)) && out_flush(k));
-    if (ok && k->ss && !k->st->lost) { /* the lane table after the blocks */
+    if (ok && !k->st->lost) { /* the lane table after the blocks */
         k->st->lanes_off = k->spill_len;
         k->st->nlanes = k->nlanes;
         ok = spill_write(k, k->lanes, k->nlanes * sizeof *k->lanes);
@@ -724,54 +752,6 @@ static sv_err child_verdict(const xo_status *st, const ooc_file *file, const cha
     return SV_OK;
 }
 
-sv_err export_ooc_chrome(const char *path, uint64_t budget, const region_filter *f,
-                         const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
-                         sv_error *err)
-{
-    char epath[400];
-    text_escape_buf(epath, sizeof epath, path);
-    *out = NULL;
-    if (rg->has_from || rg->has_to)
-        return sv_error_set(err, SV_ERR_RANGE,
-                            "%s: out of core, a Chrome trace of a time range (--from, --to) "
-                            "needs the calls in memory",
-                            epath);
-    fputs("{\"traceEvents\":[\n", fp);
-    if (fflush(fp) != 0 || ferror(fp))
-        return write_error(err, errno ? errno : EIO);
-    /* Its own descriptor: the loading child points 0, 1 and 2 elsewhere. */
-    int fd = fcntl(fileno(fp), F_DUPFD_CLOEXEC, 3);
-    if (fd < 0)
-        return write_error(err, errno);
-    xo_run x;
-    if (!xo_run_init(&x, fd)) {
-        close(fd);
-        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
-    }
-    isolate_tail *tail = NULL; /* the statistics pass is not wanted: its child is ended */
-    isolate_options io = {.budget = budget, .tail = &tail};
-    sv_err rc = ooc_open_hooked(path, &io, f, &x.hook, out, err);
-    isolate_tail_free(tail);
-    rc = child_verdict(x.st, *out, epath, rc, err);
-    uint64_t overlap = x.st->overlap;
-    if (x.st->werrno) { /* fp's own error too, which standard output's check reads */
-        fputc('\n', fp);
-        fflush(fp);
-        errno = x.st->werrno;
-    }
-    xo_run_free(&x);
-    close(fd);
-    if (rc == SV_OK)
-        rc = export_chrome_finish_ooc((*out)->skel, &(*out)->map, f, true, fp, err);
-    if (rc == SV_OK && overlap) {
-        export_walk_stats ws = {.overlap = (size_t)overlap};
-        export_warn_overlap(warn, &ws);
-    }
-    return rc;
-}
-
-/* ------------------------------------------------------------ speedscope, the parent */
-
 static int lane_cmp(const void *a, const void *b)
 {
     const xo_lane *x = a, *y = b;
@@ -794,6 +774,115 @@ static bool read_at(int fd, void *p, size_t n, uint64_t off)
     }
     return true;
 }
+
+/* The lane table the child wrote after its spill's events (sorted by lane_cmp); NULL on a
+ * failure, said in err. */
+static xo_lane *read_lanes(int spill, const xo_status *st, size_t *n, sv_error *err)
+{
+    *n = (size_t)st->nlanes;
+    xo_lane *v = *n == st->nlanes ? malloc((*n ? *n : 1) * sizeof *v) : NULL;
+    if (!v) {
+        sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (*n && !read_at(spill, v, *n * sizeof *v, st->lanes_off)) {
+        free(v);
+        sv_error_set(err, SV_ERR_IO, "the temporary file cannot be read back");
+        return NULL;
+    }
+    qsort(v, *n, sizeof *v, lane_cmp);
+    return v;
+}
+
+typedef struct xo_table {
+    const xo_lane *v;
+    size_t n;
+} xo_table;
+
+static const xo_lane *lane_find(const xo_table *t, size_t rank, int64_t tid)
+{
+    xo_lane key = {.rank = rank, .tid = tid};
+    return t->n ? bsearch(&key, t->v, t->n, sizeof *t->v, lane_cmp) : NULL;
+}
+
+static bool lane_written(const void *u, size_t rank, int64_t tid)
+{
+    return lane_find(u, rank, tid) != NULL;
+}
+
+/* The child's spill: an unlinked temporary file, gone with the process. */
+static sv_err spill_open(FILE **tmp, sv_error *err)
+{
+    *tmp = tmpfile();
+    return *tmp ? SV_OK
+                : sv_error_set(err, SV_ERR_IO, "cannot make a temporary file: %s", strerror(errno));
+}
+
+sv_err export_ooc_chrome(const char *path, uint64_t budget, const region_filter *f,
+                         const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
+                         sv_error *err)
+{
+    char epath[400];
+    text_escape_buf(epath, sizeof epath, path);
+    *out = NULL;
+    FILE *tmp = NULL;
+    sv_err rc = spill_open(&tmp, err);
+    if (rc != SV_OK)
+        return rc;
+    fputs("{\"traceEvents\":[\n", fp);
+    if (fflush(fp) != 0 || ferror(fp)) {
+        fclose(tmp);
+        return write_error(err, errno ? errno : EIO);
+    }
+    /* Its own descriptor: the loading child points 0, 1 and 2 elsewhere. */
+    int fd = fcntl(fileno(fp), F_DUPFD_CLOEXEC, 3);
+    if (fd < 0) {
+        fclose(tmp);
+        return write_error(err, errno);
+    }
+    xo_run x;
+    if (!xo_run_init(&x, fd)) {
+        close(fd);
+        fclose(tmp);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
+    x.spill = fileno(tmp);
+    x.range = *rg;
+    isolate_tail *tail = NULL; /* the statistics pass is not wanted: its child is ended */
+    isolate_options io = {.budget = budget, .tail = &tail};
+    rc = ooc_open_hooked(path, &io, f, &x.hook, out, err);
+    isolate_tail_free(tail);
+    if (x.st->spill_errno && !x.st->werrno)
+        rc = sv_error_set(err, SV_ERR_IO, "cannot write a temporary file: %s",
+                          strerror(x.st->spill_errno));
+    else
+        rc = child_verdict(x.st, *out, epath, rc, err);
+    xo_table t = {NULL, 0};
+    xo_lane *lanes = rc == SV_OK ? read_lanes(fileno(tmp), x.st, &t.n, err) : NULL;
+    t.v = lanes;
+    if (rc == SV_OK && !lanes)
+        rc = err->code;
+    uint64_t overlap = x.st->overlap;
+    if (x.st->werrno) { /* fp's own error too, which standard output's check reads */
+        fputc('\n', fp);
+        fflush(fp);
+        errno = x.st->werrno;
+    }
+    xo_run_free(&x);
+    close(fd);
+    fclose(tmp);
+    if (rc == SV_OK)
+        rc = export_chrome_finish_ooc((*out)->skel, &(*out)->map, f, rg, lane_written, &t, true, fp,
+                                      err);
+    free(lanes);
+    if (rc == SV_OK && overlap) {
+        export_walk_stats ws = {.overlap = (size_t)overlap};
+        export_warn_overlap(warn, &ws);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ speedscope, the parent */
 
 /* One lane's profile from its blocks, which are chained from the last. */
 static sv_err ss_lane_out(export_ss *w, int spill, profile *skel, const xo_lane *xl,
@@ -835,21 +924,16 @@ static sv_err ss_lane_out(export_ss *w, int spill, profile *skel, const xo_lane 
 static sv_err ss_write(int spill, const xo_status *st, ooc_file *file, const region_filter *f,
                        FILE *fp, sv_error *err)
 {
-    size_t n = (size_t)st->nlanes;
-    xo_lane *v = n == st->nlanes ? malloc((n ? n : 1) * sizeof *v) : NULL;
+    xo_table t;
+    xo_lane *v = read_lanes(spill, st, &t.n, err);
     if (!v)
-        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
-    if (n && !read_at(spill, v, n * sizeof *v, st->lanes_off)) {
-        free(v);
-        return sv_error_set(err, SV_ERR_IO, "the temporary file cannot be read back");
-    }
-    qsort(v, n, sizeof *v, lane_cmp);
+        return err->code;
+    t.v = v;
     export_ss *w = NULL;
     sv_err rc = export_ss_begin(&w, file->skel, f, fp, err);
     for (size_t l = 0; rc == SV_OK && l < file->map.nlanes; l++) {
         const ooc_lane *ml = &file->map.lanes[l];
-        xo_lane key = {.rank = ml->rank_index, .tid = export_lane_tid(ml->kind, ml->row)};
-        const xo_lane *xl = bsearch(&key, v, n, sizeof *v, lane_cmp);
+        const xo_lane *xl = lane_find(&t, ml->rank_index, export_lane_tid(ml->kind, ml->row));
         if (xl && xl->rank < file->skel->nranks)
             rc = ss_lane_out(w, spill, file->skel, xl, ml, err);
     }
@@ -867,14 +951,10 @@ sv_err export_ooc_speedscope(const char *path, uint64_t budget, const region_fil
     char epath[400];
     text_escape_buf(epath, sizeof epath, path);
     *out = NULL;
-    if (rg->has_from || rg->has_to)
-        return sv_error_set(err, SV_ERR_RANGE,
-                            "%s: out of core, a speedscope export of a time range (--from, "
-                            "--to) needs the calls in memory",
-                            epath);
-    FILE *tmp = tmpfile(); /* unlinked: gone with the process */
-    if (!tmp)
-        return sv_error_set(err, SV_ERR_IO, "cannot make a temporary file: %s", strerror(errno));
+    FILE *tmp = NULL;
+    sv_err rc = spill_open(&tmp, err);
+    if (rc != SV_OK)
+        return rc;
     xo_run x;
     if (!xo_run_init(&x, -1)) {
         fclose(tmp);
@@ -883,9 +963,10 @@ sv_err export_ooc_speedscope(const char *path, uint64_t budget, const region_fil
     x.speedscope = true;
     x.hook.aux = false; /* speedscope has no args */
     x.spill = fileno(tmp);
+    x.range = *rg;
     isolate_tail *tail = NULL;
     isolate_options io = {.budget = budget, .tail = &tail};
-    sv_err rc = ooc_open_hooked(path, &io, f, &x.hook, out, err);
+    rc = ooc_open_hooked(path, &io, f, &x.hook, out, err);
     isolate_tail_free(tail);
     if (x.st->spill_errno)
         rc = sv_error_set(err, SV_ERR_IO, "cannot write a temporary file: %s",

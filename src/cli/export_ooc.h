@@ -25,8 +25,8 @@ typedef struct xo_status {
     int64_t zero;
     uint64_t events;            /* written */
     uint64_t overlap;           /* calls cut to nest in their lane */
-    int spill_errno;            /* speedscope: a write to the spill file failed with it */
-    uint64_t lanes_off, nlanes; /* speedscope: the spill file's lane table */
+    int spill_errno;            /* a write to the spill file failed with it */
+    uint64_t lanes_off, nlanes; /* the spill file's table of the lanes written */
     char why[256];
 } xo_status;
 
@@ -44,7 +44,8 @@ typedef struct xo_lane {
 typedef struct xo_run {
     int fd;
     bool speedscope; /* the events to spill (by lane) rather than to fd */
-    int spill;
+    int spill;       /* the lanes written (and speedscope's events) go there */
+    export_range range;
     xo_status *st;
     ooc_sink_hook hook;
 } xo_run;
@@ -54,8 +55,8 @@ bool xo_run_init(xo_run *x, int fd);
 void xo_run_free(xo_run *x);
 
 /* The Chrome trace of path out of core to fp (standard output or the export's temporary
- * file), as export_chrome writes it in memory, as a set of events: rg must be empty (a time
- * range needs the calls in memory).  *out gets the open file (the caller's to free, and to
+ * file), as export_chrome writes it in memory, as a set of events, of the calls overlapping
+ * rg cut to it.  *out gets the open file (the caller's to free, and to
  * check --ranks on).  A write error is SV_ERR_IO with errno kept, as export_flush's. */
 sv_err export_ooc_chrome(const char *path, uint64_t budget, const region_filter *f,
                          const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
@@ -68,9 +69,12 @@ sv_err export_ooc_speedscope(const char *path, uint64_t budget, const region_fil
                              const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
                              sv_error *err);
 
-/* export_chrome.c: after the child's events, the M events of the map's lanes, the counters
- * and the end of the document; first: the one before ended with its comma, or none was written. */
+/* export_chrome.c: after the child's events, the M events of the map's lanes that have an
+ * event (written(u, rank index, tid)), the counters in rg and the end of the document;
+ * first: the one before ended with its comma, or none was written. */
 sv_err export_chrome_finish_ooc(profile *skel, const ooc_map *map, const region_filter *f,
-                                bool first, FILE *fp, sv_error *err);
+                                const export_range *rg,
+                                bool (*written)(const void *u, size_t rank, int64_t tid),
+                                const void *u, bool first, FILE *fp, sv_error *err);
 
 #endif
