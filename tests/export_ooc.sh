@@ -3,8 +3,9 @@
 # the same output as the in-memory export of the same file (export.sh checks that one by
 # hand), with the filter, a time range and --folded-ranks: folded stacks and speedscope byte
 # for byte, the Chrome trace as a set of events; folded stacks of a rank nested from its call
-# ids too; the events of such a rank and folded stacks of a time range (single calls) fail
-# with one line and leave no output file; a full device and a closed pipe behave as in memory.
+# ids too, and the events of one within the budget (over it they fail with one line and
+# leave no output file, as folded stacks of a time range do); a full device and a closed pipe
+# behave as in memory.
 . "${0%/*}/lib.sh"
 
 gen="$top_build/svgen"
@@ -43,10 +44,10 @@ check "folded --from out of core: says why" has "t.h5: out of core, folded stack
 check "folded --from out of core: no output file" [ ! -e "$tmp/o.txt" ]
 
 # --- Chrome trace: the in-memory events as a set (out of core they come in the sweep's
-# order).  The sweep reads the await and GPU columns for it, not the call ids (a rank nested
-# by them is not swept): call_id is left out, never written as 0.
-events() { # FILE: its events, one a line, sorted, without call_id
-    grep '^{"ph"' "$1" | sed -e 's/},*$/}/' -e 's/,"call_id":[0-9-]*//' | LC_ALL=C sort
+# order).  The sweep reads the await and GPU columns for it; these files have no call ids
+# (a rank with them is done in memory, below).
+events() { # FILE: its events, one a line, sorted
+    grep '^{"ph"' "$1" | sed -e 's/},*$/}/' | LC_ALL=C sort
 }
 "$gen" stream-mix "$tmp/nt.h5" --calls 20000 --ranks 2 >/dev/null || exit 99
 for f in t nt; do
@@ -139,21 +140,50 @@ for fmt in chrome speedscope; do
 done
 
 # --- call ids: the sweep does not follow them.  Folded stacks come from the call paths, which
-# a rank nested in memory from its ids gives as the in-memory tree does; the events need the
-# sweep.
+# a rank nested in memory from its ids gives as the in-memory tree does.
 run --export folded --out-of-core "$tmp/ids.h5" "$tmp/o.txt"
 check "folded of call ids out of core: exit 0" [ "$rc" = 0 ]
 "$sv" --export folded "$tmp/ids.h5" "$tmp/mem.txt"
 check "folded of call ids out of core: the in-memory lines" cmp -s "$tmp/mem.txt" "$tmp/o.txt"
 rm -f "$tmp/o.txt"
+# The events of a rank nested from its call ids, done in memory within the budget, walked as
+# in memory: the same events with their call ids (the Chrome trace compared whole here),
+# the same speedscope document; a row out of start order the same.  Over the budget the
+# export fails with the reason and no output file.
+"$gen" stream-mix "$tmp/ids3.h5" --calls 20000 --ids --ranks 3 --threads >/dev/null || exit 99
+"$gen" stream-mix "$tmp/uns.h5" --calls 20000 --unsorted --ranks 2 >/dev/null || exit 99
+all_events() { # FILE: its events, one a line, sorted
+    grep '^{"ph"' "$1" | sed -e 's/},*$/}/' | LC_ALL=C sort
+}
+for f in ids ids3 uns; do
+    for args in "" "--from 300us --to 700us" "-x rec"; do
+        # shellcheck disable=SC2086 # word splitting of args is wanted
+        "$sv" --export chrome $args "$tmp/$f.h5" "$tmp/mem.json" 2>"$tmp/mem.err"
+        # shellcheck disable=SC2086
+        run --export chrome --out-of-core $args "$tmp/$f.h5" "$tmp/ooc.json"
+        check "chrome $f.h5 '$args' out of core: exit 0" [ "$rc" = 0 ]
+        all_events "$tmp/mem.json" >"$tmp/mem.ev"
+        all_events "$tmp/ooc.json" >"$tmp/ooc.ev"
+        check "chrome $f.h5 '$args' out of core: events" [ "$(lines "$tmp/ooc.ev")" -gt 100 ]
+        check "chrome $f.h5 '$args' out of core: the in-memory events, call ids too" cmp -s "$tmp/mem.ev" "$tmp/ooc.ev"
+        check "chrome $f.h5 '$args' out of core: the same warnings" cmp -s "$tmp/mem.err" "$tmp/err"
+        # shellcheck disable=SC2086
+        "$sv" --export speedscope $args "$tmp/$f.h5" "$tmp/mem.json" 2>"$tmp/mem.err"
+        # shellcheck disable=SC2086
+        run --export speedscope --out-of-core $args "$tmp/$f.h5" "$tmp/ooc.json"
+        check "speedscope $f.h5 '$args' out of core: exit 0" [ "$rc" = 0 ]
+        check "speedscope $f.h5 '$args' out of core: the in-memory document" cmp -s "$tmp/mem.json" "$tmp/ooc.json"
+    done
+done
+"$sv" --export chrome --out-of-core "$tmp/ids3.h5" "$tmp/ooc.json"
+check "chrome of call ids out of core: call ids written" [ "$(grep -c '"call_id":' "$tmp/ooc.json")" -gt 1000 ]
+check "chrome of call ids out of core: await times written" has '"await_us":' "$tmp/ooc.json"
+check "chrome of call ids out of core: GPU times written" has '"gpu_us":' "$tmp/ooc.json"
 for fmt in chrome speedscope; do
-    run --export $fmt --out-of-core "$tmp/ids.h5" "$tmp/o.txt"
-    check "$fmt of call ids out of core: exit 1" [ "$rc" = 1 ]
-    check "$fmt of call ids out of core: one line" [ "$(lines "$tmp/err")" = 1 ]
-    check "$fmt of call ids out of core: names the file and why" has "ids.h5: out of core: .*call ids" "$tmp/err"
-    check "$fmt of call ids out of core: no output file" [ ! -e "$tmp/o.txt" ]
-    check "$fmt of call ids in memory: exit 0" "$sv" --export $fmt "$tmp/ids.h5" "$tmp/o.txt"
-    rm -f "$tmp/o.txt"
+    run --export $fmt --memory 2M "$tmp/mids.h5" "$tmp/o.txt"
+    check "$fmt of call ids over the budget: exit 1" [ "$rc" = 1 ]
+    check "$fmt of call ids over the budget: names the file and why" has "mids.h5: out of core: .*call ids" "$tmp/err"
+    check "$fmt of call ids over the budget: no output file" [ ! -e "$tmp/o.txt" ]
 done
 
 # --- a full device, as in memory

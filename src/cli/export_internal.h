@@ -39,6 +39,10 @@ typedef struct export_walk_stats {
  * order; lanes without a call in the range are skipped.  Holds one lane's calls at once. */
 sv_err export_walk(profile *p, const region_filter *f, const export_range *rg,
                    const export_walk_ops *ops, void *u, export_walk_stats *st, sv_error *err);
+/* The same over the lanes of rank ix_rank of an index already built (its times from zero,
+ * the profile's): a rank an out-of-core sweep had in memory. */
+sv_err export_walk_rank(const lanes_index *ix, size_t ix_rank, int64_t zero, const export_range *rg,
+                        const export_walk_ops *ops, void *u, export_walk_stats *st, sv_error *err);
 
 /* A lane's Chrome tid, from its identity rather than its place in the rank, so that a writer
  * that meets the lanes in any order (out of core) numbers them as the in-memory one does: 1

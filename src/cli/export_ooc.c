@@ -19,8 +19,10 @@
  * length before the calls of a length that start with it; the sweep has it after them, in
  * them: the same events (an instant holds nothing), another order.
  * Args: a B's call_index and, as the hook asks the sweep to read those columns too
- * (ooc_sink_hook.aux), await_us and gpu_us where recorded; no call_id (a rank nested by call
- * ids is not swept, and the column is not read); the E's exclusive_us.
+ * (ooc_sink_hook.aux), await_us and gpu_us where recorded; the E's exclusive_us.  A rank the
+ * sweep cannot nest (call ids, a row out of order) that the child does in memory within the
+ * budget comes whole as its lanes index (ooc_scan_add_lanes): its lanes are walked by
+ * export_walk.c itself, so its events (call_id too) and their order are the in-memory ones.
  * Output: events ending ",\n" written to the export's file descriptor, shared with the
  * parent (which wrote the header and writes the M events, the counters and the end once the
  * open returns: the lanes' names and order are known then, and the lanes with events from
@@ -144,6 +146,12 @@ typedef struct xo_sink {
     bool regular;
     uint64_t off, win; /* fd's offset; where the window being written back starts */
     int64_t lo, hi;    /* the range, absolute ns: export_walk.c's */
+    export_range range;
+    /* a rank done in memory (sink_lanes): its lane being walked, its regions' indices */
+    xo_lstack *wl;
+    int64_t wtid;
+    const rank_data *wrk;
+    const uint32_t *wmap;
     /* speedscope: the events go to the spill file, a lane's in its own blocks; both write
      * the table of the lanes written there (the Chrome trace's M events name those only) */
     bool ss;
@@ -645,6 +653,137 @@ static void sink_free(void *self)
 
 static const ooc_sink_ops xo_ops = {"chrome", sink_call, sink_lose, sink_free};
 
+/* ------------------------------------------------------------ a rank done in memory */
+
+/* The skeleton's index of region r of the rank being walked. */
+static uint32_t walk_reg(const xo_sink *k, const region *r)
+{
+    for (size_t j = 0; j < k->wrk->nregions; j++)
+        if (k->wrk->regions[j] == r)
+            return k->wmap ? k->wmap[j] : (uint32_t)j;
+    return UINT32_MAX; /* names no region: written with an empty name, as name_of does */
+}
+
+static sv_err walk_nomem(xo_sink *k)
+{
+    k->failed = true;
+    return SV_ERR_NOMEM;
+}
+
+static sv_err walk_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int64_t t1)
+{
+    (void)in_rank;
+    xo_sink *k = u;
+    int64_t tid = export_lane_tid(ln->kind, ln->row);
+    if (tid < 1 || (size_t)tid >= SIZE_MAX / 2 ||
+        !grow_to((void **)&k->ls, &k->nls, (size_t)tid + 1, sizeof *k->ls))
+        return walk_nomem(k);
+    xo_lstack *ls = &k->ls[tid];
+    ooc_lane ml = {.rank_index = k->rank, .kind = ln->kind, .row = ln->row};
+    ooc_call span = {.s = t0, .e = t1};
+    k->wl = ls;
+    k->wtid = tid;
+    return lane_arrive(k, ls, &ml, tid, &span) ? SV_OK : walk_nomem(k);
+}
+
+/* export_chrome.c's put_event, for a call of the rank in memory: its call id too. */
+static sv_err walk_event(xo_sink *k, const export_call *call, int ph, int64_t at)
+{
+    const region *r = call->r;
+    size_t i = call->i;
+    const xo_name *nm = name_of(k, walk_reg(k, r));
+    char *o = out_room(k, nm->len);
+    if (!o)
+        return SV_ERR_IO;
+    o = put_head(k, o, ph, k->wtid, at);
+    o = copy_padded(o, nm->json, nm->len);
+    if (ph == XO_E) {
+        o = EXPORT_LIT(o, ",\"args\":{\"exclusive_us\":");
+        o = export_us_at(o, rank_call_excl(r->owner, call->g));
+    } else {
+        o = EXPORT_LIT(o, ",\"cat\":\"region\",\"args\":{\"call_index\":");
+        o = export_i64_at(o, (int64_t)i);
+        if (r->call_ids) {
+            o = EXPORT_LIT(o, ",\"call_id\":");
+            o = export_i64_at(o, r->call_ids[i]);
+        }
+        if (ph == XO_I) {
+            o = EXPORT_LIT(o, ",\"exclusive_us\":");
+            o = export_us_at(o, rank_call_excl(r->owner, call->g));
+        }
+        if (r->await_ns && r->await_ns[i] >= 0) {
+            o = EXPORT_LIT(o, ",\"await_us\":");
+            o = export_us_at(o, r->await_ns[i]);
+        }
+        if (r->gpu_ns && r->gpu_ns[i] >= 0) {
+            o = EXPORT_LIT(o, ",\"gpu_us\":");
+            o = export_us_at(o, r->gpu_ns[i]);
+        }
+    }
+    o = EXPORT_LIT(o, "}},\n");
+    k->len = (size_t)(o - k->buf);
+    k->st->events++;
+    return SV_OK;
+}
+
+static sv_err walk_ss(xo_sink *k, const export_call *call, bool open, int64_t at)
+{
+    xo_ev e = {at, walk_reg(k, call->r), open};
+    return ss_put(k, k->wl, &e) ? SV_OK : SV_ERR_IO;
+}
+
+static sv_err walk_open(void *u, const export_call *call)
+{
+    xo_sink *k = u;
+    if (k->ss)
+        return walk_ss(k, call, true, call->start);
+    return walk_event(k, call, call->end > call->start ? XO_B : XO_I, call->start);
+}
+
+static sv_err walk_close(void *u, const export_call *call)
+{
+    xo_sink *k = u;
+    if (k->ss)
+        return walk_ss(k, call, false, call->end);
+    return call->end > call->start ? walk_event(k, call, XO_E, call->end) : SV_OK;
+}
+
+static sv_err walk_end(void *u, const lane *ln)
+{
+    (void)ln;
+    xo_sink *k = u;
+    return ss_lane_end(k, k->wl) ? SV_OK : SV_ERR_IO;
+}
+
+/* A rank the sweep cannot nest (call ids, a row out of order) done in memory within the
+ * budget (ooc_sink.h's lanes hook): its lanes walked as export_walk walks them in memory, so
+ * its events are the in-memory ones, call ids and all. */
+static bool sink_lanes(void *self, size_t rank_index, const lanes_index *ix, size_t ix_rank,
+                       const uint32_t *regmap)
+{
+    xo_sink *k = self;
+    if (k->failed || k->st->lost)
+        return !k->failed;
+    const rank_data *rk = &ix->prof->ranks[ix_rank];
+    if (!rk->calls || rk->calls->n != rk->ncalls) { /* no exclusive times to write */
+        sink_lose(k, OOC_SINK_UNSWEPT);
+        return true;
+    }
+    if ((k->rank != SIZE_MAX && !end_rank(k)) || !begin_rank(k, rank_index))
+        return false;
+    k->wrk = rk;
+    k->wmap = regmap;
+    static const export_walk_ops ops = {walk_begin, walk_open, walk_close, walk_end};
+    export_walk_stats ws;
+    sv_error err;
+    sv_err rc = export_walk_rank(ix, ix_rank, k->v.zero, &k->range, &ops, k, &ws, &err);
+    k->st->overlap += ws.overlap;
+    k->wrk = NULL;
+    k->wl = NULL;
+    /* a write's failure is the page's to say (werrno, spill_errno); memory fails the open */
+    return rc == SV_OK || (k->failed && (k->st->werrno || k->st->spill_errno));
+}
+
 /* ------------------------------------------------------------ the hook */
 
 static bool hook_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
@@ -676,7 +815,8 @@ static bool hook_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
     k->rank = SIZE_MAX;
     x->st->has_zero = v->has_zero;
     x->st->zero = k->v.zero;
-    if (!ooc_scan_add_sink(sc, &xo_ops, k))
+    k->range = x->range;
+    if (!ooc_scan_add_sink(sc, &xo_ops, k) || !ooc_scan_add_lanes(sc, sink_lanes, k))
         return false;
     /* The export reads the skeleton and the map only: the overview's aggregates are not
      * made (a third of the sweep's time). */

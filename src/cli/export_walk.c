@@ -235,6 +235,24 @@ static sv_err walk_lane(walk_ctx *w, const lane *ln, size_t in_rank, sv_error *e
     return rc == SV_OK ? w->ops->end(w->u, ln) : rc;
 }
 
+static void walk_bounds(walk_ctx *w, int64_t zero, const export_range *rg)
+{
+    w->lo = INT64_MIN;
+    w->hi = INT64_MAX;
+    if (rg->has_from)
+        w->lo = rg->from_ns > INT64_MAX - zero ? INT64_MAX : zero + rg->from_ns;
+    if (rg->has_to)
+        w->hi = rg->to_ns > INT64_MAX - zero ? INT64_MAX : zero + rg->to_ns;
+}
+
+static void walk_free(walk_ctx *w)
+{
+    free(w->v);
+    free(w->tmp);
+    free(w->runs);
+    free(w->stack);
+}
+
 sv_err export_walk(profile *p, const region_filter *f, const export_range *rg,
                    const export_walk_ops *ops, void *u, export_walk_stats *st, sv_error *err)
 {
@@ -243,20 +261,26 @@ sv_err export_walk(profile *p, const region_filter *f, const export_range *rg,
     sv_err rc = lanes_build(p, f, &ix, err);
     if (rc != SV_OK)
         return rc;
-    int64_t zero = export_zero(p);
-    walk_ctx w = {.ops = ops, .u = u, .st = st, .lo = INT64_MIN, .hi = INT64_MAX};
-    if (rg->has_from)
-        w.lo = rg->from_ns > INT64_MAX - zero ? INT64_MAX : zero + rg->from_ns;
-    if (rg->has_to)
-        w.hi = rg->to_ns > INT64_MAX - zero ? INT64_MAX : zero + rg->to_ns;
+    walk_ctx w = {.ops = ops, .u = u, .st = st};
+    walk_bounds(&w, export_zero(p), rg);
     for (size_t k = 0; rc == SV_OK && k < p->nranks; k++)
         for (size_t l = ix->rank_lane0[k]; rc == SV_OK && l < ix->rank_lane0[k + 1]; l++)
             rc = walk_lane(&w, &ix->lanes[l], l - ix->rank_lane0[k], err);
-    free(w.v);
-    free(w.tmp);
-    free(w.runs);
-    free(w.stack);
+    walk_free(&w);
     lanes_free(ix);
+    return rc;
+}
+
+sv_err export_walk_rank(const lanes_index *ix, size_t ix_rank, int64_t zero, const export_range *rg,
+                        const export_walk_ops *ops, void *u, export_walk_stats *st, sv_error *err)
+{
+    memset(st, 0, sizeof *st);
+    walk_ctx w = {.ops = ops, .u = u, .st = st};
+    walk_bounds(&w, zero, rg);
+    sv_err rc = SV_OK;
+    for (size_t l = ix->rank_lane0[ix_rank]; rc == SV_OK && l < ix->rank_lane0[ix_rank + 1]; l++)
+        rc = walk_lane(&w, &ix->lanes[l], l - ix->rank_lane0[ix_rank], err);
+    walk_free(&w);
     return rc;
 }
 

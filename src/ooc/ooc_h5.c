@@ -442,6 +442,8 @@ static sv_err scratch(hpass *hp, const hrank *hr, profile **out, lanes_index **i
         region *t = rank_add_region(trk, row->r->name);
         unsigned want = 3u | lane_cols(row) | (hr->ids ? 1u << SC_CALL | 1u << SC_PARENT : 0);
         want |= hp->h->sc.aux || (hp->h->hook && hp->h->hook->aux) ? aux_cols(row) : 0;
+        /* an export's hook writes these of a rank done in memory too (ooc_scan_add_lanes) */
+        want |= hp->h->hook && hp->h->hook->aux ? aux_cols(row) : 0;
         int64_t **dst[SC_NCOL] = {NULL};
         if (t) {
             int64_t **d[SC_NCOL] = {&t->start_ns,   &t->end_ns,     &t->gpu_ns,   &t->call_ids,

@@ -127,6 +127,12 @@ void *ooc_scan_take_sink(ooc_scan *sc, const ooc_sink_ops *ops)
                     sc->flat_self[j] = sc->flat_self[sc->nflat];
                     j--;
                 }
+            for (size_t j = 0; j < sc->nlanes_fn; j++)
+                if (sc->lanes_self[j] == self) {
+                    sc->lanes_fn[j] = sc->lanes_fn[--sc->nlanes_fn];
+                    sc->lanes_self[j] = sc->lanes_self[sc->nlanes_fn];
+                    j--;
+                }
             return self;
         }
     return NULL;
@@ -150,6 +156,28 @@ bool ooc_scan_add_flat(ooc_scan *sc, const ooc_flat_ops *ops, void *self)
     sc->flat[sc->nflat] = ops;
     sc->flat_self[sc->nflat++] = self;
     return true;
+}
+
+bool ooc_scan_add_lanes(ooc_scan *sc, ooc_sink_lanes_fn fn, void *self)
+{
+    bool known = false;
+    for (size_t i = 0; i < sc->nsinks; i++)
+        known |= sc->sinks[i].self == self;
+    if (!known || sc->nlanes_fn == OOC_SINKS_MAX)
+        return false;
+    sc->lanes_fn[sc->nlanes_fn] = fn;
+    sc->lanes_self[sc->nlanes_fn++] = self;
+    return true;
+}
+
+/* The lanes hook of sink k: ooc_sinks.c's, or one added with ooc_scan_add_lanes. */
+static ooc_sink_lanes_fn lanes_of(const ooc_scan *sc, const ooc_sink *k)
+{
+    ooc_sink_lanes_fn fn = ooc_sink_lanes_of(k->ops);
+    for (size_t i = 0; !fn && i < sc->nlanes_fn; i++)
+        if (sc->lanes_self[i] == k->self)
+            fn = sc->lanes_fn[i];
+    return fn;
 }
 
 /* A rank the sweep does not do: each sink says its product is partial. */
@@ -768,7 +796,7 @@ bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix,
     const rank_data *rk = &ix->prof->ranks[ix_rank];
     for (size_t i = 0; i < sc->nsinks; i++) { /* the sinks that read an index take it */
         const ooc_sink *k = &sc->sinks[i];
-        ooc_sink_lanes_fn hook = ooc_sink_lanes_of(k->ops);
+        ooc_sink_lanes_fn hook = lanes_of(sc, k);
         if (k->muted)
             continue;
         if (!hook) {

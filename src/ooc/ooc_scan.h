@@ -80,6 +80,10 @@ typedef struct ooc_scan {
     void (*tick)(void *ctx, const struct ooc_scan *sc, size_t rank_index, int64_t t,
                  uint64_t swept);
     void *tick_ctx;
+    /* Lanes hooks of sinks ooc_sink_lanes_of does not know (ooc_scan_add_lanes). */
+    ooc_sink_lanes_fn lanes_fn[OOC_SINKS_MAX];
+    void *lanes_self[OOC_SINKS_MAX];
+    size_t nlanes_fn;
 } ooc_scan;
 #define OOC_SCAN_TICK ((uint64_t)OOC_SEEK_STRIDE * 16)
 
@@ -98,6 +102,10 @@ void *ooc_scan_take_sink(ooc_scan *sc, const ooc_sink_ops *ops);
  * cannot do (ooc_flat_ops), and no `lose`.  False when OOC_SINKS_MAX are
  * in or self is not a registered sink's. */
 bool ooc_scan_add_flat(ooc_scan *sc, const ooc_flat_ops *ops, void *self);
+/* A registered sink's self takes the ranks done in memory as their lanes index (ooc_sink.h
+ * ooc_sink_lanes_fn) rather than `lose`: for a caller's sink (an export's hook), which
+ * ooc_sinks.c's ooc_sink_lanes_of cannot name.  False as ooc_scan_add_flat. */
+bool ooc_scan_add_lanes(ooc_scan *sc, ooc_sink_lanes_fn fn, void *self);
 /* Every accumulator the viewer's aggregate views read out of core
  * (ooc_sinks.c), each held within its share of budget bytes.  False on
  * NOMEM. */

@@ -60,7 +60,7 @@ typedef struct ooc_sink {
  * skeleton's regmap[j] (regmap NULL: j).  It comes where the rank's calls
  * would have; a sink without it gets `lose`.  false on NOMEM (the scan
  * fails).  ooc_sink_lanes_of (ooc_sinks.c) names each sink's, NULL for
- * none. */
+ * none; a caller's sink registers its own with ooc_scan_add_lanes. */
 typedef bool (*ooc_sink_lanes_fn)(void *self, size_t rank_index, const struct lanes_index *ix,
                                   size_t ix_rank, const uint32_t *regmap);
 ooc_sink_lanes_fn ooc_sink_lanes_of(const ooc_sink_ops *ops);

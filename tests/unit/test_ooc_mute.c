@@ -83,6 +83,8 @@ static void test_mute(void **state)
     assert_true(ooc_scan_add_flat(&sc, &flat_ops, &muted));
     assert_true(ooc_scan_add_sink(&sc, &kept_ops, &kept));
     assert_true(ooc_scan_add_flat(&sc, &flat_ops, &kept));
+    tsink stranger = {0}; /* a lanes hook only for a registered sink */
+    assert_false(ooc_scan_add_lanes(&sc, NULL, &stranger));
     ooc_scan_mute_others(&sc, &kept, "an export makes no overview");
     assert_int_equal(muted.lost, 1);
     assert_string_equal(muted.why, "an export makes no overview");
