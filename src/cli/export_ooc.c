@@ -156,7 +156,9 @@ typedef struct xo_sink {
      * the table of the lanes written there (the Chrome trace's M events name those only) */
     bool ss;
     int spill;
-    uint64_t spill_len;
+    uint64_t spill_len; /* written and buffered */
+    char *sbuf;         /* XO_BUF */
+    size_t nsbuf;
     xo_lane *lanes;
     size_t nlanes, lanes_cap;
 } xo_sink;
@@ -436,12 +438,13 @@ static bool grow_to(void **v, size_t *n, size_t want, size_t size)
 
 /* ------------------------------------------------------------ speedscope's spill */
 
-static bool spill_write(xo_sink *k, const void *p, size_t n)
+/* The spill's buffered bytes to the file, which they end. */
+static bool spill_flush(xo_sink *k)
 {
-    const char *b = p;
     size_t at = 0;
-    while (!k->failed && at < n) {
-        ssize_t w = pwrite(k->spill, b + at, n - at, (off_t)(k->spill_len + at));
+    uint64_t off = k->spill_len - k->nsbuf;
+    while (!k->failed && at < k->nsbuf) {
+        ssize_t w = pwrite(k->spill, k->sbuf + at, k->nsbuf - at, (off_t)(off + at));
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
@@ -451,7 +454,25 @@ static bool spill_write(xo_sink *k, const void *p, size_t n)
             at += (size_t)w;
         }
     }
-    k->spill_len += n;
+    k->nsbuf = 0;
+    return !k->failed;
+}
+
+/* Appends to the spill, through a buffer of XO_BUF bytes (two writes a 4 KiB block were
+ * most of the child's system time). */
+static bool spill_write(xo_sink *k, const void *p, size_t n)
+{
+    const char *b = p;
+    while (!k->failed && n) {
+        if (k->nsbuf == XO_BUF && !spill_flush(k))
+            break;
+        size_t m = XO_BUF - k->nsbuf < n ? XO_BUF - k->nsbuf : n;
+        memcpy(k->sbuf + k->nsbuf, b, m);
+        k->nsbuf += m;
+        k->spill_len += m;
+        b += m;
+        n -= m;
+    }
     return !k->failed;
 }
 
@@ -648,6 +669,7 @@ static void sink_free(void *self)
     free(k->recs);
     free(k->free_recs);
     free(k->buf);
+    free(k->sbuf);
     free(k);
 }
 
@@ -790,7 +812,9 @@ static bool hook_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
 {
     xo_run *x = ctx;
     xo_sink *k = calloc(1, sizeof *k);
-    if (!k || !(k->buf = malloc(XO_BUF))) {
+    if (!k || !(k->buf = malloc(XO_BUF)) || !(k->sbuf = malloc(XO_BUF))) {
+        if (k)
+            free(k->buf);
         free(k);
         return false;
     }
@@ -834,7 +858,7 @@ static bool hook_finish(void *ctx, ooc_scan *sc)
     if (ok && !k->st->lost) { /* the lane table after the blocks */
         k->st->lanes_off = k->spill_len;
         k->st->nlanes = k->nlanes;
-        ok = spill_write(k, k->lanes, k->nlanes * sizeof *k->lanes);
+        ok = spill_write(k, k->lanes, k->nlanes * sizeof *k->lanes) && spill_flush(k);
     }
     ok = ok && !k->failed;
     k->st->finished = ok;
@@ -1024,8 +1048,39 @@ sv_err export_ooc_chrome(const char *path, uint64_t budget, const region_filter 
 
 /* ------------------------------------------------------------ speedscope, the parent */
 
+/* The spill read back through a window of XO_WIN bytes: a lane's blocks are 4 KiB apart when
+ * its rank has one lane, and a read of each (three with the chain's walk) cost more system
+ * time than the writing. */
+#define XO_WIN (1u << 20)
+typedef struct xo_win {
+    int fd;
+    char *buf;
+    uint64_t off;
+    size_t len;
+} xo_win;
+
+static bool win_read(xo_win *w, void *p, size_t n, uint64_t off)
+{
+    if (n > XO_WIN)
+        return read_at(w->fd, p, n, off);
+    if (off < w->off || off + n > w->off + w->len) {
+        uint64_t base = off / XO_WIN * XO_WIN;
+        base = off + n > base + XO_WIN ? off : base;
+        ssize_t r;
+        do
+            r = pread(w->fd, w->buf, XO_WIN, (off_t)base);
+        while (r < 0 && errno == EINTR);
+        w->off = base;
+        w->len = r > 0 ? (size_t)r : 0;
+        if (off + n > w->off + w->len)
+            return false;
+    }
+    memcpy(p, w->buf + (off - w->off), n);
+    return true;
+}
+
 /* One lane's profile from its blocks, which are chained from the last. */
-static sv_err ss_lane_out(export_ss *w, int spill, profile *skel, const xo_lane *xl,
+static sv_err ss_lane_out(export_ss *w, xo_win *spill, profile *skel, const xo_lane *xl,
                           const ooc_lane *ml, sv_error *err)
 {
     uint64_t *offs = NULL;
@@ -1034,7 +1089,7 @@ static sv_err ss_lane_out(export_ss *w, int spill, profile *skel, const xo_lane 
     for (uint64_t at = xl->last; ok && at; n++) {
         xo_block_head h;
         ok = sv_grow((void **)&offs, &cap, n + 1, sizeof *offs, 64) &&
-             read_at(spill, &h, sizeof h, at - 1) && h.prev < at;
+             win_read(spill, &h, sizeof h, at - 1) && h.prev < at;
         if (ok)
             offs[n] = at - 1;
         at = ok ? h.prev : 0;
@@ -1046,8 +1101,8 @@ static sv_err ss_lane_out(export_ss *w, int spill, profile *skel, const xo_lane 
     xo_ev ev[XO_BLOCK_EVENTS];
     for (size_t b = n; rc == SV_OK && b-- > 0;) {
         xo_block_head h;
-        if (!read_at(spill, &h, sizeof h, offs[b]) || h.n > XO_BLOCK_EVENTS ||
-            !read_at(spill, ev, h.n * sizeof *ev, offs[b] + sizeof h)) {
+        if (!win_read(spill, &h, sizeof h, offs[b]) || h.n > XO_BLOCK_EVENTS ||
+            !win_read(spill, ev, h.n * sizeof *ev, offs[b] + sizeof h)) {
             rc = sv_error_set(err, SV_ERR_IO, "the temporary file cannot be read back");
             break;
         }
@@ -1069,17 +1124,23 @@ static sv_err ss_write(int spill, const xo_status *st, ooc_file *file, const reg
     if (!v)
         return err->code;
     t.v = v;
+    xo_win win = {spill, malloc(XO_WIN), UINT64_MAX, 0};
+    if (!win.buf) {
+        free(v);
+        return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
+    }
     export_ss *w = NULL;
     sv_err rc = export_ss_begin(&w, file->skel, f, fp, err);
     for (size_t l = 0; rc == SV_OK && l < file->map.nlanes; l++) {
         const ooc_lane *ml = &file->map.lanes[l];
         const xo_lane *xl = lane_find(&t, ml->rank_index, export_lane_tid(ml->kind, ml->row));
         if (xl && xl->rank < file->skel->nranks)
-            rc = ss_lane_out(w, spill, file->skel, xl, ml, err);
+            rc = ss_lane_out(w, &win, file->skel, xl, ml, err);
     }
     if (rc == SV_OK)
         rc = export_ss_end(w);
     export_ss_free(w);
+    free(win.buf);
     free(v);
     return rc;
 }
