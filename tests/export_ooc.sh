@@ -113,6 +113,20 @@ for f in t nt; do
         check "speedscope $f.h5 '$args' out of core: the same warnings" cmp -s "$tmp/mem.err" "$tmp/err"
     done
 done
+# Gaps of seconds between a lane's events (the spill packs a time since the event before
+# in 32 bits, a longer one whole): main [0 s, 20 s] holding a at 1 s and 10 s, main at 30 s.
+cat >"$tmp/gap.json" <<'EOF'
+{"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
+ "num_ranks": 1, "event_data_available": true, "metadata": {}, "regions": [
+ {"name": "main", "rank": 0, "start_times_ns": [1000000000000, 1030000000000],
+  "end_times_ns": [1020000000000, 1031000000000]},
+ {"name": "a", "rank": 0, "start_times_ns": [1001000000000, 1010000000000],
+  "end_times_ns": [1002000000000, 1010500000000]}]}
+EOF
+run --export speedscope --out-of-core "$tmp/gap.json" -
+check "speedscope of gaps of seconds out of core: exit 0" [ "$rc" = 0 ]
+check "speedscope of gaps of seconds out of core: the events by hand" has \
+    '"events":\[{"type":"O","frame":1,"at":0},{"type":"O","frame":0,"at":1000000000},{"type":"C","frame":0,"at":2000000000},{"type":"O","frame":0,"at":10000000000},{"type":"C","frame":0,"at":10500000000},{"type":"C","frame":1,"at":20000000000},{"type":"O","frame":1,"at":30000000000},{"type":"C","frame":1,"at":31000000000}\]' "$tmp/out"
 "$sv" --export speedscope "$tmp/m.h5" "$tmp/mem.json"
 run --export speedscope --memory 2M "$tmp/m.h5" -
 check "speedscope over --memory to stdout: exit 0" [ "$rc" = 0 ]

@@ -31,10 +31,10 @@
  * fork.
  * speedscope (xo_run.speedscope) drives the same lane stacks without the exclusive times:
  * each lane's opens and closes go to its block of XO_BLOCK_EVENTS, full blocks to the spill
- * file chained from the lane's last one, and the lane table after them; the events at the
- * instant of a call being pushed are held back so that a call of no length starting then
- * comes first, as in export_walk.c.  The parent writes the document from the spill, lane by
- * lane in the map's order, through export_speedscope.c's pieces. */
+ * file (packed, 8 bytes an event: ev_pack) chained from the lane's last one, and the lane table
+ * after them; the events at the instant of a call being pushed are held back so that a call of no
+ * length starting then comes first, as in export_walk.c.  The parent writes the document from the
+ * spill, lane by lane in the map's order, through export_speedscope.c's pieces. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* sync_file_range */
 #endif
@@ -84,9 +84,52 @@ typedef struct xo_ev {
 
 #define XO_BLOCK_EVENTS 255
 typedef struct xo_block_head {
-    uint64_t prev; /* the lane's previous block's offset + 1, 0 none */
-    uint32_t lane, n;
+    uint64_t prev;    /* the lane's previous block's offset + 1, 0 none */
+    uint32_t lane, n; /* n: its slots */
 } xo_block_head;
+
+/* In the spill an event is a slot of 8 bytes: the time since the block's event before it
+ * (32 bits), the region (31) and open (1); a time that does not fit (the block's first, a
+ * gap of 4 s or more) is an escape, XO_ESC in the time's place and the time in the next
+ * slot.  Half the 16 bytes of an xo_ev: 1.6 GB less spill for 100M calls. */
+#define XO_ESC UINT32_MAX
+#define XO_BLOCK_SLOTS (2 * XO_BLOCK_EVENTS)
+
+static size_t ev_pack(uint64_t *slot, const xo_ev *v, size_t n)
+{
+    size_t m = 0;
+    int64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t low = (uint64_t)v[i].reg << 1 | (v[i].open != 0);
+        bool near = i > 0 && v[i].at >= prev && (uint64_t)(v[i].at - prev) < XO_ESC;
+        slot[m++] = (near ? (uint64_t)(v[i].at - prev) : (uint64_t)XO_ESC) << 32 | low;
+        if (!near)
+            slot[m++] = (uint64_t)v[i].at;
+        prev = v[i].at;
+    }
+    return m;
+}
+
+/* The events of a block's n slots; false when they are not a packed block. */
+static bool ev_unpack(xo_ev *v, size_t *nv, const uint64_t *slot, size_t n)
+{
+    size_t m = 0;
+    int64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t head = slot[i], d = head >> 32;
+        int64_t at;
+        if (d == XO_ESC && i + 1 < n)
+            at = (int64_t)slot[++i];
+        else if (d != XO_ESC && m > 0) /* a block opens with an escape */
+            at = prev + (int64_t)d;
+        else
+            return false;
+        v[m++] = (xo_ev){at, (uint32_t)(head & UINT32_MAX) >> 1, (uint32_t)(head & 1)};
+        prev = at;
+    }
+    *nv = m;
+    return true;
+}
 
 typedef struct xo_pre {
     char s[64];
@@ -481,10 +524,12 @@ static bool ss_block_out(xo_sink *k, xo_lstack *ls)
     if (!ls->nblk)
         return true;
     xo_lane *ln = &k->lanes[ls->id - 1];
-    xo_block_head h = {ln->last, ls->id - 1, (uint32_t)ls->nblk};
+    uint64_t slot[XO_BLOCK_SLOTS];
+    size_t n = ev_pack(slot, ls->blk, ls->nblk);
+    xo_block_head h = {ln->last, ls->id - 1, (uint32_t)n};
     ln->last = k->spill_len + 1;
     ln->events += ls->nblk;
-    bool ok = spill_write(k, &h, sizeof h) && spill_write(k, ls->blk, ls->nblk * sizeof *ls->blk);
+    bool ok = spill_write(k, &h, sizeof h) && spill_write(k, slot, n * sizeof *slot);
     ls->nblk = 0;
     return ok;
 }
@@ -1098,15 +1143,18 @@ static sv_err ss_lane_out(export_ss *w, xo_win *spill, profile *skel, const xo_l
     lane ln = {.rk = rk, .kind = ml->kind, .row = ml->row};
     sv_err rc = ok ? export_ss_lane(w, &ln, xl->t0, xl->t1)
                    : sv_error_set(err, SV_ERR_IO, "the temporary file cannot be read back");
-    xo_ev ev[XO_BLOCK_EVENTS];
+    xo_ev ev[XO_BLOCK_SLOTS];
+    uint64_t slot[XO_BLOCK_SLOTS];
     for (size_t b = n; rc == SV_OK && b-- > 0;) {
         xo_block_head h;
-        if (!win_read(spill, &h, sizeof h, offs[b]) || h.n > XO_BLOCK_EVENTS ||
-            !win_read(spill, ev, h.n * sizeof *ev, offs[b] + sizeof h)) {
+        size_t nev = 0;
+        if (!win_read(spill, &h, sizeof h, offs[b]) || h.n > XO_BLOCK_SLOTS ||
+            !win_read(spill, slot, h.n * sizeof *slot, offs[b] + sizeof h) ||
+            !ev_unpack(ev, &nev, slot, h.n)) {
             rc = sv_error_set(err, SV_ERR_IO, "the temporary file cannot be read back");
             break;
         }
-        for (uint32_t i = 0; rc == SV_OK && i < h.n; i++)
+        for (size_t i = 0; rc == SV_OK && i < nev; i++)
             rc = ev[i].reg < rk->nregions
                      ? export_ss_event(w, rk->regions[ev[i].reg], ev[i].open, ev[i].at)
                      : sv_error_set(err, SV_ERR_DAMAGED, "a spilled event names no region");
