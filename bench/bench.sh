@@ -32,7 +32,10 @@
 #      beside it the frame once the overview is in, what --batch prints),
 #      peak RSS of each; a third file, gzip with the writer's 1,024-element chunks
 #      (targets: --json --memory 1G <= 0.25x raw read, first frame out of
-#      core <= 3 s), and the h5py + numpy script on each;
+#      core <= 3 s), and the h5py + numpy script on each; then the exports
+#      out of core within --memory 1G on BENCH_BIG_EXPORT (gzip-c1k) against
+#      --json on it (target 2x, peak RSS <= 1 GiB; the Chrome trace, ~19 GB,
+#      and speedscope, ~7.5 GB, to /dev/null);
 #   8. the Python baseline: bench/h5py_stats.py (h5py reads the columns,
 #      numpy computes each row's count, total, mean, min, max, std,
 #      percentiles, first start) against --json on the same file, both in
@@ -47,7 +50,8 @@
 #      of extended-2M (2 ranks x 4 threads, every column), as ratios to --json
 #      on the same file (target 2x: half its speed), with their peak RSS; and
 #      the same out of core on schema3-10M within --memory $BENCH_OOC_MEMORY
-#      (64M), as ratios to --json on it, peak RSS against the budget;
+#      (64M), as ratios to --json on it (wall clock and CPU), peak RSS
+#      against the budget;
 #  11. each view's first frame on schema3-10M (BENCH_VIEW_FILE): the headless
 #      run opening it (--view ID) beyond the run opening the timeline (the
 #      load), as a ratio to the load (target 1x).
@@ -62,7 +66,8 @@
 # BENCH_BIG=1 adds part 7 (BENCH_BIG_FILE, BENCH_BIG_GZIP_FILE: existing
 # 100M-event files to use instead of writing them into $BENCH_OUT;
 # BENCH_BIG_GZIP1K_FILE the 1,024-chunk one; BENCH_BIG_CALLS, 100000000: the
-# calls of the files written; BENCH_BIG_REPEATS, 3),
+# calls of the files written; BENCH_BIG_REPEATS, 3; BENCH_BIG_EXPORT, gzip-c1k:
+# the file of its exports),
 # BENCH_OOC_MEMORY (64M) the --memory of part 10's out-of-core exports,
 # BENCH_PY_FILES="s3c1k-10M ..." the files of part 8, BENCH_PYTHON
 # (/usr/bin/python3, Debian's, with python3-h5py and python3-numpy).
@@ -603,10 +608,52 @@ if part_on 7; then
         printf '      "json_memory_1g_target": %s, "h5py_script_s": %s, "h5py_script_peak_rss_bytes": %s, "json_memory_1g_to_script": %s}' \
             "$ms_target" "$py_s" "$(calc "$py_rss * 1024")" "$py_ratio" >>"$BJSON"
     done
+    # The exports out of core within --memory 1G on one of the files (BENCH_BIG_EXPORT:
+    # plain, gzip or gzip-c1k), interleaved with --json on it (the target: at most twice its
+    # time, within the budget).  The Chrome trace (about 19 GB for 100M calls) and speedscope
+    # (about 7.5 GB) go to /dev/null, the folded stacks to a file in $TMP.
+    bx=${BENCH_BIG_EXPORT:-gzip-c1k}
+    case $bx in plain) bxf=$BIG_PLAIN ;; gzip) bxf=$BIG_GZIP ;; *) bx=gzip-c1k bxf=$BIG_GZIP1K ;; esac
+    for k in json chrome speedscope folded; do : >"$TMP/bx-$k"; done
+    bx_load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+    i=0
+    while [ "$i" -lt "$RB" ]; do
+        run_once "$TMP/bx-json" "$SV" --json "$bxf"
+        run_once "$TMP/bx-chrome" "$SV" --export chrome --memory 1G "$bxf" /dev/null
+        run_once "$TMP/bx-speedscope" "$SV" --export speedscope --memory 1G "$bxf" /dev/null
+        run_once "$TMP/bx-folded" "$SV" --export folded --memory 1G "$bxf" "$TMP/bx.txt"
+        rm -f "$TMP/bx.txt"
+        i=$((i + 1))
+    done
+    bx_load1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+    bxj=$(median "$TMP/bx-json" 1) bxjc=$(cpu_median "$TMP/bx-json")
+    echo "  exports out of core within --memory 1G ($bx, load average $bx_load0 -> $bx_load1; target"
+    echo "  <= 2x --json on it and peak RSS <= 1 GiB; the Chrome trace and speedscope to /dev/null):"
+    printf '    --json %.3f s (CPU %.3f s)\n' "$bxj" "$bxjc"
+    BXJSON="$TMP/bxjson"
+    : >"$BXJSON"
+    for what in chrome speedscope folded; do
+        xs=$(median "$TMP/bx-$what" 1) xst=$(worst_status "$TMP/bx-$what")
+        xc=$(cpu_median "$TMP/bx-$what") xrss=$(median "$TMP/bx-$what" 4)
+        xr=$(ratio "$xs" "$bxj") xcr=$(ratio "$xc" "$bxjc")
+        in_mem=$(calc "$xrss * 1024 <= 1073741824")
+        met=0
+        [ "$xst" = 0 ] && [ "$xr" != null ] && met=$(calc "$xr <= 2 && $in_mem")
+        printf '    %-10s %.3f s = %s --json (%s), CPU %.3f s = %s, peak RSS %.0f MiB%s\n' "$what" \
+            "$xs" "$(show "$xr")" "$(yes_no "$met")" "$xc" "$(show "$xcr")" "$(calc "$xrss / 1024")" \
+            "$([ "$xst" = 0 ] || echo " FAILED (exit $xst)")"
+        [ -s "$BXJSON" ] && printf ',\n' >>"$BXJSON"
+        printf '      "%s": {"s": %s, "cpu_s": %s, "exit": %s, "json_ratio": %s, "json_cpu_ratio": %s, "peak_rss_bytes": %s, "within_memory": %s, "met": %s}' \
+            "$what" "$xs" "$xc" "$xst" "$xr" "$xcr" "$(calc "$xrss * 1024")" "$(tf "$in_mem")" "$(tf "$met")" >>"$BXJSON"
+    done
     {
         printf '  "big": {"calls": %s, "repeats": %s, "summary_target_s": 0.2, "json_target": 4, "memory": "1G", "first_frame_target_s": 3,\n' "$BIG_CALLS" "$RB"
         printf '    "files": {\n'
         cat "$BJSON"
+        printf '\n    },\n'
+        printf '    "exports_out_of_core": {"file": "%s", "memory": "1G", "chrome_to": "/dev/null", "speedscope_to": "/dev/null", "target_json_ratio": 2, "load_average": [%s, %s], "json_s": %s, "json_cpu_s": %s,\n' \
+            "$bx" "$bx_load0" "$bx_load1" "$bxj" "$bxjc"
+        cat "$BXJSON"
         printf '\n    }\n  }'
     } >"$TMP/frag-7"
 fi
@@ -743,32 +790,33 @@ if part_on 10; then
     omem_b=$(calc "$(echo "$omem" | sed 's/[KMG]$//') * $(case "$omem" in *K) echo 1024 ;; *M) echo "$MIB" ;; *G) echo "$MIB * 1024" ;; *) echo 1 ;; esac)")
     echo "    out of core, schema3-10M (10M calls) within --memory $omem, as ratios to --json on it"
     measure "ojson" "$SV" --json "$of"
-    ojs=$(median "$TMP/ojson" 1)
-    printf '  --json %.3f s\n' "$ojs"
+    ojs=$(median "$TMP/ojson" 1) ojcpu=$(cpu_median "$TMP/ojson")
+    printf '  --json %.3f s (CPU %.3f s), load average %s\n' "$ojs" "$ojcpu" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)"
     OJSON="$TMP/ojson.json"
     : >"$OJSON"
     for what in chrome speedscope folded; do
         measure "o$what" "$SV" --export "$what" --memory "$omem" "$of" "$TMP/export.json"
         xs=$(median "$TMP/o$what" 1) xst=$(worst_status "$TMP/o$what")
         xrss=$(median "$TMP/o$what" 4)
-        xr=$(ratio "$xs" "$ojs")
+        xr=$(ratio "$xs" "$ojs") xc=$(cpu_median "$TMP/o$what")
+        xcr=$(ratio "$xc" "$ojcpu")
         met=0 in_mem=$(calc "$xrss * 1024 <= $omem_b")
         [ "$xst" = 0 ] && [ "$xr" != null ] && met=$(calc "$xr <= 2")
         size=$(stat -c %s "$TMP/export.json" 2>/dev/null || echo 0)
-        printf '  %-10s %.3f s = %s --json (%s), peak RSS %.0f MiB (%s), %.0f MiB written%s\n' \
-            "$what" "$xs" "$(show "$xr")" "$(yes_no "$met")" "$(calc "$xrss / 1024")" \
+        printf '  %-10s %.3f s = %s --json (%s; CPU %s), peak RSS %.0f MiB (%s), %.0f MiB written%s\n' \
+            "$what" "$xs" "$(show "$xr")" "$(yes_no "$met")" "$(show "$xcr")" "$(calc "$xrss / 1024")" \
             "$([ "$in_mem" = 1 ] && echo "within --memory" || echo "over --memory: MISSED")" \
             "$(calc "${size:-0} / $MIB")" "$([ "$xst" = 0 ] || echo " FAILED (exit $xst)")"
         [ -s "$OJSON" ] && printf ',\n' >>"$OJSON"
-        printf '    "%s": {"s": %s, "exit": %s, "json_ratio": %s, "peak_rss_bytes": %s, "within_memory": %s, "met": %s}' \
-            "$what" "$xs" "$xst" "$xr" "$(calc "$xrss * 1024")" "$(tf "$in_mem")" "$(tf "$met")" >>"$OJSON"
+        printf '    "%s": {"s": %s, "cpu_s": %s, "exit": %s, "json_ratio": %s, "json_cpu_ratio": %s, "peak_rss_bytes": %s, "within_memory": %s, "met": %s}' \
+            "$what" "$xs" "$xc" "$xst" "$xr" "$xcr" "$(calc "$xrss * 1024")" "$(tf "$in_mem")" "$(tf "$met")" >>"$OJSON"
         rm -f "$TMP/export.json"
     done
     {
         printf '  "exports": {"file": "extended-2M", "calls": 2000000, "json_s": %s, "target_json_ratio": 2,\n' "$js"
         cat "$XJSON"
         printf '\n  },\n'
-        printf '  "exports_out_of_core": {"file": "schema3-10M", "calls": 10000000, "memory": "%s", "json_s": %s, "target_json_ratio": 2,\n' "$omem" "$ojs"
+        printf '  "exports_out_of_core": {"file": "schema3-10M", "calls": 10000000, "memory": "%s", "json_s": %s, "json_cpu_s": %s, "target_json_ratio": 2,\n' "$omem" "$ojs" "$ojcpu"
         cat "$OJSON"
         printf '\n  }'
     } >"$TMP/frag-10"
