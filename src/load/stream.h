@@ -95,6 +95,32 @@ void stream_pct_feed(stream_pct *pc, const int64_t *d, size_t n);
 void stream_pct_resolve(stream_pct *pc);
 void stream_pct_free(stream_pct *pc);
 
+/* Percentiles in pass 1 itself (when pass 1 also sweeps the rank): the
+ * row's first durations are held; once prefix values are held, windows of
+ * buckets around each percentile of what was seen are chosen, only the
+ * durations in them are kept (at most cap values), and at the end
+ * stream_early_apply checks that every bucket the exact plan wants lies
+ * inside a window, so what was kept is all of that bucket.  Any miss (a
+ * row whose durations drift, a window too full) just leaves the row to
+ * the passes above: the result is the same either way. */
+typedef struct stream_early {
+    int64_t *v;
+    size_t nv, vcap, cap, prefix;
+    bool planned, failed;
+    uint64_t wlo[3], whi[3]; /* the windows' durations */
+} stream_early;
+
+void stream_early_init(stream_early *e, size_t prefix, size_t cap);
+/* The chunk's calls (recorded order); hist: pass 1's histogram of every
+ * call fed so far, this chunk's included, over seen calls. */
+void stream_early_feed(stream_early *e, const int64_t *s, const int64_t *en, size_t n,
+                       const uint32_t *hist, uint64_t seen);
+/* After stream_pct_plan: true when pc got every value it needs (pass 2's
+ * collection done, as stream_pct_alloc and stream_pct_feed leave it);
+ * false (pc untouched) when it must read them; NOMEM also false. */
+bool stream_early_apply(stream_early *e, stream_pct *pc);
+void stream_early_free(stream_early *e);
+
 /* One more pass over a row's durations: calls fn on each chunk.  Returns 0,
  * or -1 on a read error / NOMEM. */
 typedef void (*stream_dur_fn)(void *fctx, const int64_t *d, size_t n);

@@ -431,8 +431,8 @@ static void check_chunk(sc_row *row, const sc_reader *rd, size_t len, int64_t *p
 
 /* Pass 1's work on one chunk (rd: the reader as the chunk left it);
  * false when out of memory. */
-static bool pass1_chunk(sc_file *sf, sc_row *row, const sc_reader *rd, stream_acc *acc, int64_t *ps,
-                        int64_t *pe)
+bool sc_pass1_chunk(sc_file *sf, sc_row *row, const sc_reader *rd, stream_acc *acc, int64_t *ps,
+                    int64_t *pe)
 {
     if (!rd->ovf)
         check_chunk(row, rd, rd->len, ps, pe);
@@ -463,11 +463,29 @@ static int pass1_pf(sc_pf *pf, sc_file *sf, sc_row *row, sc_reader *rd, stream_a
         rd->ovf = ch->ovf;
         rd->ovf_at = ch->ovf_at;
         rc = ch->rc;
-        if (rc == 1 && !pass1_chunk(sf, row, rd, acc, &ps, &pe))
+        if (rc == 1 && !sc_pass1_chunk(sf, row, rd, acc, &ps, &pe))
             rc = -2;
     }
     memset(rd->buf, 0, sizeof rd->buf); /* the buffers were the reader thread's */
     return rc;
+}
+
+void sc_pass1_begin(sc_row *row)
+{
+    row->in_order = true;
+    row->ids_all_m1 = true;
+    row->keep = row->open;
+}
+
+void sc_pass1_end(sc_row *row, const sc_reader *rd, const stream_acc *acc, int rc)
+{
+    row->ovf = rd->ovf;
+    row->ovf_at = rd->ovf_at;
+    if (rc == 0) {
+        row->moments_ok = stream_acc_finish(acc, &row->st);
+        if (row->n > 0 && !row->ovf && !row->bad_end)
+            stream_pct_plan(&row->pct, acc->hist, row->n);
+    }
 }
 
 sv_err sc_pass1_row(sc_file *sf, sc_row *row)
@@ -485,29 +503,58 @@ sv_err sc_pass1_row(sc_file *sf, sc_row *row)
     if (pf)
         memset(&rd, 0, sizeof rd);
     bool accok = stream_acc_init(&acc);
-    row->in_order = true;
-    row->ids_all_m1 = true;
-    row->keep = row->open;
+    sc_pass1_begin(row);
     int64_t ps = 0, pe = 0;
     int rc = ok && accok ? 1 : -2;
     if (pf && rc == 1)
         rc = pass1_pf(pf, sf, row, &rd, &acc);
     while (!pf && rc == 1 && (rc = sc_reader_next(&rd)) == 1)
-        if (!pass1_chunk(sf, row, &rd, &acc, &ps, &pe))
+        if (!sc_pass1_chunk(sf, row, &rd, &acc, &ps, &pe))
             rc = -2;
     sc_pf_stop(pf);
-    row->ovf = rd.ovf;
-    row->ovf_at = rd.ovf_at;
+    sc_pass1_end(row, &rd, &acc, rc);
     sc_reader_free(&rd);
-    if (rc == 0) {
-        row->moments_ok = stream_acc_finish(&acc, &row->st);
-        if (row->n > 0 && !row->ovf && !row->bad_end)
-            stream_pct_plan(&row->pct, acc.hist, row->n);
-    }
     stream_acc_free(&acc);
     if (rc == -2)
         return SV_ERR_NOMEM;
     return rc < 0 ? SV_ERR_FORMAT : SV_OK;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The rank's streamed rows in byte order of their names, read once for
+ * pass 1 and the sweep (stream_one.c); false when not (then pass 1 reads
+ * row by row).  Names equal between rows leave it to pass 2. */
+static bool one_rank(lc_file *lf, const size_t *rows, size_t n)
+{
+    sc_file *sf = lf->sc;
+    sc_one_free(sf);
+    if (sf->stats_later || n == 0)
+        return false;
+    const char **names = malloc(n * sizeof *names);
+    sc_row **v = malloc(n * sizeof *v);
+    size_t m = 0;
+    bool ok = names && v;
+    for (size_t j = 0; ok && j < n; j++)
+        if (sf->rows[rows[j]])
+            names[m++] = row_name(lf, rows[j]);
+    if (ok && m)
+        qsort(names, m, sizeof *names, cmp_name);
+    for (size_t j = 1; ok && j < m; j++)
+        ok = strcmp(names[j - 1], names[j]) != 0;
+    /* The rows in that order: each name's row (names are distinct). */
+    for (size_t k = 0; ok && k < m; k++)
+        for (size_t j = 0; j < n; j++)
+            if (sf->rows[rows[j]] && row_name(lf, rows[j]) == names[k])
+                v[k] = sf->rows[rows[j]];
+    bool done = ok && m && sc_one_rank(sf, v, m);
+    if (!done)
+        free(v);
+    free(names);
+    return done;
 }
 
 sv_err sc_rank_begin(ld_ctx *c, lc_file *lf, const rank_data *rk, const size_t *rows, size_t n)
@@ -517,7 +564,10 @@ sv_err sc_rank_begin(ld_ctx *c, lc_file *lf, const rank_data *rk, const size_t *
     sf->tmax = rk->has_threads ? (int64_t)rk->threads.n - 1 : INT64_MAX;
     sf->kmax = rk->has_tasks ? (int64_t)rk->tasks.n - 1 : INT64_MAX;
     bool real_ids = false, any_ids = false;
-    for (size_t j = 0; j < n; j++) {
+    bool one = one_rank(lf, rows, n);
+    if (one && sf->rd.log_reads)
+        fprintf(stderr, "scopeview: stream rank %d: pass 1 and the sweep in one read\n", rk->rank);
+    for (size_t j = 0; !one && j < n; j++) {
         sc_row *row = sf->rows[rows[j]];
         if (!row)
             continue;
@@ -532,6 +582,11 @@ sv_err sc_rank_begin(ld_ctx *c, lc_file *lf, const rank_data *rk, const size_t *
         }
         if (e)
             return e;
+    }
+    for (size_t j = 0; j < n; j++) {
+        sc_row *row = sf->rows[rows[j]];
+        if (!row)
+            continue;
         any_ids |= (row->keep & (1u << SC_CALL)) != 0;
         real_ids |= (row->keep & (1u << SC_CALL)) && !row->ids_all_m1;
     }
@@ -659,10 +714,12 @@ void sc_free(lc_file *lf)
     for (size_t i = 0; sf->rows && i < sf->P; i++)
         if (sf->rows[i]) {
             stream_pct_free(&sf->rows[i]->pct);
+            stream_early_free(&sf->rows[i]->early);
             free(sf->rows[i]->thr);
             free(sf->rows[i]);
         }
     free(sf->rows);
+    sc_one_free(sf);
     free(sf);
     lf->sc = NULL;
 }

@@ -29,7 +29,21 @@ typedef struct sc_row {
     stream_pct pct;
     int64_t *thr; /* distinct thread rows (a hash set while reading) */
     size_t nthr, thr_cap;
+    stream_early early; /* percentiles from pass 1 (stream_one.c), when early_on */
+    bool early_on;
 } sc_row;
+
+/* A rank's pass 1 that also swept it (stream_one.c): its rows in the
+ * sweep's order and their exclusive totals, for pass 2 to take when the
+ * committed rows are those same rows. */
+typedef struct sc_one {
+    bool ok;
+    sc_row **v;
+    size_t n;
+    int64_t *excl;
+    uint32_t nlanes;
+    bool capped;
+} sc_one;
 
 typedef struct sc_file {
     /* The load's reader with a chunk cache of its own: the columns are read
@@ -50,6 +64,7 @@ typedef struct sc_file {
     uint64_t stored;  /* schema 1: the stored bytes of the streamed regions' columns */
     bool stats_later; /* stop after pass 1 (load_sink.h stats_later) */
     ld_ctx *c;
+    sc_one one; /* the current rank's pass 1 and sweep in one read */
 } sc_file;
 
 /* A chunked reader of one row: the columns in want, decoded. */
@@ -68,6 +83,22 @@ typedef struct sc_reader {
 
 /* Pass 1 over one row (stream_col.c). */
 sv_err sc_pass1_row(sc_file *sf, sc_row *row);
+/* Its parts: the row's state before the first chunk, one chunk (rd as the
+ * chunk left the reader; false on NOMEM), the results once rc (the
+ * reader's last: 0 the end) is known. */
+void sc_pass1_begin(sc_row *row);
+bool sc_pass1_chunk(sc_file *sf, sc_row *row, const sc_reader *rd, stream_acc *acc, int64_t *ps,
+                    int64_t *pe);
+void sc_pass1_end(sc_row *row, const sc_reader *rd, const stream_acc *acc, int rc);
+/* Pass 1 of a rank's rows v (in byte order of their names) read once
+ * with pass 2's sweep beside it (stream_one.c), into sf->one, which then
+ * owns v: true when done; false when the rank is not one for it or the
+ * read stopped (a row out of order, a read error, no memory): the rows
+ * are then as before pass 1, for the row-by-row passes. */
+bool sc_one_rank(sc_file *sf, sc_row **v, size_t n);
+void sc_one_free(sc_file *sf);
+/* Per-row share of the budget for the percentile buckets (values). */
+size_t sc_pct_cap(const sc_file *sf, size_t nrows);
 /* Its results into the region (streamed, statistics, columns, threads). */
 void sc_row_to_region(sc_row *row, region *t);
 /* Pass 2 over a rank's rows (stream_rank.c); v: every row of the rank with

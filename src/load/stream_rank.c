@@ -8,6 +8,7 @@
 #include "model/par.h"
 #include "stream_col_internal.h"
 #include "stream_pf.h"
+#include "util/text.h"
 
 typedef struct rank_rows {
     sc_row **v; /* streamed, committed rows in byte order of their names */
@@ -77,8 +78,7 @@ static int src_refill(void *vctx, stream_src *src)
     return 1;
 }
 
-/* Per-row share of the budget for pass 2's percentile buckets (values). */
-static size_t pct_cap(const sc_file *sf, size_t nrows)
+size_t sc_pct_cap(const sc_file *sf, size_t nrows)
 {
     uint64_t v = sf->budget / 4 / sizeof(int64_t) / (nrows ? nrows : 1);
     return v < 4096 ? 4096 : (size_t)v;
@@ -86,7 +86,7 @@ static size_t pct_cap(const sc_file *sf, size_t nrows)
 
 static sv_err alloc_pcts(sc_file *sf, rank_rows *rr)
 {
-    size_t cap = pct_cap(sf, rr->n);
+    size_t cap = sc_pct_cap(sf, rr->n);
     for (size_t j = 0; j < rr->n; j++)
         if (rr->v[j]->n > 0 && !rr->v[j]->mem && !stream_pct_alloc(&rr->v[j]->pct, cap))
             return SV_ERR_NOMEM;
@@ -114,6 +114,8 @@ static sv_err sweep_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *exc
         srcs[j] = (stream_src){.reg = (uint32_t)j, .refill = src_refill, .ctx = &ctx[j]};
     }
     stream_sweep_out out = {excl, 0, false, false};
+    if (!e && sf->rd.log_reads)
+        fprintf(stderr, "scopeview: stream rank %d: pass 2 reads its calls again\n", rk->rank);
     if (!e && stream_sweep(srcs, rr->n, &out) != 0)
         e = SV_ERR_FORMAT;
     sc_pf_stop(pf);
@@ -178,6 +180,8 @@ static sv_err read_whole(sc_file *sf, sc_row *row, region *t)
 
 static sv_err nest_in_memory(ld_ctx *c, sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *excl)
 {
+    if (sf->rd.log_reads)
+        fprintf(stderr, "scopeview: stream rank %d: pass 2 reads its calls again\n", rk->rank);
     profile *tp = profile_new(c->p->path);
     rank_data *trk = tp ? profile_add_rank(tp, rk->rank) : NULL;
     sv_err e = trk ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
@@ -218,6 +222,11 @@ typedef struct pass_ctx {
 static int row_pass(void *vctx, stream_dur_fn fn, void *fctx)
 {
     pass_ctx *x = vctx;
+    if (x->sf->rd.log_reads) {
+        char esc[256];
+        text_escape_buf(esc, sizeof esc, x->row->r->name);
+        fprintf(stderr, "scopeview: stream: %s read again\n", esc);
+    }
     sc_reader rd;
     int k = sc_reader_init(&rd, x->sf, x->row, 3u, stream_chunk_len(x->sf->budget, 1, 3), true)
                 ? 1
@@ -252,13 +261,13 @@ static sv_err finish_row(sc_file *sf, sc_row *row, size_t nrows)
         return SV_OK;
     if (row->pct.nb == 0 && stream_pct_need(&row->pct) > 0) {
         /* not collected by pass 2 (no sweep): one pass for the light buckets */
-        if (!stream_pct_alloc(&row->pct, pct_cap(sf, 1)))
+        if (!stream_pct_alloc(&row->pct, sc_pct_cap(sf, 1)))
             return SV_ERR_NOMEM;
         if (row->pct.nb && row_pass(&px, collect_fn, &row->pct) != 0)
             return SV_ERR_FORMAT;
     }
     stream_pct_resolve(&row->pct);
-    if (stream_pct_refine(&row->pct, pct_cap(sf, 1), row_pass, &px) != 0)
+    if (stream_pct_refine(&row->pct, sc_pct_cap(sf, 1), row_pass, &px) != 0)
         return SV_ERR_FORMAT;
     stream_pct_result(&row->pct, &r->st);
     if (!row->moments_ok) {
@@ -353,6 +362,8 @@ static sv_err lanes_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *exc
     lane_ctx *ctx = calloc(rr->n ? rr->n : 1, sizeof *ctx);
     sv_err e = srcs && ctx ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
     for (size_t ti = 0; !e && ti < nt; ti++) {
+        if (sf->rd.log_reads)
+            fprintf(stderr, "scopeview: stream rank %d: pass 2 reads its calls again\n", rk->rank);
         for (size_t j = 0; !e && j < rr->n; j++) {
             lane_ctx *x = &ctx[j];
             *x = (lane_ctx){.row = rr->v[j], .thread = threads[ti], .feed = ti == 0};
@@ -435,6 +446,33 @@ static void use_stored(ld_ctx *c, rank_rows *rr, const rank_data *rk, const char
                  c->path, rk->rank, why, missing ? ", null where it has none" : "");
 }
 
+/* Pass 1's sweep (stream_one.c) when it swept exactly these rows in this
+ * order: its totals, its lanes, and the early percentiles for finish_row
+ * (a row they miss reads its own, as after a sweep that collected none). */
+static bool one_take(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *excl)
+{
+    const sc_one *o = &sf->one;
+    if (!o->ok || o->n != rr->n)
+        return false;
+    for (size_t j = 0; j < rr->n; j++)
+        if (o->v[j] != rr->v[j])
+            return false;
+    memcpy(excl, o->excl, rr->n * sizeof *excl);
+    rk->ninferred_lanes = o->nlanes;
+    if (o->capped)
+        profile_warn(rk->owner,
+                     "%s: rank %d: calls overlap partly on more than %d inferred lanes; "
+                     "the rest are drawn on the last lane",
+                     rk->owner->path, rk->rank, 256);
+    for (size_t j = 0; j < rr->n; j++) {
+        sc_row *row = rr->v[j];
+        if (row->early_on && row->n > 0 && !stream_early_apply(&row->early, &row->pct))
+            stream_pct_free(&row->pct);
+        stream_early_free(&row->early);
+    }
+    return true;
+}
+
 sv_err sc_rank_finish(ld_ctx *c, lc_file *lf, rank_data *rk, const size_t *rows, size_t n)
 {
     sc_file *sf = lf->sc;
@@ -462,6 +500,19 @@ sv_err sc_finish_rows(ld_ctx *c, sc_file *sf, rank_data *rk, sc_row **v, size_t 
         free(rr.v);
         return e;
     }
+    if (!e && rr.n && how == NEST_SWEEP && one_take(sf, &rr, rk, excl)) {
+        for (size_t j = 0; !e && j < rr.n; j++) {
+            rr.v[j]->r->st.exclusive_total_ns = excl[j];
+            e = finish_row(sf, rr.v[j], rr.n);
+        }
+        sc_one_free(sf);
+        free(excl);
+        free(rr.v);
+        return e;
+    }
+    sc_one_free(sf);
+    for (size_t j = 0; j < rr.n; j++) /* pass 2 collects them as it reads */
+        stream_early_free(&rr.v[j]->early);
     if (!e && rr.n && how == NEST_LANES) {
         int64_t threads[LANE_PASSES_MAX];
         size_t nt = rank_threads(&rr, threads);

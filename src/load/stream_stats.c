@@ -402,3 +402,148 @@ size_t stream_chunk_len(uint64_t budget, size_t nreaders, size_t ncols)
         len = 1024;
     return (size_t)len;
 }
+
+/* ------------------------------------------------------------ percentiles in pass 1 */
+
+void stream_early_init(stream_early *e, size_t prefix, size_t cap)
+{
+    memset(e, 0, sizeof *e);
+    e->cap = cap ? cap : 1;
+    e->prefix = prefix < e->cap ? prefix : e->cap;
+    e->prefix = e->prefix ? e->prefix : 1;
+}
+
+void stream_early_free(stream_early *e)
+{
+    free(e->v);
+    e->v = NULL;
+    e->nv = e->vcap = 0;
+}
+
+static void early_fail(stream_early *e)
+{
+    stream_early_free(e);
+    e->failed = true;
+}
+
+/* The bucket holding rank k of the histogram's m calls. */
+static size_t early_bucket(const uint32_t *h, uint64_t k)
+{
+    size_t b = 0;
+    while (b + 1 < STREAM_HIST_BUCKETS && k >= h[b])
+        k -= h[b++];
+    return b;
+}
+
+/* Windows around each percentile of the seen calls: its sampling spread
+ * (a few standard errors of a quantile of m values) and a margin, widened
+ * by a bucket on each side. */
+static void early_plan(stream_early *e, const uint32_t *h, uint64_t m)
+{
+    static const double q[3] = {0.50, 0.95, 0.99};
+    for (size_t c = 0; c < 3; c++) {
+        double d = 0.002 + 5.0 * sqrt(q[c] * (1.0 - q[c]) / (double)m);
+        double a = (q[c] - d) * (double)(m - 1), z = (q[c] + d) * (double)(m - 1);
+        uint64_t ka = a > 0 ? (uint64_t)a : 0, kz = z < (double)(m - 1) ? (uint64_t)z : m - 1;
+        size_t b0 = early_bucket(h, ka), b1 = early_bucket(h, kz);
+        b0 = b0 > 0 ? b0 - 1 : 0;
+        b1 = b1 + 1 < STREAM_HIST_BUCKETS ? b1 + 1 : b1;
+        uint64_t lo, hi;
+        int w;
+        bucket_range(b0, &lo, &w);
+        e->wlo[c] = lo;
+        bucket_range(b1, &hi, &w);
+        e->whi[c] = hi + (((uint64_t)1 << w) - 1);
+    }
+    e->planned = true;
+    /* The prefix keeps only what the windows take. */
+    size_t k = 0;
+    for (size_t i = 0; i < e->nv; i++) {
+        uint64_t x = (uint64_t)e->v[i];
+        bool in = (x - e->wlo[0] <= e->whi[0] - e->wlo[0]) |
+                  (x - e->wlo[1] <= e->whi[1] - e->wlo[1]) |
+                  (x - e->wlo[2] <= e->whi[2] - e->wlo[2]);
+        e->v[k] = e->v[i];
+        k += in;
+    }
+    e->nv = k;
+}
+
+/* Room for one more value: the buffer doubles, up to cap. */
+static bool early_grow(stream_early *e)
+{
+    if (e->nv < e->vcap)
+        return true;
+    size_t cap = e->vcap ? 2 * e->vcap : e->prefix;
+    cap = cap < e->cap ? cap : e->cap;
+    if (cap <= e->nv)
+        return false;
+    int64_t *v = realloc(e->v, cap * sizeof *v);
+    if (!v)
+        return false;
+    e->v = v;
+    e->vcap = cap;
+    return true;
+}
+
+void stream_early_feed(stream_early *e, const int64_t *s, const int64_t *en, size_t n,
+                       const uint32_t *hist, uint64_t seen)
+{
+    size_t i = 0;
+    for (; !e->planned && i < n; i++) {
+        if (e->failed)
+            return;
+        if (e->nv == e->prefix) { /* one more than the prefix holds: windows from here on */
+            early_plan(e, hist, seen);
+            break;
+        }
+        if (!early_grow(e)) {
+            early_fail(e);
+            return;
+        }
+        e->v[e->nv++] = en[i] - s[i];
+    }
+    if (e->failed || !e->planned)
+        return;
+    uint64_t l0 = e->wlo[0], l1 = e->wlo[1], l2 = e->wlo[2];
+    uint64_t s0 = e->whi[0] - l0, s1 = e->whi[1] - l1, s2 = e->whi[2] - l2;
+    for (; i < n; i++) {
+        if (e->nv == e->vcap && !early_grow(e)) {
+            early_fail(e);
+            return;
+        }
+        uint64_t x = (uint64_t)(en[i] - s[i]);
+        e->v[e->nv] = (int64_t)x;
+        e->nv += (x - l0 <= s0) | (x - l1 <= s1) | (x - l2 <= s2);
+    }
+}
+
+bool stream_early_apply(stream_early *e, stream_pct *pc)
+{
+    if (e->failed)
+        return false;
+    for (size_t j = 0; e->planned && j < pc->nr; j++) {
+        if (pc->known[j])
+            continue;
+        uint64_t lo;
+        int w;
+        bucket_range(pc->bucket[j], &lo, &w);
+        uint64_t hi = lo + (((uint64_t)1 << w) - 1);
+        bool in = false;
+        for (size_t c = 0; c < 3; c++)
+            in |= lo >= e->wlo[c] && hi <= e->whi[c];
+        if (!in)
+            return false;
+    }
+    if (!stream_pct_alloc(pc, SIZE_MAX)) {
+        stream_pct_free(pc);
+        return false;
+    }
+    stream_pct_feed(pc, e->v, e->nv);
+    for (size_t s = 0; s < pc->nb; s++)
+        if (pc->fill[s] != pc->bcnt[s]) { /* cannot happen: the windows held all of it */
+            stream_pct_free(pc);
+            return false;
+        }
+    return true;
+}

@@ -41,6 +41,9 @@ static void fill_calls(int64_t *s, int64_t *e, size_t n, int shape)
         case 2:
             d = i % 97 == 0 ? (int64_t)1 << 50 : (int64_t)(rnd() % 5000);
             break;
+        case 4:
+            d = (int64_t)(i * 10 + rnd() % 10);
+            break; /* growing: the first calls say nothing of the percentiles */
         default:
             d = (int64_t)(rnd() % 300);
             break; /* exact buckets */
@@ -150,6 +153,73 @@ static void test_same_as_stats(void **state)
                 /* a cap of 16 values: every bucket is split by more passes */
                 check_same(ns[a], shape, lens[b], 16);
             }
+}
+
+/* Percentiles in pass 1 (stream_early): held or kept in windows, they are
+ * stats.c's, with no pass over the calls; when the windows miss (durations
+ * that grow along the row) or overflow their cap, apply says so and leaves
+ * the plan to the passes, which still give stats.c's values. */
+static void check_early(size_t n, int shape, size_t len, size_t prefix, size_t cap, bool hit)
+{
+    region r;
+    memset(&r, 0, sizeof r);
+    r.has_event_data = true;
+    r.n = n;
+    r.start_ns = malloc(n * sizeof *r.start_ns);
+    r.end_ns = malloc(n * sizeof *r.end_ns);
+    int64_t *d = malloc(n * sizeof *d);
+    fill_calls(r.start_ns, r.end_ns, n, shape);
+    for (size_t i = 0; i < n; i++)
+        d[i] = r.end_ns[i] - r.start_ns[i];
+    sv_error err;
+    assert_int_equal(stats_compute_region(&r, &err), SV_OK);
+    stream_acc a;
+    assert_true(stream_acc_init(&a));
+    stream_early ea;
+    stream_early_init(&ea, prefix, cap);
+    for (size_t at = 0; at < n; at += len) {
+        size_t k = n - at < len ? n - at : len;
+        stream_acc_add(&a, r.start_ns + at, r.end_ns + at, k);
+        stream_early_feed(&ea, r.start_ns + at, r.end_ns + at, k, a.hist, a.n);
+    }
+    stream_pct pc;
+    stream_pct_plan(&pc, a.hist, n);
+    bool got = stream_early_apply(&ea, &pc);
+    assert_int_equal(got, hit);
+    arr_ctx x = {d, n, len, 0};
+    if (!got) { /* pass 2 as without the early values */
+        assert_int_equal(pc.nb, 0);
+        assert_true(stream_pct_alloc(&pc, 1u << 20));
+        arr_pass(&x, collect, &pc);
+    }
+    stream_pct_resolve(&pc);
+    assert_int_equal(stream_pct_refine(&pc, 1u << 20, arr_pass, &x), 0);
+    assert_int_equal(x.passes, got ? 0 : 1);
+    region_stats st;
+    memset(&st, 0, sizeof st);
+    stream_pct_result(&pc, &st);
+    assert_memory_equal(&st.p50_ns, &r.st.p50_ns, sizeof(double));
+    assert_memory_equal(&st.p95_ns, &r.st.p95_ns, sizeof(double));
+    assert_memory_equal(&st.p99_ns, &r.st.p99_ns, sizeof(double));
+    stream_early_free(&ea);
+    stream_acc_free(&a);
+    free(d);
+    region_clear(&r);
+}
+
+static void test_early_percentiles(void **state)
+{
+    (void)state;
+    /* held whole (n within the prefix), then windows from 1000 and 5000 calls on */
+    for (int shape = 0; shape < 4; shape++) {
+        check_early(3000, shape, 7, 4096, 1u << 20, true);
+        check_early(70000, shape, 333, 1000, 1u << 20, true);
+        check_early(200000, shape, 4096, 5000, 1u << 20, true);
+    }
+    check_early(1, 0, 1, 1, 16, true);
+    check_early(70000, 4, 333, 1000, 1u << 20, false); /* growing: every window missed */
+    check_early(70000, 0, 333, 1000, 2000, false);     /* the windows' values exceed the cap */
+    check_early(70000, 1, 333, 1000, 1u << 20, true);  /* one heavy bucket, held whole */
 }
 
 /* 1 2 3 4 by hand: p50 2.5, p95 3.85 (idx 2.85), p99 3.97; mean 2.5,
@@ -342,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_same_as_stats),         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_sweep_same_as_nest),    cmocka_unit_test(test_sweep_by_hand),
         cmocka_unit_test(test_sweep_order_and_lanes), cmocka_unit_test(test_chunk_len),
+        cmocka_unit_test(test_early_percentiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
