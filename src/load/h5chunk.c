@@ -38,6 +38,7 @@ struct h5c_col {
     uint8_t *batch; /* batch_lim (or one chunk) of stored bytes, for one read */
     size_t batch_cap, batch_lim;
     int threads;
+    par_crew *crew; /* h5c_set_crew's, or NULL: par_run */
 };
 
 /* --- opening: what the fast path takes --- */
@@ -496,7 +497,10 @@ static bool read_batch(h5c_col *c, uint64_t c0, uint64_t c1, uint64_t off, size_
             ntasks = nb;
         h5c_task_set s = {c, c0, nb, ntasks, k, boff, off, cnt, dst, as_unsigned, failed};
         par_job job = {.ntasks = ntasks, .fn = decode_task, .ctx = &s};
-        par_run(&job, c->threads);
+        if (c->crew)
+            par_crew_run(c->crew, &job);
+        else
+            par_run(&job, c->threads);
         for (size_t t = 0; t < ntasks; t++)
             ok = ok && !failed[t];
     }
@@ -505,6 +509,11 @@ static bool read_batch(h5c_col *c, uint64_t c0, uint64_t c1, uint64_t off, size_
     free(failed);
     *next = c0 + nb;
     return ok;
+}
+
+void h5c_set_crew(h5c_col *c, par_crew *cr)
+{
+    c->crew = cr;
 }
 
 uint64_t h5c_chunk_elems(const h5c_col *c)

@@ -38,6 +38,11 @@ bool h5c_read(h5c_col *c, uint64_t off, size_t cnt, void *dst, bool as_unsigned)
  * through H5Dread, whose chunk cache serves the next small read. */
 uint64_t h5c_chunk_elems(const h5c_col *c);
 
+/* Decodes on cr's threads (par.h) instead of threads started per read;
+ * NULL again before cr stops.  Only the thread that posts to cr reads c. */
+struct par_crew;
+void h5c_set_crew(h5c_col *c, struct par_crew *cr);
+
 void h5c_close(h5c_col *c);
 
 #endif

@@ -4,6 +4,8 @@
  * variable (broadcast) serve both directions: a handful of waits per chunk
  * of up to a million calls. */
 #include "stream_pf.h"
+#include "h5chunk.h"
+#include "model/par.h"
 #include "util/hooks.h"
 
 #include <pthread.h>
@@ -34,7 +36,19 @@ struct sc_pf {
     bool stop;
     size_t want; /* the row the main thread waits for, or PF_NONE */
     bool pct;
+    /* The decoding's helpers (h5chunk.h) while the reader runs: one read
+     * of a chunk of calls decodes a few hundred microseconds, too short
+     * for a thread started per read to take its share. */
+    par_crew *crew;
+    sc_file *sf;
 };
+
+static void pf_crew(sc_pf *pf, par_crew *cr)
+{
+    for (int k = 0; k < SC_NCOL; k++)
+        if (pf->sf->open & (1u << k) && pf->sf->col[k].fast)
+            h5c_set_crew(pf->sf->col[k].fast, cr);
+}
 
 /* The row to fill next: the one waited for, else the first with a free
  * slot; NULL when none. */
@@ -146,6 +160,9 @@ sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, size_t n, unsigned want, size_
         pf_free_rows(pf);
         return NULL;
     }
+    pf->sf = sf;
+    pf->crew = par_crew_start(par_threads());
+    pf_crew(pf, pf->crew);
     pthread_attr_t attr;
     bool attr_ok = pthread_attr_init(&attr) == 0;
     if (attr_ok)
@@ -154,6 +171,8 @@ sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, size_t n, unsigned want, size_
     if (attr_ok)
         pthread_attr_destroy(&attr);
     if (rc != 0) {
+        pf_crew(pf, NULL);
+        par_crew_stop(pf->crew);
         pthread_cond_destroy(&pf->cv);
         pthread_mutex_destroy(&pf->mu);
         pf_free_rows(pf);
@@ -191,6 +210,8 @@ void sc_pf_stop(sc_pf *pf)
     pthread_cond_broadcast(&pf->cv);
     pthread_mutex_unlock(&pf->mu);
     pthread_join(pf->th, NULL);
+    pf_crew(pf, NULL);
+    par_crew_stop(pf->crew);
     pthread_cond_destroy(&pf->cv);
     pthread_mutex_destroy(&pf->mu);
     pf_free_rows(pf);

@@ -185,6 +185,31 @@ static void run_serial(const par_job *j)
     }
 }
 
+/* The job's state (its lock for weighted jobs); false: run it serially. */
+static bool state_init(par_state *s, const par_job *job)
+{
+    *s = (par_state){.job = job, .next = 0, .inflight = 0, .taken = NULL};
+    if (job->weight && job->weight_cap)
+        s->taken = calloc(job->ntasks, 1); /* NULL: in order, never wrong */
+    if (pthread_mutex_init(&s->mu, NULL) != 0) {
+        free(s->taken);
+        return false;
+    }
+    if (pthread_cond_init(&s->cv, NULL) != 0) {
+        pthread_mutex_destroy(&s->mu);
+        free(s->taken);
+        return false;
+    }
+    return true;
+}
+
+static void state_free(par_state *s)
+{
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+    free(s->taken);
+}
+
 void par_run(const par_job *job, int nthreads)
 {
     if (job->ntasks == 0)
@@ -194,21 +219,8 @@ void par_run(const par_job *job, int nthreads)
         want = job->ntasks;
     if (want > PAR_MAX_THREADS)
         want = PAR_MAX_THREADS;
-    if (want <= 1) {
-        run_serial(job);
-        return;
-    }
-    par_state s = {.job = job, .next = 0, .inflight = 0, .taken = NULL};
-    if (job->weight && job->weight_cap)
-        s.taken = calloc(job->ntasks, 1); /* NULL: in order, never wrong */
-    if (pthread_mutex_init(&s.mu, NULL) != 0) {
-        free(s.taken);
-        run_serial(job);
-        return;
-    }
-    if (pthread_cond_init(&s.cv, NULL) != 0) {
-        pthread_mutex_destroy(&s.mu);
-        free(s.taken);
+    par_state s;
+    if (want <= 1 || !state_init(&s, job)) {
         run_serial(job);
         return;
     }
@@ -229,7 +241,126 @@ void par_run(const par_job *job, int nthreads)
     par_worker(&s);
     for (size_t i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
-    pthread_cond_destroy(&s.cv);
-    pthread_mutex_destroy(&s.mu);
-    free(s.taken);
+    state_free(&s);
+}
+
+/* ------------------------------------------------------------ crews */
+
+struct par_crew {
+    pthread_mutex_t mu;
+    pthread_cond_t work, idle;
+    pthread_t tid[PAR_MAX_THREADS];
+    size_t n;       /* helpers started */
+    uint64_t gen;   /* jobs posted */
+    par_state *job; /* the posted job while its caller still takes tasks, else NULL */
+    size_t busy;    /* helpers inside a job */
+    bool stop;
+};
+
+/* A helper: waits for a job, takes its tasks beside the caller.  One that
+ * wakes after the caller ran out of tasks finds no job and waits again. */
+static void *crew_main(void *arg)
+{
+    par_crew *cr = arg;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&cr->mu);
+    for (;;) {
+        while (!cr->stop && (cr->gen == seen || !cr->job))
+            pthread_cond_wait(&cr->work, &cr->mu);
+        if (cr->stop)
+            break;
+        seen = cr->gen;
+        par_state *s = cr->job;
+        cr->busy++;
+        pthread_mutex_unlock(&cr->mu);
+        par_worker(s);
+        pthread_mutex_lock(&cr->mu);
+        if (--cr->busy == 0)
+            pthread_cond_broadcast(&cr->idle);
+    }
+    pthread_mutex_unlock(&cr->mu);
+    return NULL;
+}
+
+par_crew *par_crew_start(int nthreads)
+{
+    if (nthreads <= 1)
+        return NULL;
+    par_crew *cr = calloc(1, sizeof *cr);
+    if (!cr)
+        return NULL;
+    if (pthread_mutex_init(&cr->mu, NULL) != 0) {
+        free(cr);
+        return NULL;
+    }
+    if (pthread_cond_init(&cr->work, NULL) != 0) {
+        pthread_mutex_destroy(&cr->mu);
+        free(cr);
+        return NULL;
+    }
+    if (pthread_cond_init(&cr->idle, NULL) != 0) {
+        pthread_cond_destroy(&cr->work);
+        pthread_mutex_destroy(&cr->mu);
+        free(cr);
+        return NULL;
+    }
+    pthread_attr_t attr;
+    bool attr_ok = pthread_attr_init(&attr) == 0;
+    if (attr_ok)
+        pthread_attr_setstacksize(&attr, PAR_STACK_BYTES);
+    size_t want = (size_t)(nthreads > PAR_MAX_THREADS ? PAR_MAX_THREADS : nthreads) - 1;
+    while (cr->n < want &&
+           pthread_create(&cr->tid[cr->n], attr_ok ? &attr : NULL, crew_main, cr) == 0)
+        cr->n++;
+    if (attr_ok)
+        pthread_attr_destroy(&attr);
+    if (cr->n == 0) {
+        par_crew_stop(cr);
+        return NULL;
+    }
+    return cr;
+}
+
+void par_crew_run(par_crew *cr, const par_job *job)
+{
+    if (!cr) {
+        par_run(job, 1);
+        return;
+    }
+    par_state s;
+    if (job->ntasks == 0)
+        return;
+    if (job->ntasks == 1 || !state_init(&s, job)) {
+        run_serial(job);
+        return;
+    }
+    pthread_mutex_lock(&cr->mu);
+    cr->job = &s;
+    cr->gen++;
+    pthread_cond_broadcast(&cr->work);
+    pthread_mutex_unlock(&cr->mu);
+    par_worker(&s);
+    /* Every task is taken: no helper joins now; wait for those inside. */
+    pthread_mutex_lock(&cr->mu);
+    cr->job = NULL;
+    while (cr->busy > 0)
+        pthread_cond_wait(&cr->idle, &cr->mu);
+    pthread_mutex_unlock(&cr->mu);
+    state_free(&s);
+}
+
+void par_crew_stop(par_crew *cr)
+{
+    if (!cr)
+        return;
+    pthread_mutex_lock(&cr->mu);
+    cr->stop = true;
+    pthread_cond_broadcast(&cr->work);
+    pthread_mutex_unlock(&cr->mu);
+    for (size_t i = 0; i < cr->n; i++)
+        pthread_join(cr->tid[i], NULL);
+    pthread_cond_destroy(&cr->work);
+    pthread_cond_destroy(&cr->idle);
+    pthread_mutex_destroy(&cr->mu);
+    free(cr);
 }

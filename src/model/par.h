@@ -60,6 +60,19 @@ int par_threads_shared(int procs);
  * to the others (the caller's thread runs tasks too). */
 void par_run(const par_job *job, int nthreads);
 
+/* A crew: nthreads - 1 helper threads kept waiting between jobs, for a
+ * thread that runs many short jobs in a row (the out-of-core reader's
+ * chunks: a few hundred microseconds of decoding each, which a thread
+ * created per job would mostly miss).  par_crew_run runs job as par_run
+ * does, on the caller and whichever helpers wake while tasks are left;
+ * only one thread posts jobs to a crew.  par_crew_start returns NULL when
+ * nthreads <= 1 or no helper starts: par_crew_run(NULL, job) then runs
+ * serially.  par_crew_stop ends the helpers; no thread outlives it. */
+typedef struct par_crew par_crew;
+par_crew *par_crew_start(int nthreads);
+void par_crew_run(par_crew *cr, const par_job *job);
+void par_crew_stop(par_crew *cr);
+
 /* Appends w's lines to p's warnings through profile_warn() (its cap per
  * kind applies as in a serial run), then empties w. */
 void par_warns_replay(profile *p, par_warns *w);

@@ -439,6 +439,98 @@ static void test_run(void **state)
     profile_free(c.p);
 }
 
+/* A crew runs job after job as par_run does: every task of each once,
+ * the weight cap kept, the warnings kept per task; and its helpers run
+ * tasks beside the caller (task 0 waits for task 1 to start: one thread
+ * alone would time out).  Without helpers (NULL) a job runs serially. */
+typedef struct pair_ctx {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool started1, timed_out;
+} pair_ctx;
+
+static void pair_task(void *ctx, size_t t)
+{
+    pair_ctx *c = ctx;
+    pthread_mutex_lock(&c->mu);
+    if (t == 1) {
+        c->started1 = true;
+        pthread_cond_broadcast(&c->cv);
+    } else {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 20;
+        while (!c->started1 && !c->timed_out)
+            c->timed_out = pthread_cond_timedwait(&c->cv, &c->mu, &until) != 0;
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void test_crew(void **state)
+{
+    (void)state;
+    enum { NT = 40, JOBS = 300 };
+    static int ran[NT];
+    static uint64_t weight[NT];
+    static par_warns warns[NT];
+    assert_null(par_crew_start(1));
+    par_crew *cr = par_crew_start(4);
+    assert_non_null(cr);
+    for (size_t t = 0; t < NT; t++)
+        weight[t] = t % 10 == 0 ? 50 : t % 5;
+    for (size_t j = 0; j < JOBS; j++) {
+        size_t nt = j % NT + 1;
+        memset(ran, 0, sizeof ran);
+        run_ctx c = {.p = profile_new("crew"), .ran = ran, .weight = weight};
+        assert_non_null(c.p);
+        pthread_mutex_init(&c.mu, NULL);
+        par_job job = {nt, run_task, &c, warns, j % 2 ? weight : NULL, 60};
+        par_crew_run(cr, &job);
+        pthread_mutex_destroy(&c.mu);
+        for (size_t t = 0; t < NT; t++)
+            assert_int_equal(ran[t], t < nt ? 1 : 0);
+        if (j % 2)
+            assert_true(c.peak <= 60);
+        assert_int_equal(c.p->nwarnings, 0);
+        size_t lines = 0;
+        for (size_t t = 0; t < nt; t++) {
+            assert_int_equal(warns[t].n, t % 3);
+            lines += warns[t].n;
+            par_warns_replay(c.p, &warns[t]);
+        }
+        assert_true(c.p->nwarnings <= lines);
+        profile_free(c.p);
+    }
+    pair_ctx pc = {.started1 = false};
+    pthread_mutex_init(&pc.mu, NULL);
+    pthread_cond_init(&pc.cv, NULL);
+    par_job pair = {2, pair_task, &pc, NULL, NULL, 0};
+    par_crew_run(cr, &pair);
+    assert_false(pc.timed_out);
+    assert_true(pc.started1);
+    pthread_cond_destroy(&pc.cv);
+    pthread_mutex_destroy(&pc.mu);
+    par_crew_stop(cr);
+    /* NULL: the caller alone, in task order */
+    memset(ran, 0, sizeof ran);
+    run_ctx c = {.p = profile_new("crew"), .ran = ran, .weight = weight};
+    pthread_mutex_init(&c.mu, NULL);
+    par_job job = {NT, run_task, &c, NULL, NULL, 0};
+    par_crew_run(NULL, &job);
+    pthread_mutex_destroy(&c.mu);
+    for (size_t t = 0; t < NT; t++)
+        assert_int_equal(ran[t], 1);
+    profile *q = profile_new("crew"); /* serial: straight to the profile */
+    for (size_t t = 0; t < NT; t++)
+        for (int k = 0; k < (int)(t % 3); k++)
+            profile_warn(q, "task %zu: line %d", t, k);
+    assert_int_equal(c.p->nwarnings, q->nwarnings);
+    for (size_t i = 0; i < q->nwarnings; i++)
+        assert_string_equal(c.p->warnings[i], q->warnings[i]);
+    profile_free(q);
+    profile_free(c.p);
+}
+
 /* A task that must wait for memory lets a later one that fits go first:
  * task 0 holds most of the cap until task 2 has started; task 1 cannot start
  * beside it, so the other thread must skip to task 2 (else this times
@@ -527,13 +619,10 @@ static void test_threads_shared(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_threads_env),
-        cmocka_unit_test(test_threads_shared),
-        cmocka_unit_test(test_run),
-        cmocka_unit_test(test_run_ahead),
-        cmocka_unit_test(test_many_regions),
-        cmocka_unit_test(test_one_rank),
-        cmocka_unit_test(test_schema3_decode),
+        cmocka_unit_test(test_threads_env), cmocka_unit_test(test_threads_shared),
+        cmocka_unit_test(test_run),         cmocka_unit_test(test_run_ahead),
+        cmocka_unit_test(test_crew),        cmocka_unit_test(test_many_regions),
+        cmocka_unit_test(test_one_rank),    cmocka_unit_test(test_schema3_decode),
         cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
