@@ -436,18 +436,16 @@ static size_t early_bucket(const uint32_t *h, uint64_t k)
 }
 
 /* Windows around each percentile of the seen calls: its sampling spread
- * (a few standard errors of a quantile of m values) and a margin, widened
- * by a bucket on each side. */
+ * (four standard errors of a quantile of m values) and a margin of a
+ * thousandth of the calls for a slow drift, in whole buckets. */
 static void early_plan(stream_early *e, const uint32_t *h, uint64_t m)
 {
     static const double q[3] = {0.50, 0.95, 0.99};
     for (size_t c = 0; c < 3; c++) {
-        double d = 0.002 + 5.0 * sqrt(q[c] * (1.0 - q[c]) / (double)m);
+        double d = 0.001 + 4.0 * sqrt(q[c] * (1.0 - q[c]) / (double)m);
         double a = (q[c] - d) * (double)(m - 1), z = (q[c] + d) * (double)(m - 1);
         uint64_t ka = a > 0 ? (uint64_t)a : 0, kz = z < (double)(m - 1) ? (uint64_t)z : m - 1;
         size_t b0 = early_bucket(h, ka), b1 = early_bucket(h, kz);
-        b0 = b0 > 0 ? b0 - 1 : 0;
-        b1 = b1 + 1 < STREAM_HIST_BUCKETS ? b1 + 1 : b1;
         uint64_t lo, hi;
         int w;
         bucket_range(b0, &lo, &w);
@@ -474,7 +472,7 @@ static bool early_grow(stream_early *e)
 {
     if (e->nv < e->vcap)
         return true;
-    size_t cap = e->vcap ? 2 * e->vcap : e->prefix;
+    size_t cap = e->vcap ? 2 * e->vcap : e->prefix < 4096 ? e->prefix : 4096;
     cap = cap < e->cap ? cap : e->cap;
     if (cap <= e->nv)
         return false;
