@@ -8,8 +8,8 @@
 #include "isolate/wire.h"
 #include "model/lanes.h"
 #include "model/profile.h"
+#include "ooc_excl.h"
 #include "ooc_map.h"
-#include "util/checked.h"
 #include "util/grow.h"
 
 #define SLOW_CALL_BYTES 64u
@@ -34,16 +34,19 @@ typedef struct lane_id {
  * later may move the index it had (ooc_map_lane). */
 #define SLOW_UID ((uint64_t)1 << 62)
 
-/* An open call of the sweep and its children's union so far. */
+/* An open call of the sweep: what its list entry needs beside the times
+ * ooc_excl keeps. */
 typedef struct scall {
     slow_call c;
     uint32_t reg;
-    int64_t cover_end, covered;
 } scall;
 
+/* One stack's open calls: their exclusive times (x) and, at the same
+ * depths, their list entries. */
 typedef struct sstack {
+    ooc_excl_stack x;
     scall *v;
-    size_t sp, cap;
+    size_t cap;
 } sstack;
 
 struct ooc_slowest {
@@ -88,7 +91,7 @@ static void drop_current(ooc_slowest *sl)
     sl->cur = NULL;
     sl->ncur = 0;
     for (size_t i = 0; i < sl->nst; i++)
-        sl->st[i].sp = 0;
+        ooc_excl_clear(&sl->st[i].x);
 }
 
 void ooc_slowest_free(ooc_slowest *sl)
@@ -96,8 +99,10 @@ void ooc_slowest_free(ooc_slowest *sl)
     if (!sl)
         return;
     drop_current(sl);
-    for (size_t i = 0; i < sl->nst; i++)
+    for (size_t i = 0; i < sl->nst; i++) {
+        ooc_excl_free(&sl->st[i].x);
         free(sl->st[i].v);
+    }
     free(sl->st);
     free(sl->lid);
     slow_calls_free(sl->out);
@@ -188,9 +193,9 @@ static void new_list(ooc_slowest *sl)
 
 static bool leave(ooc_slowest *sl, sstack *st)
 {
-    scall *c = &st->v[--st->sp];
-    int64_t x = ck_sub(slow_call_dur(&c->c), c->covered);
-    c->c.excl_ns = x < 0 ? 0 : x;
+    int64_t x = ooc_excl_pop(&st->x, NULL);
+    scall *c = &st->v[ooc_excl_depth(&st->x)];
+    c->c.excl_ns = x;
     return heap_offer(&sl->cur[c->reg], &c->c, sl->out->k);
 }
 
@@ -199,7 +204,7 @@ static bool end_rank(ooc_slowest *sl)
     if (!sl->in_rank)
         return true;
     for (size_t i = 0; i < sl->nst; i++)
-        while (sl->st[i].sp)
+        while (ooc_excl_depth(&sl->st[i].x))
             if (!leave(sl, &sl->st[i]))
                 return false;
     slow_calls *o = sl->out;
@@ -258,18 +263,6 @@ static bool begin_call(ooc_slowest *sl, const ooc_call *c)
     return true;
 }
 
-/* A child [s, e] of the open call p: the union of p's children grows at
- * its right end (children come in start order). */
-static void cover(scall *p, int64_t s, int64_t e)
-{
-    s = s > p->c.s ? s : p->c.s;
-    e = e < p->c.e ? e : p->c.e;
-    if (e <= s || e <= p->cover_end)
-        return;
-    p->covered = ck_add(p->covered, ck_sub(e, s > p->cover_end ? s : p->cover_end));
-    p->cover_end = e;
-}
-
 static uint64_t swept_lane(const ooc_slowest *sl, size_t l)
 {
     if (l == SIZE_MAX)
@@ -284,18 +277,18 @@ bool ooc_slowest_call(ooc_slowest *sl, const ooc_call *c)
     if (!sl || !begin_call(sl, c))
         return false;
     sstack *st = &sl->st[c->key];
-    while (st->sp > c->depth)
+    while (ooc_excl_depth(&st->x) > c->depth)
         if (!leave(sl, st))
             return false;
-    if (!sv_grow((void **)&st->v, &st->cap, st->sp + 1, sizeof *st->v, 16))
+    size_t d = ooc_excl_depth(&st->x);
+    if (!sv_grow((void **)&st->v, &st->cap, d + 1, sizeof *st->v, 16) ||
+        !ooc_excl_push(&st->x, c->s, c->e, 0))
         return false;
-    if (st->sp)
-        cover(&st->v[st->sp - 1], c->s, c->e);
     sheap *h = &sl->cur[c->reg];
     if (h->seen++ == 0)
         new_list(sl);
     slow_call sc = {c->s, c->e, 0, c->pos, swept_lane(sl, c->lane), c->kdepth};
-    st->v[st->sp++] = (scall){sc, c->reg, INT64_MIN, 0};
+    st->v[d] = (scall){sc, c->reg};
     return true;
 }
 
