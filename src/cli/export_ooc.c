@@ -49,7 +49,9 @@
 #include <unistd.h>
 
 #include "export_internal.h"
+#include "ooc/ooc_excl.h"
 #include "ooc/ooc_scan.h"
+#include "util/checked.h"
 #include "util/grow.h"
 #include "util/text.h"
 
@@ -65,15 +67,8 @@ typedef struct xo_rec { /* a call written, open in its lane */
     bool key_open, lane_open;
 } xo_rec;
 
-typedef struct xo_kent {
-    int64_t s, e, cover_end, covered;
-    uint32_t rec; /* XO_NONE: not written */
-} xo_kent;
-
-typedef struct xo_kstack {
-    xo_kent *v;
-    size_t sp, cap;
-} xo_kstack;
+/* A stack's open calls are an ooc_excl_stack: each entry's tag is its
+ * record (XO_NONE: not written). */
 
 /* speedscope: an event of a lane, spilled in blocks of one lane. */
 typedef struct xo_ev {
@@ -174,7 +169,7 @@ typedef struct xo_sink {
     int pid;
     xo_name *names;
     size_t nnames;
-    xo_kstack *ks;
+    ooc_excl_stack *ks;
     size_t nks;
     xo_lstack *ls; /* by tid */
     size_t nls;
@@ -366,23 +361,26 @@ static bool rec_done(xo_sink *k, uint32_t id)
     return ok;
 }
 
-static int64_t own_time(const xo_kent *e)
+/* The exclusive time of a call still open: its children so far are all
+ * it will have (ooc_excl_pop's figure). */
+static int64_t own_time(const ooc_excl_call *e)
 {
-    int64_t x = e->e - e->s - e->covered;
+    int64_t x = ck_sub(ck_sub(e->e, e->s), e->covered);
     return x < 0 ? 0 : x;
 }
 
 /* ------------------------------------------------------------ the stacks */
 
-static bool key_leave(xo_sink *k, xo_kstack *st)
+static bool key_leave(xo_sink *k, ooc_excl_stack *st)
 {
-    const xo_kent *e = &st->v[--st->sp];
-    if (e->rec == XO_NONE)
+    uint64_t id;
+    int64_t x = ooc_excl_pop(st, &id);
+    if (id == XO_NONE)
         return true;
-    xo_rec *r = &k->recs[e->rec];
-    r->excl = own_time(e);
+    xo_rec *r = &k->recs[id];
+    r->excl = x;
     r->key_open = false;
-    return r->lane_open || rec_done(k, e->rec);
+    return r->lane_open || rec_done(k, (uint32_t)id);
 }
 
 /* Closes the top of lane stack ls.  final: nothing can add to its callees any more. */
@@ -405,9 +403,9 @@ static bool lane_pop_at(xo_sink *k, xo_lstack *ls, bool final, int64_t t)
     if (r->key_open && !final)
         return true; /* its E waits for its exclusive time */
     if (r->key_open) {
-        xo_kent *e = &k->ks[r->key].v[r->kpos];
+        ooc_excl_call *e = &k->ks[r->key].v[r->kpos];
         r->excl = own_time(e);
-        e->rec = XO_NONE;
+        e->tag = XO_NONE;
         r->key_open = false;
     }
     return rec_done(k, id);
@@ -614,7 +612,7 @@ static bool in_range(const xo_sink *k, int64_t s, int64_t e)
 
 /* Call oc, in the range, arrives in its lane: cut to the range as export_walk.c cuts it.  Its
  * exclusive time stays the whole call's (ke, its shadow entry). */
-static bool lane_push(xo_sink *k, const ooc_call *oc, xo_kstack *ks, xo_kent *ke)
+static bool lane_push(xo_sink *k, const ooc_call *oc, ooc_excl_stack *ks, ooc_excl_call *ke)
 {
     ooc_call cut = *oc;
     const ooc_call *c = &cut;
@@ -644,11 +642,11 @@ static bool lane_push(xo_sink *k, const ooc_call *oc, xo_kstack *ks, xo_kent *ke
     if (id == XO_NONE || !sv_grow((void **)&ls->v, &ls->cap, ls->sp + 1, sizeof *ls->v, 16))
         return false;
     k->recs[id] =
-        (xo_rec){c->s, c->e, 0, tid, c->reg, (uint32_t)c->key, (uint32_t)ks->sp, true, true};
+        (xo_rec){c->s, c->e, 0, tid, c->reg, (uint32_t)c->key, (uint32_t)(ks->sp - 1), true, true};
     ls->v[ls->sp++] = id;
     if (k->ss) /* no exclusive time to wait for */
         return ss_event(k, ls, c->reg, true, c->s, true);
-    ke->rec = id;
+    ke->tag = id;
     return put_open(k, c, tid, false);
 }
 
@@ -664,25 +662,13 @@ static bool sink_call(void *self, const ooc_call *c)
         ok = c->key < UINT32_MAX && grow_to((void **)&k->ks, &k->nks, c->key + 1, sizeof *k->ks);
     if (!ok)
         return false;
-    xo_kstack *ks = &k->ks[c->key];
-    while (ok && ks->sp > c->depth)
+    ooc_excl_stack *ks = &k->ks[c->key];
+    while (ok && ooc_excl_depth(ks) > c->depth)
         ok = key_leave(k, ks);
-    if (ok && ks->sp) { /* the union of the caller's children grows at its right end */
-        xo_kent *up = &ks->v[ks->sp - 1];
-        int64_t s = c->s > up->s ? c->s : up->s, e = c->e < up->e ? c->e : up->e;
-        if (e > s && e > up->cover_end) {
-            up->covered += e - (s > up->cover_end ? s : up->cover_end);
-            up->cover_end = e;
-        }
-    }
-    if (!ok || !sv_grow((void **)&ks->v, &ks->cap, ks->sp + 1, sizeof *ks->v, 16))
+    if (!ok || !ooc_excl_push(ks, c->s, c->e, XO_NONE))
         return false;
-    xo_kent *ke = &ks->v[ks->sp];
-    *ke = (xo_kent){c->s, c->e, INT64_MIN, 0, XO_NONE};
-    if (c->lane != SIZE_MAX && in_range(k, c->s, c->e) && !lane_push(k, c, ks, ke))
-        return false;
-    ks->sp++;
-    return true;
+    ooc_excl_call *ke = &ks->v[ks->sp - 1];
+    return c->lane == SIZE_MAX || !in_range(k, c->s, c->e) || lane_push(k, c, ks, ke);
 }
 
 static void sink_lose(void *self, const char *why)
@@ -702,7 +688,7 @@ static void sink_free(void *self)
         free(k->names[i].json);
     free(k->names);
     for (size_t i = 0; i < k->nks; i++)
-        free(k->ks[i].v);
+        ooc_excl_free(&k->ks[i]);
     free(k->ks);
     for (size_t i = 0; i < k->nls; i++) {
         free(k->ls[i].v);
