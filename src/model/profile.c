@@ -291,6 +291,21 @@ region *rank_region(const rank_data *rk, const char *name)
     return NULL;
 }
 
+size_t rank_call_region_at(const rank_data *rk, size_t g, size_t *idx)
+{
+    size_t lo = 0, hi = rk->nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->regions[mid]->gidx0 + rk->regions[mid]->n <= g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (idx)
+        *idx = lo < rk->nregions ? g - rk->regions[lo]->gidx0 : 0;
+    return lo;
+}
+
 region *rank_call_region(const rank_data *rk, int64_t gidx, size_t *idx)
 {
     if (gidx < 0 || (size_t)gidx >= rk->ncalls)

@@ -335,6 +335,11 @@ rank_data *profile_rank(const profile *p, int rank); /* by number, NULL if none 
 region *rank_region(const rank_data *rk, const char *name);
 /* The region and its call index for a rank call index (binary search). */
 region *rank_call_region(const rank_data *rk, int64_t gidx, size_t *idx);
+/* The index among rk's regions (in gidx0 order) of the first region whose
+ * calls end after rank call g (nregions when none), and g's index in it in
+ * *idx (0 when none; idx may be NULL): the sweeps that walk a lanes index
+ * want the region's position, not the region. */
+size_t rank_call_region_at(const rank_data *rk, size_t g, size_t *idx);
 
 /* Builds rank_calls for every rank (parents, depths, exclusive times,
  * children).  Idempotent.  O(n log n) time, O(n) memory.  (finish.c) */

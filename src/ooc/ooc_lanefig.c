@@ -498,20 +498,6 @@ static int span2_cmp(const void *a, const void *b)
     return x->s < y->s ? -1 : x->s > y->s;
 }
 
-/* Index among rk's regions (in gidx0 order) of the one holding call g. */
-static size_t call_region(const rank_data *rk, uint32_t g)
-{
-    size_t lo = 0, hi = rk->nregions;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (rk->regions[mid]->gidx0 + rk->regions[mid]->n <= g)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Lane ln's figure k from its rows (each in start order). */
 static bool lane_from_rows(ooc_lanefig *lf, uint32_t k, const lane *ln, const uint32_t *regmap,
                            span2 *top, size_t *ntop)
@@ -520,7 +506,7 @@ static bool lane_from_rows(ooc_lanefig *lf, uint32_t k, const lane *ln, const ui
     for (uint32_t d = 0; d < ln->ndepth; d++)
         for (size_t q = 0; q < ln->rows[d].n; q++) {
             uint32_t g = lane_row_call(&ln->rows[d], q);
-            size_t j = call_region(rk, g);
+            size_t j = rank_call_region_at(rk, g, NULL);
             if (j >= rk->nregions)
                 continue;
             uint32_t reg = regmap ? regmap[j] : (uint32_t)j;

@@ -405,27 +405,11 @@ bool ooc_map_regrid(ooc_map *m, int64_t t_min, int64_t t_max, size_t nlanes_hint
 
 /* ------------------------------------------------------------ from lanes */
 
-/* Index among the rank's regions of the region holding rank call g, and
- * the call's index in it. */
-static size_t call_region_index(const rank_data *rk, uint32_t g, size_t *i)
-{
-    size_t lo = 0, hi = rk->nregions;
-    while (lo < hi) { /* first region whose calls end after g */
-        size_t mid = lo + (hi - lo) / 2;
-        if (rk->regions[mid]->gidx0 + rk->regions[mid]->n <= g)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *i = lo < rk->nregions ? g - rk->regions[lo]->gidx0 : 0;
-    return lo;
-}
-
 static void add_lane_row(ooc_map *m, size_t l, uint32_t d, const lane *ln, const lane_row *row)
 {
     for (size_t k = 0; k < row->n; k++) {
         size_t i;
-        size_t j = call_region_index(ln->rk, lane_row_call(row, k), &i);
+        size_t j = rank_call_region_at(ln->rk, lane_row_call(row, k), &i);
         if (j >= ln->rk->nregions)
             continue;
         const region *r = ln->rk->regions[j];

@@ -222,22 +222,6 @@ bool ooc_paths_call(ooc_paths *pa, const ooc_call *c)
 
 /* ------------------------------------------------------------ a rank in memory */
 
-/* Index among the rank's regions of the region holding rank call g, and
- * g's index in it (the regions' calls are numbered one region after the
- * other, rank_data.calls). */
-static size_t region_of_call(const rank_data *rk, size_t g)
-{
-    size_t lo = 0, hi = rk->nregions;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (rk->regions[mid]->gidx0 + rk->regions[mid]->n <= g)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The path of call g, interned after its parents' (memo: path + 1 of
  * each call, 0 not yet).  UINT32_MAX / UINT32_MAX - 1 as intern's. */
 static uint32_t path_of(ooc_paths *pa, const rank_data *rk, const uint32_t *regmap, uint32_t *memo,
@@ -247,7 +231,7 @@ static uint32_t path_of(ooc_paths *pa, const rank_data *rk, const uint32_t *regm
     for (int64_t c = (int64_t)g; c >= 0 && !memo[c]; c = rk->calls->parent[c])
         chain[n++] = (uint32_t)c; /* up to the first call whose path is known */
     while (n) {
-        size_t c = chain[--n], j = region_of_call(rk, c);
+        size_t c = chain[--n], j = rank_call_region_at(rk, c, NULL);
         int32_t up = rk->calls->parent[c];
         uint32_t parent = up < 0 ? CP_ROOT : memo[up] - 1;
         uint32_t k = intern(pa, parent, regmap ? regmap[j] : (uint32_t)j);
@@ -263,7 +247,7 @@ static void add_call(ooc_paths *pa, const rank_data *rk, uint32_t k, size_t g)
 {
     int64_t s, e;
     lanes_call_span(rk, (uint32_t)g, &s, &e);
-    const region *r = rk->regions[region_of_call(rk, g)];
+    const region *r = rk->regions[rank_call_region_at(rk, g, NULL)];
     size_t i = g - r->gidx0;
     cpath *p = &pa->cur.v[k];
     int64_t x = rank_call_excl(rk, g);

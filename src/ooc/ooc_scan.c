@@ -775,21 +775,6 @@ int ooc_scan_flat(ooc_scan *sc, size_t rank_index, ooc_src *srcs, size_t nsrc)
 
 /* ------------------------------------------------------------ from lanes */
 
-/* Index among the rank's regions of the region holding rank call g. */
-static size_t call_region(const rank_data *rk, uint32_t g, size_t *i)
-{
-    size_t lo = 0, hi = rk->nregions;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (rk->regions[mid]->gidx0 + rk->regions[mid]->n <= g)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *i = lo < rk->nregions ? g - rk->regions[lo]->gidx0 : 0;
-    return lo;
-}
-
 bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix, size_t ix_rank,
                          const uint32_t *regmap)
 {
@@ -813,7 +798,7 @@ bool ooc_scan_feed_lanes(ooc_scan *sc, size_t rank_index, const lanes_index *ix,
             return false;
         for (uint32_t d = 0; d < ln->ndepth; d++)
             for (size_t q = 0; q < ln->rows[d].n; q++) {
-                size_t i, j = call_region(rk, lane_row_call(&ln->rows[d], q), &i);
+                size_t i, j = rank_call_region_at(rk, lane_row_call(&ln->rows[d], q), &i);
                 if (j >= rk->nregions)
                     continue;
                 const region *r = rk->regions[j];

@@ -719,6 +719,29 @@ static void test_deep_chain(void **state)
     }
 }
 
+/* rank_call_region_at against a walk over the regions: an empty region
+ * between two, and a call past the last. */
+static void test_call_region_at(void **state)
+{
+    (void)state;
+    region a = {0}, b = {0}, c = {0};
+    a.gidx0 = 0, a.n = 3;
+    b.gidx0 = 3, b.n = 0;
+    c.gidx0 = 3, c.n = 2;
+    region *v[] = {&a, &b, &c};
+    rank_data rk = {0};
+    rk.regions = v;
+    rk.nregions = 3;
+    rk.ncalls = 5;
+    size_t want_j[] = {0, 0, 0, 2, 2, 3}, want_i[] = {0, 1, 2, 0, 1, 0};
+    for (size_t g = 0; g < 6; g++) {
+        size_t i = 99;
+        assert_int_equal(rank_call_region_at(&rk, g, &i), want_j[g]);
+        assert_int_equal(i, want_i[g]);
+    }
+    assert_int_equal(rank_call_region_at(&rk, 4, NULL), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -727,7 +750,7 @@ int main(void)
         cmocka_unit_test(test_search_order),         cmocka_unit_test(test_random_sorted),
         cmocka_unit_test(test_random_unsorted),      cmocka_unit_test(test_disjoint_row),
         cmocka_unit_test(test_random_flame),         cmocka_unit_test(test_deep_chain),
-        cmocka_unit_test(test_threads_taking_turns),
+        cmocka_unit_test(test_threads_taking_turns), cmocka_unit_test(test_call_region_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
