@@ -151,6 +151,35 @@ static sv_err ch_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int6
     return export_flush(&c->b, c->fp, c->err);
 }
 
+char *export_chrome_args_at(char *o, const export_call *call, bool end, bool instant)
+{
+    const region *r = call->r;
+    size_t i = call->i;
+    if (end) {
+        o = EXPORT_LIT(o, ",\"args\":{\"exclusive_us\":");
+        return export_us_at(o, rank_call_excl(r->owner, call->g));
+    }
+    o = EXPORT_LIT(o, ",\"cat\":\"region\",\"args\":{\"call_index\":");
+    o = export_i64_at(o, (int64_t)i);
+    if (r->call_ids) {
+        o = EXPORT_LIT(o, ",\"call_id\":");
+        o = export_i64_at(o, r->call_ids[i]);
+    }
+    if (instant) {
+        o = EXPORT_LIT(o, ",\"exclusive_us\":");
+        o = export_us_at(o, rank_call_excl(r->owner, call->g));
+    }
+    if (r->await_ns && r->await_ns[i] >= 0) {
+        o = EXPORT_LIT(o, ",\"await_us\":");
+        o = export_us_at(o, r->await_ns[i]);
+    }
+    if (r->gpu_ns && r->gpu_ns[i] >= 0) {
+        o = EXPORT_LIT(o, ",\"gpu_us\":");
+        o = export_us_at(o, r->gpu_ns[i]);
+    }
+    return o;
+}
+
 /* A B, E or i event.  An E carries the name (speedscope pairs an E with the open call by
  * name) and the exclusive time, known once the call's callees are (out of core the writer
  * learns it there); the format merges an E's args into its B's.  Room for the whole event
@@ -158,7 +187,6 @@ static sv_err ch_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, int6
 static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t at)
 {
     const region *r = call->r;
-    size_t i = call->i;
     strbuf *b = &c->b;
     const strbuf *pre = &c->pre[ph == 'B' ? 0 : ph == 'E' ? 1 : 2];
     const chrome_name *nm = region_name(c, r);
@@ -170,31 +198,8 @@ static sv_err put_event(chrome_ctx *c, const export_call *call, char ph, int64_t
     o = export_us_at(o, at - c->zero);
     o = EXPORT_LIT(o, ",\"name\":");
     o = export_copy_at(o, nm->json, nm->len);
-    if (ph == 'E') {
-        o = EXPORT_LIT(o, ",\"args\":{\"exclusive_us\":");
-        o = export_us_at(o, rank_call_excl(r->owner, call->g));
-        o = EXPORT_LIT(o, "}}");
-    } else {
-        o = EXPORT_LIT(o, ",\"cat\":\"region\",\"args\":{\"call_index\":");
-        o = export_i64_at(o, (int64_t)i);
-        if (r->call_ids) {
-            o = EXPORT_LIT(o, ",\"call_id\":");
-            o = export_i64_at(o, r->call_ids[i]);
-        }
-        if (ph == 'i') {
-            o = EXPORT_LIT(o, ",\"exclusive_us\":");
-            o = export_us_at(o, rank_call_excl(r->owner, call->g));
-        }
-        if (r->await_ns && r->await_ns[i] >= 0) {
-            o = EXPORT_LIT(o, ",\"await_us\":");
-            o = export_us_at(o, r->await_ns[i]);
-        }
-        if (r->gpu_ns && r->gpu_ns[i] >= 0) {
-            o = EXPORT_LIT(o, ",\"gpu_us\":");
-            o = export_us_at(o, r->gpu_ns[i]);
-        }
-        o = EXPORT_LIT(o, "}}");
-    }
+    o = export_chrome_args_at(o, call, ph == 'E', ph == 'i');
+    o = EXPORT_LIT(o, "}}");
     b->len = (size_t)(o - b->s);
     b->s[b->len] = '\0';
     return b->len >= EXPORT_FLUSH_AT ? export_flush(b, c->fp, c->err) : SV_OK;

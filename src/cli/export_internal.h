@@ -96,6 +96,11 @@ static inline char *export_copy_at(char *p, const char *s, size_t n)
 
 /* A string literal's bytes, without its NUL. */
 #define EXPORT_LIT(p, lit) export_copy_at((p), (lit), sizeof(lit) - 1)
+/* A Chrome event's args for call at p, the object left open for the
+ * caller to close: an end event's exclusive time; else the category, call
+ * index, call id, an instant's exclusive time, await and GPU times where
+ * recorded.  At most 40 + 5 * EXPORT_NUM_MAX bytes; returns the end. */
+char *export_chrome_args_at(char *p, const export_call *call, bool end, bool instant);
 
 /* A writer's buffer goes to its file once it holds this much: few writes, in cache. */
 #define EXPORT_FLUSH_AT (1u << 18)

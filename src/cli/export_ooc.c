@@ -742,37 +742,13 @@ static sv_err walk_begin(void *u, const lane *ln, size_t in_rank, int64_t t0, in
 /* export_chrome.c's put_event, for a call of the rank in memory: its call id too. */
 static sv_err walk_event(xo_sink *k, const export_call *call, int ph, int64_t at)
 {
-    const region *r = call->r;
-    size_t i = call->i;
-    const xo_name *nm = name_of(k, walk_reg(k, r));
+    const xo_name *nm = name_of(k, walk_reg(k, call->r));
     char *o = out_room(k, nm->len);
     if (!o)
         return SV_ERR_IO;
     o = put_head(k, o, ph, k->wtid, at);
     o = copy_padded(o, nm->json, nm->len);
-    if (ph == XO_E) {
-        o = EXPORT_LIT(o, ",\"args\":{\"exclusive_us\":");
-        o = export_us_at(o, rank_call_excl(r->owner, call->g));
-    } else {
-        o = EXPORT_LIT(o, ",\"cat\":\"region\",\"args\":{\"call_index\":");
-        o = export_i64_at(o, (int64_t)i);
-        if (r->call_ids) {
-            o = EXPORT_LIT(o, ",\"call_id\":");
-            o = export_i64_at(o, r->call_ids[i]);
-        }
-        if (ph == XO_I) {
-            o = EXPORT_LIT(o, ",\"exclusive_us\":");
-            o = export_us_at(o, rank_call_excl(r->owner, call->g));
-        }
-        if (r->await_ns && r->await_ns[i] >= 0) {
-            o = EXPORT_LIT(o, ",\"await_us\":");
-            o = export_us_at(o, r->await_ns[i]);
-        }
-        if (r->gpu_ns && r->gpu_ns[i] >= 0) {
-            o = EXPORT_LIT(o, ",\"gpu_us\":");
-            o = export_us_at(o, r->gpu_ns[i]);
-        }
-    }
+    o = export_chrome_args_at(o, call, ph == XO_E, ph == XO_I);
     o = EXPORT_LIT(o, "}},\n");
     k->len = (size_t)(o - k->buf);
     k->st->events++;
