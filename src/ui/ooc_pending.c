@@ -71,7 +71,7 @@ static int pend_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     return 0; /* the app's own keys (views, help, quit) still work */
 }
 
-static int put_line(ui_ctx *ctx, rect area, int y, const char *text, int role)
+int ooc_pending_line(ui_ctx *ctx, rect area, int y, const char *text, int role)
 {
     if (y < area.y || y >= area.y + area.h)
         return y;
@@ -86,8 +86,8 @@ static void pend_draw(void *state, ui_ctx *ctx, rect area)
     grid_fill(&ctx->grid, area, ' ', ROLE_NORMAL, 0);
     ooc_pending_text(ctx, line, sizeof line);
     snprintf(msg, sizeof msg, "this view comes with the overview, after the pass over the calls");
-    int y = put_line(ctx, area, area.y, msg, ROLE_DIM);
-    put_line(ctx, area, y, line, ROLE_WARNING);
+    int y = ooc_pending_line(ctx, area, area.y, msg, ROLE_DIM);
+    ooc_pending_line(ctx, area, y, line, ROLE_WARNING);
 }
 
 void ooc_pending_registry(const view_ops *const *base, size_t n, view_ops *ops,

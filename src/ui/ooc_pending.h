@@ -21,6 +21,9 @@
 
 /* The progress line of ctx->ooc_open (ASCII with ctx->ascii). */
 void ooc_pending_text(const ui_ctx *ctx, char *buf, size_t len);
+/* One line of a pending screen at row y of area, inset a column each
+ * side (nothing outside area); the row after it. */
+int ooc_pending_line(ui_ctx *ctx, rect area, int y, const char *text, int role);
 
 /* The timeline while pending: the skeleton, then the overview's parts as
  * they come (view/timeline/tl_pending.c). */

@@ -11,14 +11,6 @@
 #include "ui/ooc_pending.h"
 #include "util/timefmt.h"
 
-static int put_line(ui_ctx *ctx, rect area, int y, const char *text, int role)
-{
-    if (y < area.y || y >= area.y + area.h)
-        return y;
-    grid_put_text(&ctx->grid, area.x + 1, y, area.w - 2, text, role, 0);
-    return y + 1;
-}
-
 static int pend_tl_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
 {
     (void)state;
@@ -114,11 +106,11 @@ static void draw_part(ui_ctx *ctx, rect area, const ooc_part *part)
     const profile *p = ctx->prof;
     char line[256];
     int label = 14;
-    int y =
-        put_line(ctx, area, area.y,
-                 "overview (out of core): filling in as the pass over the calls goes", ROLE_HEADER);
+    int y = ooc_pending_line(ctx, area, area.y,
+                             "overview (out of core): filling in as the pass over the calls goes",
+                             ROLE_HEADER);
     ooc_pending_text(ctx, line, sizeof line);
-    y = put_line(ctx, area, y, line, ROLE_WARNING);
+    y = ooc_pending_line(ctx, area, y, line, ROLE_WARNING);
     int64_t zero = p->has_min_start ? p->min_start_ns : part->t_min;
     int64_t span = part->t_max - part->t_min;
     int w = area.w - 1 - label;
@@ -133,7 +125,7 @@ static void draw_part(ui_ctx *ctx, rect area, const ooc_part *part)
     rect rows = {area.x, area.y, area.w, area.h - 1}; /* the legend below */
     tl_partial_draw(&ctx->grid, rows, y, label, p, part, part->t_min, npc, sweeping);
     tl_partial_legend(line, sizeof line, part, p, zero, ctx->ascii);
-    put_line(ctx, area, area.y + area.h - 1, line, ROLE_DIM);
+    ooc_pending_line(ctx, area, area.y + area.h - 1, line, ROLE_DIM);
 }
 
 static void pend_timeline_draw(void *state, ui_ctx *ctx, rect area)
@@ -154,15 +146,16 @@ static void pend_timeline_draw(void *state, ui_ctx *ctx, rect area)
     }
     const profile *p = ctx->prof;
     char line[256];
-    int y = put_line(ctx, area, area.y,
-                     "overview (out of core): coming as the pass over the calls goes", ROLE_HEADER);
+    int y = ooc_pending_line(ctx, area, area.y,
+                             "overview (out of core): coming as the pass over the calls goes",
+                             ROLE_HEADER);
     int label = 12;
     int64_t span = 0;
     if (stored_span(p, &span)) {
         draw_ruler(ctx, area, y++, area.x + label, 0, span);
     } else {
-        y = put_line(ctx, area, y, "time span: known after the pass (no stored statistics)",
-                     ROLE_DIM);
+        y = ooc_pending_line(ctx, area, y, "time span: known after the pass (no stored statistics)",
+                             ROLE_DIM);
     }
     ooc_pending_text(ctx, line, sizeof line);
     int prog_y = y;
