@@ -18,6 +18,10 @@ typedef struct bfly_work {
     size_t nanc, anc_cap;
     uint32_t *stack; /* the callee walk */
     size_t nstack, stack_cap;
+    /* Per region of the rank: where its last call's children were found
+     * (rank_call_children_near), as its calls come in ascending order. */
+    size_t *hint;
+    size_t hint_cap;
     bool oom;
 } bfly_work;
 
@@ -92,10 +96,21 @@ static void bfly_add_callee(bfly_work *w, const char *name, int64_t n, int64_t i
     b->callees[b->ncallees++] = (bfly_callee){name, n, incl, excl};
 }
 
-/* The children of call g, its own calls folded in (their children walked
- * in turn, their exclusive time the region's). */
-static void bfly_callees(bfly_work *w, const rank_data *rk, const region *x, size_t g)
+/* Exclusive time of call i of region r (rk->regions[j]), its children
+ * into *kids and *nk. */
+static int64_t bfly_excl(bfly_work *w, const rank_data *rk, size_t j, size_t i,
+                         const uint32_t **kids, size_t *nk)
 {
+    const region *r = rk->regions[j];
+    *nk = rank_call_children_near(rk, r->gidx0 + i, &w->hint[j], kids);
+    return rank_call_excl_kids(rk, r, i, *kids, *nk, INT64_MIN, INT64_MAX);
+}
+
+/* The children of call g of x (rk->regions[xi]), its own calls folded in
+ * (their children walked in turn, their exclusive time the region's). */
+static void bfly_callees(bfly_work *w, const rank_data *rk, size_t xi, size_t g)
+{
+    const region *x = rk->regions[xi];
     w->nstack = 0;
     if (!sv_grow((void **)&w->stack, &w->stack_cap, 1, sizeof *w->stack, 16)) {
         w->oom = true;
@@ -104,14 +119,15 @@ static void bfly_callees(bfly_work *w, const rank_data *rk, const region *x, siz
     w->stack[w->nstack++] = (uint32_t)g;
     while (w->nstack && !w->oom) {
         size_t c = w->stack[--w->nstack];
-        w->b->self_ns = ck_add(w->b->self_ns, rank_call_excl(rk, c));
-        const uint32_t *kids;
-        size_t nk = rank_call_children(rk, c, &kids);
+        const uint32_t *kids, *gk;
+        size_t nk, ngk;
+        w->b->self_ns = ck_add(w->b->self_ns, bfly_excl(w, rk, xi, c - x->gidx0, &kids, &nk));
         for (size_t k = 0; k < nk; k++) {
             size_t idx;
-            const region *r = rank_call_region(rk, kids[k], &idx);
-            if (!r)
+            size_t j = rank_call_region_at(rk, kids[k], &idx);
+            if (j >= rk->nregions)
                 continue;
+            const region *r = rk->regions[j];
             if (r == x) {
                 if (!sv_grow((void **)&w->stack, &w->stack_cap, w->nstack + 1, sizeof *w->stack,
                              16)) {
@@ -120,14 +136,22 @@ static void bfly_callees(bfly_work *w, const rank_data *rk, const region *x, siz
                 }
                 w->stack[w->nstack++] = kids[k];
             } else {
-                bfly_add_callee(w, r->name, 1, call_dur(r, idx), rank_call_excl(rk, kids[k]));
+                int64_t excl = bfly_excl(w, rk, j, idx, &gk, &ngk);
+                bfly_add_callee(w, r->name, 1, call_dur(r, idx), excl);
             }
         }
     }
 }
 
-static void bfly_rank(bfly_work *w, const rank_data *rk, const region *x)
+static void bfly_rank(bfly_work *w, const rank_data *rk, size_t xi)
 {
+    const region *x = rk->regions[xi];
+    if (!sv_grow((void **)&w->hint, &w->hint_cap, rk->nregions, sizeof *w->hint, 16)) {
+        w->oom = true;
+        return;
+    }
+    for (size_t j = 0; j < rk->nregions; j++)
+        w->hint[j] = SIZE_MAX;
     w->b->nested += (int64_t)x->n;
     for (size_t j = 0; j < x->n && !w->oom; j++) {
         size_t g = x->gidx0 + j;
@@ -138,7 +162,7 @@ static void bfly_rank(bfly_work *w, const rank_data *rk, const region *x)
         w->b->nested--;
         w->b->incl_ns = ck_add(w->b->incl_ns, d);
         bfly_add_caller(w, 1, d);
-        bfly_callees(w, rk, x, g);
+        bfly_callees(w, rk, xi, g);
     }
 }
 
@@ -270,11 +294,12 @@ sv_err butterfly_build(profile *p, const region_filter *filter, const char *name
         if (x && x->has_event_data && cr)
             bfly_rank_paths(&w, rk, cr, bfly_region_index(rk, x));
         else if (x && x->has_event_data && rk->calls)
-            bfly_rank(&w, rk, x);
+            bfly_rank(&w, rk, bfly_region_index(rk, x));
     }
     sb_free(&w.path);
     free(w.anc);
     free(w.stack);
+    free(w.hint);
     if (w.oom) {
         butterfly_free(w.b);
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory (callers)");

@@ -235,9 +235,14 @@ static bool pass_resolve(ct_build *b, rank_pass *rp, uint32_t c)
     return true;
 }
 
+/* Calls are met in ascending index (the regions in gidx0 order), so each
+ * one's children are found from where the last family ended. */
 static void pass_accumulate(calltree *t, const rank_pass *rp)
 {
     const rank_data *rk = rp->rk;
+    bool band = calltree_scope_banded(t->scope);
+    int64_t t0 = band ? t->scope.t0 : INT64_MIN, t1 = band ? t->scope.t1 : INT64_MAX;
+    size_t pos = 0;
     for (size_t j = 0; j < rk->nregions; j++) {
         const region *r = rk->regions[j];
         for (size_t i = 0; i < r->n; i++) {
@@ -249,10 +254,9 @@ static void pass_accumulate(calltree *t, const rank_pass *rp)
             t->has_gpu |= r->gpu_ns != NULL;
             t->ncalls++;
             nd->calls++;
-            bool band = calltree_scope_banded(t->scope);
-            nd->excl_ns =
-                ck_add(nd->excl_ns, band ? rank_call_excl_in(rk, c, t->scope.t0, t->scope.t1)
-                                         : rank_call_excl(rk, c));
+            const uint32_t *kids;
+            size_t nk = rank_call_children_near(rk, c, &pos, &kids);
+            nd->excl_ns = ck_add(nd->excl_ns, rank_call_excl_kids(rk, r, i, kids, nk, t0, t1));
             if (r->start_ns[i] < nd->first_ns)
                 nd->first_ns = r->start_ns[i];
             if (rp->flags[c] & CF_INNER)

@@ -705,16 +705,32 @@ int64_t rank_call_excl_kids(const rank_data *rk, const region *r, size_t i, cons
     return x < 0 ? 0 : x;
 }
 
-size_t rank_call_children(const rank_data *rk, size_t g, const uint32_t **kids)
+/* The first position k of the children list whose parent is not below g
+ * (nc when none).  Parents ascend along the list.  From a hint h <= nc it
+ * gallops outward (a pass in call order finds the next family in a step or
+ * two), from h > nc it searches the whole list. */
+static size_t child_lower(const uint32_t *ch, const int32_t *par, size_t nc, size_t h, size_t g)
 {
-    const rank_calls *c = rk->calls;
-    *kids = NULL;
-    if (!c || g >= c->n || !c->child)
-        return 0;
-    const uint32_t *ch = c->child;
-    const int32_t *par = c->parent;
-    /* The first child whose parent is not below g ... */
-    size_t lo = 0, hi = c->nchild;
+    size_t lo = 0, hi = nc;
+    if (h < nc && (size_t)par[ch[h]] < g) { /* forward: the answer is past h */
+        lo = h + 1;
+        for (size_t step = 1;; step *= 2) {
+            hi = nc - lo > step ? lo + step - 1 : nc;
+            if (hi == nc || (size_t)par[ch[hi]] >= g)
+                break;
+            lo = hi + 1;
+        }
+    } else if (h <= nc) { /* backward: the answer is h or before */
+        hi = h;
+        for (size_t step = 1; hi > 0; step *= 2) {
+            size_t q = hi > step ? hi - step : 0;
+            if ((size_t)par[ch[q]] < g) {
+                lo = q + 1;
+                break;
+            }
+            hi = q;
+        }
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if ((size_t)par[ch[mid]] < g)
@@ -722,24 +738,33 @@ size_t rank_call_children(const rank_data *rk, size_t g, const uint32_t **kids)
         else
             hi = mid;
     }
-    if (lo == c->nchild || (size_t)par[ch[lo]] != g)
+    return lo;
+}
+
+size_t rank_call_children_near(const rank_data *rk, size_t g, size_t *pos, const uint32_t **kids)
+{
+    const rank_calls *c = rk->calls;
+    *kids = NULL;
+    if (!c || g >= c->n || !c->child)
         return 0;
-    /* ... and the family's end, galloping (most families are small). */
-    size_t step = 1, a = lo + 1, b = lo + 1;
-    while (b < c->nchild && (size_t)par[ch[b]] == g) {
-        a = b + 1;
-        b = a + step < c->nchild ? a + step : c->nchild;
-        step *= 2;
+    const uint32_t *ch = c->child;
+    const int32_t *par = c->parent;
+    size_t a = child_lower(ch, par, c->nchild, *pos, g);
+    if (a == c->nchild || (size_t)par[ch[a]] != g) {
+        *pos = a;
+        return 0;
     }
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if ((size_t)par[ch[mid]] == g)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    *kids = ch + lo;
-    return a - lo;
+    /* the family's end: galloping from its start (most families are small) */
+    size_t b = child_lower(ch, par, c->nchild, a, g + 1);
+    *pos = b;
+    *kids = ch + a;
+    return b - a;
+}
+
+size_t rank_call_children(const rank_data *rk, size_t g, const uint32_t **kids)
+{
+    size_t pos = SIZE_MAX;
+    return rank_call_children_near(rk, g, &pos, kids);
 }
 
 uint32_t rank_call_depth(const rank_data *rk, size_t g)

@@ -362,6 +362,11 @@ int64_t rank_call_excl_kids(const rank_data *rk, const region *r, size_t i, cons
  * first (NULL when none); returns their number.  Needs rk->calls;
  * O(log calls).  (nest.c) */
 size_t rank_call_children(const rank_data *rk, size_t g, const uint32_t **kids);
+/* The same from a hint: *pos is where the search starts (SIZE_MAX: none)
+ * and receives the family's end, so a pass that asks for calls in
+ * ascending order (a hint kept per region when the regions interleave)
+ * meets each family in a step or two.  O(log distance).  (nest.c) */
+size_t rank_call_children_near(const rank_data *rk, size_t g, size_t *pos, const uint32_t **kids);
 /* Number of ancestors of rank call g (0 for a root); O(depth). */
 uint32_t rank_call_depth(const rank_data *rk, size_t g);
 

@@ -330,6 +330,18 @@ static void test_explicit_children_order(void **state)
     profile_free(p);
 }
 
+/* One rank of one region whose nesting comes from call and parent ids. */
+static profile *ids_profile(const char *name, size_t n, int64_t *s, int64_t *e, int64_t *id,
+                            int64_t *par)
+{
+    profile *p = profile_new("mem");
+    region *r = mp_region(profile_add_rank(p, 0), name, n, s, e);
+    mp_col(&r->call_ids, id, n);
+    mp_col(&r->parent_ids, par, n);
+    mp_finish(p);
+    return p;
+}
+
 /* 100 000 levels of explicit parents: no recursion, no stack overflow. */
 static void test_deep_chain(void **state)
 {
@@ -343,12 +355,7 @@ static void test_deep_chain(void **state)
         par[i] = (int64_t)i; /* 0 = no such call for the first → orphan */
     }
     par[0] = -1;
-    profile *p = profile_new("mem");
-    rank_data *rk = profile_add_rank(p, 0);
-    region *r = mp_region(rk, "rec", n, s, e);
-    mp_col(&r->call_ids, id, n);
-    mp_col(&r->parent_ids, par, n);
-    mp_finish(p);
+    profile *p = ids_profile("rec", n, s, e, id, par);
     assert_true(p->ranks[0].explicit_ids);
     /* each call's exclusive = 2 (one ns each side), the innermost has 2 too */
     assert_int_equal(excl_total(p, "rec"), (int64_t)(2 * (n - 1) + 2));
@@ -391,6 +398,67 @@ static void test_union_clipped(void **state)
     assert_int_equal(nest_union_clipped(s, e, 0, 0, 35), 0);
 }
 
+/* The families found from a hint, whatever order the calls are asked in,
+ * against the children counted from the parents given. */
+static void check_near_order(const rank_data *rk, const size_t *order, size_t n, const int *par)
+{
+    size_t pos = SIZE_MAX;
+    for (size_t k = 0; k < n; k++) {
+        size_t gi = order[k], want = 0;
+        const uint32_t *kids;
+        size_t nk = rank_call_children_near(rk, gi, &pos, &kids);
+        for (size_t c = 0; c < n; c++) {
+            if (par[c] != (int)gi)
+                continue;
+            assert_true(want < nk);
+            assert_int_equal(kids[want], c); /* starts ascend with the index */
+            want++;
+        }
+        assert_int_equal(nk, want);
+    }
+}
+
+static void test_children_near(void **state)
+{
+    (void)state;
+    enum { CALLS = 3000 };
+    int64_t *s = malloc(CALLS * 8), *e = malloc(CALLS * 8), *id = malloc(CALLS * 8);
+    int64_t *pid = malloc(CALLS * 8);
+    int *par = malloc(CALLS * sizeof *par);
+    size_t *order = malloc(CALLS * sizeof *order);
+    for (size_t i = 0; i < CALLS; i++) {
+        s[i] = (int64_t)i;
+        e[i] = (int64_t)i + 1;
+        id[i] = (int64_t)i + 1;
+        /* roots, a few families of hundreds, many small ones, childless calls */
+        par[i] = i < 3 || i % 11 == 0 ? -1 : i < 600 ? (int)(i % 3) : (int)((i * 7) % (i / 2));
+        pid[i] = par[i] < 0 ? -1 : par[i] + 1;
+    }
+    profile *p = ids_profile("f", CALLS, s, e, id, pid);
+    const rank_data *rk = &p->ranks[0];
+    assert_true(rk->explicit_ids);
+    assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
+    for (size_t i = 0; i < CALLS; i++)
+        order[i] = i;
+    check_near_order(rk, order, CALLS, par);
+    for (size_t i = 0; i < CALLS; i++)
+        order[i] = CALLS - 1 - i;
+    check_near_order(rk, order, CALLS, par);
+    for (size_t i = 0; i < CALLS; i++)
+        order[i] = (i * 1237) % CALLS; /* 1237 is prime to 3000: each call once */
+    check_near_order(rk, order, CALLS, par);
+    const uint32_t *kids;
+    /* 3, 6 .. 597 but not 11k (181), and 7i mod i/2 == 0 past 600: every even i (1091) */
+    assert_int_equal(rank_call_children(rk, 0, &kids), 1272);
+    profile_free(p);
+    free(s);
+    free(e);
+    free(id);
+    free(pid);
+    free(par);
+    free(order);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -409,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_explicit_children_order),
         cmocka_unit_test(test_zero_length_and_identical),
         cmocka_unit_test(test_union_clipped),
+        cmocka_unit_test(test_children_near),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
