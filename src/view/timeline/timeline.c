@@ -697,6 +697,11 @@ void tl_sync_filter(tl_state *s, ui_ctx *ctx)
 {
     if (s->win) /* out of core: every call's rows, the map's (f filters other views) */
         return;
+    if (s->index_due) { /* opened on another view, its first frame did not wait for it */
+        s->index_due = false;
+        index_build(s, ctx);
+        s->placed = false; /* fitted to the data once it has them, as at the start */
+    }
     if (s->awaiting_calls) {         /* built on the first frame after the nesting arrives */
         if (ui_calls_pending(ctx)) { /* what is still coming: nesting, statistics */
             snprintf(s->error, sizeof s->error, "%s", ui_computing_text(ctx));
@@ -751,7 +756,9 @@ lanes_index *timeline_shared_index(ui_ctx *ctx)
 {
     if (ctx->nviews <= VIEW_TIMELINE || ctx->views[VIEW_TIMELINE] != &timeline_view)
         return NULL;
-    const tl_state *s = ctx->view_state[VIEW_TIMELINE];
+    tl_state *s = ctx->view_state[VIEW_TIMELINE];
+    if (s && s->index_due)
+        tl_sync_filter(s, ctx);
     if (!s || s->win || s->awaiting_calls || s->filtered || !s->ix)
         return NULL;
     return lanes_share(s->ix);
@@ -771,7 +778,7 @@ static void *timeline_create(ui_ctx *ctx)
         s->awaiting_calls = true;
         snprintf(s->error, sizeof s->error, "%s", ui_computing_text(ctx));
     } else {
-        index_build(s, ctx);
+        s->index_due = true;
     }
     return s;
 }

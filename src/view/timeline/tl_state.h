@@ -67,6 +67,7 @@ typedef struct tl_state {
     lanes_index *ix;
     char error[512];     /* why there is no index, shown instead */
     bool awaiting_calls; /* the index waits for the background nesting (ui_calls_pending) */
+    bool index_due;      /* the index is built when the timeline is first drawn or used */
     tl_view v;
     bool placed;     /* the view has been fitted once */
     int cursor_x;    /* cursor column within the time axis */
