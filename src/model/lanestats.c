@@ -33,50 +33,45 @@ static void span_read(span_reader *sr, uint32_t g, int64_t *s, int64_t *e)
     *e = r ? r->end_ns[i] : 0;
 }
 
-/* true when the row's calls are their own union: none empty, each
- * starting after the previous one ends (touching calls merge). */
-static bool row_is_union(const lane *ln, const lane_row *row)
-{
-    span_reader sr = {ln->rk, {{NULL}, 0}, 0};
-    int64_t prev_e = INT64_MIN;
-    for (size_t k = 0; k < row->n; k++) {
-        int64_t s, e;
-        span_read(&sr, lane_row_call(row, k), &s, &e);
-        if (e <= s || (k > 0 && s <= prev_e))
-            return false;
-        prev_e = e;
-    }
-    return true;
-}
-
-static sv_err build_direct(const lane *ln, const lane_row *row, lane_busy *out, sv_error *err)
+/* A row whose calls are their own union (none empty, each starting after
+ * the previous one ends: touching calls merge) needs no interval arrays,
+ * its block sums alone.  One pass reads the calls, checks that and sums
+ * them: 1 done, 0 not such a row (out left empty), -1 out of memory. */
+static int build_direct(const lane *ln, const lane_row *row, lane_busy *out)
 {
     size_t nb = lanes_nblocks(row->n);
     out->bcum = malloc((nb + 1) * sizeof *out->bcum);
     if (!out->bcum)
-        return sv_error_set(err, SV_ERR_NOMEM, "out of memory while measuring the lanes' load");
-    out->ln = ln;
-    out->row = row;
-    out->n = row->n;
+        return -1;
     span_reader sr = {ln->rk, {{NULL}, 0}, 0};
-    int64_t sum = 0;
+    int64_t sum = 0, prev_e = INT64_MIN;
     for (size_t k = 0; k < row->n; k++) {
         if (k % LANES_BLOCK == 0)
             out->bcum[k / LANES_BLOCK] = sum;
         int64_t s, e;
         span_read(&sr, lane_row_call(row, k), &s, &e);
+        if (e <= s || (k > 0 && s <= prev_e)) {
+            free(out->bcum);
+            out->bcum = NULL;
+            return 0;
+        }
+        prev_e = e;
         sum = ck_add(sum, ck_sub(e, s));
     }
     out->bcum[nb] = sum;
+    out->ln = ln;
+    out->row = row;
+    out->n = row->n;
     out->total = sum;
-    return SV_OK;
+    return 1;
 }
 
 sv_err lane_busy_build(const lane *ln, const lane_row *row, lane_busy *out, sv_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (row->n > 0 && row_is_union(ln, row))
-        return build_direct(ln, row, out, err);
+    int direct = row->n > 0 ? build_direct(ln, row, out) : 0;
+    if (direct)
+        return direct > 0 ? SV_OK : no_memory(err);
     size_t cap = row->n ? row->n : 1;
     out->s = malloc(cap * sizeof *out->s);
     out->e = malloc(cap * sizeof *out->e);
