@@ -96,6 +96,12 @@ void stats_percentiles_inplace(int64_t *v, size_t n, const double *pcts, double 
     }
 }
 
+int64_t stats_kth_inplace(int64_t *v, size_t n, size_t k)
+{
+    select_kth(v, 0, n - 1, k);
+    return v[k];
+}
+
 double stats_percentile_inplace(int64_t *v, size_t n, double pct)
 {
     double out;

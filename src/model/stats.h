@@ -22,6 +22,10 @@ bool stats_durations_valid(const region *r);
  * Reorders v (selection, no full sort).  0.0 when n == 0. */
 double stats_percentile_inplace(int64_t *v, size_t n, double pct);
 
+/* The k-th smallest of v[0, n) (k < n), what v[k] holds once v is sorted,
+ * by selection: reorders v. */
+int64_t stats_kth_inplace(int64_t *v, size_t n, size_t k);
+
 /* Several percentiles at once (pcts ascending), reordering v.  Each later
  * selection only looks at the part above the previous one. */
 void stats_percentiles_inplace(int64_t *v, size_t n, const double *pcts, double *out, size_t count);

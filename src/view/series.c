@@ -74,9 +74,13 @@ static bool ser_group_ranks(series_state *st)
     int *v = malloc(s->n * sizeof *v);
     if (!v)
         return false;
-    for (size_t i = 0; i < s->n; i++)
+    bool one = true; /* every call of one rank (a single-rank file): nothing to sort */
+    for (size_t i = 0; i < s->n; i++) {
         v[i] = s->calls[i].rank;
-    qsort(v, s->n, sizeof *v, ser_int_cmp);
+        one = one && v[i] == v[0];
+    }
+    if (!one)
+        qsort(v, s->n, sizeof *v, ser_int_cmp);
     size_t m = 0;
     for (size_t i = 0; i < s->n; i++)
         if (m == 0 || v[m - 1] != v[i])

@@ -252,6 +252,42 @@ static void test_series_step(void **state)
     profile_free(p);
 }
 
+static int i64_sort_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Columns of hundreds of calls in no duration order: each column's median
+ * is the lower middle of its durations sorted here. */
+static void test_series_bin_median(void **state)
+{
+    (void)state;
+    enum { CALLS = 1000, BINS = 3 };
+    series s = {0};
+    s.calls = calloc(CALLS, sizeof *s.calls);
+    assert_non_null(s.calls);
+    s.n = CALLS;
+    for (size_t i = 0; i < CALLS; i++)
+        s.calls[i] = (series_call){(int64_t)i, (int64_t)((i * 7919) % 1009), 0, (int64_t)i, i};
+    series_bin bins[BINS];
+    int64_t scratch[CALLS], d[CALLS];
+    series_bins(&s, false, bins, BINS, scratch);
+    size_t at = 0;
+    for (size_t b = 0; b < BINS; b++) {
+        assert_true(bins[b].n > 300);
+        for (size_t k = 0; k < bins[b].n; k++)
+            d[k] = s.calls[at + k].dur;
+        qsort(d, bins[b].n, sizeof *d, i64_sort_cmp);
+        assert_int_equal(bins[b].med, d[(bins[b].n - 1) / 2]);
+        assert_int_equal(bins[b].min, d[0]);
+        assert_int_equal(bins[b].max, d[bins[b].n - 1]);
+        at += bins[b].n;
+    }
+    assert_int_equal(at, CALLS);
+    free(s.calls);
+}
+
 static const bfly_caller *find_caller(const butterfly *b, const char *path)
 {
     for (size_t i = 0; i < b->ncallers; i++)
@@ -347,9 +383,10 @@ static void test_butterfly_indirect(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_imbalance_figures), cmocka_unit_test(test_imbalance_rows),
-        cmocka_unit_test(test_merged_imbalance),  cmocka_unit_test(test_series_step),
-        cmocka_unit_test(test_butterfly_solve),   cmocka_unit_test(test_butterfly_indirect),
+        cmocka_unit_test(test_imbalance_figures),  cmocka_unit_test(test_imbalance_rows),
+        cmocka_unit_test(test_merged_imbalance),   cmocka_unit_test(test_series_step),
+        cmocka_unit_test(test_series_bin_median),  cmocka_unit_test(test_butterfly_solve),
+        cmocka_unit_test(test_butterfly_indirect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
