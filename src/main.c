@@ -586,6 +586,9 @@ static int run(const cli_options *o)
             if (o->mode == CLI_JSON || o->mode == CLI_CSV || o->mode == CLI_SUMMARY) {
                 how.prepare = strip_calls_prepare;
                 how.stats_only = true; /* nor read the columns only the calls show */
+                /* and stream a large file that streams in one read (load_sink.h) */
+                if (how.stream == LOAD_STREAM_AUTO)
+                    how.stream = LOAD_STREAM_PREFER;
             }
             /* An export out of core: on the same terms as the viewer's. */
             bool ex_ooc = o->mode == CLI_EXPORT && o->file && o->nfiles <= 1 &&

@@ -149,4 +149,47 @@ check "ids over budget: warning" hasf "the file's exclusive_totals are shown" "$
 sed 's/"total_exclusive_duration": [^,]*,//' "$scr" >"$tmp/x2"
 check "ids over budget: the rest = in memory" cmp -s "$tmp/x1" "$tmp/x2"
 
+# --- --json, --csv and --summary stream a large file the sweep takes in one read by themselves
+# (LOAD_STREAM_PREFER: event columns of 64 MiB and more; SCOPEVIEW_STREAM_PREFER=0 here takes
+# every file): the same bytes as in memory; ids and lanes stay in memory; a rank the stream
+# could only give stored exclusive totals sends the load back to memory.
+pref_same() { # FILE...: every mode, preferred = in memory (stdout and stderr)
+    for f in "$@"; do
+        for m in --json --csv --summary; do
+            "$sv" "$m" "$f" >"$tmp/a" 2>"$tmp/ea"
+            SCOPEVIEW_STREAM_PREFER=0 "$sv" "$m" "$f" >"$tmp/b" 2>"$tmp/eb"
+            cmp -s "$tmp/a" "$tmp/b" && cmp -s "$tmp/ea" "$tmp/eb" && continue
+            echo "  $m $f: preferred differs"
+            return 1
+        done
+    done
+}
+check "preferred stream = in memory (fixtures, generated)" pref_same "$fx"/*.h5 "$g"/*.h5
+if need_shared "shared profiles"; then
+    check "preferred stream = in memory (shared profiles)" \
+        pref_same $(find "$shared/data" -name '*.h5' | sort)
+fi
+streams() { # PREFER FILE [ARGS]: the number of streamed passes a plain --json logs
+    p=$1 f=$2
+    shift 2
+    SCOPEVIEW_STREAM_PREFER=$p SCOPEVIEW_IN_PROCESS=1 SCOPEVIEW_READ_LOG=1 "$sv" --json "$@" "$f" \
+        2>&1 >/dev/null | grep -c '^scopeview: stream'
+}
+check "preferred: a plain file streams in one read" [ "$(streams 0 "$g/plain.h5")" = 2 ]
+check "preferred: not below the threshold" [ "$(streams 1073741824 "$g/plain.h5")" = 0 ]
+check "preferred: call ids load in memory" [ "$(streams 0 "$g/ids.h5")" = 0 ]
+check "preferred: thread columns load in memory" [ "$(streams 0 "$g/threads.h5")" = 0 ]
+reads() { # PREFER: how often the 16M load of big_uns.h5 reads its durations
+    SCOPEVIEW_STREAM_PREFER=$1 SCOPEVIEW_IN_PROCESS=1 SCOPEVIEW_READ_LOG=1 "$sv" --memory 16M \
+        --json "$g/big_uns.h5" 2>&1 >/dev/null | grep -c 'read /events/durations'
+}
+# rows out of start order, 200 000 calls: nested in memory they fit 16 MiB, streamed the
+# rank's calls would need more than half of it
+"$sv" --memory 16M --json "$g/big_uns.h5" >"$tmp/inmem_u" 2>&1
+SCOPEVIEW_STREAM_PREFER=0 "$sv" --memory 16M --json "$g/big_uns.h5" >"$tmp/pref_u" 2>&1
+check "preferred, declined: output = in memory" cmp -s "$tmp/inmem_u" "$tmp/pref_u"
+once=$(reads 1073741824)
+check "in memory: the durations read" [ "$once" -gt 0 ]
+check "preferred, declined: streamed, then read in memory" [ "$(reads 0)" = $((2 * once)) ]
+
 finish

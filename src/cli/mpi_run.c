@@ -95,15 +95,15 @@ static sv_err load_here(const char *path, const isolate_options *how, const load
                         bool defer, profile **p, sv_error *err)
 {
     load_budget b;
+    /* A split run shares the calls out: process 0 streams only what exceeds the budget. */
+    int stream = how->stream == LOAD_STREAM_PREFER ? LOAD_STREAM_AUTO : how->stream;
     load_sink sink = pt ? load_sink_part(pt)
-                        : load_sink_stream(how->stream, defer ? LOAD_FINISH_NONE : LOAD_FINISH_ALL);
+                        : load_sink_stream(stream, defer ? LOAD_FINISH_NONE : LOAD_FINISH_ALL);
     load_options lo = {.stored_statistics = how->stored_statistics, .sink = &sink};
     sv_err e = load_once(path, how, &lo, &b, p, err);
-    /* Schema 1 meets its columns one region at a time: only a failed load
-     * tells that they exceed the budget; loaded again, streamed. */
-    if (e == SV_ERR_NOMEM && b.exceeded && sink.stream == LOAD_STREAM_AUTO) {
+    /* Loaded again as load_sink_retry says (a schema-1 file over the budget: streamed). */
+    while (load_sink_retry(&sink, e, &b)) {
         budget_free(&b);
-        sink.stream = LOAD_STREAM_FORCE;
         sv_error_clear(err);
         e = load_once(path, how, &lo, &b, p, err);
     }

@@ -253,6 +253,8 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
 {
     load_budget b = *bp;
     load_sink sink = iso_sink(io, fin, later);
+    bool declined = false;
+    sink.declined = &declined;
     opt->budget = &b;
     opt->sink = &sink;
     opt->stored_statistics = io && io->stored_statistics;
@@ -261,13 +263,10 @@ static sv_err iso_load(const char *path, const isolate_options *io, load_budget 
     sv_err e = io && io->paths && io->npaths > 1
                    ? profile_load_set(io->paths, io->npaths, opt, p, err)
                    : profile_load(path, opt, p, err);
-    /* Out of core (stream_col.h): a schema-1 file's columns are met one region at a time, so
-     * only a failed load tells that they exceed the budget: the batch outputs load it again,
-     * streamed. */
-    if (e == SV_ERR_NOMEM && b.exceeded && sink.stream == LOAD_STREAM_AUTO) {
+    /* Out of core (stream_col.h): the batch outputs load it again as load_sink_retry says. */
+    while (load_sink_retry(&sink, e, &b)) {
         budget_free(&b);
         b = *bp;
-        sink.stream = LOAD_STREAM_FORCE;
         sv_error_clear(err);
         e = io && io->paths && io->npaths > 1 ? profile_load_set(io->paths, io->npaths, opt, p, err)
                                               : profile_load(path, opt, p, err);

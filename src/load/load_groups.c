@@ -556,7 +556,7 @@ sv_err ld_load_rank_group(ld_ctx *c, hid_t f, const char *gname, int rank)
     if (!e && ki >= 0 && h5u_entry_kind(rg, &l.v[ki]) == H5U_GROUP)
         e = ld_load_tasks(c, rk, rg);
     if (!e) /* the sink may stream the rank's regions (stream_col.h) */
-        e = ld_sink(c)->ops->group_stream(ld_sink(c), c);
+        e = ld_sink(c)->ops->group_stream(ld_sink(c), c, rk);
     if (!e)
         e = load_regions(c, rk, rg, &l);
     if (!e && c->sg) /* pass 2 of the out-of-core load: the rank's nesting, percentiles */

@@ -4,6 +4,7 @@
 #include "load_rows.h"
 #include "load_window.h"
 #include "stream_col_internal.h"
+#include "model/budget.h"
 
 static bool rows_all(const load_sink *s, lc_file *lf)
 {
@@ -27,10 +28,11 @@ static int group_whole(const load_sink *s, ld_ctx *c, const rank_data *rk, hid_t
     return -1;
 }
 
-static sv_err group_in_memory(const load_sink *s, ld_ctx *c)
+static sv_err group_in_memory(const load_sink *s, ld_ctx *c, const rank_data *rk)
 {
     (void)s;
     (void)c;
+    (void)rk;
     return SV_OK;
 }
 
@@ -126,22 +128,26 @@ static sv_err columns_stream(const load_sink *s, ld_ctx *c, hid_t f, const h5u_l
     if (!sc_wanted(c, s->stream, f, lf, el))
         return lc_columns_model(c, f, el, lf);
     sv_err e = sc_stage(c, f, el, lf);
-    if (lf->sc)
+    if (lf->sc) {
         lf->sc->stats_later = s->stats_later;
+        lf->sc->declined = s->stream == LOAD_STREAM_PREFER ? s->declined : NULL;
+    }
     return e;
 }
 
-/* Schema 1 meets its columns one region at a time: streamed only when
- * forced (a failed load tells the caller to force it).  The out-of-core
- * viewer's pass maps columnar files only: schema 1 is then loaded in
- * memory for it (ooc_open.c). */
-static sv_err group_stream(const load_sink *s, ld_ctx *c)
+/* Schema 1 meets its columns one region at a time: streamed when forced
+ * (a failed load tells the caller to force it) or preferred for this rank
+ * (sg_prefer).  The out-of-core viewer's pass maps columnar files only:
+ * schema 1 is then loaded in memory for it (ooc_open.c). */
+static sv_err group_stream(const load_sink *s, ld_ctx *c, const rank_data *rk)
 {
-    if (s->stream != LOAD_STREAM_FORCE || s->pass || c->sg)
+    bool prefer = s->stream == LOAD_STREAM_PREFER;
+    if ((s->stream != LOAD_STREAM_FORCE && !(prefer && sg_prefer(c, rk))) || s->pass || c->sg)
         return SV_OK;
     if (!(c->sg = sg_new(c)))
         return SV_ERR_NOMEM;
     c->sg->stats_later = s->stats_later;
+    c->sg->declined = prefer ? s->declined : NULL;
     return SV_OK;
 }
 
@@ -162,6 +168,24 @@ static const load_sink_ops stream_ops = {rows_all,     columns_stream, owns_all,
 load_sink load_sink_stream(int how, load_finish fin)
 {
     return (load_sink){.ops = &stream_ops, .finish = fin, .stream = how};
+}
+
+bool load_sink_retry(load_sink *s, sv_err e, const load_budget *b)
+{
+    if (e != SV_ERR_NOMEM)
+        return false;
+    /* Preferred, it ends as AUTO would have: declined or over the budget, it runs as AUTO. */
+    if (s->stream == LOAD_STREAM_PREFER && ((s->declined && *s->declined) || b->exceeded)) {
+        if (s->declined)
+            *s->declined = false;
+        s->stream = LOAD_STREAM_AUTO;
+        return true;
+    }
+    if (b->exceeded && s->stream == LOAD_STREAM_AUTO) {
+        s->stream = LOAD_STREAM_FORCE;
+        return true;
+    }
+    return false;
 }
 
 const load_sink *ld_sink(const ld_ctx *c)

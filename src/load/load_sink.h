@@ -33,6 +33,7 @@
 #include "model/sv_error.h"
 
 struct ld_ctx;
+struct load_budget;
 struct lc_file;
 struct load_part;
 struct ooc_plan;
@@ -48,7 +49,12 @@ typedef enum load_finish {
     LOAD_FINISH_NONE,
 } load_finish;
 
-enum { LOAD_STREAM_OFF, LOAD_STREAM_AUTO, LOAD_STREAM_FORCE };
+/* LOAD_STREAM_PREFER is AUTO that also streams a large file the streamed
+ * statistics take in one read (stream_col.h sc_wanted, sg_prefer): less
+ * time and a fraction of the memory, with the same output.  Should the
+ * stream meet a rank it could only give stored exclusive totals for, it
+ * gives up (declined) and the load runs again as AUTO (load_sink_retry). */
+enum { LOAD_STREAM_OFF, LOAD_STREAM_AUTO, LOAD_STREAM_FORCE, LOAD_STREAM_PREFER };
 
 typedef struct load_sink {
     const struct load_sink_ops *ops;
@@ -63,6 +69,9 @@ typedef struct load_sink {
      * regions are then `streamed` (no columns).  LOAD_STREAM_OFF in the
      * other sinks. */
     int stream;
+    /* LOAD_STREAM_PREFER: set when the stream gave up (see above); NULL
+     * otherwise. */
+    bool *declined;
     /* A streamed columnar load stops after pass 1 (stream_col.h): counts,
      * totals, moments, min, max, first/last, but no exclusive totals, no
      * percentiles and no inferred-lane count (the out-of-core viewer's
@@ -87,5 +96,11 @@ load_sink load_sink_window(const struct ooc_plan *plan);
  * stream goes to the model, finished as fin says.  Set stats_later and
  * pass on the value as needed. */
 load_sink load_sink_stream(int how, load_finish fin);
+/* After a failed load e of a stream sink (b its budget): true when it is
+ * to run again, s->stream changed: a PREFER that declined or exceeded the
+ * budget as AUTO, an AUTO over the budget as FORCE (schema 1 meets its
+ * columns one region at a time: only a failed load tells that they exceed
+ * it). */
+bool load_sink_retry(load_sink *s, sv_err e, const struct load_budget *b);
 
 #endif

@@ -18,9 +18,10 @@ typedef struct load_sink_ops {
      * of group g's columns into t, as ow_load_group; -1: read whole. */
     int (*group)(const load_sink *s, ld_ctx *c, const rank_data *rk, hid_t g, const char *name,
                  h5u_list *l, region *t, sv_err *e);
-    /* Schema 1, before a rank's regions: the sink may stream them (sets
-     * c->sg, stream_col.h); SV_ERR_NOMEM. */
-    sv_err (*group_stream)(const load_sink *s, ld_ctx *c);
+    /* Schema 1, before rank rk's regions (its thread and task tables
+     * read): the sink may stream them (sets c->sg, stream_col.h);
+     * SV_ERR_NOMEM. */
+    sv_err (*group_stream)(const load_sink *s, ld_ctx *c, const rank_data *rk);
     /* Step 4: the file's end, its columns still open. */
     sv_err (*file_end)(const load_sink *s, ld_ctx *c, lc_file *lf);
     /* Step 5: the model's last steps. */

@@ -13,6 +13,7 @@
 #include "stream_col_internal.h"
 #include "stream_pf.h"
 #include "util/hash.h"
+#include "util/hooks.h"
 #include "util/text.h"
 
 static const char *const sc_names[SC_NCOL] = {
@@ -132,7 +133,24 @@ bool sc_wanted(const ld_ctx *c, int how, hid_t f, const lc_file *lf, const h5u_l
     if (how == LOAD_STREAM_FORCE)
         return true;
     const load_budget *b = c->rd.budget;
-    return b && b->limit && bytes > budget_left(c);
+    if (b && b->limit && bytes > budget_left(c))
+        return true;
+    /* Ids and lanes are nested rank by rank or thread by thread, over more reads. */
+    bool one_read = true;
+    for (int k = SC_CALL; k <= SC_TASK; k++)
+        one_read &= h5u_list_find(el, col_name(lf, k)) < 0;
+    return how == LOAD_STREAM_PREFER && one_read && bytes >= sc_prefer_bytes();
+}
+
+uint64_t sc_prefer_bytes(void)
+{
+    const char *env = hook_value(HOOK_STREAM_PREFER);
+    return env ? strtoull(env, NULL, 10) : (uint64_t)64 << 20;
+}
+
+bool sg_prefer(const ld_ctx *c, const rank_data *rk)
+{
+    return !rk->has_threads && !rk->has_tasks && stored_bytes(c->p) >= sc_prefer_bytes();
 }
 
 /* ------------------------------------------------------------ columns */

@@ -21,8 +21,15 @@
 #include "load_columnar_internal.h"
 
 /* True when this load streams lf's events (load_sink_stream, the
- * budget left against the columns' bytes). */
+ * budget left against the columns' bytes; preferred: columns of at least
+ * sc_prefer_bytes() without call ids, thread or task columns, which the
+ * streamed statistics take in one read). */
 bool sc_wanted(const ld_ctx *c, int how, hid_t f, const lc_file *lf, const h5u_list *el);
+/* Preferred, schema 1: a rank without thread or task tables in a file of
+ * at least sc_prefer_bytes() on disk. */
+bool sg_prefer(const ld_ctx *c, const rank_data *rk);
+/* 64 MiB, or SCOPEVIEW_STREAM_PREFER's bytes (tests). */
+uint64_t sc_prefer_bytes(void);
 
 /* Whether columns can hold the calls they declare (a sparse file declaring
  * gigabytes, a lying chunk index: such columns are not streamed, and the

@@ -63,6 +63,7 @@ typedef struct sc_file {
     sc_row *pending;  /* schema 1: the row of the region being committed */
     uint64_t stored;  /* schema 1: the stored bytes of the streamed regions' columns */
     bool stats_later; /* stop after pass 1 (load_sink.h stats_later) */
+    bool *declined;   /* preferred (load_sink.h LOAD_STREAM_PREFER): give up, not stored totals */
     ld_ctx *c;
     sc_one one; /* the current rank's pass 1 and sweep in one read */
 } sc_file;

@@ -486,6 +486,16 @@ sv_err sc_rank_finish(ld_ctx *c, lc_file *lf, rank_data *rk, const size_t *rows,
     return e;
 }
 
+/* A preferred stream (load_sink.h LOAD_STREAM_PREFER) gives up rather than show stored
+ * exclusive totals: the in-memory load it stands for would have nested the rank. */
+static sv_err decline(sc_file *sf, int64_t *excl, rank_rows *rr)
+{
+    *sf->declined = true;
+    free(excl);
+    free(rr->v);
+    return SV_ERR_NOMEM;
+}
+
 sv_err sc_finish_rows(ld_ctx *c, sc_file *sf, rank_data *rk, sc_row **v, size_t n)
 {
     rank_rows rr;
@@ -495,6 +505,8 @@ sv_err sc_finish_rows(ld_ctx *c, sc_file *sf, rank_data *rk, sc_row **v, size_t 
     sv_err e = excl ? SV_OK : SV_ERR_NOMEM;
     const char *why = "";
     nest_how how = rr.n ? choose(sf, &rr, &why) : NEST_SWEEP;
+    if (sf->declined && how == NEST_STORED)
+        return decline(sf, excl, &rr);
     if (sf->stats_later && how != NEST_STORED) {
         free(excl); /* pass 2 is the full load's (load_sink.h stats_later) */
         free(rr.v);
@@ -523,6 +535,8 @@ sv_err sc_finish_rows(ld_ctx *c, sc_file *sf, rank_data *rk, sc_row **v, size_t 
                 rr.calls * (7 * sizeof(int64_t) + 48) <= sf->budget / 2 ? NEST_MEMORY : NEST_STORED;
         }
     }
+    if (sf->declined && how == NEST_STORED)
+        return decline(sf, excl, &rr);
     if (!e && rr.n && how == NEST_SWEEP)
         e = sweep_rank(sf, &rr, rk, excl);
     else if (!e && rr.n && how == NEST_MEMORY)
