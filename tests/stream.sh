@@ -179,6 +179,15 @@ check "preferred: a plain file streams in one read" [ "$(streams 0 "$g/plain.h5"
 check "preferred: not below the threshold" [ "$(streams 1073741824 "$g/plain.h5")" = 0 ]
 check "preferred: call ids load in memory" [ "$(streams 0 "$g/ids.h5")" = 0 ]
 check "preferred: thread columns load in memory" [ "$(streams 0 "$g/threads.h5")" = 0 ]
+# a schema-1 rank of more than 64 regions declines: 65 streamed (two datasets each), then all
+# 200 read in memory
+"$svgen" many-regions "$g/many200.h5" 200 5
+logs() { # PREFER FILE: the datasets a --json load reads
+    SCOPEVIEW_STREAM_PREFER=$1 SCOPEVIEW_IN_PROCESS=1 SCOPEVIEW_READ_LOG=1 "$sv" --json "$2" \
+        2>&1 >/dev/null | grep -c '^scopeview: read '
+}
+check "preferred: a rank of many regions loads in memory" \
+    [ "$(logs 0 "$g/many200.h5")" = $(($(logs 1073741824 "$g/many200.h5") + 130)) ]
 reads() { # PREFER: how often the 16M load of big_uns.h5 reads its durations
     SCOPEVIEW_STREAM_PREFER=$1 SCOPEVIEW_IN_PROCESS=1 SCOPEVIEW_READ_LOG=1 "$sv" --memory 16M \
         --json "$g/big_uns.h5" 2>&1 >/dev/null | grep -c 'read /events/durations'

@@ -139,7 +139,9 @@ bool sc_wanted(const ld_ctx *c, int how, hid_t f, const lc_file *lf, const h5u_l
     bool one_read = true;
     for (int k = SC_CALL; k <= SC_TASK; k++)
         one_read &= h5u_list_find(el, col_name(lf, k)) < 0;
-    return how == LOAD_STREAM_PREFER && one_read && bytes >= sc_prefer_bytes();
+    /* Many small rows stream in small chunks each: faster in memory. */
+    bool big_rows = lf->nkept && bytes / lf->nkept >= sc_prefer_bytes() / SC_PREFER_ROWS;
+    return how == LOAD_STREAM_PREFER && one_read && big_rows && bytes >= sc_prefer_bytes();
 }
 
 uint64_t sc_prefer_bytes(void)

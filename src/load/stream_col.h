@@ -23,10 +23,13 @@
 /* True when this load streams lf's events (load_sink_stream, the
  * budget left against the columns' bytes; preferred: columns of at least
  * sc_prefer_bytes() without call ids, thread or task columns, which the
- * streamed statistics take in one read). */
+ * streamed statistics take in one read, and a 1/SC_PREFER_ROWS of that
+ * a row on average). */
 bool sc_wanted(const ld_ctx *c, int how, hid_t f, const lc_file *lf, const h5u_list *el);
 /* Preferred, schema 1: a rank without thread or task tables in a file of
- * at least sc_prefer_bytes() on disk. */
+ * at least sc_prefer_bytes() on disk; a rank of more than SC_PREFER_ROWS
+ * regions declines (load_sink.h). */
+#define SC_PREFER_ROWS 64
 bool sg_prefer(const ld_ctx *c, const rank_data *rk);
 /* 64 MiB, or SCOPEVIEW_STREAM_PREFER's bytes (tests). */
 uint64_t sc_prefer_bytes(void);
