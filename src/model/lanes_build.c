@@ -450,23 +450,6 @@ static bool make_lanes(rank_build *b, size_t first)
     return true;
 }
 
-static void fill_rows(rank_build *b, size_t first)
-{
-    size_t n = b->rk->ncalls;
-    for (size_t k = 0; k < b->nkeys; k++) {
-        lane *ln = &b->ix->lanes[first + k];
-        for (uint32_t d = 0; d < ln->ndepth; d++)
-            ln->rows[d].n = 0;
-    }
-    for (size_t g = 0; g < n; g++)
-        if (lane_at(b, g) != LANES_NO_LANE) {
-            lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)];
-            if (row->idx)
-                row->idx[row->n] = (uint32_t)g;
-            row->n++;
-        }
-}
-
 /* One indexed region's calls in a k-way merge: gidx g .. end. */
 typedef struct hrun {
     const int64_t *s;
@@ -496,15 +479,49 @@ static void hrun_sift(hrun *h, size_t n, size_t i)
     }
 }
 
-/* Appends call g (met in row order) to its row. */
+/* The row of call g that keeps indices, NULL when it has none. */
+static inline lane_row *indexed_row(const rank_build *b, size_t first, size_t g)
+{
+    uint32_t l = lane_at(b, g);
+    lane_row *row = l == LANES_NO_LANE ? NULL : &b->ix->lanes[first + l].rows[ld_get(b, g)];
+    return row && row->idx ? row : NULL;
+}
+
+/* Appends call g (met in row order) to its row if that keeps indices. */
 static inline void place_call(rank_build *b, size_t first, size_t g)
 {
-    if (lane_at(b, g) != LANES_NO_LANE) {
-        lane_row *row = &b->ix->lanes[first + lane_at(b, g)].rows[ld_get(b, g)];
-        if (row->idx)
-            row->idx[row->n] = (uint32_t)g;
-        row->n++;
+    lane_row *row = indexed_row(b, first, g);
+    if (row)
+        row->idx[row->n++] = (uint32_t)g;
+}
+
+/* Whether a call of r goes to a row that keeps indices.  The merge leaves
+ * out the other regions (a region at a depth of its own, as in most files):
+ * a row's order is the same in a merge of only the regions it holds. */
+static bool region_fills(const rank_build *b, size_t first, const region *r)
+{
+    for (size_t g = r->gidx0; g < r->gidx0 + r->n; g++)
+        if (indexed_row(b, first, g))
+            return true;
+    return false;
+}
+
+/* Rows of consecutive calls are complete once counted: the others emptied. */
+static void reset_indexed_rows(rank_build *b, size_t first)
+{
+    for (size_t k = 0; k < b->nkeys; k++) {
+        lane *ln = &b->ix->lanes[first + k];
+        for (uint32_t d = 0; d < ln->ndepth; d++)
+            if (ln->rows[d].idx)
+                ln->rows[d].n = 0;
     }
+}
+
+static void fill_rows(rank_build *b, size_t first)
+{
+    reset_indexed_rows(b, first);
+    for (size_t g = 0; g < b->rk->ncalls; g++)
+        place_call(b, first, g);
 }
 
 /* Up to this many regions, the merge scans the heads instead of keeping
@@ -548,14 +565,10 @@ static bool fill_rows_merged(rank_build *b, size_t first)
     size_t nh = 0;
     for (size_t j = 0; j < rk->nregions; j++) {
         const region *r = rk->regions[j];
-        if (r->n && (b->ix->rflags[b->ri][j] & LANES_R_INDEXED))
+        if (r->n && (b->ix->rflags[b->ri][j] & LANES_R_INDEXED) && region_fills(b, first, r))
             h[nh++] = (hrun){r->start_ns, r->gidx0, r->gidx0, r->gidx0 + r->n};
     }
-    for (size_t k = 0; k < b->nkeys; k++) {
-        lane *ln = &b->ix->lanes[first + k];
-        for (uint32_t d = 0; d < ln->ndepth; d++)
-            ln->rows[d].n = 0;
-    }
+    reset_indexed_rows(b, first);
     if (nh <= HRUN_SCAN_MAX) {
         fill_scan(b, first, h, nh);
         free(h);

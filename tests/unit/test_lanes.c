@@ -691,6 +691,45 @@ static void test_disjoint_row(void **state)
     profile_free(p);
 }
 
+/* Rows that mix regions are filled by merging only the regions whose calls
+ * reach such a row.  One lane, nesting inferred from times; call indices
+ * follow the regions' order (by name):
+ *   a_top  g0 [0,100]   g1 [200,300]               depth 0
+ *   b_mid  g2 [10,50]   g3 [210,250] (in a_top)    depth 1
+ *          g4 [400,450] (top level)                depth 0
+ *   c_leaf g5 [20,30]   g6 [220,230] (in b_mid)    depth 2, alone on its row
+ *   d_side g7 [60,70]   (in a_top[0], after b_mid[0]) depth 1
+ * Row 0 is g0 g1 g4, row 1 g2 g7 g3 (by start), row 2 g5 g6. */
+static void test_rows_merge_mixed_only(void **state)
+{
+    (void)state;
+    profile *p = profile_new("mem");
+    rank_data *rk = profile_add_rank(p, 0);
+    int64_t ts[] = {0, 200}, te[] = {100, 300};
+    int64_t ms[] = {10, 210, 400}, me[] = {50, 250, 450};
+    int64_t ls[] = {20, 220}, le[] = {30, 230};
+    int64_t ss[] = {60}, se[] = {70};
+    mp_region(rk, "a_top", 2, ts, te);
+    mp_region(rk, "b_mid", 3, ms, me);
+    mp_region(rk, "c_leaf", 2, ls, le);
+    mp_region(rk, "d_side", 1, ss, se);
+    mp_finish(p);
+    lanes_index *ix = index_of(p, NULL);
+    assert_int_equal(ix->nlanes, 1);
+    const lane *ln = &ix->lanes[0];
+    assert_int_equal(ln->ndepth, 3);
+    static const uint32_t want0[] = {0, 1, 4}, want1[] = {2, 7, 3}, want2[] = {5, 6};
+    const uint32_t *want[] = {want0, want1, want2};
+    static const size_t nwant[] = {3, 3, 2};
+    for (uint32_t d = 0; d < 3; d++) {
+        assert_int_equal(ln->rows[d].n, nwant[d]);
+        for (size_t k = 0; k < nwant[d]; k++)
+            assert_int_equal(lane_row_call(&ln->rows[d], k), want[d][k]);
+    }
+    lanes_free(ix);
+    profile_free(p);
+}
+
 /* Lane depths are kept in a byte a call below 255 and widened past it: a
  * chain of 300 calls, each inside the one before ([i, 1000 - i]), gives
  * 300 rows of one call, call i on row i, at both widths alike. */
@@ -745,12 +784,13 @@ static void test_call_region_at(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_server_lanes),         cmocka_unit_test(test_filter_drops_calls),
-        cmocka_unit_test(test_legacy_small),         cmocka_unit_test(test_small),
-        cmocka_unit_test(test_search_order),         cmocka_unit_test(test_random_sorted),
-        cmocka_unit_test(test_random_unsorted),      cmocka_unit_test(test_disjoint_row),
-        cmocka_unit_test(test_random_flame),         cmocka_unit_test(test_deep_chain),
-        cmocka_unit_test(test_threads_taking_turns), cmocka_unit_test(test_call_region_at),
+        cmocka_unit_test(test_server_lanes),          cmocka_unit_test(test_filter_drops_calls),
+        cmocka_unit_test(test_legacy_small),          cmocka_unit_test(test_small),
+        cmocka_unit_test(test_search_order),          cmocka_unit_test(test_random_sorted),
+        cmocka_unit_test(test_random_unsorted),       cmocka_unit_test(test_disjoint_row),
+        cmocka_unit_test(test_random_flame),          cmocka_unit_test(test_deep_chain),
+        cmocka_unit_test(test_threads_taking_turns),  cmocka_unit_test(test_call_region_at),
+        cmocka_unit_test(test_rows_merge_mixed_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
