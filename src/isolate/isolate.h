@@ -26,6 +26,7 @@
 
 struct ld_ctx;
 struct lc_file;
+struct load_pass_at;
 
 typedef struct isolate_options {
     /* Called now and then during the load; done/total in bytes read. */
@@ -85,7 +86,7 @@ typedef struct isolate_options {
     const struct ooc_plan *window;
     /* The out-of-core viewer's pass during the load (load_sink.h pass,
      * ooc.h), in the child or in-process. */
-    sv_err (*streamed)(void *ctx, struct ld_ctx *c, struct lc_file *lf);
+    sv_err (*streamed)(void *ctx, struct ld_ctx *c, struct lc_file *lf, struct load_pass_at *at);
     void *streamed_ctx;
     /* Set (by another thread) to give up the load: the parent stops waiting
      * for the child within ISOLATE_CANCEL_MS, kills it (a stopped child

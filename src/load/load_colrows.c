@@ -322,6 +322,11 @@ sv_err lc_commit_rank(ld_ctx *c, lc_file *lf, const ld_lane_tables *lt, int rank
     free(pre);
     if (!e && lf->sc)
         e = sc_rank_finish(c, lf, rk, rows, n);
+    /* the out-of-core viewer's pass may take the rank now (load_sink.h pass) */
+    const load_sink *s = lf->sc && !lf->share ? ld_sink(c) : NULL;
+    load_pass_at at = {LOAD_PASS_RANK, rk, rows, n, false};
+    if (!e && s && s->pass)
+        e = s->pass(s->pass_ctx, c, lf, &at);
     c->rank = -1;
     return e;
 }

@@ -153,7 +153,8 @@ static sv_err group_stream(const load_sink *s, ld_ctx *c, const rank_data *rk)
 
 static sv_err end_stream(const load_sink *s, ld_ctx *c, lc_file *lf)
 {
-    return lf->sc && s->pass ? s->pass(s->pass_ctx, c, lf) : SV_OK;
+    load_pass_at at = {LOAD_PASS_END, NULL, NULL, 0, false};
+    return lf->sc && s->pass ? s->pass(s->pass_ctx, c, lf, &at) : SV_OK;
 }
 
 /* A streamed load nested its ranks as it read them. */

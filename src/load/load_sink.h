@@ -35,6 +35,8 @@
 struct ld_ctx;
 struct load_budget;
 struct lc_file;
+struct rank_data;
+struct load_pass_at;
 struct load_part;
 struct ooc_plan;
 struct load_sink_ops;
@@ -78,12 +80,27 @@ typedef struct load_sink {
      * first frame; a second, full load brings them: isolate.h
      * light_first). */
     bool stats_later;
-    /* The out-of-core viewer's pass at a streamed columnar file's end
-     * (step 4), or NULL.  A schema-1 file is then not streamed: that pass
-     * maps columnar files only (ooc_open.c loads schema 1 in memory). */
-    sv_err (*pass)(void *ctx, struct ld_ctx *c, struct lc_file *lf);
+    /* The out-of-core viewer's pass, or NULL (load_pass_at says when). A
+     * schema-1 file is then not streamed: that pass maps columnar files
+     * only (ooc_open.c loads schema 1 in memory). */
+    sv_err (*pass)(void *ctx, struct ld_ctx *c, struct lc_file *lf, struct load_pass_at *at);
     void *pass_ctx;
 } load_sink;
+
+/* When a streamed columnar load calls its sink's pass: before a rank's
+ * pass 1 (LOAD_PASS_READ: the pass may read the rank's rows itself, doing
+ * pass 1 on every chunk, and sets `read` then; the load reads them
+ * otherwise), after the rank is committed (LOAD_PASS_RANK: its verdicts,
+ * statistics and regions are known) and at the file's end (LOAD_PASS_END,
+ * step 4: no rank). */
+enum { LOAD_PASS_READ, LOAD_PASS_RANK, LOAD_PASS_END };
+typedef struct load_pass_at {
+    int when;
+    struct rank_data *rk;
+    const size_t *rows; /* the rank's rows (lc_file indices) */
+    size_t n;
+    bool read;
+} load_pass_at;
 
 /* Every call into the model, finished as fin says. */
 load_sink load_sink_model(load_finish fin);

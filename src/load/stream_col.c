@@ -585,6 +585,15 @@ sv_err sc_rank_begin(ld_ctx *c, lc_file *lf, const rank_data *rk, const size_t *
     sf->kmax = rk->has_tasks ? (int64_t)rk->tasks.n - 1 : INT64_MAX;
     bool real_ids = false, any_ids = false;
     bool one = one_rank(lf, rows, n);
+    /* the out-of-core viewer's pass may read the rank itself (load_sink.h pass) */
+    const load_sink *s = !one && !lf->share ? ld_sink(c) : NULL;
+    load_pass_at at = {LOAD_PASS_READ, (rank_data *)rk, rows, n, false};
+    if (s && s->pass) {
+        sv_err e = s->pass(s->pass_ctx, c, lf, &at);
+        if (e)
+            return e;
+        one = at.read;
+    }
     if (one && sf->rd.log_reads)
         fprintf(stderr, "scopeview: stream rank %d: pass 1 and the sweep in one read\n", rk->rank);
     for (size_t j = 0; !one && j < n; j++) {

@@ -82,6 +82,13 @@ typedef struct sc_reader {
     size_t ovf_at;
 } sc_reader;
 
+/* stream_one.c: whether a sweep may take a rank's rows v in one read with
+ * pass 1 if they are in order (no call ids, no lane columns, none held in
+ * memory); a row back as staged, pass 1's findings and the early
+ * percentiles gone (after a read that stopped). */
+bool sc_one_fits(const sc_file *sf, sc_row *const *v, size_t n);
+void sc_row_reset(sc_row *row);
+
 /* Pass 1 over one row (stream_col.c). */
 sv_err sc_pass1_row(sc_file *sf, sc_row *row);
 /* Its parts: the row's state before the first chunk, one chunk (rd as the

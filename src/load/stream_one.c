@@ -63,8 +63,7 @@ static int one_refill(void *vctx, stream_src *src)
     return 1;
 }
 
-/* The row as staged: pass 1's findings and the early percentiles gone. */
-static void row_reset(sc_row *row)
+void sc_row_reset(sc_row *row)
 {
     sc_row keep = {.r = row->r,
                    .off = row->off,
@@ -80,8 +79,7 @@ static void row_reset(sc_row *row)
     *row = keep;
 }
 
-/* Whether the sweep may take the rank's rows if they are in order. */
-static bool one_fits(const sc_file *sf, sc_row *const *v, size_t n)
+bool sc_one_fits(const sc_file *sf, sc_row *const *v, size_t n)
 {
     unsigned lanes = 1u << SC_CALL | 1u << SC_PARENT | 1u << SC_THREAD | 1u << SC_TASK;
     if (sf->schema < 2)
@@ -112,7 +110,7 @@ static void early_init(sc_file *sf, sc_row **v, size_t n)
 
 bool sc_one_rank(sc_file *sf, sc_row **v, size_t n)
 {
-    if (!one_fits(sf, v, n))
+    if (!sc_one_fits(sf, v, n))
         return false;
     unsigned want = 0;
     for (size_t j = 0; j < n; j++)
@@ -153,7 +151,7 @@ bool sc_one_rank(sc_file *sf, sc_row **v, size_t n)
     free(srcs);
     if (!ok) {
         for (size_t j = 0; j < n; j++)
-            row_reset(v[j]);
+            sc_row_reset(v[j]);
         free(excl);
         /* Out of memory here may be this path's own buffers: the row-by-row
          * passes need less, and say so themselves when they run out. */

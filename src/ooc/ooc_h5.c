@@ -24,40 +24,9 @@
 #include "load/stream_col_internal.h"
 #include "util/hooks.h"
 #include "util/text.h"
-
-enum { M_NONE, M_SWEEP, M_MEMORY, M_FLAT };
+#include "ooc_h5_internal.h"
 
 #define OOC_CHUNK_MAX ((size_t)1 << 16)
-
-typedef struct hrank {
-    rank_data *rk;
-    region **regs; /* by name: the skeleton's region indices */
-    sc_row **rows; /* with calls, by region index */
-    uint32_t *reg;
-    size_t nrows;
-    uint64_t calls;
-    int mode;
-    bool lanes, ids;
-    size_t nlanes;
-} hrank;
-
-/* The pass's progress (ooc.h OOC_SWEEP_MARK), counted on the sweep's
- * thread as chunks reach it. */
-typedef struct meter {
-    const ld_ctx *c;
-    uint64_t done, total;
-    ooc_sweep last;
-} meter;
-
-typedef struct hpass {
-    ooc_h5 *h;
-    ld_ctx *c;
-    sc_file *sf;
-    hrank *r;
-    size_t nr;
-    meter m;
-    uint64_t rank_before; /* the calls of the ranks before the one swept */
-} hpass;
 
 static void meter_report(meter *m, bool always)
 {
@@ -72,7 +41,7 @@ static void meter_report(meter *m, bool always)
         m->c->opt->progress(m->c->opt->progress_ctx, OOC_SWEEP_MARK, ooc_sweep_pack(s));
 }
 
-static void meter_rank(meter *m, size_t k, size_t nr)
+void oh_meter_rank(meter *m, size_t k, size_t nr)
 {
     m->last.rank = (uint32_t)(k + 1);
     m->last.nranks = (uint32_t)nr;
@@ -93,12 +62,12 @@ static int cmp_rank(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int cmp_reg(const void *a, const void *b)
+int oh_cmp_reg(const void *a, const void *b)
 {
     return strcmp((*(region *const *)a)->name, (*(region *const *)b)->name);
 }
 
-static size_t reg_index(const hrank *hr, const char *name)
+size_t oh_reg_index(const hrank *hr, const char *name)
 {
     size_t lo = 0, hi = hr->rk->nregions;
     while (lo < hi) {
@@ -145,7 +114,36 @@ typedef struct hsrc {
     uint64_t base;
     size_t len;
     meter *m; /* the pass's progress, or NULL */
+    /* Pass 1 on every chunk the sweep takes (hrank.read): its state, and
+     * the chunk's as the reader left it (ovf; pos after it). */
+    sc_file *sf;
+    sc_row *row;
+    stream_acc acc;
+    int64_t ps, pe;
+    bool p1, eof;
+    uint64_t pos;
+    bool ovf;
+    size_t ovf_at;
 } hsrc;
+
+/* Pass 1's work on the chunk the sweep takes (its columns: buf); false
+ * when out of memory. */
+static bool src_pass1(hsrc *x, int64_t *const *buf, size_t len, uint64_t pos, bool ovf,
+                      size_t ovf_at)
+{
+    if (!x->p1)
+        return true;
+    sc_reader t;
+    memset(&t, 0, sizeof t);
+    memcpy(t.buf, buf, sizeof t.buf);
+    t.sf = x->sf;
+    t.row = x->row;
+    t.len = len;
+    t.pos = pos;
+    t.ovf = ovf;
+    t.ovf_at = ovf_at;
+    return sc_pass1_chunk(x->sf, x->row, &t, &x->acc, &x->ps, &x->pe);
+}
 
 static int src_refill(void *vctx, ooc_src *src)
 {
@@ -153,8 +151,13 @@ static int src_refill(void *vctx, ooc_src *src)
     src->base = x->rd.pos;
     int k = sc_reader_next(&x->rd);
     x->failed |= k < 0;
+    x->eof |= k == 0;
     if (k <= 0)
         return k;
+    if (!src_pass1(x, x->rd.buf, x->rd.len, x->rd.pos, x->rd.ovf, x->rd.ovf_at)) {
+        x->failed = true;
+        return -1;
+    }
     src->s = x->rd.buf[SC_START];
     src->e = x->rd.buf[SC_END];
     src->thr = x->rd.buf[SC_THREAD];
@@ -216,6 +219,9 @@ static void *pf_main(void *arg)
         w->k = k;
         w->base = base;
         w->len = w->rd.len;
+        w->pos = w->rd.pos;
+        w->ovf = w->rd.ovf;
+        w->ovf_at = w->rd.ovf_at;
         pthread_cond_broadcast(&pf->ready);
     }
     pthread_mutex_unlock(&pf->mu);
@@ -231,6 +237,10 @@ static int pf_refill(void *vctx, ooc_src *src)
         pthread_cond_wait(&pf->ready, &pf->mu);
     int k = w->k;
     w->failed |= k < 0;
+    w->eof |= k == 0;
+    uint64_t pos = w->pos; /* the reader thread's until the lock is let go */
+    bool ovf = w->ovf;
+    size_t ovf_at = w->ovf_at;
     src->base = w->base;
     src->len = k > 0 ? w->len : 0;
     for (int c = 0; c < SC_NCOL; c++) { /* the chunk read becomes the sweep's */
@@ -243,6 +253,11 @@ static int pf_refill(void *vctx, ooc_src *src)
     pthread_mutex_unlock(&pf->mu);
     if (k <= 0)
         return k;
+    if (!src_pass1(w, w->cur, src->len, pos, ovf,
+                   ovf_at)) { /* the reader thread reads the next meanwhile */
+        w->failed = true;
+        return -1;
+    }
     src->s = w->cur[SC_START];
     src->e = w->cur[SC_END];
     src->thr = w->cur[SC_THREAD];
@@ -320,16 +335,24 @@ static unsigned aux_cols(const sc_row *row)
  * sets: chunk buffers per reader (2 with a reader thread). */
 static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x, size_t sets)
 {
-    size_t cap = stream_chunk_len(hp->sf->budget, sets * hr->nrows, 4);
+    size_t cap = stream_chunk_len(hp->sf->budget, sets * hr->nrows, hr->read ? SC_NCOL + 1 : 4);
     /* chunks that stay in the caches between the read, the decode and the
      * sweep (SCOPEVIEW_STREAM_CHUNK's small test values pass) */
     cap = cap < OOC_CHUNK_MAX ? cap : OOC_CHUNK_MAX;
     for (size_t j = 0; j < hr->nrows; j++) {
         bool want = hp->h->sc.aux || (hp->h->hook && hp->h->hook->aux);
         unsigned aux = want ? aux_cols(hr->rows[j]) : 0;
-        if (!sc_reader_init(&x[j].rd, hp->sf, hr->rows[j], 3u | lane_cols(hr->rows[j]) | aux, cap,
-                            false))
+        unsigned cols = hr->read ? hr->rows[j]->open : 3u | lane_cols(hr->rows[j]) | aux;
+        if (!sc_reader_init(&x[j].rd, hp->sf, hr->rows[j], cols, cap, false))
             return false;
+        if (hr->read) { /* pass 1's checks and statistics on the chunks read */
+            x[j].sf = hp->sf;
+            x[j].row = hr->rows[j];
+            x[j].p1 = true;
+            if (!stream_acc_init(&x[j].acc))
+                return false;
+            sc_pass1_begin(hr->rows[j]);
+        }
         x[j].m = &hp->m;
         srcs[j] =
             (ooc_src){.reg = hr->reg[j], .n = hr->rows[j]->n, .refill = src_refill, .ctx = &x[j]};
@@ -340,6 +363,8 @@ static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x, size_t
 static void close_srcs(hsrc *x, size_t n)
 {
     for (size_t j = 0; x && j < n; j++) {
+        if (x[j].p1)
+            stream_acc_free(&x[j].acc);
         if (x[j].pf || x[j].nxt[SC_START]) { /* the buffers are cur and nxt */
             for (int c = 0; c < SC_NCOL; c++) {
                 free(x[j].cur[c]);
@@ -353,15 +378,16 @@ static void close_srcs(hsrc *x, size_t n)
 }
 
 /* Whether the map keeps row j's calls (ooc_h5.filter). */
-static bool row_kept(const hpass *hp, const hrank *hr, size_t j)
+bool oh_row_kept(const hpass *hp, const hrank *hr, size_t j)
 {
     const region_filter *f = hp->h->filter;
-    return !f || (filter_match_rank(f, hr->rk->rank) && filter_match_name(f, hr->rows[j]->r->name));
+    const char *name = hr->names ? hr->names[j] : hr->rows[j]->r->name;
+    return !f || (filter_match_rank(f, hr->rk->rank) && filter_match_name(f, name));
 }
 
 /* ------------------------------------------------------------ modes */
 
-static void choose(hpass *hp, hrank *hr)
+void oh_choose(hpass *hp, hrank *hr)
 {
     bool ids = true, sorted = true;
     unsigned ncols = 2, aux = 0;
@@ -391,10 +417,10 @@ static int count_keys(hpass *hp, const hrank *hr, size_t *n)
     ooc_keyset ks = {0};
     bool tasks = false, ok = true;
     for (size_t j = 0; j < hr->nrows; j++)
-        tasks |= row_kept(hp, hr, j) && (hr->rows[j]->keep & (1u << SC_TASK)) != 0;
+        tasks |= oh_row_kept(hp, hr, j) && (hr->rows[j]->keep & (1u << SC_TASK)) != 0;
     for (size_t j = 0; ok && !tasks && j < hr->nrows; j++) {
         const region *r = hr->rows[j]->r;
-        if (!row_kept(hp, hr, j))
+        if (!oh_row_kept(hp, hr, j))
             continue;
         if (!(hr->rows[j]->keep & (1u << SC_THREAD)))
             ok = ooc_keyset_add(&ks, -1, -1);
@@ -409,7 +435,7 @@ static int count_keys(hpass *hp, const hrank *hr, size_t *n)
         rc = -1;
     for (size_t j = 0; tasks && rc == 0 && j < hr->nrows; j++) {
         int k = 0;
-        if (!row_kept(hp, hr, j))
+        if (!oh_row_kept(hp, hr, j))
             continue;
         while (rc == 0 && (k = src_refill(&x[j], &srcs[j])) == 1)
             for (size_t i = 0; i < srcs[j].len; i++)
@@ -492,7 +518,7 @@ static sv_err memory_rank(hpass *hp, const hrank *hr, size_t ri, bool count)
     if (!e && !regmap)
         e = SV_ERR_NOMEM;
     for (size_t j = 0; !e && j < trk->nregions; j++)
-        regmap[j] = (uint32_t)reg_index(hr, trk->regions[j]->name);
+        regmap[j] = (uint32_t)oh_reg_index(hr, trk->regions[j]->name);
     ooc_seek ref = {0};
     if (!e && count)
         ((hrank *)hr)->nlanes = ix->rank_lane0[1] - ix->rank_lane0[0];
@@ -514,7 +540,22 @@ static uint32_t lanes_known(const hpass *hp, const hrank *hr)
     return hp->sf->stats_later ? OOC_SCAN_LANES_UNKNOWN : hr->rk->ninferred_lanes;
 }
 
-static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)
+/* A rank read with pass 1 (hrank.read): each row's pass 1 finished when
+ * every row was read to its end (*whole), else left for the load. */
+static bool read_end(const hrank *hr, hsrc *x, int rc)
+{
+    bool whole = rc == 0;
+    for (size_t j = 0; j < hr->nrows; j++)
+        whole &= x[j].eof && !x[j].failed;
+    for (size_t j = 0; whole && j < hr->nrows; j++)
+        sc_pass1_end(hr->rows[j], &x[j].rd, &x[j].acc, 0);
+    return whole;
+}
+
+/* Rank ri's rows swept (whole: NULL; else a rank read with pass 1, which
+ * says whether all of it was, a row out of order or a read failure
+ * leaving it to the load). */
+sv_err oh_stream_rank(hpass *hp, const hrank *hr, size_t ri, bool *whole)
 {
     hsrc *x = calloc(hr->nrows ? hr->nrows : 1, sizeof *x);
     ooc_src *srcs = calloc(hr->nrows ? hr->nrows : 1, sizeof *srcs);
@@ -522,7 +563,7 @@ static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)
     memset(&pf, 0, sizeof pf);
     int rc = x && srcs && open_srcs(hp, hr, srcs, x, 2) ? 0 : -1;
     for (size_t j = 0; rc == 0 && j < hr->nrows; j++)
-        srcs[j].skip = !row_kept(hp, hr, j);
+        srcs[j].skip = !oh_row_kept(hp, hr, j);
     if (rc == 0 && !pf_start(&pf, x, srcs, hr->nrows))
         pf.n = 0; /* read on this thread */
     if (rc == 0 && hr->mode == M_SWEEP)
@@ -533,8 +574,12 @@ static sv_err stream_rank(hpass *hp, const hrank *hr, size_t ri)
     bool failed = false;
     for (size_t j = 0; x && j < hr->nrows; j++)
         failed |= x[j].failed;
+    if (whole)
+        *whole = x && srcs && read_end(hr, x, rc);
     close_srcs(x, hr->nrows);
     free(srcs);
+    if (whole && (rc == -2 || failed))
+        return SV_OK;       /* the load's pass 1 reads it (a failed read is its to report) */
     if (rc == -2 || failed) /* the file changed since pass 1, or a fault of this code */
         return SV_ERR_FORMAT;
     return rc ? SV_ERR_NOMEM : SV_OK;
@@ -574,14 +619,14 @@ static sv_err gather(hpass *hp, lc_file *lf)
             return SV_ERR_NOMEM;
         if (n)
             memcpy(hr->regs, hr->rk->regions, n * sizeof *hr->regs);
-        qsort(hr->regs, n, sizeof *hr->regs, cmp_reg);
+        qsort(hr->regs, n, sizeof *hr->regs, oh_cmp_reg);
     }
     qsort(hp->r, hp->nr, sizeof *hp->r, cmp_rank);
     for (size_t j = 0; j < lf->nkept; j++) {
         size_t i = lf->order[j];
         sc_row *row = hp->sf->rows ? hp->sf->rows[i] : NULL;
         hrank *hr = row && row->r && row->n ? find_rank(hp, lf->ix.rank[i]) : NULL;
-        size_t ri = hr ? reg_index(hr, row->r->name) : SIZE_MAX;
+        size_t ri = hr ? oh_reg_index(hr, row->r->name) : SIZE_MAX;
         if (!hr || ri == SIZE_MAX || hr->regs[ri] != row->r || hr->nrows == hr->rk->nregions)
             continue; /* dropped at the verdict: not in the skeleton */
         hr->rows[hr->nrows] = row;
@@ -610,44 +655,74 @@ static sv_err note_indices(hpass *hp)
     return SV_OK;
 }
 
-static sv_err plan(hpass *hp, int64_t *t_min, int64_t *t_max, size_t *nlanes)
+/* Rank hr's mode, its share of the grid's span (t_min > t_max: no call
+ * the map keeps) and of its lane hint. */
+sv_err oh_plan_rank(hpass *hp, hrank *hr, int64_t *t_min, int64_t *t_max, size_t *nlanes)
+{
+    *t_min = INT64_MAX;
+    *t_max = INT64_MIN;
+    oh_choose(hp, hr);
+    bool kept = false; /* a row the map keeps */
+    for (size_t j = 0; j < hr->nrows; j++) {
+        const region_stats *st = &hr->rows[j]->r->st;
+        if (!oh_row_kept(hp, hr, j))
+            continue;
+        kept = true;
+        *t_min = st->first_start_ns < *t_min ? st->first_start_ns : *t_min;
+        *t_max = st->last_end_ns > *t_max ? st->last_end_ns : *t_max;
+    }
+    sv_err e = SV_OK;
+    if (hr->mode == M_MEMORY)
+        e = memory_rank(hp, hr, 0, true);
+    else if (!kept || hr->mode == M_NONE)
+        hr->nlanes = 0;
+    else if (hr->lanes)
+        e = count_keys(hp, hr, &hr->nlanes) ? SV_ERR_NOMEM : SV_OK;
+    else /* a sweep adds its further inferred lanes (ooc_scan.h) */
+        hr->nlanes = 1;
+    *nlanes = hr->nlanes;
+    return e;
+}
+
+/* The grid's span and lane hint over the ranks from `from` on. */
+static sv_err plan(hpass *hp, size_t from, int64_t *t_min, int64_t *t_max, size_t *nlanes)
 {
     *t_min = INT64_MAX;
     *t_max = INT64_MIN;
     *nlanes = 0;
-    for (size_t k = 0; k < hp->nr; k++) {
-        hrank *hr = &hp->r[k];
-        choose(hp, hr);
-        bool kept = false; /* a row the map keeps */
-        for (size_t j = 0; j < hr->nrows; j++) {
-            const region_stats *st = &hr->rows[j]->r->st;
-            if (!row_kept(hp, hr, j))
+    for (size_t k = from; k < hp->nr; k++) {
+        int64_t a, b;
+        size_t nl;
+        sv_err e = oh_plan_rank(hp, &hp->r[k], &a, &b, &nl);
+        if (e)
+            return e;
+        *t_min = a < *t_min ? a : *t_min;
+        *t_max = b > *t_max ? b : *t_max;
+        *nlanes += nl;
+    }
+    return SV_OK;
+}
+
+/* The span of the calls the map keeps, as plan finds it (no mode chosen). */
+void oh_span_of(const hpass *hp, int64_t *t_min, int64_t *t_max)
+{
+    *t_min = INT64_MAX;
+    *t_max = INT64_MIN;
+    for (size_t k = 0; k < hp->nr; k++)
+        for (size_t j = 0; j < hp->r[k].nrows; j++) {
+            const region_stats *st = &hp->r[k].rows[j]->r->st;
+            if (!oh_row_kept(hp, &hp->r[k], j))
                 continue;
-            kept = true;
             *t_min = st->first_start_ns < *t_min ? st->first_start_ns : *t_min;
             *t_max = st->last_end_ns > *t_max ? st->last_end_ns : *t_max;
         }
-        sv_err e = SV_OK;
-        if (hr->mode == M_MEMORY)
-            e = memory_rank(hp, hr, k, true);
-        else if (!kept || hr->mode == M_NONE)
-            hr->nlanes = 0;
-        else if (hr->lanes)
-            e = count_keys(hp, hr, &hr->nlanes) ? SV_ERR_NOMEM : SV_OK;
-        else /* a sweep adds its further inferred lanes (ooc_scan.h) */
-            hr->nlanes = 1;
-        if (e)
-            return e;
-        *nlanes += hr->nlanes;
-    }
-    return SV_OK;
 }
 
 /* Test hook (SCOPEVIEW_TEST_OVERVIEW=stop): the loading child stops
  * (SIGSTOP) as the pass begins, its first report out (the ticker drops a
  * record sent within 100 ms of the last one), so the viewer's early frame
  * and its quitting can be checked while the pass never ends. */
-static void test_stop(const hpass *hp, size_t k)
+void oh_test_stop(const hpass *hp, size_t k)
 {
     if (k != 0 || isolate_disabled() || !hook_is(HOOK_TEST_OVERVIEW, "stop"))
         return;
@@ -658,40 +733,58 @@ static void test_stop(const hpass *hp, size_t k)
     raise(SIGSTOP);
 }
 
-static sv_err run(hpass *hp)
+/* Rank k (hr, its mode chosen) into the scan, and a part when due. */
+sv_err oh_sweep_rank(hpass *hp, const hrank *hr, size_t k)
+{
+    sv_err e = SV_OK;
+    uint64_t before = hp->m.done;
+    hp->rank_before = before;
+    oh_meter_rank(&hp->m, k, hp->nr);
+    oh_test_stop(hp, k);
+    if (hr->mode == M_NONE)
+        e = ooc_scan_rank_entry(&hp->h->sc, k, INT64_MAX, true) ? SV_OK : SV_ERR_NOMEM;
+    else if (hr->mode == M_MEMORY)
+        e = memory_rank(hp, hr, k, false);
+    else
+        e = oh_stream_rank(hp, hr, k, NULL);
+    return e ? e : oh_rank_swept(hp, hr, k, before);
+}
+
+/* Rank k is in the scan: its note if its windows are off, its calls
+ * counted from before on, a part when due. */
+sv_err oh_rank_swept(hpass *hp, const hrank *hr, size_t k, uint64_t before)
+{
+    sv_err e = SV_OK;
+    const char *why = NULL;
+    if (hr->mode == M_FLAT)
+        why = hr->ids ? "its nesting comes from call ids and its calls exceed the budget; "
+                        "the overview shows every call at depth 0"
+                      : "a row is not in start order and the rank's calls exceed the budget; "
+                        "the overview shows every call at depth 0";
+    else if (!e && !hp->h->sc.seek.ranks[k].windowable)
+        why = "its call ids fell back to inference, or a parent starts after its child";
+    if (!e && why && !note_nw(hp->h, hr->rk->rank, why))
+        e = SV_ERR_NOMEM;
+    hp->m.done = before + hr->calls; /* a rank read whole counts at its end */
+    ooc_part_src part = {&hp->h->sc, k + 1, hp->nr, false, 0, hp->m.done, hp->m.total};
+    if (!e) /* ranks 0..k are final in the map: the viewer may draw them */
+        ooc_parts_offer(&hp->h->parts, &part);
+    return e;
+}
+
+/* The ranks from `from` on (those before it swept early, their calls counted). */
+static sv_err run(hpass *hp, size_t from)
 {
     sv_err e = SV_OK;
     hp->m.c = hp->c;
     hp->m.done = 0;
-    for (size_t k = 0; k < hp->nr; k++)
+    hp->m.total = 0;
+    for (size_t k = 0; k < hp->nr; k++) {
         hp->m.total += hp->r[k].calls;
-    for (size_t k = 0; !e && k < hp->nr; k++) {
-        const hrank *hr = &hp->r[k];
-        uint64_t before = hp->m.done;
-        hp->rank_before = before;
-        meter_rank(&hp->m, k, hp->nr);
-        test_stop(hp, k);
-        if (hr->mode == M_NONE)
-            e = ooc_scan_rank_entry(&hp->h->sc, k, INT64_MAX, true) ? SV_OK : SV_ERR_NOMEM;
-        else if (hr->mode == M_MEMORY)
-            e = memory_rank(hp, hr, k, false);
-        else
-            e = stream_rank(hp, hr, k);
-        const char *why = NULL;
-        if (hr->mode == M_FLAT)
-            why = hr->ids ? "its nesting comes from call ids and its calls exceed the budget; "
-                            "the overview shows every call at depth 0"
-                          : "a row is not in start order and the rank's calls exceed the budget; "
-                            "the overview shows every call at depth 0";
-        else if (!e && !hp->h->sc.seek.ranks[k].windowable)
-            why = "its call ids fell back to inference, or a parent starts after its child";
-        if (!e && why && !note_nw(hp->h, hr->rk->rank, why))
-            e = SV_ERR_NOMEM;
-        hp->m.done = before + hr->calls; /* a rank read whole counts at its end */
-        ooc_part_src part = {&hp->h->sc, k + 1, hp->nr, false, 0, hp->m.done, hp->m.total};
-        if (!e) /* ranks 0..k are final in the map: the viewer may draw them */
-            ooc_parts_offer(&hp->h->parts, &part);
+        hp->m.done += k < from ? hp->r[k].calls : 0;
     }
+    for (size_t k = from; !e && k < hp->nr; k++)
+        e = oh_sweep_rank(hp, &hp->r[k], k);
     if (!e && hp->nr)
         meter_report(&hp->m, true);
     return e;
@@ -699,7 +792,7 @@ static sv_err run(hpass *hp)
 
 /* The sweep of rank k is at t (ooc_scan.h tick): ranks before k and rank
  * k's calls starting before t are in the map, a part when due. */
-static void parts_tick(void *ctx, const ooc_scan *sc, size_t k, int64_t t, uint64_t swept)
+void oh_parts_tick(void *ctx, const ooc_scan *sc, size_t k, int64_t t, uint64_t swept)
 {
     hpass *hp = ctx;
     ooc_part_src part = {sc, k, hp->nr, true, t, hp->rank_before + swept, hp->m.total};
@@ -744,9 +837,10 @@ static bool attach_hook(hpass *hp)
     return hk->attach(hk->ctx, &hp->h->sc, &v);
 }
 
-sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
+/* ------------------------------------------------------------ the file's end */
+
+static sv_err file_end(ooc_h5 *h, ld_ctx *c, lc_file *lf)
 {
-    ooc_h5 *h = ctx;
     if (h->ran) {
         profile_warn(c->p, "%s: out-of-core: only the first file of a set is mapped", c->path);
         return SV_OK;
@@ -754,25 +848,32 @@ sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
     h->ran = true;
     snprintf(h->path, sizeof h->path, "%s", c->path);
     hpass hp = {h, c, lf->sc, NULL, 0, {0}, 0};
-    int64_t t0, t1;
-    size_t nlanes;
+    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+    size_t nlanes = 0;
     sv_err e = gather(&hp, lf);
+    size_t from = e ? 0 : oh_early_kept(h, &hp);
     if (!e)
-        e = plan(&hp, &t0, &t1, &nlanes);
-    if (!e && (!ooc_scan_init(&h->sc, t0, t1, nlanes, h->map_cells) ||
-               !ooc_sinks_attach(&h->sc, h->budget)))
+        e = plan(&hp, from, &t0, &t1, &nlanes);
+    if (!e && from) { /* the grid grown to the whole file's */
+        h->sc.hint += nlanes;
+        if (!oh_scan_grow(&h->sc, t0, t1))
+            e = SV_ERR_NOMEM;
+    } else if (!e && (!ooc_scan_init(&h->sc, t0, t1, nlanes, h->map_cells) ||
+                      !ooc_sinks_attach(&h->sc, h->budget))) {
         e = SV_ERR_NOMEM;
-    if (!e && !attach_hook(&hp))
+    }
+    if (!e && !from && !attach_hook(&hp))
         e = SV_ERR_NOMEM;
     if (h->parts.on) { /* parts within a rank too: a file of one rank fills in as well */
-        h->sc.tick = parts_tick;
+        h->sc.tick = oh_parts_tick;
         h->sc.tick_ctx = &hp;
     }
     if (!e)
-        e = run(&hp);
+        e = run(&hp, from);
     if (!e)
         e = note_indices(&hp);
     ooc_parts_close(&h->parts); /* the whole overview follows */
+    h->sc.tick = NULL;
     for (size_t k = 0; hp.r && k < hp.nr; k++) {
         free(hp.r[k].regs);
         free(hp.r[k].rows);
@@ -780,6 +881,18 @@ sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf)
     }
     free(hp.r);
     if (e == SV_ERR_FORMAT)
+        snprintf(h->sc.why, sizeof h->sc.why, "%s",
+                 h->sc.why[0] ? h->sc.why : "a read failed while mapping the calls");
+    return e;
+}
+
+sv_err ooc_h5_streamed(void *ctx, ld_ctx *c, lc_file *lf, load_pass_at *at)
+{
+    ooc_h5 *h = ctx;
+    sv_err e = at->when == LOAD_PASS_READ   ? oh_early_read(h, c, lf, at)
+               : at->when == LOAD_PASS_RANK ? oh_early_rank(h, c, lf, at->rk, at->rows, at->n)
+                                            : file_end(h, c, lf);
+    if (e == SV_ERR_FORMAT && at->when != LOAD_PASS_END)
         snprintf(h->sc.why, sizeof h->sc.why, "%s",
                  h->sc.why[0] ? h->sc.why : "a read failed while mapping the calls");
     return e;
@@ -803,6 +916,7 @@ bool ooc_h5_check(const ooc_h5 *h, const profile *p)
 void ooc_h5_free(ooc_h5 *h)
 {
     ooc_scan_free(&h->sc);
+    oh_early_free(h->early);
     for (size_t k = 0; h->regs && k < h->nranks; k++)
         free(h->regs[k]);
     free(h->regs);

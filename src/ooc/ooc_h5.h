@@ -35,12 +35,16 @@ typedef struct ooc_h5 {
     const char **nw_why;
     size_t nnw;
     char path[400]; /* escaped */
+    /* The ranks swept as the load commits them (ooc_h5.c), or NULL. */
+    struct ooc_early *early;
 } ooc_h5;
 
 struct ld_ctx;
 struct lc_file;
-/* The loader's hook (load_sink.h pass); ctx is an ooc_h5. */
-sv_err ooc_h5_streamed(void *ctx, struct ld_ctx *c, struct lc_file *lf);
+struct load_pass_at;
+/* The loader's hook (load_sink.h pass: before and after each rank's pass
+ * 1, and at the file's end); ctx is an ooc_h5. */
+sv_err ooc_h5_streamed(void *ctx, struct ld_ctx *c, struct lc_file *lf, struct load_pass_at *at);
 /* Whether the finished skeleton has the indices the pass assumed. */
 bool ooc_h5_check(const ooc_h5 *h, const profile *p);
 void ooc_h5_free(ooc_h5 *h);
