@@ -141,7 +141,8 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
     /* --batch prints the screen once the overview is in, as ever; the
      * test hook holds the overview back for the early frame. */
     bool early = !o->headless || hook_is(HOOK_TEST_OVERVIEW, "hold") ||
-                 hook_is(HOOK_TEST_OVERVIEW, "stop") || hook_is(HOOK_TEST_OVERVIEW, "parts");
+                 hook_is(HOOK_TEST_OVERVIEW, "stop") || hook_is(HOOK_TEST_OVERVIEW, "parts") ||
+                 hook_is(HOOK_TEST_OVERVIEW, "first");
     if (!early)
         return run_whole(o, f, path, budget, reason, check_ranks);
     sv_error err;

@@ -31,6 +31,7 @@ typedef struct oj_parts {
     atomic_bool stop;
     _Atomic(ooc_part *) latest; /* the newest part not yet taken */
     atomic_uint got, refused;
+    atomic_bool drawn; /* a part with bars was published (ooc_part_drawn) */
     bool step;
     pthread_mutex_t mu; /* guards the queue and ended (stepping) */
     pthread_cond_t cv;
@@ -114,9 +115,28 @@ static bool pr_get(wire_r *r, void *ctx)
     return false;
 }
 
+/* The pass is at least as far as a part it sent: the progress line says so
+ * even when the sweep's own record was dropped (the loading child sends at
+ * most one a tick). */
+static void pr_progress(ooc_open_job *j, const ooc_part *p)
+{
+    uint64_t t = p->calls_total ? p->calls_total : 1;
+    uint32_t pm = (uint32_t)(p->calls_done < ((uint64_t)1 << 50) ? p->calls_done * 10000 / t
+                                                                 : p->calls_done / (t / 10000));
+    ooc_sweep s = {p->ranks_done + (p->partial ? 1 : 0), p->nranks, pm};
+    uint64_t now = atomic_load(&j->sweep);
+    if (now && ooc_sweep_unpack(now).permyriad >= pm)
+        return;
+    oj_sweep(j, s);
+}
+
 static void pr_publish(ooc_open_job *j, ooc_part *p)
 {
+    bool drawn = ooc_part_drawn(p); /* before the UI thread may take and free it */
+    pr_progress(j, p);
     ooc_part_free(atomic_exchange(&j->parts.latest, p));
+    if (drawn)
+        atomic_store(&j->parts.drawn, true);
     atomic_fetch_add(&j->parts.got, 1);
     atomic_fetch_add(&j->seq, 1);
 }
@@ -320,6 +340,13 @@ void ooc_open_job_wait_sweep(const ooc_open_job *j)
 {
     struct timespec ts = {0, 10 * 1000 * 1000};
     while (!ooc_open_job_done(j) && !ooc_open_job_progress(j).sweeping)
+        nanosleep(&ts, NULL);
+}
+
+void ooc_open_job_wait_drawn(const ooc_open_job *j)
+{
+    struct timespec ts = {0, 2 * 1000 * 1000};
+    while (!ooc_open_job_done(j) && !atomic_load(&((ooc_open_job *)j)->parts.drawn))
         nanosleep(&ts, NULL);
 }
 

@@ -59,6 +59,9 @@ void ooc_open_job_wait(ooc_open_job *j);
 /* Blocks until the pass reports its sweep or the job is done (tests: an
  * early frame with a definite progress line). */
 void ooc_open_job_wait_sweep(const ooc_open_job *j);
+/* Blocks until a part with bars is published (ooc_part_drawn) or the job
+ * is done (tests and the benchmark: the first frame a user sees filled). */
+void ooc_open_job_wait_drawn(const ooc_open_job *j);
 
 /* After ooc_open_job_done: joins the worker, hands over the file and the
  * statistics still to come (*tail, may be NULL) or the error, frees j. */

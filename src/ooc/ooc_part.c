@@ -272,3 +272,13 @@ void ooc_part_free(ooc_part *p)
     ooc_map_free(&p->map);
     free(p);
 }
+
+bool ooc_part_drawn(const ooc_part *p)
+{
+    if (!p || p->map.ncalls == 0)
+        return false;
+    if (p->ranks_done > 0)
+        return true;
+    __int128 span = (__int128)p->t_max - p->t_min, read = (__int128)p->upto - p->t_min;
+    return p->partial && read * 100 >= span * OOC_PART_DRAWN_PCT;
+}

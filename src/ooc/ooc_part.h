@@ -92,5 +92,10 @@ void ooc_part_put(struct wire_w *w, void *src); /* src: an ooc_part_src */
 bool ooc_part_get(struct wire_r *r, ooc_part *p);
 bool ooc_part_valid(const ooc_part *p, const struct profile *skel);
 void ooc_part_free(ooc_part *p); /* the part and p itself (NULL: nothing) */
+/* Whether the part draws bars: a call in its map and a rank finished, or
+ * the partial rank read over at least OOC_PART_DRAWN_PCT percent of the
+ * span (a column and more of a screen 100 columns wide). */
+#define OOC_PART_DRAWN_PCT 1
+bool ooc_part_drawn(const ooc_part *p);
 
 #endif

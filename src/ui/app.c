@@ -733,7 +733,8 @@ static bool app_take_overview(app *a);
  * waits for the overview, as for the other jobs, unless
  * SCOPEVIEW_TEST_OVERVIEW holds it (hold: the first frame is the
  * skeleton's at once; stop, the loading child stopped: once its pass has
- * reported, so the progress line is definite); <Ready> then waits. */
+ * reported, so the progress line is definite; first: once a part draws
+ * bars, the frame a user calls the first); <Ready> then waits. */
 static void app_start_overview(app *a, const app_options *o)
 {
     ooc_open_job *j = a->ctx->ooc_open;
@@ -741,6 +742,8 @@ static void app_start_overview(app *a, const app_options *o)
         return;
     if (hook_is(HOOK_TEST_OVERVIEW, "stop"))
         ooc_open_job_wait_sweep(j);
+    else if (hook_is(HOOK_TEST_OVERVIEW, "first"))
+        ooc_open_job_wait_drawn(j);
     else if (!hook_is(HOOK_TEST_OVERVIEW, "hold"))
         ooc_open_job_wait(j);
     app_take_overview(a);

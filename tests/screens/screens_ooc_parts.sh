@@ -70,6 +70,26 @@ cp "$scr" "$tmp/whole"
 parts 110x16 "<Ready><Ready><Ready><Ready><Ready><Ready><Ready><Ready>" "$b" --out-of-core
 check "one rank, after its slices: as without them" cmp -s "$scr" "$tmp/whole"
 
+# The first frame with bars (SCOPEVIEW_TEST_OVERVIEW=first: the first part that draws some).  The
+# loading child reads each rank once, pass 1's checks and statistics on the chunks the sweep
+# takes (ooc_h5.c), so the parts come from the first read of the calls, and the progress line
+# says how far the pass is.  What a part draws is final: every lane row up to its first '?' as
+# the last part draws it.
+prefix_same() { # FRAME LATER
+    awk 'NR == FNR { a[FNR] = $0; next }
+        FNR >= 5 && FNR <= 8 { i = index(a[FNR], "?")
+            if (i < 2 || substr($0, 1, i - 1) != substr(a[FNR], 1, i - 1)) bad = 1 }
+        END { exit bad }' "$1" "$2"
+}
+SCOPEVIEW_TEST_OVERVIEW=first SCOPEVIEW_TEST_STATS=hold screen 110x16 "" "$b" --out-of-core
+check "first bars: the rank filling in" rowhas 2 "filling in"
+check "first bars: the progress line says how far" \
+    rowhas 3 "mapping the calls: overview [0-9]*% of 4.0e5 calls, rank 1 of 1"
+check "first bars: drawn, then marked" hasx "^ {14}[^ ?]+\?+$"
+cp "$scr" "$tmp/first"
+parts 110x16 "<Ready><Ready><Ready><Ready><Ready>" "$b" --out-of-core
+check "first bars: as the last part draws them" prefix_same "$tmp/first" "$scr"
+
 # One rank under 65536 calls: no part (the whole overview follows the only rank), as before.
 g="$tmp/one.h5"
 "$top_build/svgen" stream-mix "$g" --calls 20000 --ranks 1 >/dev/null || exit 99
