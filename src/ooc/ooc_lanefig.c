@@ -438,6 +438,8 @@ static void top_call(ooc_lanefig *lf, uint32_t k, const ooc_call *c)
     facc *a = &lf->v[k];
     lanefig *f = &a->f;
     int64_t from, d = grow_union(&a->cover_end, c->s, c->e, &from);
+    if (c->await_ns > 0)
+        f->awaited = ck_add(f->awaited, c->await_ns);
     if (d > 0) {
         f->busy = ck_add(f->busy, d);
         slice_add(lf, k, from, c->e);
@@ -506,11 +508,13 @@ static bool lane_from_rows(ooc_lanefig *lf, uint32_t k, const lane *ln, const ui
     for (uint32_t d = 0; d < ln->ndepth; d++)
         for (size_t q = 0; q < ln->rows[d].n; q++) {
             uint32_t g = lane_row_call(&ln->rows[d], q);
-            size_t j = rank_call_region_at(rk, g, NULL);
+            size_t i = 0, j = rank_call_region_at(rk, g, &i);
             if (j >= rk->nregions)
                 continue;
             uint32_t reg = regmap ? regmap[j] : (uint32_t)j;
-            ooc_call c = {.rank = lf->rank, .lane = 0, .kdepth = d, .reg = reg};
+            const int64_t *aw = rk->regions[j]->await_ns;
+            ooc_call c = {
+                .rank = lf->rank, .lane = 0, .kdepth = d, .reg = reg, .await_ns = aw ? aw[i] : -1};
             lanes_call_span(rk, g, &c.s, &c.e);
             lanefig *f = &lf->v[k].f;
             f->calls++;
@@ -665,7 +669,7 @@ int lane_figs_slices(const lane_figs *f, size_t l, int ncols, double *out)
 
 /* ------------------------------------------------------------ the wire */
 
-#define FIG_WORDS 15
+#define FIG_WORDS 16
 
 /* Layout: t0, t1, b0, b1, the three whys, busiest_ok, n, each lane's 15
  * words, nranks, each rank's 4, whether slices follow, then n *
@@ -699,7 +703,8 @@ void lane_figs_put(wire_w *w, const lane_figs *f)
                                  (uint64_t)x->busiest_excl,
                                  (uint64_t)x->long_s,
                                  (uint64_t)x->long_e,
-                                 x->long_reg};
+                                 x->long_reg,
+                                 (uint64_t)x->awaited};
         wire_put_bytes(w, v, sizeof v);
     }
     wire_put_u64(w, f->nranks);
@@ -728,10 +733,22 @@ static bool get_fig(wire_r *r, lanefig *x)
     if (!wire_get_bytes(r, v, sizeof v) || v[1] > LANE_INFERRED || v[3] > 1 ||
         v[0] >= SIZE_MAX / 2 || v[10] > UINT32_MAX || v[14] > UINT32_MAX)
         return false;
-    *x = (lanefig){(size_t)v[0],   (lane_kind)v[1], (int64_t)v[2],   v[3] != 0,
-                   v[4],           (int64_t)v[5],   (int64_t)v[6],   (int64_t)v[7],
-                   (int64_t)v[8],  (int64_t)v[9],   (uint32_t)v[10], (int64_t)v[11],
-                   (int64_t)v[12], (int64_t)v[13],  (uint32_t)v[14]};
+    *x = (lanefig){.rank_index = (size_t)v[0],
+                   .kind = (lane_kind)v[1],
+                   .row = (int64_t)v[2],
+                   .has = v[3] != 0,
+                   .calls = v[4],
+                   .first = (int64_t)v[5],
+                   .last = (int64_t)v[6],
+                   .busy = (int64_t)v[7],
+                   .u_first = (int64_t)v[8],
+                   .u_last = (int64_t)v[9],
+                   .busiest = (uint32_t)v[10],
+                   .busiest_excl = (int64_t)v[11],
+                   .long_s = (int64_t)v[12],
+                   .long_e = (int64_t)v[13],
+                   .long_reg = (uint32_t)v[14],
+                   .awaited = (int64_t)v[15]};
     return true;
 }
 
@@ -787,7 +804,9 @@ static bool fig_ok(const lane_figs *f, size_t l, const ooc_lane *ol, const profi
         x->rank_index >= skel->nranks)
         return false;
     if (!x->has)
-        return f->lost_why[0] != '\0' && x->calls == 0 && x->busy == 0;
+        return f->lost_why[0] != '\0' && x->calls == 0 && x->busy == 0 && x->awaited == 0;
+    if (x->awaited < 0)
+        return false;
     if (x->calls != ol->ncalls || !region_ok(skel, x->rank_index, x->busiest) ||
         (x->busiest != UINT32_MAX && x->busiest_excl <= 0))
         return false;

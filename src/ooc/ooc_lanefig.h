@@ -14,7 +14,9 @@
  * keeps: exclusive = duration less the union of its children, every call
  * counting as a child, a kept call adding to its lane).
  *
- * Not here: awaited time (the sweep reads no await column).  A rank
+ * Its awaited time: the await times of its depth-0 calls summed, as
+ * lanestats.h sums them (the sweep reads the await column, ooc_scan.aux;
+ * the viewer caps it at busy as lanestats does).  A rank
  * done in memory instead (call ids, a row out of order, within the
  * budget) comes whole as its lanes index (ooc_sink.h's lanes hook) and
  * its figures are worked out from its rows; lanes of a rank flattened
@@ -48,6 +50,7 @@ typedef struct lanefig {
     int64_t first;   /* first start, last end (calls > 0) */
     int64_t last;    /* ... */
     int64_t busy;    /* union of the depth-0 calls */
+    int64_t awaited; /* their await times (> 0) summed */
     int64_t u_first; /* the union's first start, last end (busy > 0) */
     int64_t u_last;
     uint32_t busiest; /* region index in the rank, UINT32_MAX none */

@@ -31,6 +31,7 @@ static void fig_row(const lanes_ooc *lo, const lanes_index *ix, lanestats *ls, s
         return;
     }
     st->busy = x->busy;
+    st->awaited = x->awaited < x->busy ? x->awaited : x->busy; /* lanestats.c's cap */
     st->calls = (size_t)x->calls;
     st->first = x->calls ? x->first : 0;
     st->last = x->calls ? x->last : 0;
@@ -124,6 +125,7 @@ sv_err lanes_ooc_totals(lanes_ooc *lo, const lanes_index *ix, const lanestats *l
                 continue;
             any = true;
             out->busy = ck_add(out->busy, st->busy);
+            out->awaited = ck_add(out->awaited, st->awaited); /* lanestats_rank's sum */
             out->calls += st->calls;
             if (st->calls) {
                 out->first = st->first < out->first ? st->first : out->first;

@@ -200,10 +200,8 @@ static void lv_hide_columns(lanes_state *s)
         threads |= s->ix->prof->ranks[k].has_threads;
         tasks |= s->ix->prof->ranks[k].has_tasks;
     }
-    /* Out of core no await column is read, and the load needs the slices. */
-    unsigned ooc = !s->is_ooc                         ? 0
-                   : s->ooc.figs && s->ooc.figs->bins ? 1u << LC_AWAIT
-                                                      : (1u << LC_AWAIT) | (1u << LC_LOAD);
+    /* Out of core the load needs the slices. */
+    unsigned ooc = s->is_ooc && !(s->ooc.figs && s->ooc.figs->bins) ? 1u << LC_LOAD : 0;
     s->tb.hidden = ooc | (threads ? 0 : 1u << LC_CPU) |
                    (tasks ? 0 : (1u << LC_STEPS) | (1u << LC_RUN) | (1u << LC_SUSP)) |
                    (threads || tasks ? 0 : (1u << LC_LIFE) | (1u << LC_KIND));
@@ -637,25 +635,28 @@ static void lv_wants(lanes_state *s, const grid *g)
     table_want(&s->tb, LC_BUSIEST, bw);
 }
 
-/* Out of core, what the figures leave out and why (ASCII text). */
+/* Out of core, what the figures leave out and why (ASCII text; empty
+ * when nothing). */
 static void lv_ooc_note(const lanes_state *s, char *buf, size_t len)
 {
     const lane_figs *f = s->ooc.figs;
-    size_t n = (size_t)snprintf(buf, len,
-                                "Out of core: no Awaited column (the sweep reads no "
-                                "await column)");
-    if (n < len && !f->bins)
-        n += (size_t)snprintf(buf + n, len - n, "; no Load column: %s", f->spark_why);
-    if (n < len && s->ooc.nofig)
-        n += (size_t)snprintf(buf + n, len - n, "; n/a: %zu lane%s without figures: %s",
+    char it[1024] = "";
+    size_t n = 0, cap = sizeof it;
+    if (!f->bins)
+        n += (size_t)snprintf(it + n, cap - n, "; no Load column: %s", f->spark_why);
+    if (n < cap && s->ooc.nofig)
+        n += (size_t)snprintf(it + n, cap - n, "; n/a: %zu lane%s without figures: %s",
                               s->ooc.nofig, s->ooc.nofig == 1 ? "" : "s", f->lost_why);
-    if (n < len && s->ooc.noidle)
-        n += (size_t)snprintf(buf + n, len - n,
+    if (n < cap && s->ooc.noidle)
+        n += (size_t)snprintf(it + n, cap - n,
                               "; Idle ?: %zu task lane%s busy outside its lifetime, whose idle "
                               "time the sweep does not measure",
                               s->ooc.noidle, s->ooc.noidle == 1 ? "" : "s");
-    if (n < len && !f->busiest_ok)
-        snprintf(buf + n, len - n, "; no Busiest: %s", f->busiest_why);
+    if (n < cap && !f->busiest_ok)
+        n += (size_t)snprintf(it + n, cap - n, "; no Busiest: %s", f->busiest_why);
+    buf[0] = '\0';
+    if (n >= 2) /* "Out of core: " in place of the first "; " */
+        snprintf(buf, len, "Out of core: %.*s", (int)(len > 16 ? len - 16 : 0), it + 2);
 }
 
 /* Text wrapped at spaces into at most max lines of w columns from (x, y),
