@@ -67,6 +67,21 @@ int oh_cmp_reg(const void *a, const void *b)
     return strcmp((*(region *const *)a)->name, (*(region *const *)b)->name);
 }
 
+bool oh_hrank_init(hrank *hr, rank_data *rk)
+{
+    size_t n = rk->nregions;
+    hr->rk = rk;
+    hr->regs = malloc((n ? n : 1) * sizeof *hr->regs);
+    hr->rows = malloc((n ? n : 1) * sizeof *hr->rows);
+    hr->reg = malloc((n ? n : 1) * sizeof *hr->reg);
+    if (!hr->regs || !hr->rows || !hr->reg)
+        return false;
+    if (n)
+        memcpy(hr->regs, rk->regions, n * sizeof *hr->regs);
+    qsort(hr->regs, n, sizeof *hr->regs, oh_cmp_reg);
+    return true;
+}
+
 size_t oh_reg_index(const hrank *hr, const char *name)
 {
     size_t lo = 0, hi = hr->rk->nregions;
@@ -608,19 +623,9 @@ static sv_err gather(hpass *hp, lc_file *lf)
     hp->r = calloc(p->nranks ? p->nranks : 1, sizeof *hp->r);
     if (!hp->r)
         return SV_ERR_NOMEM;
-    for (size_t k = 0; k < p->nranks; k++) {
-        hrank *hr = &hp->r[k];
-        hr->rk = &p->ranks[k];
-        size_t n = hr->rk->nregions;
-        hr->regs = malloc((n ? n : 1) * sizeof *hr->regs);
-        hr->rows = malloc((n ? n : 1) * sizeof *hr->rows);
-        hr->reg = malloc((n ? n : 1) * sizeof *hr->reg);
-        if (!hr->regs || !hr->rows || !hr->reg)
+    for (size_t k = 0; k < p->nranks; k++)
+        if (!oh_hrank_init(&hp->r[k], &p->ranks[k]))
             return SV_ERR_NOMEM;
-        if (n)
-            memcpy(hr->regs, hr->rk->regions, n * sizeof *hr->regs);
-        qsort(hr->regs, n, sizeof *hr->regs, oh_cmp_reg);
-    }
     qsort(hp->r, hp->nr, sizeof *hp->r, cmp_rank);
     for (size_t j = 0; j < lf->nkept; j++) {
         size_t i = lf->order[j];

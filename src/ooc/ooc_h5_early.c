@@ -109,15 +109,9 @@ static sv_err early_gather(const ooc_early *y, rank_data *rk, const size_t *rows
                            hrank *hr)
 {
     size_t nr = rk->nregions;
-    *hr = (hrank){.rk = rk};
-    hr->regs = malloc((nr ? nr : 1) * sizeof *hr->regs);
-    hr->rows = malloc((nr ? nr : 1) * sizeof *hr->rows);
-    hr->reg = malloc((nr ? nr : 1) * sizeof *hr->reg);
-    if (!hr->regs || !hr->rows || !hr->reg)
+    *hr = (hrank){0};
+    if (!oh_hrank_init(hr, rk))
         return SV_ERR_NOMEM;
-    if (nr)
-        memcpy(hr->regs, rk->regions, nr * sizeof *hr->regs);
-    qsort(hr->regs, nr, sizeof *hr->regs, oh_cmp_reg);
     for (size_t j = 0; j < n; j++) {
         sc_row *row = y->hp.sf->rows ? y->hp.sf->rows[rows[j]] : NULL;
         size_t ri = row && row->r && row->n ? oh_reg_index(hr, row->r->name) : SIZE_MAX;

@@ -45,6 +45,9 @@ typedef struct hpass {
 /* ooc_h5.c */
 void oh_meter_rank(meter *m, size_t k, size_t nr);
 int oh_cmp_reg(const void *a, const void *b);
+/* hr's arrays for rank rk's regions (regs sorted by name, no row yet);
+ * false on NOMEM (what was allocated freed with oh_hrank_free). */
+bool oh_hrank_init(hrank *hr, rank_data *rk);
 size_t oh_reg_index(const hrank *hr, const char *name);
 /* Whether the map keeps row j's calls (ooc_h5.filter). */
 bool oh_row_kept(const hpass *hp, const hrank *hr, size_t j);
