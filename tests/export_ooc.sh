@@ -200,6 +200,35 @@ for fmt in chrome speedscope; do
     check "$fmt of call ids over the budget: no output file" [ ! -e "$tmp/o.txt" ]
 done
 
+# A rank swept by time whose rows have call ids but not all of them parent ids: the sweep
+# nests it by start and end, and a call of a row with ids carries its call_id, as in memory
+# (outer's two calls 7 and 9; inner has none).
+printf '%s' '{"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
+ "num_ranks": 1, "event_data_available": true, "metadata": {}, "regions": [
+ {"name": "outer", "rank": 0, "start_times_ns": [1000, 5000], "end_times_ns": [4000, 9000],
+  "call_ids": [7, 9], "parent_ids": [-1, -1]},
+ {"name": "inner", "rank": 0, "start_times_ns": [1500, 6000], "end_times_ns": [2500, 8000]}]}' >"$tmp/mixid.json"
+run --export chrome --out-of-core "$tmp/mixid.json" "$tmp/ooc.json"
+check "chrome of a row's call ids swept by time: exit 0" [ "$rc" = 0 ]
+check "chrome of a row's call ids swept by time: outer's first id" has '"ts":0.000,"name":"outer","cat":"region","args":{"call_index":0,"call_id":7}}' "$tmp/ooc.json"
+check "chrome of a row's call ids swept by time: outer's second id" has '"ts":4.000,"name":"outer","cat":"region","args":{"call_index":1,"call_id":9}}' "$tmp/ooc.json"
+check "chrome of a row's call ids swept by time: none for inner" [ "$(grep '"name":"inner"' "$tmp/ooc.json" | grep -c '"call_id"')" = 0 ]
+"$sv" --export chrome "$tmp/mixid.json" "$tmp/mem.json"
+all_events "$tmp/mem.json" >"$tmp/mem.ev"
+all_events "$tmp/ooc.json" >"$tmp/ooc.ev"
+check "chrome of a row's call ids swept by time: the in-memory events" cmp -s "$tmp/mem.ev" "$tmp/ooc.ev"
+# The same read from a file's columns (tests/gen/FIXTURES.md col3_call_only.h5: no parent ids;
+# inner's ids the sentinel -1, which in memory are its call ids too).
+need_fixture "$fx/col3_call_only.h5"
+run --export chrome --out-of-core "$fx/col3_call_only.h5" "$tmp/ooc.json"
+check "chrome of call ids without parents out of core: exit 0" [ "$rc" = 0 ]
+check "chrome of call ids without parents out of core: outer's ids" [ "$(grep '"name":"outer","cat"' "$tmp/ooc.json" | sed -n 's/.*"call_id":\([-0-9]*\).*/\1/p' | tr '\n' ' ')" = "7 9 " ]
+check "chrome of call ids without parents out of core: inner's ids" [ "$(grep '"name":"inner","cat"' "$tmp/ooc.json" | sed -n 's/.*"call_id":\([-0-9]*\).*/\1/p' | tr '\n' ' ')" = "-1 -1 " ]
+"$sv" --export chrome "$fx/col3_call_only.h5" "$tmp/mem.json"
+all_events "$tmp/mem.json" >"$tmp/mem.ev"
+all_events "$tmp/ooc.json" >"$tmp/ooc.ev"
+check "chrome of call ids without parents out of core: the in-memory events" cmp -s "$tmp/mem.ev" "$tmp/ooc.ev"
+
 # --- a full device, as in memory
 if [ -w /dev/full ]; then
     for fmt in folded chrome speedscope; do

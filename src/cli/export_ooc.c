@@ -20,10 +20,12 @@
  * length before the calls of a length that start with it; the sweep has it after them, in
  * them: the same events (an instant holds nothing), another order.
  * Args: a B's call_index and, as the hook asks the sweep to read those columns too
- * (ooc_sink_hook.aux), await_us and gpu_us where recorded; the E's exclusive_us.  A rank the
- * sweep cannot nest (call ids, a row out of order) that the child does in memory within the
- * budget comes whole as its lanes index (ooc_scan_add_lanes): its lanes are walked by
- * export_walk.c itself, so its events (call_id too) and their order are the in-memory ones.
+ * (ooc_sink_hook.aux, ids), its call_id where its row has ids (a rank swept by time may have
+ * them in some rows; in memory they are written), await_us and gpu_us where recorded; the E's
+ * exclusive_us.  A rank the sweep cannot nest (call ids, a row out of order) that the child
+ * does in memory within the budget comes whole as its lanes index (ooc_scan_add_lanes): its
+ * lanes are walked by export_walk.c itself, so its events (call_id too) and their order are
+ * the in-memory ones.
  * Output: events ending ",\n" written to the export's file descriptor, shared with the
  * parent (which wrote the header and writes the M events, the counters and the end once the
  * open returns: the lanes' names and order are known then, and the lanes with events from
@@ -254,6 +256,10 @@ static bool put_open(xo_sink *k, const ooc_call *c, int64_t tid, bool instant)
     o = copy_padded(o, nm->json, nm->len);
     o = EXPORT_LIT(o, ",\"cat\":\"region\",\"args\":{\"call_index\":");
     o = export_i64_at(o, (int64_t)c->pos);
+    if (c->has_call_id) {
+        o = EXPORT_LIT(o, ",\"call_id\":");
+        o = export_i64_at(o, c->call_id);
+    }
     if (instant)
         o = EXPORT_LIT(o, ",\"exclusive_us\":0.000");
     if (c->await_ns >= 0) {
@@ -828,7 +834,7 @@ bool xo_run_init(xo_run *x, int fd)
     if (m == MAP_FAILED)
         return false;
     x->st = m;
-    x->hook = (ooc_sink_hook){hook_attach, hook_finish, x, true};
+    x->hook = (ooc_sink_hook){hook_attach, hook_finish, x, true, true};
     return true;
 }
 

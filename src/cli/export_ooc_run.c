@@ -292,6 +292,7 @@ sv_err export_ooc_speedscope(const char *path, uint64_t budget, const region_fil
     }
     x.speedscope = true;
     x.hook.aux = false; /* speedscope has no args */
+    x.hook.ids = false;
     x.spill = fileno(tmp);
     x.range = *rg;
     isolate_tail *tail = NULL;

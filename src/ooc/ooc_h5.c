@@ -179,6 +179,7 @@ static int src_refill(void *vctx, ooc_src *src)
     src->task = x->rd.buf[SC_TASK];
     src->await = x->rd.buf[SC_AWAIT];
     src->gpu = x->rd.buf[SC_GPU];
+    src->ids = x->rd.buf[SC_CALL];
     src->len = x->rd.len;
     meter_add(x->m, x->rd.len);
     return 1;
@@ -280,6 +281,7 @@ static int pf_refill(void *vctx, ooc_src *src)
     meter_add(w->m, src->len);
     src->await = w->cur[SC_AWAIT];
     src->gpu = w->cur[SC_GPU];
+    src->ids = w->cur[SC_CALL];
     return 1;
 }
 
@@ -357,6 +359,8 @@ static bool open_srcs(hpass *hp, const hrank *hr, ooc_src *srcs, hsrc *x, size_t
     for (size_t j = 0; j < hr->nrows; j++) {
         bool want = hp->h->sc.aux || (hp->h->hook && hp->h->hook->aux);
         unsigned aux = want ? aux_cols(hr->rows[j]) : 0;
+        if (hp->h->hook && hp->h->hook->ids)
+            aux |= hr->rows[j]->keep & 1u << SC_CALL;
         unsigned cols = hr->read ? hr->rows[j]->open : 3u | lane_cols(hr->rows[j]) | aux;
         if (!sc_reader_init(&x[j].rd, hp->sf, hr->rows[j], cols, cap, false))
             return false;

@@ -57,6 +57,7 @@ typedef struct msrc {
     const region *r;
     bool done;
     bool aux; /* a sink or the hook reads the await and GPU columns */
+    bool ids; /* the hook reads the call ids */
 } msrc;
 
 static int mem_refill(void *ctx, ooc_src *src)
@@ -73,6 +74,7 @@ static int mem_refill(void *ctx, ooc_src *src)
     src->task = x->r->task_ids;
     src->await = x->aux ? x->r->await_ns : NULL;
     src->gpu = x->aux ? x->r->gpu_ns : NULL;
+    src->ids = x->ids ? x->r->call_ids : NULL;
     src->len = x->r->n;
     src->base = 0;
     return x->r->n > 0;
@@ -120,6 +122,7 @@ static sv_err mem_rank(ooc_ctx *x, const rank_data *rk, size_t k)
             continue;
         m[n].r = r;
         m[n].aux = x->h.sc.aux || (x->hook && x->hook->aux);
+        m[n].ids = x->hook && x->hook->ids;
         srcs[n] = (ooc_src){.reg = (uint32_t)j, .n = r->n, .refill = mem_refill, .ctx = &m[n]};
         n++;
     }

@@ -192,7 +192,7 @@ static void sinks_lose(ooc_scan *sc, const char *why)
 static bool sinks_flat(ooc_scan *sc, size_t rank, uint32_t reg, uint64_t pos, bool kept, int64_t s,
                        int64_t e)
 {
-    ooc_call c = {rank, 0, 0, kept ? 0 : SIZE_MAX, 0, reg, pos, s, e, -1, -1};
+    ooc_call c = {rank, 0, 0, kept ? 0 : SIZE_MAX, 0, reg, pos, s, e, -1, -1, false, -1};
     for (size_t i = 0; i < sc->nflat; i++)
         if (!sc->flat[i]->call(sc->flat_self[i], &c))
             return false;
@@ -501,7 +501,9 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
                    s,
                    e,
                    src->await ? src->await[i] : -1,
-                   src->gpu ? src->gpu[i] : -1};
+                   src->gpu ? src->gpu[i] : -1,
+                   src->ids != NULL,
+                   src->ids ? src->ids[i] : -1};
     if (!sinks_call(rs->sc, &oc))
         return -1;
     ocall *slot = nest_lane_push(sw, ln);

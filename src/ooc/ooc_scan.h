@@ -34,6 +34,7 @@ typedef struct ooc_src {
      * NULL when the row has no such column. */
     const int64_t *s, *e, *thr, *task;
     const int64_t *await, *gpu; /* NULL unless a hook asked for them (ooc_sink_hook.aux) */
+    const int64_t *ids;         /* NULL unless a hook asked for them (ooc_sink_hook.ids) */
     size_t len, pos;
     uint64_t base;
     uint32_t reg; /* region index in the rank (the skeleton's) */

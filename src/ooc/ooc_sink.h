@@ -36,6 +36,10 @@ typedef struct ooc_call {
     /* The call's await and GPU times, ns (-1: none recorded), when a hook asked for them
      * (ooc_sink_hook.aux) and the row has the column; else -1. */
     int64_t await_ns, gpu_ns;
+    /* Its call id when a hook asked for them (ooc_sink_hook.ids) and the row has the column
+     * (a rank swept by time may have ids in some rows). */
+    bool has_call_id;
+    int64_t call_id;
 } ooc_call;
 
 typedef struct ooc_sink_ops {
@@ -108,6 +112,7 @@ typedef struct ooc_sink_hook {
     bool (*finish)(void *ctx, struct ooc_scan *sc);
     void *ctx;
     bool aux; /* the sweep reads the await and GPU columns too (ooc_call.await_ns, gpu_ns) */
+    bool ids; /* and the call id column of the rows that have one (ooc_call.call_id) */
 } ooc_sink_hook;
 
 #endif

@@ -270,6 +270,25 @@ static void write_mixed_ids(const char *dir)
     free(path);
 }
 
+/* Schema 3, call ids without parent ids: the rank is nested by its times. */
+static void write_call_only(const char *dir)
+{
+    const gc_row rows[] = {
+        {.region = "outer",
+         .rank = 0,
+         .n = 2,
+         .start = I64(1000, 5000),
+         .end = I64(4000, 9000),
+         .opt = {[GC_CALL] = I64(7, 9)}},
+        {.region = "inner", .rank = 0, .n = 2, .start = I64(1500, 6000), .end = I64(2500, 8000)},
+    };
+    gc_profile p = {
+        .rows = rows, .nrows = COUNT(rows), .meta = full_meta, .nmeta = COUNT(full_meta)};
+    char *path = join(dir, "col3_call_only.h5");
+    gc_write(path, &p, &(gc_opts){.timing = 3});
+    free(path);
+}
+
 /* C API: ranks 0, 1 and 3 of a 4-rank run; rank 2's file is missing. */
 static void write_capi(const char *dir)
 {
@@ -342,5 +361,6 @@ void scen_fixtures_col(const char *dir)
     write_capi(dir);
     write_legacy_threads2(dir);
     write_mixed_ids(dir);
+    write_call_only(dir);
     scen_expected_set(dir);
 }

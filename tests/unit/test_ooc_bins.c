@@ -363,13 +363,13 @@ static void test_lanes(void **state)
     (void)state;
     ooc_bins *b = ooc_bins_new(0, 0, 1023);
     /* bin 0 (width 1): one call; bin 5: the longer of two, lane 7 depth 2 */
-    ooc_call c[] = {{0, 0, 0, 4, 1, 0, 0, 0, 1, -1, -1},
-                    {0, 0, 0, 3, 0, 0, 1, 5, 6, -1, -1},
-                    {0, 0, 1, 7, 2, 0, 2, 5, 9, -1, -1},
-                    {0, 1, 0, 2, 0, 1, 0, 5, 8, -1, -1}};
+    ooc_call c[] = {{0, 0, 0, 4, 1, 0, 0, 0, 1, -1, -1, false, -1},
+                    {0, 0, 0, 3, 0, 0, 1, 5, 6, -1, -1, false, -1},
+                    {0, 0, 1, 7, 2, 0, 2, 5, 9, -1, -1, false, -1},
+                    {0, 1, 0, 2, 0, 1, 0, 5, 8, -1, -1, false, -1}};
     for (size_t i = 0; i < 4; i++)
         assert_true(ooc_bins_sink.call(b, &c[i]));
-    ooc_call f = {1, 0, 0, 0, 0, 0, 0, 5, 7, -1, -1};
+    ooc_call f = {1, 0, 0, 0, 0, 0, 0, 5, 7, -1, -1, false, -1};
     assert_true(ooc_bins_flat.call(b, &f));
     time_bins *t = ooc_bins_take(b);
     assert_non_null(t);
@@ -399,9 +399,9 @@ static void test_lanes(void **state)
     for (uint32_t g = 0; g < 40; g++)
         for (int64_t s = 0; s < 1024; s += 2) {
             bool slow = s == 600;
-            ooc_call k = {0, 0,           0, slow ? 9u : 1u,      slow ? 5u : 1u,
-                          g, (uint64_t)s, s, s + (slow ? 50 : 1), -1,
-                          -1};
+            ooc_call k = {0,  0,           0, slow ? 9u : 1u,      slow ? 5u : 1u,
+                          g,  (uint64_t)s, s, s + (slow ? 50 : 1), -1,
+                          -1, false,       -1};
             assert_true(ooc_bins_sink.call(b, &k));
         }
     t = ooc_bins_take(b);
@@ -450,10 +450,10 @@ static void test_lane_moved(void **state)
     assert_int_equal(l5, 0);
     ooc_bins *b = ooc_bins_new(0, 0, 1023);
     ooc_bins_use_map(b, &m);
-    ooc_call slow = {0, 0, 0, l5, 1, 0, 0, 5, 40, -1, -1};
+    ooc_call slow = {0, 0, 0, l5, 1, 0, 0, 5, 40, -1, -1, false, -1};
     assert_true(ooc_bins_sink.call(b, &slow));
     size_t l1 = ooc_map_lane(&m, 0, LANE_THREAD, 1); /* sorts first: rows 5 and 9 move to 1 and 2 */
-    ooc_call fast = {0, 1, 0, l1, 0, 0, 1, 5, 9, -1, -1};
+    ooc_call fast = {0, 1, 0, l1, 0, 0, 1, 5, 9, -1, -1, false, -1};
     assert_true(ooc_bins_sink.call(b, &fast));
     time_bins *t = ooc_bins_take(b);
     assert_non_null(t);

@@ -60,7 +60,7 @@ static void feed(fixture *fx, size_t rank, size_t key, size_t depth, lane_kind k
         assert_int_not_equal(l, SIZE_MAX);
         ooc_map_add(&fx->map, l, kdepth, s, e, reg);
     }
-    ooc_call c = {rank, key, depth, l, kdepth, reg, 0, s, e, -1, -1};
+    ooc_call c = {rank, key, depth, l, kdepth, reg, 0, s, e, -1, -1, false, -1};
     assert_true(ooc_lanefig_call(fx->lf, &c));
 }
 
@@ -205,7 +205,7 @@ static void test_lose(void **state)
     ooc_lanefig *lf = ooc_lanefig_new(&m, 0, T1, 0);
     assert_non_null(lf);
     size_t l = ooc_map_lane(&m, 0, LANE_RANK, -1);
-    ooc_call c = {0, 0, 0, l, 0, 0, 0, 10, 20, -1, -1};
+    ooc_call c = {0, 0, 0, l, 0, 0, 0, 10, 20, -1, -1, false, -1};
     ooc_map_add(&m, l, 0, 10, 20, 0);
     assert_true(ooc_lanefig_call(lf, &c));
     ooc_lanefig_lose(lf, "rank 1 nested from ids");
@@ -240,7 +240,7 @@ static void test_caps(void **state)
         for (size_t th = 0; th < 300; th++) {
             size_t l = ooc_map_lane(&m, 0, LANE_THREAD, (int64_t)th);
             ooc_map_add(&m, l, 0, t, t + 50, (uint32_t)(t / 100));
-            ooc_call c = {0, th, 0, l, 0, (uint32_t)(t / 100), 0, t, t + 50, -1, -1};
+            ooc_call c = {0, th, 0, l, 0, (uint32_t)(t / 100), 0, t, t + 50, -1, -1, false, -1};
             assert_true(ooc_lanefig_call(lf, &c));
         }
     ooc_map_finish(&m);

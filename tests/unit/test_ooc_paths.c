@@ -25,7 +25,7 @@
 static void feed(ooc_paths *pa, size_t rank, size_t depth, uint32_t reg, int64_t s, int64_t e,
                  int64_t await, int64_t gpu)
 {
-    ooc_call c = {rank, 0, depth, 0, 0, reg, 0, s, e, await, gpu};
+    ooc_call c = {rank, 0, depth, 0, 0, reg, 0, s, e, await, gpu, false, -1};
     assert_true(ooc_paths_call(pa, &c));
 }
 

@@ -27,7 +27,7 @@
 
 static ooc_call flat(size_t rank, uint32_t reg, uint64_t pos, int64_t s, int64_t e)
 {
-    return (ooc_call){rank, 0, 0, 0, 0, reg, pos, s, e, -1, -1};
+    return (ooc_call){rank, 0, 0, 0, 0, reg, pos, s, e, -1, -1, false, -1};
 }
 
 static void feed(ooc_slowest *sl, ooc_call c)
@@ -110,12 +110,12 @@ static void test_exclusive(void **state)
 {
     (void)state;
     ooc_slowest *sl = ooc_slowest_new(0);
-    feed(sl, (ooc_call){0, 0, 0, 0, 0, 0, 0, 0, 100, -1, -1});
-    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 0, 10, 30, -1, -1});
-    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 1, 20, 50, -1, -1});
-    feed(sl, (ooc_call){0, 1, 0, 1, 0, 0, 1, 25, 35, -1, -1});
-    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 2, 60, 70, -1, -1});
-    feed(sl, (ooc_call){0, 0, 2, 0, 2, 2, 0, 62, 64, -1, -1});
+    feed(sl, (ooc_call){0, 0, 0, 0, 0, 0, 0, 0, 100, -1, -1, false, -1});
+    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 0, 10, 30, -1, -1, false, -1});
+    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 1, 20, 50, -1, -1, false, -1});
+    feed(sl, (ooc_call){0, 1, 0, 1, 0, 0, 1, 25, 35, -1, -1, false, -1});
+    feed(sl, (ooc_call){0, 0, 1, 0, 1, 1, 2, 60, 70, -1, -1, false, -1});
+    feed(sl, (ooc_call){0, 0, 2, 0, 2, 2, 0, 62, 64, -1, -1, false, -1});
     slow_calls *c = ooc_slowest_take(sl);
     const slow_region *a = slow_calls_find(c, 0, 0), *b = slow_calls_find(c, 0, 1),
                       *g = slow_calls_find(c, 0, 2);
@@ -246,9 +246,9 @@ static slow_calls *recv_of(const unsigned char *b, size_t len, wire_status *st)
 static slow_calls *sample(void)
 {
     ooc_slowest *sl = ooc_slowest_new(0);
-    feed(sl, (ooc_call){0, 0, 0, 4, 2, 1, 7, -50, 100, -1, -1});
-    feed(sl, (ooc_call){0, 0, 1, SIZE_MAX, 0, 0, 3, 10, 30, -1, -1});
-    feed(sl, (ooc_call){1, 0, 0, 5, 0, 0, 0, 0, 9, -1, -1});
+    feed(sl, (ooc_call){0, 0, 0, 4, 2, 1, 7, -50, 100, -1, -1, false, -1});
+    feed(sl, (ooc_call){0, 0, 1, SIZE_MAX, 0, 0, 3, 10, 30, -1, -1, false, -1});
+    feed(sl, (ooc_call){1, 0, 0, 5, 0, 0, 0, 0, 9, -1, -1, false, -1});
     slow_calls *c = ooc_slowest_take(sl);
     assert_non_null(c);
     return c;
@@ -388,10 +388,11 @@ static slow_calls *skel_product(uint64_t n0, uint64_t n1, uint64_t lane_no)
 {
     ooc_slowest *sl = ooc_slowest_new(0);
     for (uint64_t i = 0; i < n0; i++)
-        feed(sl,
-             (ooc_call){0, 0, 0, lane_no, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5, -1, -1});
+        feed(sl, (ooc_call){0, 0, 0, lane_no, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5, -1, -1,
+                            false, -1});
     for (uint64_t i = 0; i < n1; i++)
-        feed(sl, (ooc_call){1, 0, 0, 0, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5, -1, -1});
+        feed(sl, (ooc_call){1, 0, 0, 0, 0, 0, i, (int64_t)i * 10, (int64_t)i * 10 + 5, -1, -1,
+                            false, -1});
     return ooc_slowest_take(sl);
 }
 
@@ -544,11 +545,11 @@ static void test_lane_moved(void **state)
     assert_int_equal(l5, 0);
     ooc_slowest *sl = ooc_slowest_new(0);
     ooc_slowest_use_map(sl, &m);
-    feed(sl, (ooc_call){0, 0, 0, l5, 0, 0, 0, 0, 100, -1, -1});
+    feed(sl, (ooc_call){0, 0, 0, l5, 0, 0, 0, 0, 100, -1, -1, false, -1});
     size_t l1 =
         ooc_map_lane(&m, 0, LANE_THREAD, 1); /* row 1 sorts first: rows 5 and 9 move to 1 and 2 */
     assert_int_equal(l1, 0);
-    feed(sl, (ooc_call){0, 1, 0, l1, 0, 0, 1, 10, 50, -1, -1});
+    feed(sl, (ooc_call){0, 1, 0, l1, 0, 0, 1, 10, 50, -1, -1, false, -1});
     slow_calls *c = ooc_slowest_take(sl);
     assert_non_null(c);
     const slow_region *r = slow_calls_find(c, 0, 0);
