@@ -398,7 +398,7 @@ static int run_export_ooc(const cli_options *o, const region_filter *f, uint64_t
     }
     ooc_file *file = NULL;
     bool range = o->has_from || o->has_to;
-    int status = ooc_run_open_batch(f, o->file, budget, range, &file);
+    int status = ooc_run_open_batch(f, o->file, budget, range, export_ooc_folded_hook(), &file);
     if (status == 0)
         status = check_ranks(o->ranks, file->skel);
     if (status == 0 && o->run_name && !profile_set_run_name(file->skel, o->run_name)) {

@@ -94,6 +94,10 @@ sv_err export_ooc_speedscope(const char *path, uint64_t budget, const region_fil
                              const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
                              sv_error *err);
 
+/* For folded stacks out of core (ooc_open_hooked): the sweep feeds the call paths only, the
+ * overview's aggregates are not made. */
+const ooc_sink_hook *export_ooc_folded_hook(void);
+
 /* export_chrome.c: after the child's events, the M events of the map's lanes that have an
  * event (written(u, rank index, tid)), the counters in rg and the end of the document;
  * first: the one before ended with its comma, or none was written. */

@@ -11,6 +11,8 @@
 
 #include "export_internal.h"
 #include "export_ooc.h"
+#include "ooc/ooc_paths.h"
+#include "ooc/ooc_scan.h"
 #include "util/grow.h"
 #include "util/text.h"
 
@@ -314,4 +316,26 @@ sv_err export_ooc_speedscope(const char *path, uint64_t budget, const region_fil
         export_warn_overlap(warn, &ws);
     }
     return rc;
+}
+
+/* ------------------------------------------------------------ folded stacks */
+
+/* Folded stacks are the call paths' (export_folded.c): the other sinks' aggregates (the
+ * overview's lanes, bins, slowest calls) would be a third of the sweep. */
+static bool folded_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
+{
+    (void)ctx;
+    (void)v;
+    for (size_t i = 0; i < sc->nsinks; i++)
+        if (sc->sinks[i].ops == &ooc_paths_sink) {
+            ooc_scan_mute_others(sc, sc->sinks[i].self, "an export makes no overview");
+            break;
+        }
+    return true;
+}
+
+const ooc_sink_hook *export_ooc_folded_hook(void)
+{
+    static const ooc_sink_hook hook = {folded_attach, NULL, NULL, false, false};
+    return &hook;
 }

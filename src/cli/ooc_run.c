@@ -179,13 +179,14 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
 }
 
 int ooc_run_open_batch(const region_filter *f, const char *path, uint64_t budget, bool stats,
-                       ooc_file **out)
+                       const ooc_sink_hook *hook, ooc_file **out)
 {
     isolate_tail *tail = NULL;
     isolate_options io = {.budget = budget, .tail = stats ? NULL : &tail};
     sv_error err;
     sv_error_clear(&err);
-    sv_err rc = ooc_open_where(path, &io, f, out, &err);
+    sv_err rc = hook ? ooc_open_hooked(path, &io, f, hook, out, &err)
+                     : ooc_open_where(path, &io, f, out, &err);
     isolate_tail_free(tail); /* the statistics are not wanted: the child is ended */
     if (rc != SV_OK) {
         fprintf(stderr, "scopeview: %s\n", err.msg);

@@ -34,10 +34,12 @@ int ooc_run_viewer(const cli_options *o, const region_filter *f, const char *pat
 
 /* Opens path out of core for a batch output (no progress): *out's skeleton carries the
  * sweep's call-path totals (profile.cpaths).  stats: wait for the statistics (exclusive
- * totals, percentiles), else the loading child is ended once the skeleton is in.  Warnings
- * and a failure are said on stderr; returns the exit status. */
+ * totals, percentiles), else the loading child is ended once the skeleton is in.  hook: the
+ * caller's (ooc_open_hooked), or NULL.  Warnings and a failure are said on stderr; returns
+ * the exit status. */
 struct ooc_file;
+struct ooc_sink_hook;
 int ooc_run_open_batch(const region_filter *f, const char *path, uint64_t budget, bool stats,
-                       struct ooc_file **out);
+                       const struct ooc_sink_hook *hook, struct ooc_file **out);
 
 #endif
