@@ -102,9 +102,14 @@ static bool lane_written(const void *u, size_t rank, int64_t tid)
     return lane_find(u, rank, tid) != NULL;
 }
 
-/* The child's spill: an unlinked temporary file, gone with the process. */
-static sv_err spill_open(FILE **tmp, sv_error *err)
+#define XO_EPATH 400
+
+/* An export's start: path as its errors show it in epath (XO_EPATH bytes), no open file yet,
+ * and the child's spill, an unlinked temporary file, gone with the process. */
+static sv_err run_begin(const char *path, char *epath, FILE **tmp, ooc_file **out, sv_error *err)
 {
+    text_escape_buf(epath, XO_EPATH, path);
+    *out = NULL;
     *tmp = tmpfile();
     return *tmp ? SV_OK
                 : sv_error_set(err, SV_ERR_IO, "cannot make a temporary file: %s", strerror(errno));
@@ -114,11 +119,9 @@ sv_err export_ooc_chrome(const char *path, uint64_t budget, const region_filter 
                          const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
                          sv_error *err)
 {
-    char epath[400];
-    text_escape_buf(epath, sizeof epath, path);
-    *out = NULL;
+    char epath[XO_EPATH];
     FILE *tmp = NULL;
-    sv_err rc = spill_open(&tmp, err);
+    sv_err rc = run_begin(path, epath, &tmp, out, err);
     if (rc != SV_OK)
         return rc;
     fputs("{\"traceEvents\":[\n", fp);
@@ -280,11 +283,9 @@ sv_err export_ooc_speedscope(const char *path, uint64_t budget, const region_fil
                              const export_range *rg, FILE *fp, FILE *warn, ooc_file **out,
                              sv_error *err)
 {
-    char epath[400];
-    text_escape_buf(epath, sizeof epath, path);
-    *out = NULL;
+    char epath[XO_EPATH];
     FILE *tmp = NULL;
-    sv_err rc = spill_open(&tmp, err);
+    sv_err rc = run_begin(path, epath, &tmp, out, err);
     if (rc != SV_OK)
         return rc;
     xo_run x;
