@@ -34,6 +34,15 @@ static void count_text(char *buf, size_t len, uint64_t n)
     snprintf(buf, len, "%.1fe%d", m, e);
 }
 
+/* The id of the rank at sweep position pos (1..nranks, the skeleton's order), as
+ * the timeline's rows and the overview's legend name it. */
+static int sweep_rank_id(const profile *p, uint32_t pos)
+{
+    if (!p || pos == 0 || pos > p->nranks)
+        return (int)pos - 1;
+    return p->ranks[pos - 1].rank;
+}
+
 void ooc_pending_text(const ui_ctx *ctx, char *buf, size_t len)
 {
     const char *dots = ctx->ascii ? "..." : "…";
@@ -47,8 +56,9 @@ void ooc_pending_text(const ui_ctx *ctx, char *buf, size_t len)
     } else if (p.sweeping) {
         char n[32];
         count_text(n, sizeof n, index_calls(ctx->prof));
-        snprintf(buf, len, "mapping the calls: overview %u%% of %s calls, rank %u of %u",
-                 p.sweep.permyriad / 100, n, p.sweep.rank, p.sweep.nranks);
+        snprintf(buf, len, "mapping the calls: %u%% of %s read, rank %d (%u of %u)",
+                 p.sweep.permyriad / 100, n, sweep_rank_id(ctx->prof, p.sweep.rank), p.sweep.rank,
+                 p.sweep.nranks);
     } else if (p.bytes_total && p.bytes_done < p.bytes_total) {
         snprintf(buf, len, "reading the calls' statistics: %.0f of %.0f MB (%u%%)",
                  (double)p.bytes_done / 1e6, (double)p.bytes_total / 1e6,

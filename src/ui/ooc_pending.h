@@ -8,7 +8,8 @@
  * the span the stored statistics give on a ruler (or that it is not known
  * yet), a row per rank (mapped, or pending, once the sweep has begun) and,
  * where the overview will be, the progress line ("mapping the calls:
- * overview 41% of 1.2e8 calls, rank 3 of 8"); then, as the pass sends
+ * 41% of 1.2e8 read, rank 3 (4 of 8)": the calls the sweep has read, ahead
+ * of the part on screen, whose legend counts the calls drawn); then, as the pass sends
  * them, the overview's parts (ooc/ooc_part.h): the ranks swept so far
  * drawn, the rest marked not read yet.  Every other view says it follows
  * the pass, with the same line: no figure before it is final. */

@@ -18,7 +18,7 @@ stop 120x30 "" "$f" --out-of-core
 check "early: exit 0" test "$rc" = 0
 check "early: the timeline says the overview is coming" rowhas 2 "overview (out of core): coming"
 check "early: the ruler spans the stored statistics (0 to 289.2 ms)" hasx "│0 ns .*289.2 ms│"
-check "early: the progress line, beside the rank's row" rowhas 4 "rank 0 .*mapping the calls: overview 0% of 2.0e5 calls, rank 1 of 1"
+check "early: the progress line, beside the rank's row" rowhas 4 "rank 0 .*mapping the calls: 0% of 2.0e5 read, rank 0 (1 of 1)"
 
 stop 120x30 "" "$f" --out-of-core --view regions
 check "early regions: every region from the stored statistics" test "$(grep -c '^.[a-z]* \*  ' "$scr")" = 5
@@ -31,12 +31,12 @@ check "early regions: as once the overview is in, statistics still coming" cmp -
 
 stop 120x30 "" "$f" --out-of-core --view tree
 check "early tree: comes with the overview" hasf "this view comes with the overview"
-check "early tree: with the progress line" hasf "mapping the calls: overview 0% of 2.0e5 calls, rank 1 of 1"
+check "early tree: with the progress line" hasf "mapping the calls: 0% of 2.0e5 read, rank 0 (1 of 1)"
 check "early tree: no figure" hasnt "[0-9] ms"
 
 stop 100x12 "" "$fx/col2_full.h5" --out-of-core
 check "two ranks: a row each, the second still pending" rowhas 5 "^ rank 1 *pending"
-check "two ranks: the first of two swept" hasx "mapping the calls: overview 0% of [0-9.e]+ calls, rank 1 of 2"
+check "two ranks: the first of two swept" hasx "mapping the calls: 0% of [0-9.e]+ read, rank [0-9]+ \(1 of 2\)"
 
 # Quitting while the child is stopped: at once, not after its stall deadline (10 s).
 t0=$(date +%s)

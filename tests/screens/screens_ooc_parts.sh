@@ -15,7 +15,7 @@ parts() { SCOPEVIEW_TEST_OVERVIEW=parts SCOPEVIEW_TEST_STATS=hold screen "$@"; }
 parts 120x40 "" "$f" --out-of-core
 check "part 1: exit 0" test "$rc" = 0
 check "part 1: the timeline fills in" rowhas 2 "overview (out of core): filling in"
-check "part 1: one rank of four read" hasf "overview so far: 1 of 4 ranks read"
+check "part 1: one rank of four read" hasf "(1 of 4 ranks whole"
 check "part 1: rank 0's lanes drawn" hasx "^ r0 lane 1 +[^ ?]"
 check "part 1: nothing of rank 1 drawn" hasnt "^ r1 "
 for k in 1 2 3; do
@@ -24,7 +24,7 @@ done
 cp "$scr" "$tmp/part1"
 
 parts 120x40 "<Ready>" "$f" --out-of-core
-check "part 2: two ranks of four read" hasf "overview so far: 2 of 4 ranks read"
+check "part 2: two ranks of four read" hasf "(2 of 4 ranks whole"
 check "part 2: rank 0's rows as in part 1" \
     test "$(grep -A6 '^ r0 lane 1' "$tmp/part1")" = "$(grep -A6 '^ r0 lane 1' "$scr")"
 check "part 2: rank 1's lanes drawn" hasx "^ r1 lane 1 +[^ ?]"
@@ -34,7 +34,7 @@ check "part 2: ranks 2 and 3 marked not read" \
 check "part 2: no blank row among the unread" hasnt "^ rank [23] *$"
 
 parts 120x40 "<Ready><Ready>" "$f" --out-of-core
-check "part 3: three ranks of four read" hasf "overview so far: 3 of 4 ranks read"
+check "part 3: three ranks of four read" hasf "(3 of 4 ranks whole"
 
 # The whole overview after the last part: today's screens.  The <Ready> after the one that
 # brings the overview waits for the timeline's window of calls, as the screen without parts does.
@@ -55,13 +55,13 @@ b="$tmp/b.h5"
 "$top_build/svgen" bench-schema3 "$b" --calls 400000 >/dev/null || exit 99
 unread() { sed -n "${1}p" "$scr" | tr -cd '?' | wc -c; } # '?' marks of screen row N
 parts 110x16 "" "$b" --out-of-core
-check "slice 1: rank 0 up to the frontier" hasx "overview so far: 0 of 1 ranks read, rank 0 up to [0-9.]+ [mu]?s "
-check "slice 1: 65536 of the 400000 calls in" hasf "($((65536 * 100 / 400000))% of the calls)"
+check "slice 1: rank 0 up to the frontier" hasx "drawn so far: [0-9]+% of the calls \(0 of 1 ranks whole, rank 0 up to [0-9.]+ [mu]?s\)"
+check "slice 1: 65536 of the 400000 calls in" hasf "drawn so far: $((65536 * 100 / 400000))% of the calls"
 check "slice 1: the main call drawn up to the frontier" rowhas 5 "^ r0  *main  *?*$"
 check "slice 1: its rows drawn, then marked" hasx "^ {14}[^ ?]+\?+$"
 u1=$(unread 6)
 parts 110x16 "<Ready>" "$b" --out-of-core
-check "slice 2: 131072 of the calls in" hasf "($((131072 * 100 / 400000))% of the calls)"
+check "slice 2: 131072 of the calls in" hasf "drawn so far: $((131072 * 100 / 400000))% of the calls"
 u2=$(unread 6)
 check "slice 2: fewer columns marked than in slice 1 ($u2 < $u1)" test "$u2" -lt "$u1"
 check "slice 2: still marked to the end" hasx "^ {14}[^ ?]+\?+$"
@@ -84,7 +84,7 @@ prefix_same() { # FRAME LATER
 SCOPEVIEW_TEST_OVERVIEW=first SCOPEVIEW_TEST_STATS=hold screen 110x16 "" "$b" --out-of-core
 check "first bars: the rank filling in" rowhas 2 "filling in"
 check "first bars: the progress line says how far" \
-    rowhas 3 "mapping the calls: overview [0-9]*% of 4.0e5 calls, rank 1 of 1"
+    rowhas 3 "mapping the calls: [0-9]*% of 4.0e5 read, rank 0 (1 of 1)"
 check "first bars: drawn, then marked" hasx "^ {14}[^ ?]+\?+$"
 cp "$scr" "$tmp/first"
 parts 110x16 "<Ready><Ready><Ready><Ready><Ready>" "$b" --out-of-core

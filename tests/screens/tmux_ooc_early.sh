@@ -17,7 +17,7 @@ f="$tmp/a.h5"
 "$top_build/svgen" bench-schema3 "$f" --calls 400000 >/dev/null || exit 99
 run_env="TERM=xterm-256color LANG=C.UTF-8"
 start early 100 30 "sh -c 'echo \$\$ >$tmp/sv.pid; exec env $run_env SCOPEVIEW_TEST_OVERVIEW=stop \"$sv\" --out-of-core \"$f\"'"
-check "the skeleton first, with the progress line" wait_for early "mapping the calls: overview 0% of 4.0e5 calls, rank 1 of 1" 300
+check "the skeleton first, with the progress line" wait_for early "mapping the calls: 0% of 4.0e5 read, rank 0 (1 of 1)" 300
 pid=$(cat "$tmp/sv.pid")
 stopped_child() {
     for c in $(pgrep -P "$pid"); do

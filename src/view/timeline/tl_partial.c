@@ -165,8 +165,8 @@ const char *tl_partial_legend(char *buf, size_t len, const ooc_part *part, const
         snprintf(in, sizeof in, ", rank %d up to %s", skel->ranks[part->ranks_done].rank, t);
     }
     snprintf(buf, len,
-             "overview so far: %u of %u ranks read%s (%u%% of the calls); %c not read yet; busy "
+             "drawn so far: %u%% of the calls (%u of %u ranks whole%s); %c not read yet; busy "
              "%s <1/3 %s <2/3 %s more, bar = one call over the column",
-             part->ranks_done, part->nranks, in, pct, TL_PARTIAL_UNREAD, g[0], g[1], g[2]);
+             pct, part->ranks_done, part->nranks, in, TL_PARTIAL_UNREAD, g[0], g[1], g[2]);
     return buf;
 }

@@ -27,8 +27,9 @@
 int tl_partial_draw(grid *g, rect area, int y, int label, const profile *skel, const ooc_part *part,
                     int64_t t0, int64_t npc, size_t sweeping);
 
-/* The legend of a partial overview: ranks read (and how far into the
- * next one, in ns after zero), the share of the calls, the marks. */
+/* The legend of a partial overview: the share of the calls drawn (the
+ * part's, behind the sweep's own progress line), the ranks whole (and how
+ * far into the next one, in ns after zero), the marks. */
 const char *tl_partial_legend(char *buf, size_t len, const ooc_part *part, const profile *skel,
                               int64_t zero, bool ascii);
 
