@@ -158,7 +158,7 @@ bool sg_prefer(const ld_ctx *c, const rank_data *rk)
 /* ------------------------------------------------------------ columns */
 
 /* Whether the dataset has filters (true when it cannot be told: the cached
- * plist, as before). */
+ * plist says). */
 static bool col_filtered(hid_t f, const char *path)
 {
     hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);

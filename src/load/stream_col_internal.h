@@ -102,7 +102,7 @@ void sc_pass1_end(sc_row *row, const sc_reader *rd, const stream_acc *acc, int r
  * with pass 2's sweep beside it (stream_one.c), into sf->one, which then
  * owns v: true when done; false when the rank is not one for it or the
  * read stopped (a row out of order, a read error, no memory): the rows
- * are then as before pass 1, for the row-by-row passes. */
+ * are then as they were before pass 1, for the row-by-row passes. */
 bool sc_one_rank(sc_file *sf, sc_row **v, size_t n);
 void sc_one_free(sc_file *sf);
 /* Per-row share of the budget for the percentile buckets (values). */

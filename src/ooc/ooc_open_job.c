@@ -198,7 +198,7 @@ static void *pr_main(void *arg)
 
 /* The pipe and its reader, before the fork (the child inherits the write
  * end, which is then closed here: the reader ends when the child closes
- * its own or dies).  Without them the open has no parts, as before. */
+ * its own or dies).  Without them the open has no parts: the overview comes whole. */
 static bool parts_begin(ooc_open_job *j, const profile *skel, ooc_parts_out *out)
 {
     oj_parts *q = &j->parts;

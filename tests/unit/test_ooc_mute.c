@@ -96,7 +96,7 @@ static void test_mute(void **state)
     assert_int_equal(kept.flat, 3);
     assert_int_equal(muted.flat, 0);
     assert_int_equal(muted.lost, 1);
-    /* still registered: its product is taken as before */
+    /* still registered: its product can still be taken */
     assert_ptr_equal(ooc_scan_take_sink(&sc, &muted_ops), &muted);
     assert_ptr_equal(ooc_scan_take_sink(&sc, &kept_ops), &kept);
     ooc_scan_free(&sc);
