@@ -177,6 +177,15 @@ static bool read_held(const ooc_early *y, const hrank *hr)
 
 /* The rank read with pass 1, committed: kept in the scan, or the scan
  * left to the file's end. */
+/* Rank k's read stopped or did not hold: what the parts drew of it is
+ * taken back (calls_done: those before it), the ranks left to the file's end. */
+static void read_drop(ooc_early *y, size_t k, uint64_t before)
+{
+    ooc_part_src part = {&y->hp.h->sc, k, y->hp.nr, false, 0, before, y->hp.m.total};
+    ooc_parts_withdraw(&y->hp.h->parts, &part);
+    y->redo = y->off = true;
+}
+
 static sv_err read_commit(ooc_early *y, hrank *hr, size_t k)
 {
     y->reading = false;
@@ -185,7 +194,7 @@ static sv_err read_commit(ooc_early *y, hrank *hr, size_t k)
     uint64_t before = y->hp.m.done - y->rd.calls;
     oh_hrank_free(&y->rd);
     if (!ok) {
-        y->redo = y->off = true;
+        read_drop(y, k, before);
         return SV_OK;
     }
     y->done++;
@@ -321,7 +330,7 @@ sv_err oh_early_read(ooc_h5 *h, ld_ctx *c, lc_file *lf, load_pass_at *at)
         for (size_t j = 0; j < hr->nrows; j++)
             sc_row_reset(hr->rows[j]);
         oh_hrank_free(hr);
-        y->redo = y->off = true;
+        read_drop(y, k, before);
         y->hp.m.done = before;
         return e;
     }

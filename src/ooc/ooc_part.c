@@ -82,6 +82,25 @@ void ooc_part_put(wire_w *w, void *vsrc)
     }
 }
 
+/* Sends src's part; false when the pipe failed (the parts are then off). */
+static bool parts_send(ooc_parts_out *o, const ooc_part_src *src)
+{
+    wire_section sec = {ooc_part_put, NULL, (void *)src};
+    if (wire_send_part(o->fd, &sec) != 0) {
+        ooc_parts_close(o); /* the viewer stopped reading: the final overview still comes */
+        return false;
+    }
+    o->partial_sent = src->partial;
+    o->partial_rank = src->done;
+    return true;
+}
+
+void ooc_parts_withdraw(ooc_parts_out *o, const ooc_part_src *src)
+{
+    if (o->on && o->partial_sent && o->partial_rank == src->done && !src->partial)
+        parts_send(o, src);
+}
+
 void ooc_parts_offer(ooc_parts_out *o, const ooc_part_src *src)
 {
     if (!o->on || (!src->partial && src->done >= src->nranks) || src->done > src->nranks)
@@ -89,11 +108,8 @@ void ooc_parts_offer(ooc_parts_out *o, const ooc_part_src *src)
     int64_t t0 = mono_ms();
     if (!o->every && t0 < o->next_ms)
         return;
-    wire_section sec = {ooc_part_put, NULL, (void *)src};
-    if (wire_send_part(o->fd, &sec) != 0) {
-        ooc_parts_close(o); /* the viewer stopped reading: the final overview still comes */
+    if (!parts_send(o, src))
         return;
-    }
     int64_t t1 = mono_ms();
     int64_t gap = 40 * (t1 - t0); /* the parts take at most 1/41 of the pass */
     o->next_ms = t1 + (gap > OOC_PART_MS ? gap : OOC_PART_MS);

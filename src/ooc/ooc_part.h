@@ -41,6 +41,10 @@ typedef struct ooc_parts_out {
     bool every;       /* a test hook: a part at every chance, unthrottled */
     unsigned slow_ms; /* a test hook: the pass sleeps this long after each part */
     int64_t next_ms;  /* monotonic ms before which no part is sent */
+    /* The rank of the last part sent, when it was a partial one (its lanes
+     * drawn up to a frontier): the one a withdrawal takes back. */
+    bool partial_sent;
+    size_t partial_rank;
 } ooc_parts_out;
 
 /* What a part is made of: sc's map's lanes of ranks [0, done) of nranks,
@@ -58,6 +62,13 @@ typedef struct ooc_part_src {
 /* A part of src goes out when due (never the whole of the last rank: the
  * final overview follows).  A pipe that fails turns the parts off. */
 void ooc_parts_offer(ooc_parts_out *o, const ooc_part_src *src);
+/* Takes back what the parts drew of rank src->done when a partial part of
+ * it went out: src (ranks [0, done) final, not partial) is sent at once,
+ * unthrottled.  For a rank whose sweep stops before its end (a row out of
+ * start order): the frontier the parts drew to no longer holds every call
+ * starting before it, so its lanes show as not read until the pass sends
+ * them again. */
+void ooc_parts_withdraw(ooc_parts_out *o, const ooc_part_src *src);
 /* No more parts: the pipe's end closed (the viewer's reader then ends). */
 void ooc_parts_close(ooc_parts_out *o);
 

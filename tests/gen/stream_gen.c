@@ -1,5 +1,5 @@
 /* stream_gen: `svgen stream-mix PATH --calls N [--ranks R] [--threads] [--ids]
- * [--unsorted] [--gzip] [--schema2] [--chunk C]`, a columnar profile for the
+ * [--unsorted] [--late-unsorted] [--gzip] [--schema2] [--chunk C]`, a columnar profile for the
  * out-of-core tests (tests/stream.sh): per rank, top-level `main` calls
  * holding `step`, `io/write`, zero-length `tiny`, recursive `rec` (nested in
  * itself up to 4 deep), children that start with their parent (ties) and
@@ -7,7 +7,9 @@
  * lanes); GPU (some -1) and await columns.  --threads adds thread_ids and a
  * thread table (two threads), --ids call and parent ids; --unsorted records
  * calls as scope-profiler does, when they end (a parent after its children:
- * rows out of start order), else in start order.  Deterministic. */
+ * rows out of start order), else in start order; --late-unsorted swaps the
+ * last two `tiny` calls of each rank, so that its one row out of start order
+ * shows only at the rank's end.  Deterministic. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +94,7 @@ static int cmp_start(const void *a, const void *b)
 typedef struct s_opts {
     size_t calls;
     int ranks;
-    bool threads, ids, unsorted, gzip, schema2;
+    bool threads, ids, unsorted, late, gzip, schema2;
     size_t chunk;
 } s_opts;
 
@@ -119,6 +121,11 @@ static void s_write(const char *path, const s_opts *o)
             s_reg *reg = &g->reg[r];
             if (!o->unsorted && reg->n)
                 qsort(reg->v, reg->n, sizeof *reg->v, cmp_start);
+            if (o->late && r == S_TINY && reg->n >= 2) { /* the last two swapped */
+                s_call x = reg->v[reg->n - 1];
+                reg->v[reg->n - 1] = reg->v[reg->n - 2];
+                reg->v[reg->n - 2] = x;
+            }
             int64_t **c = &cols[k * 8];
             for (int m = 0; m < 8; m++)
                 c[m] = gen_alloc(reg->n ? reg->n : 1, sizeof(int64_t));
@@ -180,7 +187,7 @@ static long long num(const char *s)
 
 int scen_stream_mix_main(int argc, char **argv)
 {
-    s_opts o = {10000, 1, false, false, false, false, false, 0};
+    s_opts o = {10000, 1, false, false, false, false, false, false, 0};
     const char *path = NULL;
     for (int i = 0; i < argc; i++) {
         long long v = 0;
@@ -190,6 +197,8 @@ int scen_stream_mix_main(int argc, char **argv)
             o.ids = true;
         else if (strcmp(argv[i], "--unsorted") == 0)
             o.unsorted = true;
+        else if (strcmp(argv[i], "--late-unsorted") == 0)
+            o.late = true;
         else if (strcmp(argv[i], "--gzip") == 0)
             o.gzip = true;
         else if (strcmp(argv[i], "--schema2") == 0)

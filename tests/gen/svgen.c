@@ -24,14 +24,16 @@ static const command commands[] = {
     {"fixtures", "DIR", 0, 0, 0, scen_fixtures, "every test fixture of tests/gen/FIXTURES.md"},
     {"demo", "[--layout L] [--slow R=PCT] [--seed N] PATH", 0, 0, 0, NULL,
      "realistic 2-rank MPI + asyncio + GPU demo profile; L: schema3 (default), schema2, "
-     "legacy, aggregate, capi (PATH_rank<NNNNN>.h5 per rank), json, json-gz (a JSON profile); --slow: a second run where region "
+     "legacy, aggregate, capi (PATH_rank<NNNNN>.h5 per rank), json, json-gz (a JSON profile); "
+     "--slow: a second run where region "
      "R's calls take PCT% longer"},
     {"bench-schema3", "PATH --calls N [--gzip] [--chunk C] [--json | --flat]", 0, 0, 0, NULL,
      "schema-3 profile of N nested calls with summary_statistics (gzip: deflate 4 + shuffle; "
      "C elements a chunk, else h5py's guess; json: the same calls as a JSON profile, gzip'd "
      "with --gzip; flat: N equal calls of one region, deflate 9 + shuffle, about 1000:1)"},
     {"stream-mix",
-     "PATH --calls N [--ranks R] [--threads] [--ids] [--unsorted] [--gzip] [--schema2] "
+     "PATH --calls N [--ranks R] [--threads] [--ids] [--unsorted] [--late-unsorted] [--gzip] "
+     "[--schema2] "
      "[--chunk C]",
      0, 0, 0, NULL,
      "columnar profile for the out-of-core tests: recursion, ties, zero-length and partly "
