@@ -95,11 +95,20 @@ static void draw_row(grid *g, int x0, int w, int y, const profile *skel, const o
         run_label(g, run, x0 + w, y, skel, ri, run_reg);
 }
 
-static void draw_unread(grid *g, int x0, int w, int y, bool sweeping)
+/* Why rank k of a part is not drawn: read and coming with a later part
+ * (before the sweep's place, or a rank whose parts were taken back), being
+ * read, or not read yet. */
+static const char *unread_why(size_t k, size_t sweeping)
+{
+    if (sweeping == SIZE_MAX || k > sweeping)
+        return " not read yet ";
+    return k == sweeping ? " being read " : " read, drawn next ";
+}
+
+static void draw_unread(grid *g, int x0, int w, int y, const char *say)
 {
     for (int i = 0; i < w; i++)
         grid_put_cp(g, x0 + i, y, TL_PARTIAL_UNREAD, ROLE_DIM, 0);
-    const char *say = sweeping ? " being read " : " not read yet ";
     if (w > 20)
         grid_put_text(g, x0 + 2, y, w - 4, say, ROLE_DIM, 0);
 }
@@ -124,7 +133,7 @@ int tl_partial_draw(grid *g, rect area, int y, int label, const profile *skel, c
         bool cut = part->partial && k == part->ranks_done; /* read up to part->upto */
         if (k >= part->ranks_done && !cut) {
             rank_name(g, area, y, label, skel, k, ROLE_DIM);
-            draw_unread(g, x0, w, y++, k == sweeping);
+            draw_unread(g, x0, w, y++, unread_why(k, sweeping));
             continue;
         }
         bool any = false;
@@ -141,7 +150,7 @@ int tl_partial_draw(grid *g, rect area, int y, int label, const profile *skel, c
             l++;                      /* the screen is full */
         if (!any && y < end && cut) { /* no lane of it yet */
             rank_name(g, area, y, label, skel, k, ROLE_DIM);
-            draw_unread(g, x0, w, y++, true);
+            draw_unread(g, x0, w, y++, unread_why(k, k));
         } else if (!any && y < end) { /* read, and no call the timeline keeps */
             rank_name(g, area, y++, label, skel, k, ROLE_NORMAL);
         }
@@ -165,7 +174,7 @@ const char *tl_partial_legend(char *buf, size_t len, const ooc_part *part, const
         snprintf(in, sizeof in, ", rank %d up to %s", skel->ranks[part->ranks_done].rank, t);
     }
     snprintf(buf, len,
-             "drawn so far: %u%% of the calls (%u of %u ranks whole%s); %c not read yet; busy "
+             "drawn so far: %u%% of the calls (%u of %u ranks whole%s); %c not drawn yet; busy "
              "%s <1/3 %s <2/3 %s more, bar = one call over the column",
              pct, part->ranks_done, part->nranks, in, TL_PARTIAL_UNREAD, g[0], g[1], g[2]);
     return buf;

@@ -4,7 +4,8 @@
  * draws them (tl_ooc.h's cells: a load glyph, or a bar cell in the colour
  * of the one call that covers the column), the rank being swept the same
  * up to where its part is complete and '?' after, and every rank not
- * swept yet one row whose time axis is marked "not read yet" ('?'),
+ * drawn yet one row whose time axis is marked '?' and says why ("read,
+ * drawn next", "being read" or "not read yet"),
  * never left blank: a blank column says that no call meets it, which
  * nothing read says yet of those ranks.  The final overview replaces it with the
  * ordinary timeline.  No state, no allocation. */
@@ -17,12 +18,13 @@
 #include "ui/grid.h"
 #include "model/profile.h"
 
-/* The mark of a column not read yet. */
+/* The mark of a column not drawn yet. */
 #define TL_PARTIAL_UNREAD '?'
 
 /* Rows of skel's ranks from line y of area (labels in its first `label`
  * columns, the time axis after them, over t0 + npc ns a column), the
- * rank being swept named `sweeping` (its index, or SIZE_MAX).  Returns
+ * sweep's place `sweeping`: the rank being read (ranks before it are
+ * read), skel's rank count once every rank is, SIZE_MAX when not known.  Returns
  * the first line below the rows drawn. */
 int tl_partial_draw(grid *g, rect area, int y, int label, const profile *skel, const ooc_part *part,
                     int64_t t0, int64_t npc, size_t sweeping);

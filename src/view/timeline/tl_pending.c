@@ -119,9 +119,9 @@ static void draw_part(ui_ctx *ctx, rect area, const ooc_part *part)
     draw_ruler(ctx, area, y++, area.x + label, part->t_min - zero, span);
     int64_t npc = span / w + 1; /* w columns cover [t_min, t_max] */
     ooc_open_progress pr = ooc_open_job_progress(ctx->ooc_open);
-    size_t sweeping = pr.sweeping && pr.sweep.rank >= 1 && pr.sweep.permyriad < 10000
-                          ? (size_t)pr.sweep.rank - 1
-                          : SIZE_MAX;
+    size_t sweeping = SIZE_MAX; /* the rank being read; those before it are read */
+    if (pr.sweeping && pr.sweep.rank >= 1)
+        sweeping = pr.sweep.permyriad < 10000 ? (size_t)pr.sweep.rank - 1 : p->nranks;
     rect rows = {area.x, area.y, area.w, area.h - 1}; /* the legend below */
     tl_partial_draw(&ctx->grid, rows, y, label, p, part, part->t_min, npc, sweeping);
     tl_partial_legend(line, sizeof line, part, p, zero, ctx->ascii);
