@@ -26,12 +26,21 @@ typedef struct series_state {
     bool by_index;  /* x: call index, else start time */
     bool log;       /* y: log scale */
     char error[SV_MSG_MAX];
-    /* the plot of the last frame */
-    series_bin *bins; /* 2 per cell column */
+    /* The plot's bins, 2 per cell column, kept per x axis (start time,
+     * call index) so that switching the axis, a key, does not bin every
+     * call again; bins is the current axis' of nbins. */
+    series_bin *bins_ax[2];
+    size_t nbins_ax[2];
+    series_bin *bins;
     size_t nbins;
     int64_t *scratch;
-    bool bins_index; /* what the bins were made for */
-    size_t cursor;   /* cell column */
+    /* Every rank in its colour: each rank's min, median and max per bin
+     * (rcol, 3 a bin, nranks x nbins; rhas: the bin has calls of it), kept
+     * per axis for the same reason. */
+    int64_t *rcol_ax[2];
+    uint8_t *rhas_ax[2];
+    size_t rbins_ax[2];
+    size_t cursor; /* cell column */
     int plot_w;
     /* Every rank shown and several of them: each in its colour (ASCII and
      * monochrome: its mark).  ranks ascending; order: the calls' indices
@@ -110,6 +119,22 @@ static bool ser_by_rank(const series_state *st)
     return st->nranks > 1 && st->order;
 }
 
+/* The bins of both axes and the ranks' columns, for a new series. */
+static void ser_forget_bins(series_state *st)
+{
+    for (int a = 0; a < 2; a++) {
+        free(st->bins_ax[a]);
+        free(st->rcol_ax[a]);
+        free(st->rhas_ax[a]);
+        st->bins_ax[a] = NULL;
+        st->rcol_ax[a] = NULL;
+        st->rhas_ax[a] = NULL;
+        st->nbins_ax[a] = st->rbins_ax[a] = 0;
+    }
+    st->bins = NULL;
+    st->nbins = 0;
+}
+
 static void ser_rebuild(series_state *st, ui_ctx *ctx)
 {
     series_free(st->s);
@@ -119,11 +144,9 @@ static void ser_rebuild(series_state *st, ui_ctx *ctx)
     st->ranks = NULL;
     st->order = NULL;
     st->nranks = 0;
-    free(st->bins);
+    ser_forget_bins(st);
     free(st->scratch);
-    st->bins = NULL;
     st->scratch = NULL;
-    st->nbins = 0;
     st->error[0] = '\0';
     if (!st->name[0] || ctx->prof->tbins) /* out of core: no call to build from */
         return;
@@ -153,16 +176,17 @@ static void ser_follow(series_state *st, ui_ctx *ctx)
 
 static bool ser_bins(series_state *st, size_t nbins)
 {
-    if (st->nbins == nbins && st->bins_index == st->by_index)
-        return true;
-    free(st->bins);
-    st->bins = calloc(nbins, sizeof *st->bins);
-    st->nbins = st->bins ? nbins : 0;
-    if (!st->bins)
-        return false;
-    st->bins_index = st->by_index;
-    series_bins(st->s, !st->by_index, st->bins, nbins, st->scratch);
-    return true;
+    int a = st->by_index;
+    if (st->nbins_ax[a] != nbins) {
+        free(st->bins_ax[a]);
+        st->bins_ax[a] = calloc(nbins, sizeof *st->bins_ax[a]);
+        st->nbins_ax[a] = st->bins_ax[a] ? nbins : 0;
+        if (st->bins_ax[a])
+            series_bins(st->s, !st->by_index, st->bins_ax[a], nbins, st->scratch);
+    }
+    st->bins = st->bins_ax[a];
+    st->nbins = st->nbins_ax[a];
+    return st->bins != NULL;
 }
 
 /* ----------------------------------------------------------- scaling */
@@ -236,12 +260,57 @@ typedef struct ser_rank_plot {
     uint32_t *cnt; /* per cell and slot: the dots a rank put there */
 } ser_rank_plot;
 
-/* One rank's calls of column b (buf, m of them): their min, median and
- * max as the rank's dots. */
-static void ser_rank_column(ser_rank_plot *rp, size_t slot, size_t b, int64_t *buf, size_t m)
+/* One rank's calls of bin b (buf, m of them): their min, median and max
+ * into v. */
+static void ser_rank_column(int64_t *v, int64_t *buf, size_t m)
 {
     qsort(buf, m, sizeof *buf, ser_i64_cmp);
-    int64_t v[3] = {buf[0], buf[(m - 1) / 2], buf[m - 1]};
+    v[0] = buf[0];
+    v[1] = buf[(m - 1) / 2];
+    v[2] = buf[m - 1];
+}
+
+/* Each rank's min, median and max per bin of the current axis, binned per
+ * rank as the whole series is: once per axis and width, not per frame. */
+static bool ser_rank_columns(series_state *st)
+{
+    int a = st->by_index;
+    if (st->rbins_ax[a] == st->nbins && st->rcol_ax[a])
+        return true;
+    free(st->rcol_ax[a]);
+    free(st->rhas_ax[a]);
+    size_t nb = st->nbins, cells = st->nranks * nb;
+    st->rcol_ax[a] = malloc((cells ? cells : 1) * 3 * sizeof *st->rcol_ax[a]);
+    st->rhas_ax[a] = calloc(cells ? cells : 1, 1);
+    st->rbins_ax[a] = 0;
+    if (!st->rcol_ax[a] || !st->rhas_ax[a])
+        return false;
+    const series *s = st->s;
+    size_t i = 0;
+    for (size_t k = 0; k < st->nranks; k++) {
+        size_t m = 0, cur = SIZE_MAX;
+        for (; i < s->n && s->calls[st->order[i]].rank == st->ranks[k]; i++) {
+            size_t b = series_bin_of(s, !st->by_index, st->order[i], nb);
+            if (b != cur && m) {
+                ser_rank_column(st->rcol_ax[a] + (k * nb + cur) * 3, st->scratch, m);
+                st->rhas_ax[a][k * nb + cur] = 1;
+            }
+            m = b != cur ? 0 : m;
+            cur = b;
+            st->scratch[m++] = s->calls[st->order[i]].dur;
+        }
+        if (m) {
+            ser_rank_column(st->rcol_ax[a] + (k * nb + cur) * 3, st->scratch, m);
+            st->rhas_ax[a][k * nb + cur] = 1;
+        }
+    }
+    st->rbins_ax[a] = nb;
+    return true;
+}
+
+/* Rank slot's dots of bin b: its min, median and max (v). */
+static void ser_rank_dots(ser_rank_plot *rp, size_t slot, size_t b, const int64_t *v)
+{
     rect p = rp->p;
     for (int k = 0; k < 3; k++) {
         int dy = ser_dot_row(rp->y, (double)v[k]);
@@ -256,21 +325,12 @@ static void ser_rank_column(ser_rank_plot *rp, size_t slot, size_t b, int64_t *b
  * cell the rank that put the most dots there (ties: the lower rank). */
 static void ser_rank_cells(const series_state *st, ser_rank_plot *rp, uint8_t *owner)
 {
-    const series *s = st->s;
-    size_t i = 0;
-    for (size_t k = 0; k < st->nranks; k++) {
-        size_t m = 0, cur = SIZE_MAX;
-        for (; i < s->n && s->calls[st->order[i]].rank == st->ranks[k]; i++) {
-            size_t b = series_bin_of(s, !st->by_index, st->order[i], st->nbins);
-            if (b != cur && m)
-                ser_rank_column(rp, k, cur, st->scratch, m);
-            m = b != cur ? 0 : m;
-            cur = b;
-            st->scratch[m++] = s->calls[st->order[i]].dur;
-        }
-        if (m)
-            ser_rank_column(rp, k, cur, st->scratch, m);
-    }
+    int a = st->by_index;
+    size_t nb = st->nbins;
+    for (size_t k = 0; k < st->nranks; k++)
+        for (size_t b = 0; b < nb; b++)
+            if (st->rhas_ax[a][k * nb + b])
+                ser_rank_dots(rp, k, b, st->rcol_ax[a] + (k * nb + b) * 3);
     for (size_t c = 0; c < (size_t)rp->p.w * (size_t)rp->p.h; c++) {
         size_t best = 0;
         for (size_t k = 1; k < SER_SLOTS; k++)
@@ -286,7 +346,7 @@ static void ser_draw_rank_plot(series_state *st, ui_ctx *ctx, rect p, const ser_
     ser_rank_plot rp = {
         p, y, dots_x, dots_y, calloc(ncell, 1), calloc(ncell * SER_SLOTS, sizeof(uint32_t))};
     uint8_t *owner = malloc(ncell);
-    if (rp.cells && rp.cnt && owner) {
+    if (rp.cells && rp.cnt && owner && ser_rank_columns(st)) {
         ser_rank_cells(st, &rp, owner);
         ser_draw_lines(st, &ctx->grid, p, y, rp.cells, ctx->ascii);
         for (size_t c = 0; c < ncell; c++) {
@@ -644,7 +704,7 @@ static void ser_destroy(void *state)
     if (!st)
         return;
     series_free(st->s);
-    free(st->bins);
+    ser_forget_bins(st);
     free(st->scratch);
     free(st->ranks);
     free(st->order);
