@@ -39,6 +39,14 @@ void fg_set(flamegraph *g, flame *f)
             g->max_self = f->nodes[i].self;
 }
 
+flame *fg_take(flamegraph *g)
+{
+    flame *f = g->f;
+    g->f = NULL; /* not freed by fg_set */
+    fg_set(g, NULL);
+    return f;
+}
+
 void fg_free(flamegraph *g)
 {
     fg_set(g, NULL);

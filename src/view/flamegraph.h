@@ -51,6 +51,8 @@ typedef struct flamegraph {
 
 /* Takes f (NULL: none) in place of the graph shown, cursor at the top. */
 void fg_set(flamegraph *g, flame *f);
+/* Gives the graph shown back to the caller (NULL: none), none shown then. */
+flame *fg_take(flamegraph *g);
 void fg_free(flamegraph *g);
 /* Orders the frames again (the cursor stays on its frame). */
 void fg_sort(flamegraph *g, flame_order order);

@@ -20,6 +20,9 @@ typedef struct fv_state {
     int64_t t0, t1;
     flame_mode mode; /* top-down or inverted (i) */
     flame_order order;
+    /* The graph of the other mode, same scope, when one was built: i
+     * swaps the two rather than merging every call's path again. */
+    flame *other;
     picker pick;
     const ui_ctx *pick_ctx;
 } fv_state;
@@ -48,6 +51,8 @@ static void fv_add_lane_scopes(fv_state *s, ui_ctx *ctx, const region_filter *fi
 
 static void fv_build(fv_state *s, ui_ctx *ctx)
 {
+    flame_free(s->other); /* a new scope, or the calls came in */
+    s->other = NULL;
     fg_set(&s->g, NULL);
     if (ui_calls_pending(ctx)) /* drawn as "computing…", built once they are in */
         return;
@@ -72,6 +77,29 @@ static void fv_build(fv_state *s, ui_ctx *ctx)
     s->error[0] = '\0';
     flame_sort(f, s->order);
     fg_set(&s->g, f);
+}
+
+/* The other mode's graph: the one kept from before when there is one (its
+ * frames in the current order), else built; the graph shown kept for the
+ * next i. */
+static void fv_invert(fv_state *s, ui_ctx *ctx)
+{
+    flame *shown = fg_take(&s->g);
+    flame *kept = s->other;
+    s->other = NULL;
+    if (kept && !s->error[0]) {
+        flame_sort(kept, s->order);
+        fg_set(&s->g, kept);
+    } else {
+        flame_free(kept);
+        fv_build(s, ctx);
+    }
+    if (s->g.f && shown) {
+        flame_free(s->other);
+        s->other = shown;
+    } else {
+        flame_free(shown);
+    }
 }
 
 /* A band asked for by the timeline (F) since the last frame. */
@@ -340,7 +368,7 @@ static int fv_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
     fv_refresh(s, ctx);
     if (cmd == CMD_FLAME_INVERT) { /* also after an error, to go back */
         s->mode = s->mode == FLAME_INVERTED ? FLAME_TOP_DOWN : FLAME_INVERTED;
-        fv_build(s, ctx);
+        fv_invert(s, ctx);
         return VF_HANDLED | VF_REDRAW;
     }
     if (!s->g.f)
@@ -389,6 +417,7 @@ static void fv_destroy(void *state)
     if (!s)
         return;
     fg_free(&s->g);
+    flame_free(s->other);
     free(s->scopes);
     free(s);
 }
