@@ -50,6 +50,12 @@ enum { KEEP_SELF = 1, KEEP_DESC = 2 }; /* filter: node matches / a descendant do
 
 typedef struct tree_state {
     calltree *t;
+    size_t t_scope; /* the scope t was built for */
+    /* The tree of the other folding, same scope, once built: R swaps the
+     * two (swap_fold) rather than merging every call's path again. */
+    calltree *other;
+    size_t other_scope;
+    bool swap_fold;
     char error[SV_MSG_MAX];
     calltree_scope *scopes;
     size_t nscopes, scope_i;
@@ -118,11 +124,41 @@ static size_t tree_first_scope(const tree_state *s, const ui_ctx *ctx)
     return 0;
 }
 
+/* The tree of the folding asked for, kept from the last R when there is one:
+ * its nodes are the same as a new build's, and tree_sort orders them alike. */
+static calltree *tree_kept(tree_state *s)
+{
+    calltree *t = NULL;
+    if (s->swap_fold && s->other && s->other_scope == s->scope_i && s->other->folded == s->fold) {
+        t = s->other;
+        s->other = NULL;
+    }
+    return t;
+}
+
+/* The tree left (prev, of scope k): kept for the next R, else freed, and
+ * with it the other folding's of an older scope or set of calls. */
+static void tree_leave(tree_state *s, calltree *prev, size_t k)
+{
+    if (!s->swap_fold || !prev) {
+        calltree_free(prev);
+        prev = NULL;
+    }
+    calltree_free(s->other);
+    s->other = prev;
+    s->other_scope = k;
+}
+
 static bool tree_build(tree_state *s, ui_ctx *ctx)
 {
+    calltree *prev = s->t, *kept = tree_kept(s); /* before prev takes its place */
+    s->t = NULL;
     tree_free_tree(s);
-    if (ui_calls_pending(ctx)) /* tree_draw says so and builds it once done */
+    tree_leave(s, prev, s->t_scope);
+    if (ui_calls_pending(ctx)) { /* tree_draw says so and builds it once done */
+        calltree_free(kept);
         return false;
+    }
     const region_filter *f = ctx->opt ? ctx->opt->filter : NULL;
     if (!s->scopes) {
         if (calltree_scopes(ctx->prof, f, &s->scopes, &s->nscopes, NULL))
@@ -133,7 +169,8 @@ static bool tree_build(tree_state *s, ui_ctx *ctx)
     sv_error_clear(&err);
     calltree_scope sc =
         s->nscopes ? s->scopes[s->scope_i] : (calltree_scope){-1, -1, 0, 0, LANE_RANK, 0};
-    if (calltree_build(ctx->prof, sc, s->fold, f, &s->t, &err)) {
+    s->t_scope = s->scope_i;
+    if (!(s->t = kept) && calltree_build(ctx->prof, sc, s->fold, f, &s->t, &err)) {
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return false;
     }
@@ -777,7 +814,9 @@ static int tree_cmd(void *state, ui_ctx *ctx, ui_cmd cmd)
         return VF_HANDLED | VF_REDRAW;
     case CMD_FOLD_RECURSION:
         s->fold = !s->fold;
+        s->swap_fold = true;
         tree_rebuild(s, ctx);
+        s->swap_fold = false;
         return VF_HANDLED | VF_REDRAW;
     case CMD_ENTER:
     case CMD_RIGHT:
@@ -826,6 +865,7 @@ static void tree_destroy(void *state)
     if (!s)
         return;
     tree_free_tree(s);
+    calltree_free(s->other);
     free(s->scopes);
     free(s);
 }
