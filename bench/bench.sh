@@ -909,7 +909,7 @@ if part_on 12; then
     echo "12. a key in each view, $VIEW_FILE against schema3-10k (headless 80x24, about $VKEYS keys"
     echo "    a walk, user CPU per key beyond opening the view; target: within 2x)"
     # view|keys that open it (none: --view)|the walk, repeated
-    WALKS="tree||jjk<Enter>jk<Enter>k<gt><lt>II calls||jjkk<PgDn><PgUp> lanes||jk<gt><lt>
+    WALKS="tree||jjk<Enter>jk<Enter>k<gt><lt>IIR calls||jjkk<PgDn><PgUp> lanes||jk<gt><lt>
 flame||jjkk<Enter><Esc>lhiioo imbalance||jjkk regions||jk<gt><lt> info||jjkk
 series|3/step<Enter>D|xyllhh callers|3/step<Enter>B|jjkk"
     walk_keys() { # WALK: the walk repeated to about $VKEYS keys, and its key count
