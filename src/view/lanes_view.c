@@ -535,7 +535,7 @@ static bool lv_answer_of(const lanes_state *s, size_t l, bool awaited, lv_answer
     timefmt_ns(an->value, sizeof an->value,
                awaited ? (double)s->ls->st[l].awaited : (double)s->ls->st[l].idle);
     an->label = awaited ? "waits most:" : "idlest thread:";
-    an->brief = awaited ? "waits:" : "idlest:";
+    an->brief = awaited ? "waits:" : "idlest thread:"; /* a task may idle longer */
     return true;
 }
 

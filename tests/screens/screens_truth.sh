@@ -31,6 +31,12 @@ tails_apart() {
 }
 
 # --- 1. names: the distinguishing tail is kept (lanes, calls, overlaps)
+# The header's idlest lane is the idlest thread's (a task may idle longer): narrow headers
+# keep saying so.
+for size in 60x20 70x20; do
+    shot "$size" 7 colour
+    check "lanes $size: the idlest is called a thread's" hasnt "idlest: "
+done
 for size in $sizes; do
     for mode in $modes; do
         shot "$size" 7 "$mode"
