@@ -71,7 +71,8 @@
 # BENCH_BIG=1 adds part 7 (BENCH_BIG_FILE, BENCH_BIG_GZIP_FILE: existing
 # 100M-event files to use instead of writing them into $BENCH_OUT;
 # BENCH_BIG_GZIP1K_FILE the 1,024-chunk one; BENCH_BIG_CALLS, 100000000: the
-# calls of the files written; BENCH_BIG_REPEATS, 3; BENCH_BIG_EXPORT, gzip-c1k:
+# calls of the files written; BENCH_BIG_REPEATS, 3; BENCH_BIG_KINDS, "plain gzip
+# gzip-c1k": the files measured; BENCH_BIG_EXPORT, gzip-c1k:
 # the file of its exports),
 # BENCH_OOC_MEMORY (64M) the --memory of part 10's out-of-core exports,
 # BENCH_PY_FILES="s3c1k-10M ..." the files of part 8, BENCH_PYTHON
@@ -510,7 +511,12 @@ if part_on 7; then
     BIG_PLAIN=${BENCH_BIG_FILE:-$OUT/$BIG_NAME.h5}
     BIG_GZIP=${BENCH_BIG_GZIP_FILE:-$OUT/$BIG_NAME-gzip.h5}
     BIG_GZIP1K=${BENCH_BIG_GZIP1K_FILE:-$OUT/$BIG_NAME-gzip-c1k.h5}
-    for spec in "$BIG_PLAIN|" "$BIG_GZIP|--gzip" "$BIG_GZIP1K|--gzip --chunk 1024"; do
+    BIG_KINDS=" ${BENCH_BIG_KINDS:-plain gzip gzip-c1k} "
+    bx=${BENCH_BIG_EXPORT:-gzip-c1k}
+    big_on() { case "$BIG_KINDS" in *" $1 "*) return 0 ;; esac; [ "$1" = "$bx" ]; }
+    for spec in "plain|$BIG_PLAIN|" "gzip|$BIG_GZIP|--gzip" "gzip-c1k|$BIG_GZIP1K|--gzip --chunk 1024"; do
+        kind=${spec%%|*} spec=${spec#*|}
+        big_on "$kind" || continue
         bf=${spec%%|*} bopt=${spec#*|}
         if [ ! -s "$bf" ] || { [ "${BENCH_REGEN:-0}" = 1 ] && [ "$bf" = "$OUT/${bf##*/}" ]; }; then
             echo "bench: writing $bf (svgen bench-schema3 PATH --calls $BIG_CALLS $bopt)" >&2
@@ -526,6 +532,7 @@ if part_on 7; then
     : >"$BJSON"
     for spec in "plain|$BIG_PLAIN" "gzip|$BIG_GZIP" "gzip-c1k|$BIG_GZIP1K"; do
         kind=${spec%%|*} bf=${spec#*|}
+        case "$BIG_KINDS" in *" $kind "*) ;; *) continue ;; esac
         "$RAW" "$bf" >"$TMP/raw.json"
         colbytes=$(sed -n 's/.*"column_bytes": \([0-9]*\).*/\1/p' "$TMP/raw.json")
         for k in raw sum json mem first ofirst oearly opart py; do : >"$TMP/b$k-$kind"; done
@@ -624,7 +631,6 @@ if part_on 7; then
     # plain, gzip or gzip-c1k), interleaved with --json --memory 1G on it, the same budget
     # (the target: at most twice its time, within the budget).  The Chrome trace (about 19 GB for 100M calls) and speedscope
     # (about 7.5 GB) go to /dev/null, the folded stacks to a file in $TMP.
-    bx=${BENCH_BIG_EXPORT:-gzip-c1k}
     case $bx in plain) bxf=$BIG_PLAIN ;; gzip) bxf=$BIG_GZIP ;; *) bx=gzip-c1k bxf=$BIG_GZIP1K ;; esac
     for k in json chrome speedscope folded; do : >"$TMP/bx-$k"; done
     bx_load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
