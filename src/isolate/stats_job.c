@@ -7,8 +7,10 @@
  * first, so the blocked read ends at once. */
 #include "stats_job.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
+#include "model/nest_share.h"
 #include "util/job_gate.h"
 #include "stats_local.h"
 #include "wire_stats.h"
@@ -19,6 +21,7 @@ struct stats_job {
     wire_stats *st;     /* the worker's result */
     sv_err rc;          /* ... and its status */
     sv_error err;
+    pthread_t starter; /* the thread that started the job */
     job_gate gate;
 };
 
@@ -26,6 +29,10 @@ static void stats_job_run(void *arg)
 {
     stats_job *j = arg;
     if (j->local) {
+        /* Run by the starter itself (no thread): the build it would wait
+         * for starts only after this returns. */
+        if (pthread_equal(pthread_self(), j->starter))
+            stats_local_share(j->local, NULL);
         j->rc = stats_local_run(j->local, &j->st, &j->err);
         j->local = NULL; /* freed by stats_local_run */
     } else {
@@ -34,7 +41,7 @@ static void stats_job_run(void *arg)
 }
 
 sv_err stats_job_start(isolate_tail *t, const profile *p, bool hold, unsigned delay_ms,
-                       stats_job **out, sv_error *err)
+                       nest_share *share, stats_job **out, sv_error *err)
 {
     *out = NULL;
     stats_job *j = calloc(1, sizeof *j);
@@ -45,8 +52,11 @@ sv_err stats_job_start(isolate_tail *t, const profile *p, bool hold, unsigned de
         isolate_tail_free(t);
         return sv_error_set(err, SV_ERR_NOMEM, "out of memory");
     }
+    if (c)
+        stats_local_share(c, share);
     j->local = c;
     j->tail = t;
+    j->starter = pthread_self();
     sv_error_clear(&j->err);
     job_gate_init(&j->gate, hold, delay_ms);
     job_gate_start(&j->gate, stats_job_run, j);

@@ -18,15 +18,18 @@
 #include "model/profile.h"
 
 typedef struct stats_job stats_job;
+struct nest_share;
 
 /* Starts receiving t (the job owns it from now on, whatever the outcome),
  * or, for a local tail (isolate_tail_local), computing p's statistics
  * from a copy made here (stats_local.h; p's columns stay read-only).
  * Test hooks: hold, the worker finishes but does not publish until
  * stats_job_release(); delay_ms, it publishes that long after finishing
- * (a slow machine, for the terminal's tests).  Without a thread, does the work here and now. */
+ * (a slow machine, for the terminal's tests).  Without a thread, does the work here and now.
+ * share (or NULL): the per-call build's totals, for a local tail's totals
+ * pass (stats_local_share); the job takes a reference of its own. */
 sv_err stats_job_start(isolate_tail *t, const profile *p, bool hold, unsigned delay_ms,
-                       stats_job **out, sv_error *err);
+                       struct nest_share *share, stats_job **out, sv_error *err);
 
 /* true once the result is published (never blocks). */
 bool stats_job_done(const stats_job *j);

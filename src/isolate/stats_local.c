@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/nest_share.h"
 #include "model/sanity.h"
 #include "model/warncap.h"
 
@@ -31,6 +32,7 @@ stats_local *stats_local_new(const profile *p)
     v->warnings = NULL;
     v->nwarnings = v->nwarnings_cap = 0;
     v->warn_kinds = NULL;
+    v->nest_given = NULL;
     v->ranks = calloc(p->nranks ? p->nranks : 1, sizeof *v->ranks);
     v->regions = calloc(p->nregions ? p->nregions : 1, sizeof *v->regions);
     c->copies = calloc(p->nregions ? p->nregions : 1, sizeof *c->copies);
@@ -67,11 +69,18 @@ stats_local *stats_local_new(const profile *p)
     return c;
 }
 
+void stats_local_share(stats_local *c, nest_share *sh)
+{
+    nest_share_unref(c->prof.nest_given);
+    c->prof.nest_given = nest_share_ref(sh);
+}
+
 void stats_local_free(stats_local *c)
 {
     if (!c)
         return;
     profile *v = &c->prof;
+    nest_share_unref(v->nest_given);
     for (size_t i = 0; v->ranks && i < v->nranks; i++)
         free(v->ranks[i].regions);
     free(v->ranks);

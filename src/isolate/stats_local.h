@@ -23,6 +23,13 @@ typedef struct stats_local stats_local;
  * stay (p may be read meanwhile, its statistics installed only after). */
 stats_local *stats_local_new(const profile *p);
 
+struct nest_share;
+/* The per-call build's totals for the copy's totals pass (nest_share.h;
+ * c takes a reference of its own), or NULL: the pass sweeps every rank.
+ * Only for a copy run on another thread than the build's starter: the
+ * pass waits for the build's ranks. */
+void stats_local_share(stats_local *c, struct nest_share *sh);
+
 /* On any thread: the statistics of p into *out; frees c. */
 sv_err stats_local_run(stats_local *c, wire_stats **out, sv_error *err);
 

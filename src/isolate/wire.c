@@ -28,8 +28,8 @@ _Static_assert(sizeof(rank_data) == 248, "rank_data changed: update wire.c");
 /* Not carried: profile.run_name (the parent names the run after the load),
  * profile.cpaths, profile.slowest and profile.tbins (out of core they follow
  * as ooc_open's section), profile.shared_cols and shared_len (the receiver's
- * own mapping). */
-_Static_assert(sizeof(profile) == 208, "profile changed: update wire.c");
+ * own mapping), profile.nest_given (the viewer's statistics' copy only). */
+_Static_assert(sizeof(profile) == 216, "profile changed: update wire.c");
 _Static_assert(sizeof(line_profile) == 88, "line_profile changed: update wire.c");
 _Static_assert(sizeof(perf_record) == 48, "perf_record changed: update wire.c");
 #endif

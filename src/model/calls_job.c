@@ -13,6 +13,7 @@
 #include "calls_job.h"
 #include "util/job_gate.h"
 #include "nest.h"
+#include "nest_share.h"
 
 #define CALLS_JOB_THREADS_MAX 64
 
@@ -22,6 +23,7 @@ struct calls_job {
     sv_err *rc;       /* nranks: each rank's status */
     sv_error *errs;   /* nranks */
     atomic_size_t next;
+    nest_share *share; /* the statistics' (a reference), or NULL */
     job_gate gate;
 };
 
@@ -38,7 +40,8 @@ static void *calls_job_helper(void *arg)
         size_t k = atomic_fetch_add(&j->next, 1);
         if (k >= j->p->nranks || job_gate_cancelled(&j->gate))
             break;
-        j->rc[k] = nest_rank_calls(&j->p->ranks[k], &j->res[k], &j->errs[k]);
+        j->rc[k] = nest_rank_calls_shared(&j->p->ranks[k], &j->res[k], j->share, k, &j->errs[k]);
+        nest_share_none(j->share, k); /* ignored once put */
     }
     return NULL;
 }
@@ -66,6 +69,8 @@ static void calls_job_coord(void *arg)
 
 static void calls_job_free(calls_job *j)
 {
+    nest_share_close(j->share); /* ranks left unswept: the statistics sweep them */
+    nest_share_unref(j->share);
     for (size_t k = 0; j->res && k < j->p->nranks; k++)
         rank_calls_free(j->res[k]);
     free(j->res);
@@ -75,14 +80,18 @@ static void calls_job_free(calls_job *j)
     free(j);
 }
 
-sv_err calls_job_start(profile *p, bool hold, unsigned delay_ms, calls_job **out, sv_error *err)
+sv_err calls_job_start(profile *p, bool hold, unsigned delay_ms, nest_share *share, calls_job **out,
+                       sv_error *err)
 {
     *out = NULL;
     calls_job *j = calloc(1, sizeof *j);
     size_t n = p->nranks ? p->nranks : 1;
-    if (!j)
+    if (!j) {
+        nest_share_close(share);
         return sv_error_set(err, SV_ERR_NOMEM, "%s: out of memory", p->path);
+    }
     j->p = p;
+    j->share = nest_share_ref(share);
     j->res = calloc(n, sizeof *j->res);
     j->rc = calloc(n, sizeof *j->rc);
     j->errs = calloc(n, sizeof *j->errs);

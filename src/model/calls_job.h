@@ -23,7 +23,12 @@ typedef struct calls_job calls_job;
  * publishes that long after finishing (a slow machine, for the terminal's
  * tests).  On failure to start a thread, builds synchronously (the results
  * are ready at once). */
-sv_err calls_job_start(profile *p, bool hold, unsigned delay_ms, calls_job **out, sv_error *err);
+struct nest_share;
+/* share, when given (not taken: the job holds a reference of its own),
+ * gets each rank's exclusive totals as its sweep ends (nest_share.h), and
+ * is closed when the job ends or fails to start. */
+sv_err calls_job_start(profile *p, bool hold, unsigned delay_ms, struct nest_share *share,
+                       calls_job **out, sv_error *err);
 
 /* The worker threads' niceness (calls_job_background). */
 #define CALLS_JOB_NICE JOB_GATE_NICE

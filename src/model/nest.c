@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nest_internal.h"
+#include "nest_share.h"
 #include "util/text.h"
 #include "util/bigmem.h"
 
@@ -556,11 +557,27 @@ static sv_err check_size(const rank_data *rk, sv_error *err)
     return SV_OK;
 }
 
+/* The per-call build's totals of rk when the profile has a share and the
+ * build swept the rank (nest_share.h): true when rk got them. */
+static bool take_given(rank_data *rk)
+{
+    profile *p = rk->owner;
+    bool capped = false;
+    if (!p || !p->nest_given || rk < p->ranks || rk >= p->ranks + p->nranks ||
+        !nest_share_take(p->nest_given, (size_t)(rk - p->ranks), rk, &capped))
+        return false;
+    if (capped)
+        nest_warn_capped(rk);
+    return true;
+}
+
 sv_err nest_rank_totals(rank_data *rk, sv_error *err)
 {
-    nest_out out = {false, NULL, NULL, NULL, NULL, false};
+    nest_out out = {false, NULL, NULL, NULL, NULL, false, NULL, 0, false, false};
     sv_err e = check_size(rk, err);
-    return e ? e : nest_rank(rk, &out, NULL, err);
+    if (e || take_given(rk))
+        return e;
+    return nest_rank(rk, &out, NULL, err);
 }
 
 sv_err nest_compute_totals(profile *p, sv_error *err)
@@ -575,13 +592,23 @@ sv_err nest_compute_totals(profile *p, sv_error *err)
 
 sv_err nest_rank_calls(rank_data *rk, rank_calls **outc, sv_error *err)
 {
+    return nest_rank_calls_shared(rk, outc, NULL, 0, err);
+}
+
+sv_err nest_rank_calls_shared(rank_data *rk, rank_calls **outc, nest_share *sh, size_t k,
+                              sv_error *err)
+{
     *outc = NULL;
     sv_err e0 = check_size(rk, err);
     if (e0)
         return e0;
     size_t n = rk->ncalls, m = n ? n : 1;
     rank_calls *c = calloc(1, sizeof *c);
-    nest_out out = {true, NULL, NULL, NULL, NULL, false};
+    nest_out out = {true, NULL, NULL, NULL, NULL, false, NULL, 0, false, false};
+    /* Only an inferred rank's sweep gives the totals pass's sums: a rank
+     * with ids that falls back to inference warns in that pass. */
+    if (sh && !rank_uses_ids(rk))
+        out.tot = malloc((rk->nregions ? rk->nregions : 1) * sizeof *out.tot);
     if (c) {
         c->n = n;
         out.parent = c->parent = alloc_big(m * sizeof *c->parent);
@@ -591,6 +618,12 @@ sv_err nest_rank_calls(rank_data *rk, rank_calls **outc, sv_error *err)
     sv_err e = c && c->parent ? nest_rank(rk, &out, c, err)
                               : sv_error_set(err, SV_ERR_NOMEM, "%s: rank %d: out of memory",
                                              rk->owner->path, rk->rank);
+    /* Before the children: the statistics go on while they are built. */
+    if (!e && out.swept)
+        nest_share_put(sh, k, rk, out.tot, out.nlanes, out.capped);
+    else
+        nest_share_none(sh, k);
+    free(out.tot);
     if (c)
         c->lane = out.lane;
     /* Inference leaves no children lists behind: build them from parents. */
@@ -610,7 +643,7 @@ sv_err nest_rank_parents(rank_data *rk, int32_t *parent, int64_t *excl, sv_error
     sv_err e = check_size(rk, err);
     if (e)
         return e;
-    nest_out out = {true, parent, NULL, excl, NULL, false};
+    nest_out out = {true, parent, NULL, excl, NULL, false, NULL, 0, false, false};
     e = nest_rank(rk, &out, NULL, err);
     free(out.lane);
     return e;
@@ -631,7 +664,7 @@ sv_err nest_rank_totals_parents(rank_data *rk, int32_t *parent, int64_t *excl, s
     reset_totals(rk);
     rk->explicit_ids = false;
     rk->ninferred_lanes = 0;
-    nest_out out = {false, parent, NULL, excl, NULL, false};
+    nest_out out = {false, parent, NULL, excl, NULL, false, NULL, 0, false, false};
     return nest_infer_rank(rk, &out, err);
 }
 

@@ -35,6 +35,13 @@ sv_err nest_rank_totals(rank_data *rk, sv_error *err);
  * a worker thread while others read the profile (calls_job.c). */
 sv_err nest_rank_calls(rank_data *rk, rank_calls **out, sv_error *err);
 
+struct nest_share;
+/* nest_rank_calls, and the rank's exclusive totals put into sh as rank
+ * index k (nest_share.h) once swept, before the children lists are built;
+ * a rank not swept by inference is told none.  sh NULL: nest_rank_calls. */
+sv_err nest_rank_calls_shared(rank_data *rk, rank_calls **out, struct nest_share *sh, size_t k,
+                              sv_error *err);
+
 /* Builds rk->calls for every rank that lacks it. */
 sv_err nest_build_calls(profile *p, sv_error *err);
 

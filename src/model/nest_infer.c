@@ -436,8 +436,11 @@ static void sweep_finish(sweep *sw, bool ok)
         while (sw->ns.lanes[l].sp > 0)
             nest_infer_pop(sw, l);
     nest_infer_free(sw);
-    if (sw->excl_tot)
-        for (size_t j = 0; j < sw->rk->nregions; j++)
+    size_t nreg = sw->rk->nregions;
+    if (sw->excl_tot && sw->out->per_call)
+        memcpy(sw->out->tot, sw->excl_tot, nreg * sizeof *sw->excl_tot);
+    else if (sw->excl_tot)
+        for (size_t j = 0; j < nreg; j++)
             sw->rk->regions[j]->st.exclusive_total_ns = sw->excl_tot[j];
     free(sw->excl_tot);
 }
@@ -446,7 +449,7 @@ static void sweep_finish(sweep *sw, bool ok)
  * calls (fewer cost less than the threads' start). */
 #define SPLIT_MIN_CALLS ((size_t)1 << 20)
 
-static void warn_capped(const rank_data *rk)
+void nest_warn_capped(const rank_data *rk)
 {
     profile_warn(rk->owner,
                  "%s: rank %d: calls overlap partly on more than %d inferred lanes; "
@@ -483,7 +486,12 @@ static bool infer_split(rank_data *rk, nest_out *out, size_t nparts)
     if (ok && !out->per_call) {
         rk->ninferred_lanes = nlanes > 1 ? (uint32_t)nlanes : 0;
         if (capped)
-            warn_capped(rk);
+            nest_warn_capped(rk);
+    }
+    if (ok && out->per_call && out->tot) {
+        out->nlanes = nlanes > 1 ? (uint32_t)nlanes : 0;
+        out->capped = capped;
+        out->swept = true;
     }
     return ok;
 }
@@ -506,14 +514,22 @@ sv_err nest_infer_rank_parts(rank_data *rk, nest_out *out, size_t nparts, sv_err
     bool ok = lanes ? sorted_init(&it) : merge_init(&it);
     sweep sw;
     nest_infer_begin(&sw, rk, out, !lanes);
-    if (ok && !out->per_call) {
+    /* Per call the totals are summed only for a share (out->tot), from 0 as
+     * the totals pass's reset left them. */
+    if (ok && (!out->per_call || out->tot)) {
         ok = (sw.excl_tot = malloc((rk->nregions ? rk->nregions : 1) * sizeof *sw.excl_tot));
         for (size_t j = 0; ok && j < rk->nregions; j++)
-            sw.excl_tot[j] = rk->regions[j]->st.exclusive_total_ns;
+            sw.excl_tot[j] = out->per_call ? 0 : rk->regions[j]->st.exclusive_total_ns;
     }
     ok = ok && nest_infer_run(&sw, &it);
+    uint32_t nlanes = ok && sw.ns.nlanes > 1 ? (uint32_t)sw.ns.nlanes : 0;
     if (!out->per_call)
-        rk->ninferred_lanes = ok && sw.ns.nlanes > 1 ? (uint32_t)sw.ns.nlanes : 0;
+        rk->ninferred_lanes = nlanes;
+    if (ok && out->per_call && out->tot) {
+        out->nlanes = nlanes;
+        out->capped = sw.ns.capped;
+        out->swept = true;
+    }
     sweep_finish(&sw, ok);
     nest_iter_free(&it);
     if (!ok) {
@@ -523,6 +539,6 @@ sv_err nest_infer_rank_parts(rank_data *rk, nest_out *out, size_t nparts, sv_err
                             rk->owner->path, rk->rank);
     }
     if (sw.ns.capped && !out->per_call)
-        warn_capped(rk);
+        nest_warn_capped(rk);
     return SV_OK;
 }

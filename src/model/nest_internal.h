@@ -20,6 +20,12 @@ typedef struct nest_out {
      * the calls off lane 0 are written, so a rank that never gets a second
      * lane leaves the column's pages untouched. */
     bool lane_nonzero;
+    /* Per call, when given (nregions): the sweep's exclusive totals by
+     * region, as the totals pass would set them, with its lane count and
+     * capped flag; swept tells they were written (nest_share.h). */
+    int64_t *tot;
+    uint32_t nlanes;
+    bool capped, swept;
 } nest_out;
 
 /* Infers parents by containment and writes totals (and per-call arrays). */
@@ -28,5 +34,8 @@ sv_err nest_infer_rank(rank_data *rk, nest_out *out, sv_error *err);
  * qualifies (nest_split.c; 1: whole), whatever its size: the tests compare
  * the parts' results with the whole sweep's. */
 sv_err nest_infer_rank_parts(rank_data *rk, nest_out *out, size_t nparts, sv_error *err);
+
+/* The warning of a rank whose calls overlap on more lanes than allowed. */
+void nest_warn_capped(const rank_data *rk);
 
 #endif

@@ -399,6 +399,8 @@ bool nest_split_rank(rank_data *rk, nest_out *out, size_t nparts, int nthreads, 
     if (ok && !out->per_call)
         for (size_t j = 0; j < pl.nreg; j++)
             rk->regions[j]->st.exclusive_total_ns = tot[j];
+    if (ok && out->per_call && out->tot)
+        memcpy(out->tot, tot, pl.nreg * sizeof *tot);
     free(tot);
     plan_free(&pl);
     return ok;

@@ -291,6 +291,10 @@ typedef struct profile {
     size_t shared_len;
     /* The duration-over-time bins of such a profile (tbins.h), owned. */
     struct time_bins *tbins;
+    /* The statistics' copy of the viewer's profile only (stats_local.c):
+     * where its totals pass takes the per-call build's exclusive totals
+     * (nest_share.h), not owned; NULL: the totals pass sweeps. */
+    struct nest_share *nest_given;
 } profile;
 
 /* --- producer side (loader) ---

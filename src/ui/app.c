@@ -10,6 +10,7 @@
 
 #include "model/callpaths.h"
 #include "model/calls_job.h"
+#include "model/nest_share.h"
 #include "isolate/isolate.h"
 #include "isolate/stats_job.h"
 #include "settings.h"
@@ -36,6 +37,9 @@ typedef struct app {
     const view_ops *pend_reg[VIEW_COUNT];
     app_options *opts; /* the run's own copy: the installed file goes in */
     int fail_status;   /* the open failed: the app ends with fail_msg */
+    /* From the statistics' start to the nesting's: the nesting's totals
+     * for the statistics (nest_share.h), one reference. */
+    nest_share *nest_share;
     char fail_msg[SV_MSG_MAX + 32];
 } app;
 
@@ -663,7 +667,10 @@ static void app_start_calls(app *a, const app_options *o)
         delay = (unsigned)strtoul(hook + 6, NULL, 10) % 600000u;
     sv_error err;
     sv_error_clear(&err);
-    if (calls_job_start(ctx->prof, hold, delay, &ctx->calls_job, &err) != SV_OK) {
+    sv_err rc = calls_job_start(ctx->prof, hold, delay, a->nest_share, &ctx->calls_job, &err);
+    nest_share_unref(a->nest_share);
+    a->nest_share = NULL;
+    if (rc != SV_OK) {
         ui_set_status(ctx, "%s", err.msg);
         return;
     }
@@ -712,7 +719,12 @@ static void app_start_stats(app *a, const app_options *o)
         delay = (unsigned)strtoul(hook + 6, NULL, 10) % 600000u;
     sv_error err;
     sv_error_clear(&err);
-    if (stats_job_start(o->stats_tail, ctx->prof, hold, delay, &ctx->stats_job, &err) != SV_OK) {
+    /* The nesting (app_start_calls) starts next on the same profile: its
+     * sweep gives the statistics' exclusive totals. */
+    if (!o->ooc && !ctx->ooc_open && isolate_tail_local(o->stats_tail))
+        a->nest_share = nest_share_new(ctx->prof->nranks);
+    if (stats_job_start(o->stats_tail, ctx->prof, hold, delay, a->nest_share, &ctx->stats_job,
+                        &err) != SV_OK) {
         snprintf(ctx->stats_error, sizeof ctx->stats_error, "statistics unavailable: %s", err.msg);
         return;
     }

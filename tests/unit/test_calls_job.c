@@ -82,7 +82,7 @@ static void test_by_hand(void **state)
     (void)state;
     profile *p = ranks_profile(1);
     calls_job *j;
-    assert_int_equal(calls_job_start(p, false, 0, &j, NULL), SV_OK);
+    assert_int_equal(calls_job_start(p, false, 0, NULL, &j, NULL), SV_OK);
     calls_job_wait(j);
     assert_true(calls_job_done(j));
     assert_int_equal(calls_job_install(j, NULL), SV_OK);
@@ -114,7 +114,7 @@ static void test_equals_serial(void **state)
     enum { NR = 9 };
     profile *p = ranks_profile(NR), *q = ranks_profile(NR);
     calls_job *j;
-    assert_int_equal(calls_job_start(p, false, 0, &j, NULL), SV_OK);
+    assert_int_equal(calls_job_start(p, false, 0, NULL, &j, NULL), SV_OK);
     assert_int_equal(profile_ensure_calls(q, NULL), SV_OK);
     calls_job_wait(j);
     assert_int_equal(calls_job_install(j, NULL), SV_OK);
@@ -144,7 +144,7 @@ static void test_hold_release(void **state)
     (void)state;
     profile *p = ranks_profile(4);
     calls_job *j;
-    assert_int_equal(calls_job_start(p, true, 0, &j, NULL), SV_OK);
+    assert_int_equal(calls_job_start(p, true, 0, NULL, &j, NULL), SV_OK);
     int64_t seen = 0;
     for (int i = 0; i < 5; i++) {
         sleep_ms(4);
@@ -169,7 +169,7 @@ static void test_cancel(void **state)
     (void)state;
     profile *p = ranks_profile(6);
     calls_job *j;
-    assert_int_equal(calls_job_start(p, true, 0, &j, NULL), SV_OK);
+    assert_int_equal(calls_job_start(p, true, 0, NULL, &j, NULL), SV_OK);
     calls_job_cancel(j);
     for (size_t k = 0; k < p->nranks; k++)
         assert_null(p->ranks[k].calls);
@@ -184,7 +184,7 @@ static void test_install_keeps_existing(void **state)
     (void)state;
     profile *p = ranks_profile(3);
     calls_job *j;
-    assert_int_equal(calls_job_start(p, true, 0, &j, NULL), SV_OK);
+    assert_int_equal(calls_job_start(p, true, 0, NULL, &j, NULL), SV_OK);
     assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);
     rank_calls *mine = p->ranks[1].calls;
     assert_int_equal(calls_job_install(j, NULL), SV_OK); /* releases and waits */

@@ -139,7 +139,7 @@ static result run(profile *p, size_t nparts)
     for (size_t j = 0; j < rk->nregions; j++)
         rk->regions[j]->st.exclusive_total_ns = 0;
     size_t w0 = p->nwarnings;
-    nest_out out = {false, r.parent, NULL, r.excl, NULL, false};
+    nest_out out = {false, r.parent, NULL, r.excl, NULL, false, NULL, 0, false, false};
     sv_error err;
     assert_int_equal(nest_infer_rank_parts(rk, &out, nparts, &err), SV_OK);
     for (size_t j = 0; j < rk->nregions; j++)
@@ -194,11 +194,25 @@ static void check_per_call(const char *what, profile *p, const result *tot, size
         rk->regions[j]->st.exclusive_total_ns = 12345;
     rk->ninferred_lanes = 777;
     size_t w0 = p->nwarnings;
-    nest_out out = {true, parent, NULL, NULL, NULL, false};
+    /* The totals the per-call pass gives the statistics (nest_share.h). */
+    int64_t *given = malloc(rk->nregions * sizeof *given);
+    assert_non_null(given);
+    memset(given, 0x5a, rk->nregions * sizeof *given);
+    nest_out out = {true, parent, NULL, NULL, NULL, false, given, 0, false, false};
     sv_error err;
     assert_int_equal(nest_infer_rank_parts(rk, &out, nparts, &err), SV_OK);
     for (size_t j = 0; j < rk->nregions; j++)
         assert_int_equal(rk->regions[j]->st.exclusive_total_ns, 12345);
+    assert_true(out.swept);
+    for (size_t j = 0; j < rk->nregions; j++)
+        if (given[j] != tot->tot[j])
+            fail_msg("%s, per call, %zu parts: region %s: exclusive total given %lld, the totals "
+                     "pass's %lld",
+                     what, nparts, rk->regions[j]->name, (long long)given[j],
+                     (long long)tot->tot[j]);
+    assert_int_equal(out.nlanes, tot->lanes);
+    assert_int_equal(out.capped, tot->nwarn > 0);
+    free(given);
     assert_int_equal(rk->ninferred_lanes, 777);
     assert_int_equal(p->nwarnings, w0);
     for (size_t i = 0; i < rk->ncalls; i++)
@@ -219,7 +233,7 @@ static void check_per_call(const char *what, profile *p, const result *tot, size
     if (nparts > 1 && out.lane) {
         int32_t *p1 = malloc(rk->ncalls * sizeof *p1);
         assert_non_null(p1);
-        nest_out one = {true, p1, NULL, NULL, NULL, false};
+        nest_out one = {true, p1, NULL, NULL, NULL, false, NULL, 0, false, false};
         assert_int_equal(nest_infer_rank_parts(rk, &one, 1, &err), SV_OK);
         assert_non_null(one.lane);
         for (size_t i = 0; i < rk->ncalls; i++)

@@ -26,6 +26,8 @@
 
 #include "isolate/isolate.h"
 #include "load/loader.h"
+#include "model/calls_job.h"
+#include "model/nest_share.h"
 #include "model/region.h"
 #include "model/sanity.h"
 #include "isolate/stats_job.h"
@@ -340,7 +342,7 @@ static void check_job_hold(bool in_child)
     isolate_options io = {.defer_stats = true, .tail = &tail, .stats_in_child = in_child};
     assert_int_equal(profile_load_isolated(path, &io, &b, &err), SV_OK);
     stats_job *j = NULL;
-    assert_int_equal(stats_job_start(tail, b, true, 0, &j, &err), SV_OK);
+    assert_int_equal(stats_job_start(tail, b, true, 0, NULL, &j, &err), SV_OK);
     usleep(200 * 1000); /* time enough to receive: still not published */
     assert_false(stats_job_done(j));
     assert_not_computed(b);
@@ -362,6 +364,61 @@ static void test_job_hold(void **state)
     check_job_hold(true);
 }
 
+/* The statistics given the per-call build's totals (nest_share.h): the
+ * same model as the in-process load's, whether the build puts every rank,
+ * is cancelled before it starts (its ranks then swept by the statistics),
+ * or never starts (the share closed). */
+static void check_job_share(const char *name, int how)
+{
+    char path[4096];
+    sv_fixture_path(path, sizeof path, name);
+    sv_err rc;
+    sv_error err;
+    profile *a = load_in_process(path, &rc, &err), *b = NULL;
+    assert_int_equal(rc, SV_OK);
+    isolate_tail *tail = NULL;
+    isolate_options io = {.defer_stats = true, .tail = &tail};
+    assert_int_equal(profile_load_isolated(path, &io, &b, &err), SV_OK);
+    assert_true(isolate_tail_local(tail));
+    nest_share *sh = nest_share_new(b->nranks);
+    assert_non_null(sh);
+    stats_job *j = NULL;
+    assert_int_equal(stats_job_start(tail, b, false, 0, sh, &j, &err), SV_OK);
+    calls_job *cj = NULL;
+    if (how < 2)
+        assert_int_equal(calls_job_start(b, how == 1, 0, sh, &cj, &err), SV_OK);
+    else
+        nest_share_close(sh);
+    nest_share_unref(sh);
+    if (how == 1)
+        calls_job_cancel(cj);
+    stats_job_wait(j);
+    assert_int_equal(stats_job_install(j, b, NULL, &err), SV_OK);
+    if (how == 0) {
+        calls_job_wait(cj);
+        assert_int_equal(calls_job_install(cj, &err), SV_OK);
+    }
+    assert_same_model(a, b, path);
+    for (size_t i = 0; i < a->nranks; i++)
+        assert_int_equal(a->ranks[i].ninferred_lanes, b->ranks[i].ninferred_lanes);
+    for (size_t i = 0; i < a->nwarnings; i++)
+        assert_string_equal(a->warnings[i], b->warnings[i]);
+    profile_free(a);
+    profile_free(b);
+}
+
+static void test_job_share(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "legacy_small.h5", "flame.h5",         "legacy_threads2.h5",     "col3_full.h5",
+        "col3_overlap.h5", "fault_cycle.h5",   "fault_orphan_parent.h5", "small.h5",
+        "pool.h5",         "col3_mixed_ids.h5"};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        for (int how = 0; how < 3; how++)
+            check_job_share(names[k], how);
+}
+
 /* Quitting before the statistics are in: the child is killed, the worker
  * joined, nothing leaks (ASan) and nothing hangs. */
 static void test_job_cancel(void **state)
@@ -376,8 +433,8 @@ static void test_job_cancel(void **state)
         isolate_options io = {.defer_stats = true, .tail = &tail, .stats_in_child = k >= 3};
         assert_int_equal(profile_load_isolated(path, &io, &b, &err), SV_OK);
         stats_job *j = NULL;
-        assert_int_equal(stats_job_start(tail, b, k % 3 == 1, k % 3 == 2 ? 60000 : 0, &j, &err),
-                         SV_OK);
+        assert_int_equal(
+            stats_job_start(tail, b, k % 3 == 1, k % 3 == 2 ? 60000 : 0, NULL, &j, &err), SV_OK);
         if (k % 3 == 2)
             usleep(50 * 1000);
         stats_job_cancel(j);
@@ -435,7 +492,7 @@ int main(void)
         cmocka_unit_test(test_every_prefix_fails), cmocka_unit_test(test_flipped_words),
         cmocka_unit_test(test_other_model),        cmocka_unit_test(test_error_crosses),
         cmocka_unit_test(test_job_hold),           cmocka_unit_test(test_job_cancel),
-        cmocka_unit_test(test_stored_view),
+        cmocka_unit_test(test_job_share),          cmocka_unit_test(test_stored_view),
     };
     return sv_shared_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }
