@@ -388,35 +388,36 @@ static uint32_t *family_offsets(const int32_t *parent, size_t n, uint32_t *child
     return off;
 }
 
-/* The viewer's children (no exclusive times): the families of one range of
- * parents at a time, with that range's offsets only, half the calls' (2
- * bytes a call while built instead of 4: the nesting's peak).
- * Same order as family_offsets: by parent, then by call index, then each
- * family by start. */
-#define FAMILY_RANGES 2
-
-static bool fill_families(rank_data *rk, const int32_t *parent, uint32_t *child)
+/* The viewer's children (no exclusive times): the families' offsets of
+ * every parent at once, so the parents are read twice (count, fill)
+ * rather than twice per range of parents plus a count of the children;
+ * the offsets (4 bytes a call) live only while the list is built.  Same
+ * order as family_offsets: by parent, then by call index, then each family
+ * by start.  false when out of memory. */
+static bool fill_families(rank_data *rk, const int32_t *parent, rank_calls *c)
 {
-    size_t n = rk->ncalls, span = n / FAMILY_RANGES + 1, base = 0;
-    uint32_t *off = malloc((span + 1) * sizeof *off);
-    bool ok = off != NULL;
-    for (size_t p0 = 0; ok && p0 < n; p0 += span) {
-        size_t m = n - p0 < span ? n - p0 : span;
-        memset(off, 0, (m + 1) * sizeof *off);
-        for (size_t g = 0; g < n; g++)
-            if (parent[g] >= 0 && (size_t)parent[g] - p0 < m)
-                off[(size_t)parent[g] - p0 + 1]++;
-        off[0] = (uint32_t)base;
-        for (size_t k = 0; k < m; k++)
-            off[k + 1] += off[k];
-        /* off[p] serves as p's fill cursor, ending at p + 1's start. */
-        for (size_t g = 0; g < n; g++)
-            if (parent[g] >= 0 && (size_t)parent[g] - p0 < m)
-                child[off[(size_t)parent[g] - p0]++] = (uint32_t)g;
-        memmove(off + 1, off, m * sizeof *off);
-        off[0] = (uint32_t)base;
-        ok = order_only(rk, off, m, child);
-        base = off[m];
+    size_t n = rk->ncalls;
+    uint32_t *off = alloc_big((n + 1) * sizeof *off);
+    if (!off)
+        return false;
+    memset(off, 0, (n + 1) * sizeof *off);
+    for (size_t g = 0; g < n; g++)
+        if (parent[g] >= 0)
+            off[parent[g] + 1]++;
+    for (size_t g = 0; g < n; g++)
+        off[g + 1] += off[g];
+    size_t m = off[n];
+    uint32_t *child = c->child = alloc_big((m ? m : 1) * sizeof *child);
+    c->nchild = m;
+    bool ok = child != NULL;
+    /* off[p] serves as p's fill cursor, ending at p + 1's start. */
+    for (size_t g = 0; ok && g < n; g++)
+        if (parent[g] >= 0)
+            child[off[parent[g]]++] = (uint32_t)g;
+    if (ok) {
+        memmove(off + 1, off, n * sizeof *off);
+        off[0] = 0;
+        ok = order_only(rk, off, n, child);
     }
     free(off);
     return ok;
@@ -438,13 +439,13 @@ static size_t count_children(const int32_t *parent, size_t n)
 static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, bool totals,
                            int64_t *excl)
 {
+    if (!totals)
+        return fill_families(rk, parent, c);
     size_t n = rk->ncalls, m = count_children(parent, n), widest = 0;
     uint32_t *child = c->child = alloc_big((m ? m : 1) * sizeof *child);
     c->nchild = m;
     if (!child)
         return false;
-    if (!totals)
-        return fill_families(rk, parent, child);
     uint32_t *off = family_offsets(parent, n, child, &widest);
     bool ok = off && excl_pass(rk, off, child, widest, excl);
     free(off);
