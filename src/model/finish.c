@@ -207,7 +207,7 @@ static void fin_task(void *ctx, size_t t)
     }
     /* Without statistics no region is dropped: nothing to wait for.  With
      * the per-call build's totals (nest_share.h) the model was shown, so a
-     * region dropped now fails the statistics whatever the totals: they
+     * region dropped here fails the statistics whatever the totals: they
      * are taken at once, without reading the columns to check first. */
     if (!f->stats || f->p->nest_given || rank_durations_valid(&f->p->ranks[t]))
         fin_nest_rank(f, t);

@@ -607,9 +607,12 @@ sv_err nest_rank_calls_shared(rank_data *rk, rank_calls **outc, nest_share *sh, 
     rank_calls *c = calloc(1, sizeof *c);
     nest_out out = {true, NULL, NULL, NULL, NULL, false, NULL, 0, false, false};
     /* Only an inferred rank's sweep gives the totals pass's sums: a rank
-     * with ids that falls back to inference warns in that pass. */
+     * with ids that falls back to inference warns in that pass, which is
+     * told at once so that it does not wait for this rank's build. */
     if (sh && !rank_uses_ids(rk))
         out.tot = malloc((rk->nregions ? rk->nregions : 1) * sizeof *out.tot);
+    if (!out.tot)
+        nest_share_none(sh, k);
     if (c) {
         c->n = n;
         out.parent = c->parent = alloc_big(m * sizeof *c->parent);
