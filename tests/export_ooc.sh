@@ -5,7 +5,7 @@
 # for byte, the Chrome trace as a set of events; folded stacks of a rank nested from its call
 # ids too, and the events of one within the budget (over it they fail with one line and
 # leave no output file, as folded stacks of a time range do); a full device and a closed pipe
-# behave as in memory.
+# behave as in memory; stored statistics that are not the calls' start the sweep over.
 . "${0%/*}/lib.sh"
 
 gen="$top_build/svgen"
@@ -151,6 +151,39 @@ for fmt in chrome speedscope; do
     sh -c "'$sv' --export $fmt --out-of-core '$tmp/m.h5' - 2>'$tmp/err'; echo \$? >'$tmp/rc'" | head -c 10 >/dev/null
     check "$fmt out of core to a closed pipe: 141" [ "$(cat "$tmp/rc")" = 141 ]
     check "$fmt out of core to a closed pipe: nothing said" [ ! -s "$tmp/err" ]
+done
+
+# --- ranks swept as the file is read (a rank without call ids or lanes columns is read once):
+# the sweep guesses the span and the time zero from the stored statistics.  Here main's first
+# start is stored 1 ns early (with -x main only the zero is wrong): the sweep starts over at
+# the file's end (the output file rewound) and every export is the in-memory one; a Chrome
+# trace to a pipe, which cannot rewind, is swept at the file's end.
+"$gen" stream-mix "$tmp/bad.h5" --calls 20000 --ranks 2 --bad-summary >/dev/null || exit 99
+for args in "" "-x main" "--ranks 1"; do
+    for e in folded speedscope chrome; do
+        # shellcheck disable=SC2086 # word splitting of args is wanted
+        "$sv" --export $e $args "$tmp/bad.h5" "$tmp/mem.json" 2>"$tmp/mem.err"
+        # shellcheck disable=SC2086
+        run --export $e --out-of-core $args "$tmp/bad.h5" "$tmp/ooc.json"
+        check "$e of stored statistics not the calls' '$args' out of core: exit 0" [ "$rc" = 0 ]
+        check "$e of stored statistics not the calls' '$args' out of core: the same warnings" \
+            cmp -s "$tmp/mem.err" "$tmp/err"
+        if [ "$e" = chrome ]; then
+            events "$tmp/mem.json" >"$tmp/mem.ev"
+            events "$tmp/ooc.json" >"$tmp/ooc.ev"
+            check "chrome of stored statistics not the calls' '$args' out of core: valid JSON" \
+                "$top_build/tests/outcheck" json "$tmp/ooc.json"
+            check "chrome of stored statistics not the calls' '$args' out of core: the in-memory events" \
+                cmp -s "$tmp/mem.ev" "$tmp/ooc.ev"
+            # shellcheck disable=SC2086
+            "$sv" --export chrome --out-of-core $args "$tmp/bad.h5" - 2>/dev/null | cat >"$tmp/pipe.json"
+            check "chrome of stored statistics not the calls' '$args' through a pipe: the same document" \
+                cmp -s "$tmp/ooc.json" "$tmp/pipe.json"
+        else
+            check "$e of stored statistics not the calls' '$args' out of core: the in-memory output" \
+                cmp -s "$tmp/mem.json" "$tmp/ooc.json"
+        fi
+    done
 done
 
 # --- call ids: the sweep does not follow them.  Folded stacks come from the call paths, which

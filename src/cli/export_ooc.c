@@ -31,7 +31,11 @@
  * open returns: the lanes' names and order are known then, and the lanes with events from
  * the table of them the child leaves in its spill file).  What the parent must know
  * (a write's errno, why the export is incomplete, counts) is in a page shared across the
- * fork.
+ * fork.  The file is read once where the output can go back to its start (a file, a device,
+ * speedscope's spill): the ranks are swept as the load reads them, on a time zero guessed from
+ * the file's stored statistics (ooc_sink_hook.early), and when the file's end finds a guess
+ * wrong and sweeps again, attach comes again and the output is rewound to where the child
+ * began (restart).  A pipe's sweep waits for the file's end.
  * speedscope (xo_run.speedscope) drives the same lane stacks without the exclusive times:
  * each lane's opens and closes go to its block of XO_BLOCK_EVENTS, full blocks to the spill
  * file (packed, 8 bytes an event: xo_ev_pack) chained from the lane's last one, and the lane
@@ -767,9 +771,29 @@ static bool sink_lanes(void *self, size_t rank_index, const lanes_index *ix, siz
 
 /* ------------------------------------------------------------ the hook */
 
+/* The sweep starts over (ooc_sink_hook.early): the events written and counted are dropped. */
+static bool restart(xo_run *x)
+{
+    if (x->fd >= 0) {
+        struct stat fs;
+        if (lseek(x->fd, (off_t)x->at0, SEEK_SET) < 0 ||
+            (fstat(x->fd, &fs) == 0 && S_ISREG(fs.st_mode) && ftruncate(x->fd, (off_t)x->at0))) {
+            x->st->werrno = errno;
+            return false;
+        }
+    }
+    x->st->events = x->st->overlap = 0;
+    x->st->lost = false;
+    x->st->why[0] = '\0';
+    return true;
+}
+
 static bool hook_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
 {
     xo_run *x = ctx;
+    if (x->attached && !restart(x))
+        return false;
+    x->attached = true;
     xo_sink *k = calloc(1, sizeof *k);
     if (!k || !(k->buf = malloc(XO_BUF)) || !(k->sbuf = malloc(XO_BUF))) {
         if (k)
@@ -834,7 +858,10 @@ bool xo_run_init(xo_run *x, int fd)
     if (m == MAP_FAILED)
         return false;
     x->st = m;
-    x->hook = (ooc_sink_hook){hook_attach, hook_finish, x, true, true};
+    off_t at = fd >= 0 ? lseek(fd, 0, SEEK_CUR) : 0;
+    x->at0 = at;
+    /* the ranks swept as the file is read (read once) where a start over can rewind */
+    x->hook = (ooc_sink_hook){hook_attach, hook_finish, x, true, true, at >= 0};
     return true;
 }
 

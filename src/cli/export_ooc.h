@@ -73,6 +73,11 @@ typedef struct xo_run {
     export_range range;
     xo_status *st;
     ooc_sink_hook hook;
+    /* fd's offset at the start: a second attach (the sweep started over, ooc_sink_hook.early)
+     * writes from it again; -1 when fd cannot seek (a pipe), whose sweep waits for the
+     * file's end */
+    int64_t at0;
+    bool attached;
 } xo_run;
 
 /* The shared page and the hook writing to fd; false when the page cannot be had. */

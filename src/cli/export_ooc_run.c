@@ -337,6 +337,6 @@ static bool folded_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
 
 const ooc_sink_hook *export_ooc_folded_hook(void)
 {
-    static const ooc_sink_hook hook = {folded_attach, NULL, NULL, false, false};
+    static const ooc_sink_hook hook = {folded_attach, NULL, NULL, false, false, true};
     return &hook;
 }

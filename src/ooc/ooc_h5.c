@@ -825,8 +825,23 @@ static const char *view_reg_name(const void *ctx, size_t k, uint32_t j)
     return ((const hpass *)ctx)->r[k].regs[j]->name;
 }
 
-/* The caller's sink (ooc_h5.hook), with the time zero finish.c will give:
- * the least first start of the regions with calls. */
+bool oh_zero_of(const hpass *hp, int64_t *zero)
+{
+    bool has = false;
+    *zero = 0;
+    for (size_t k = 0; k < hp->nr; k++)
+        for (size_t j = 0; j < hp->r[k].rk->nregions; j++) {
+            const region *r = hp->r[k].regs[j];
+            if (!r->has_event_data || r->st.num_calls <= 0)
+                continue;
+            if (!has || r->st.first_start_ns < *zero)
+                *zero = r->st.first_start_ns;
+            has = true;
+        }
+    return has;
+}
+
+/* The caller's sink (ooc_h5.hook), with the time zero finish.c will give. */
 static bool attach_hook(hpass *hp)
 {
     const ooc_sink_hook *hk = hp->h->hook;
@@ -834,15 +849,7 @@ static bool attach_hook(hpass *hp)
         return true;
     ooc_sweep_view v = {hp,    hp->nr, view_rank_no,  view_nregs, view_reg_name,
                         false, 0,      &hp->h->sc.map};
-    for (size_t k = 0; k < hp->nr; k++)
-        for (size_t j = 0; j < hp->r[k].rk->nregions; j++) {
-            const region *r = hp->r[k].regs[j];
-            if (!r->has_event_data || r->st.num_calls <= 0)
-                continue;
-            if (!v.has_zero || r->st.first_start_ns < v.zero)
-                v.zero = r->st.first_start_ns;
-            v.has_zero = true;
-        }
+    v.has_zero = oh_zero_of(hp, &v.zero);
     return hk->attach(hk->ctx, &hp->h->sc, &v);
 }
 

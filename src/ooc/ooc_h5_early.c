@@ -16,7 +16,8 @@
  * file when the guess was right), the number of ranks and calls from the
  * file's index.  A wrong guess, a rank out of its index's place (a rank
  * number other than its index), a rank read here that does not hold or
- * an export's hook (which wants the whole file's time zero) leaves the
+ * an export's hook that wants the whole file's time zero (ooc_sink_hook
+ * early unset) leaves the
  * ranks to the file's end, and when the scan holds calls it should not
  * the file's end sweeps them all again: the products are always those of
  * the pass over the whole file. */
@@ -39,6 +40,12 @@ typedef struct ooc_early {
     bool reading;
     hrank rd;
     size_t nregs;
+    const char **rd_names; /* its region names by region index */
+    /* An early hook's (ooc_sink_hook.early): the guessed time zero, checked
+     * at the file's end, and the rank being swept, which its view names. */
+    bool has_zero;
+    int64_t zero;
+    const hrank *cur;
 } ooc_early;
 
 static int cmp_int(const void *a, const void *b)
@@ -88,6 +95,23 @@ static bool early_guess(const ooc_h5 *h, const lc_file *lf, int64_t *g0, int64_t
     return *g0 <= *g1;
 }
 
+/* The hook's time zero as the file's stored statistics give it: the least
+ * first start of the rows with calls (attach_hook's, checked against it). */
+static bool early_zero(const lc_file *lf, int64_t *zero)
+{
+    bool has = false;
+    *zero = 0;
+    for (size_t j = 0; lf->sum && j < lf->nkept; j++) {
+        size_t i = lf->order[j];
+        const sc_row *row = lf->sc->rows ? lf->sc->rows[i] : NULL;
+        if (!row || !row->n)
+            continue;
+        *zero = !has || lf->sum[i].start_minimum < *zero ? lf->sum[i].start_minimum : *zero;
+        has = true;
+    }
+    return has;
+}
+
 static ooc_early *early_new(ooc_h5 *h, ld_ctx *c, lc_file *lf)
 {
     ooc_early *y = calloc(1, sizeof *y);
@@ -100,7 +124,9 @@ static ooc_early *early_new(ooc_h5 *h, ld_ctx *c, lc_file *lf)
         const sc_row *row = lf->sc->rows[lf->order[j]];
         y->hp.m.total += row ? row->n : 0;
     }
-    y->off = h->hook || lf->share || !y->hp.nr || !early_guess(h, lf, &y->g0, &y->g1);
+    y->off = (h->hook && !h->hook->early) || lf->share || !y->hp.nr ||
+             !early_guess(h, lf, &y->g0, &y->g1);
+    y->has_zero = early_zero(lf, &y->zero);
     return y;
 }
 
@@ -135,6 +161,40 @@ bool oh_scan_grow(ooc_scan *sc, int64_t t0, int64_t t1)
     return ooc_map_regrid(&sc->map, sc->t_min, sc->t_max, sc->hint, sc->cells_max);
 }
 
+/* The hook's view of the rank being swept (ooc_early.cur), rank k numbered
+ * k: a rank read with pass 1 by its rows' names (read_gather), a committed
+ * one by its regions sorted by name (early_gather), the indices the sweep
+ * gives either way. */
+static int early_rank_no(const void *ctx, size_t k)
+{
+    (void)ctx;
+    return (int)k;
+}
+
+static size_t early_nregs(const void *ctx, size_t k)
+{
+    (void)k;
+    const ooc_early *y = ctx;
+    return y->cur->read ? y->nregs : y->cur->rk->nregions;
+}
+
+static const char *early_reg_name(const void *ctx, size_t k, uint32_t j)
+{
+    (void)k;
+    const ooc_early *y = ctx;
+    return y->cur->read ? y->rd_names[j] : y->cur->regs[j]->name;
+}
+
+/* The caller's sink (ooc_sink_hook.early), with the guessed time zero. */
+static bool early_hook(ooc_early *y)
+{
+    ooc_h5 *h = y->hp.h;
+    const ooc_sink_hook *hk = h->hook;
+    ooc_sweep_view v = {y,           y->hp.nr, early_rank_no, early_nregs, early_reg_name,
+                        y->has_zero, y->zero,  &h->sc.map};
+    return !hk || hk->attach(hk->ctx, &h->sc, &v);
+}
+
 /* The scan's grid over the guess and the ranks' spans so far, with their
  * lanes; the sinks attached on the guess. */
 static bool early_grid(ooc_early *y, int64_t t0, int64_t t1, size_t nl)
@@ -143,7 +203,8 @@ static bool early_grid(ooc_early *y, int64_t t0, int64_t t1, size_t nl)
     ooc_scan *sc = &h->sc;
     if (!y->started) {
         y->started = true;
-        if (!ooc_scan_init(sc, y->g0, y->g1, nl, h->map_cells) || !ooc_sinks_attach(sc, h->budget))
+        if (!ooc_scan_init(sc, y->g0, y->g1, nl, h->map_cells) ||
+            !ooc_sinks_attach(sc, h->budget) || !early_hook(y))
             return false;
         if (h->parts.on) {
             sc->tick = oh_parts_tick;
@@ -193,6 +254,8 @@ static sv_err read_commit(ooc_early *y, hrank *hr, size_t k)
     bool ok = read_held(y, hr);
     uint64_t before = y->hp.m.done - y->rd.calls;
     oh_hrank_free(&y->rd);
+    free(y->rd_names);
+    y->rd_names = NULL;
     if (!ok) {
         read_drop(y, k, before);
         return SV_OK;
@@ -227,8 +290,10 @@ sv_err oh_early_rank(ooc_h5 *h, ld_ctx *c, lc_file *lf, const rank_data *crk, co
         e = oh_plan_rank(&y->hp, &hr, &t0, &t1, &nl);
     if (!e && !early_grid(y, t0, t1, nl))
         e = SV_ERR_NOMEM;
+    y->cur = &hr;
     if (!e)
         e = oh_sweep_rank(&y->hp, &hr, k);
+    y->cur = NULL;
     oh_hrank_free(&hr);
     y->done += !e;
     return e;
@@ -267,7 +332,8 @@ static bool read_gather(ooc_early *y, const lc_file *lf, rank_data *rk, const si
         hr->calls += row->n;
     }
     y->nregs = n;
-    free(sorted);
+    free(y->rd_names);
+    y->rd_names = sorted; /* the hook's view of the rank (early_reg_name) */
     return ok;
 }
 
@@ -324,12 +390,16 @@ sv_err oh_early_read(ooc_h5 *h, ld_ctx *c, lc_file *lf, load_pass_at *at)
     oh_test_stop(&y->hp, k);
     /* the rank's span comes with its calls: the grid is the guess's so far */
     sv_err e = early_grid(y, INT64_MAX, INT64_MIN, kept) ? SV_OK : SV_ERR_NOMEM;
+    y->cur = hr;
     if (!e)
         e = oh_stream_rank(&y->hp, hr, k, &whole);
+    y->cur = NULL;
     if (e || !whole) {
         for (size_t j = 0; j < hr->nrows; j++)
             sc_row_reset(hr->rows[j]);
         oh_hrank_free(hr);
+        free(y->rd_names);
+        y->rd_names = NULL;
         read_drop(y, k, before);
         y->hp.m.done = before;
         return e;
@@ -357,6 +427,11 @@ size_t oh_early_kept(ooc_h5 *h, const hpass *hp)
     bool ok = !y->redo && t0 == y->g0 && t1 == y->g1 && y->done <= hp->nr && hp->nr == y->hp.nr;
     for (size_t k = 0; ok && k < y->done; k++)
         ok = hp->r[k].rk->rank == (int)k;
+    if (ok && h->hook) { /* its sink has the early view: every rank, the zero guessed right */
+        int64_t zero;
+        bool has = oh_zero_of(hp, &zero);
+        ok = y->done == hp->nr && has == y->has_zero && (!has || zero == y->zero);
+    }
     if (ok)
         return y->done;
     ooc_scan_free(&h->sc);
@@ -366,7 +441,9 @@ size_t oh_early_kept(ooc_h5 *h, const hpass *hp)
 
 void oh_early_free(ooc_early *y)
 {
-    if (y)
+    if (y) {
         oh_hrank_free(&y->rd);
+        free(y->rd_names);
+    }
     free(y);
 }

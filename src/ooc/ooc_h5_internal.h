@@ -62,6 +62,9 @@ sv_err oh_stream_rank(hpass *hp, const hrank *hr, size_t ri, bool *whole);
 sv_err oh_plan_rank(hpass *hp, hrank *hr, int64_t *t_min, int64_t *t_max, size_t *nlanes);
 /* The span of the calls the map keeps, as plan finds it (no mode chosen). */
 void oh_span_of(const hpass *hp, int64_t *t_min, int64_t *t_max);
+/* The time zero finish.c will give (the least first start of the regions
+ * with calls) of hp's ranks; false when none has calls. */
+bool oh_zero_of(const hpass *hp, int64_t *zero);
 /* Test hook (SCOPEVIEW_TEST_OVERVIEW=stop) at rank k's start. */
 void oh_test_stop(const hpass *hp, size_t k);
 /* Rank k (hr, its mode chosen) into the scan, and a part when due. */

@@ -113,6 +113,12 @@ typedef struct ooc_sink_hook {
     void *ctx;
     bool aux; /* the sweep reads the await and GPU columns too (ooc_call.await_ns, gpu_ns) */
     bool ids; /* and the call id column of the rows that have one (ooc_call.call_id) */
+    /* The ranks may be swept as the load commits them (ooc_h5_early.c: the file read once):
+     * attach comes before the first rank's calls, with the time zero the file's stored
+     * statistics give and a view answering for the rank being swept.  When the file's end
+     * finds a guess wrong it sweeps every rank again on a fresh scan, and attach comes again
+     * (with the whole file's view): the hook starts its product over. */
+    bool early;
 } ooc_sink_hook;
 
 #endif

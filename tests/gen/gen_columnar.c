@@ -403,6 +403,8 @@ static void gc_index_build(const gc_ctx *c, const gc_profile *p, gc_index *x)
         x->off[1] -= 1;
     if (c->o->fault == GC_FAULT_PASTEND && P >= 1)
         x->cnt[P - 1] += 5;
+    if (c->o->fault == GC_FAULT_SUMSTART && P >= 1)
+        x->sum[0].start_minimum -= 1;
 }
 
 static void gc_index_free(gc_index *x)

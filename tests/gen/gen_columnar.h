@@ -96,6 +96,7 @@ typedef enum gc_fault {
     GC_FAULT_TRUNCATE, /* events/durations (or end_times) two shorter than N */
     GC_FAULT_OVERLAP,  /* row 1 starts one event early: rows 0 and 1 overlap */
     GC_FAULT_PASTEND,  /* the last row's count is 5 too large */
+    GC_FAULT_SUMSTART, /* row 0's summary start_minimum 1 ns before its first start */
 } gc_fault;
 
 typedef struct gc_opts {

@@ -1,5 +1,6 @@
 /* stream_gen: `svgen stream-mix PATH --calls N [--ranks R] [--threads] [--ids]
- * [--unsorted] [--late-unsorted] [--gzip] [--schema2] [--chunk C]`, a columnar profile for the
+ * [--unsorted] [--late-unsorted] [--gzip] [--schema2] [--chunk C] [--bad-summary]`, a columnar
+ * profile for the
  * out-of-core tests (tests/stream.sh): per rank, top-level `main` calls
  * holding `step`, `io/write`, zero-length `tiny`, recursive `rec` (nested in
  * itself up to 4 deep), children that start with their parent (ties) and
@@ -9,7 +10,9 @@
  * calls as scope-profiler does, when they end (a parent after its children:
  * rows out of start order), else in start order; --late-unsorted swaps the
  * last two `tiny` calls of each rank, so that its one row out of start order
- * shows only at the rank's end.  Deterministic. */
+ * shows only at the rank's end.  --bad-summary stores main's first start
+ * on rank 0 1 ns early in summary_statistics (a stored statistic that is not the calls').
+ * Deterministic. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +97,7 @@ static int cmp_start(const void *a, const void *b)
 typedef struct s_opts {
     size_t calls;
     int ranks;
-    bool threads, ids, unsorted, late, gzip, schema2;
+    bool threads, ids, unsorted, late, gzip, schema2, bad_summary;
     size_t chunk;
 } s_opts;
 
@@ -165,7 +168,8 @@ static void s_write(const char *path, const s_opts *o)
                   .chunked = true,
                   .chunk = o->chunk,
                   .deflate = o->gzip ? 4 : 0,
-                  .shuffle = o->gzip};
+                  .shuffle = o->gzip,
+                  .fault = o->bad_summary ? GC_FAULT_SUMSTART : GC_FAULT_NONE};
     gc_write(path, &p, &go);
     for (size_t i = 0; i < nrows * 8; i++)
         free(cols[i]);
@@ -187,7 +191,7 @@ static long long num(const char *s)
 
 int scen_stream_mix_main(int argc, char **argv)
 {
-    s_opts o = {10000, 1, false, false, false, false, false, false, 0};
+    s_opts o = {10000, 1, false, false, false, false, false, false, false, 0};
     const char *path = NULL;
     for (int i = 0; i < argc; i++) {
         long long v = 0;
@@ -203,6 +207,8 @@ int scen_stream_mix_main(int argc, char **argv)
             o.gzip = true;
         else if (strcmp(argv[i], "--schema2") == 0)
             o.schema2 = true;
+        else if (strcmp(argv[i], "--bad-summary") == 0)
+            o.bad_summary = true;
         else if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc && (v = num(argv[++i])) > 10)
             o.calls = (size_t)v;
         else if (strcmp(argv[i], "--ranks") == 0 && i + 1 < argc && (v = num(argv[++i])) > 0 &&

@@ -33,8 +33,7 @@ static const command commands[] = {
      "with --gzip; flat: N equal calls of one region, deflate 9 + shuffle, about 1000:1)"},
     {"stream-mix",
      "PATH --calls N [--ranks R] [--threads] [--ids] [--unsorted] [--late-unsorted] [--gzip] "
-     "[--schema2] "
-     "[--chunk C]",
+     "[--schema2] [--chunk C] [--bad-summary]",
      0, 0, 0, NULL,
      "columnar profile for the out-of-core tests: recursion, ties, zero-length and partly "
      "overlapping calls, GPU and await columns"},
