@@ -1,7 +1,6 @@
 /* stream_gen: `svgen stream-mix PATH --calls N [--ranks R] [--threads] [--ids]
- * [--unsorted] [--late-unsorted] [--gzip] [--schema2] [--chunk C] [--bad-summary]`, a columnar
- * profile for the
- * out-of-core tests (tests/stream.sh): per rank, top-level `main` calls
+ * [--unsorted] [--late-unsorted] [--gzip] [--schema2] [--chunk C] [--bad-summary]`, a
+ * columnar profile for the out-of-core tests (tests/stream.sh): per rank, top-level `main` calls
  * holding `step`, `io/write`, zero-length `tiny`, recursive `rec` (nested in
  * itself up to 4 deep), children that start with their parent (ties) and
  * `overlap` calls that end after their parent (partial overlaps: inferred
