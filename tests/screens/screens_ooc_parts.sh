@@ -92,8 +92,8 @@ check "first bars: as the last part draws them" prefix_same "$tmp/first" "$scr"
 
 # A rank whose one row out of start order shows only at its end (svgen --late-unsorted): the
 # parts drew it up to frontiers that then did not hold every call before them, so the child
-# takes them back (ooc_parts_withdraw) and the rank shows as read and coming, never as drawn
-# with a call missing; the last screen is the one without parts.
+# takes them back (ooc_parts_withdraw) and the rank shows as not drawn (read, or being read
+# again), never as drawn with a call missing; the last screen is the one without parts.
 u="$tmp/late.h5"
 "$top_build/svgen" stream-mix "$u" --calls 400000 --late-unsorted >/dev/null || exit 99
 screen 110x16 "" "$u" --out-of-core
@@ -104,7 +104,7 @@ while [ "$steps" -lt 20 ]; do
     grep -q "drawn so far" "$scr" || break
     if grep -qE '^ {14}[^ ?]+\?+$' "$scr"; then
         bars=$((bars + 1))
-    elif [ "$bars" -gt 0 ] && grep -qE '^ rank 0 +\?\? read, drawn next \?+$' "$scr" &&
+    elif [ "$bars" -gt 0 ] && grep -qE '^ rank 0 +\?\? (read, drawn next|being read) \?+$' "$scr" &&
         grep -qF "drawn so far: 0% of the calls (0 of 1 ranks whole)" "$scr"; then
         back=$((back + 1))
     fi
