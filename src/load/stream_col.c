@@ -463,6 +463,18 @@ bool sc_pass1_chunk(sc_file *sf, sc_row *row, const sc_reader *rd, stream_acc *a
     return true;
 }
 
+/* Pass 1's chunk and, when the row keeps them, the durations near its percentiles. */
+static bool pass1_feed(sc_file *sf, sc_row *row, const sc_reader *rd, stream_acc *acc, int64_t *ps,
+                       int64_t *pe)
+{
+    if (!sc_pass1_chunk(sf, row, rd, acc, ps, pe))
+        return false;
+    if (row->early_on && !rd->ovf && !row->bad_end)
+        stream_early_feed(&row->early, rd->buf[SC_START], rd->buf[SC_END], rd->len, acc->hist,
+                          acc->n);
+    return true;
+}
+
 /* A row of a few chunks or more is read on a second thread (stream_pf.h)
  * when there is one, into two buffers; cap: the reader's chunk. */
 static bool pass1_two(const sc_row *row, size_t cap)
@@ -483,7 +495,7 @@ static int pass1_pf(sc_pf *pf, sc_file *sf, sc_row *row, sc_reader *rd, stream_a
         rd->ovf = ch->ovf;
         rd->ovf_at = ch->ovf_at;
         rc = ch->rc;
-        if (rc == 1 && !sc_pass1_chunk(sf, row, rd, acc, &ps, &pe))
+        if (rc == 1 && !pass1_feed(sf, row, rd, acc, &ps, &pe))
             rc = -2;
     }
     memset(rd->buf, 0, sizeof rd->buf); /* the buffers were the reader thread's */
@@ -515,7 +527,7 @@ sv_err sc_pass1_row(sc_file *sf, sc_row *row)
     sc_pf *pf = NULL;
     if (pass1_two(row, cap2)) {
         cap = cap2;
-        pf = sc_pf_start(sf, &row, 1, row->open, cap, false);
+        pf = sc_pf_start(sf, &row, NULL, 1, row->open, cap, false);
     }
     sc_reader rd;
     stream_acc acc;
@@ -529,7 +541,7 @@ sv_err sc_pass1_row(sc_file *sf, sc_row *row)
     if (pf && rc == 1)
         rc = pass1_pf(pf, sf, row, &rd, &acc);
     while (!pf && rc == 1 && (rc = sc_reader_next(&rd)) == 1)
-        if (!sc_pass1_chunk(sf, row, &rd, &acc, &ps, &pe))
+        if (!pass1_feed(sf, row, &rd, &acc, &ps, &pe))
             rc = -2;
     sc_pf_stop(pf);
     sc_pass1_end(row, &rd, &acc, rc);

@@ -29,8 +29,9 @@ typedef struct sc_row {
     stream_pct pct;
     int64_t *thr; /* distinct thread rows (a hash set while reading) */
     size_t nthr, thr_cap;
-    stream_early early; /* percentiles from pass 1 (stream_one.c), when early_on */
+    stream_early early; /* percentiles from pass 1 (stream_one.c, schema 1), when early_on */
     bool early_on;
+    bool pct_early; /* pass 2: early gave pct every value it needs (nothing to feed) */
 } sc_row;
 
 /* A rank's pass 1 that also swept it (stream_one.c): its rows in the

@@ -53,6 +53,7 @@ static void row_free(sc_row *row)
         free(row->held[k]);
     free(row->held);
     stream_pct_free(&row->pct);
+    stream_early_free(&row->early);
     free(row->thr);
     free(row);
 }
@@ -267,6 +268,21 @@ static void set_region(sc_row *row, region *t)
     sc_row_to_region(row, t);
 }
 
+/* A row long enough that pass 2 feeding its percentile buckets would cost
+ * more than pass 1 keeping the durations near them (stream_early): pass 2
+ * then reads its start and end times only. */
+#define EARLY_MIN ((uint64_t)1 << 16)
+
+static void early_init(sc_file *sf, sc_row *row)
+{
+    if (row->n < EARLY_MIN)
+        return;
+    size_t cap = sc_pct_cap(sf, SC_PREFER_ROWS);
+    size_t prefix = cap / 2 < ((size_t)1 << 18) ? cap / 2 : (size_t)1 << 18;
+    stream_early_init(&row->early, prefix, cap);
+    row->early_on = true;
+}
+
 int sg_load_columns(ld_ctx *c, const rank_data *rk, hid_t g, const char *name, h5u_list *l,
                     region *t, sv_err *e)
 {
@@ -288,6 +304,7 @@ int sg_load_columns(ld_ctx *c, const rank_data *rk, hid_t g, const char *name, h
     sf->tlo = 0;
     sf->tmax = rk->has_threads ? (int64_t)rk->threads.n - 1 : INT64_MAX;
     sf->kmax = rk->has_tasks ? (int64_t)rk->tasks.n - 1 : INT64_MAX;
+    early_init(sf, row);
     sv_err pe = sc_pass1_row(sf, row);
     if (pe) {
         row_free(row);

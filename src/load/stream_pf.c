@@ -20,6 +20,7 @@
 typedef struct pf_row {
     sc_reader rd;
     sc_row *row;
+    sc_row *feed; /* whose percentile buckets get the durations, or NULL */
     sc_chunk slot[2];
     int fill;  /* the slot the reader fills next */
     int cur;   /* the slot the main thread reads, -1 before the first */
@@ -35,7 +36,6 @@ struct sc_pf {
     pthread_t th;
     bool stop;
     size_t want; /* the row the main thread waits for, or PF_NONE */
-    bool pct;
     /* The decoding's helpers (h5chunk.h) while the reader runs: one read
      * of a chunk of calls decodes a few hundred microseconds, too short
      * for a thread started per read to take its share. */
@@ -81,8 +81,8 @@ static void *pf_main(void *arg)
         pthread_mutex_unlock(&pf->mu);
         memcpy(x->rd.buf, sl->buf, sizeof sl->buf);
         int k = sc_reader_next(&x->rd);
-        if (k == 1 && pf->pct)
-            stream_pct_feed(&x->row->pct, x->rd.dur, x->rd.len);
+        if (k == 1 && x->feed)
+            stream_pct_feed(&x->feed->pct, x->rd.dur, x->rd.len);
         pthread_mutex_lock(&pf->mu);
         sl->len = x->rd.len;
         sl->pos = x->rd.pos;
@@ -98,9 +98,11 @@ static void *pf_main(void *arg)
     return NULL;
 }
 
-static bool pf_row_init(pf_row *x, sc_file *sf, sc_row *row, unsigned want, size_t cap, bool pct)
+static bool pf_row_init(pf_row *x, sc_file *sf, sc_row *row, sc_row *feed, unsigned want,
+                        size_t cap)
 {
     x->row = row;
+    x->feed = feed;
     x->cur = -1;
     if (row->mem) {
         x->done = true;
@@ -108,7 +110,7 @@ static bool pf_row_init(pf_row *x, sc_file *sf, sc_row *row, unsigned want, size
     }
     x->init = true;
     /* slot 0 has the reader's own buffers, slot 1 the same columns */
-    bool ok = sc_reader_init(&x->rd, sf, row, want, cap, pct);
+    bool ok = sc_reader_init(&x->rd, sf, row, want, cap, feed != NULL);
     memcpy(x->slot[0].buf, x->rd.buf, sizeof x->rd.buf);
     for (int k = 0; ok && k < SC_NCOL; k++)
         if (x->rd.want & (1u << k))
@@ -132,18 +134,18 @@ static void pf_free_rows(sc_pf *pf)
     free(pf);
 }
 
-sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, size_t n, unsigned want, size_t cap, bool pct)
+sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n, unsigned want,
+                   size_t cap, bool pct)
 {
     sc_pf *pf = calloc(1, sizeof *pf);
     if (!pf)
         return NULL;
     pf->n = n;
     pf->want = PF_NONE;
-    pf->pct = pct;
     pf->r = calloc(n ? n : 1, sizeof *pf->r);
     bool ok = pf->r != NULL;
     for (size_t j = 0; ok && j < n; j++)
-        ok = pf_row_init(&pf->r[j], sf, v[j], want, cap, pct);
+        ok = pf_row_init(&pf->r[j], sf, v[j], !pct ? NULL : feed ? feed[j] : v[j], want, cap);
     if (!ok) {
         if (pf->r)
             pf_free_rows(pf);

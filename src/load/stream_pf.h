@@ -25,10 +25,14 @@ typedef struct sc_chunk {
 
 /* Starts the reader over rows v[0 .. n) (rows held in memory, row->mem,
  * are left to the caller): columns want (sc_reader_init's), chunks of cap
- * calls; pct: each chunk's durations go to the row's percentile buckets.
+ * calls; pct: each chunk's durations go to the row's percentile buckets,
+ * of the rows feed[j] that are not NULL when feed is given (feed[j] is
+ * v[j] or NULL: a row whose percentiles pass 1 kept is read without its
+ * durations).
  * NULL when out of memory or no thread could start: the caller reads on
  * its own thread. */
-sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, size_t n, unsigned want, size_t cap, bool pct);
+sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n, unsigned want,
+                   size_t cap, bool pct);
 /* Row j's next chunk (the one before is handed back to the reader). */
 const sc_chunk *sc_pf_next(sc_pf *pf, size_t j);
 /* Stops the reader and frees everything. */

@@ -45,6 +45,7 @@ static bool gather(sc_row **v, size_t n, rank_rows *rr)
 typedef struct src_ctx {
     sc_reader rd;
     sc_row *row;
+    bool feed; /* the durations go to the row's percentile buckets */
     sc_pf *pf; /* the reads on a second thread (stream_pf.h), or NULL */
     size_t j;  /* the row's index there */
 } src_ctx;
@@ -74,7 +75,8 @@ static int src_refill(void *vctx, stream_src *src)
     src->s = x->rd.buf[SC_START];
     src->e = x->rd.buf[SC_END];
     src->len = x->rd.len;
-    stream_pct_feed(&x->row->pct, x->rd.dur, x->rd.len);
+    if (x->feed)
+        stream_pct_feed(&x->row->pct, x->rd.dur, x->rd.len);
     return 1;
 }
 
@@ -88,7 +90,8 @@ static sv_err alloc_pcts(sc_file *sf, rank_rows *rr)
 {
     size_t cap = sc_pct_cap(sf, rr->n);
     for (size_t j = 0; j < rr->n; j++)
-        if (rr->v[j]->n > 0 && !rr->v[j]->mem && !stream_pct_alloc(&rr->v[j]->pct, cap))
+        if (rr->v[j]->n > 0 && !rr->v[j]->mem && !rr->v[j]->pct_early &&
+            !stream_pct_alloc(&rr->v[j]->pct, cap))
             return SV_ERR_NOMEM;
     return SV_OK;
 }
@@ -103,13 +106,20 @@ static sv_err sweep_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *exc
                      : stream_chunk_len(sf->budget, rr->n, 3);
     stream_src *srcs = calloc(rr->n ? rr->n : 1, sizeof *srcs);
     src_ctx *ctx = calloc(rr->n ? rr->n : 1, sizeof *ctx);
-    sv_err e = srcs && ctx ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
-    sc_pf *pf = !e && two ? sc_pf_start(sf, rr->v, rr->n, 3u, cap, true) : NULL;
+    /* rows whose percentiles pass 1 kept (pct_early) are read without their durations */
+    sc_row **feed = calloc(rr->n ? rr->n : 1, sizeof *feed);
+    sv_err e = srcs && ctx && feed ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
+    for (size_t j = 0; !e && j < rr->n; j++)
+        feed[j] = rr->v[j]->pct_early ? NULL : rr->v[j];
+    sc_pf *pf = !e && two ? sc_pf_start(sf, rr->v, feed, rr->n, 3u, cap, true) : NULL;
+    free(feed);
     for (size_t j = 0; !e && j < rr->n; j++) {
         ctx[j].row = rr->v[j];
+        ctx[j].feed = !rr->v[j]->pct_early;
         ctx[j].pf = pf;
         ctx[j].j = j;
-        if (!pf && !rr->v[j]->mem && !sc_reader_init(&ctx[j].rd, sf, rr->v[j], 3u, cap, true))
+        if (!pf && !rr->v[j]->mem &&
+            !sc_reader_init(&ctx[j].rd, sf, rr->v[j], 3u, cap, ctx[j].feed))
             e = SV_ERR_NOMEM;
         srcs[j] = (stream_src){.reg = (uint32_t)j, .refill = src_refill, .ctx = &ctx[j]};
     }
@@ -523,8 +533,14 @@ sv_err sc_finish_rows(ld_ctx *c, sc_file *sf, rank_data *rk, sc_row **v, size_t 
         return e;
     }
     sc_one_free(sf);
-    for (size_t j = 0; j < rr.n; j++) /* pass 2 collects them as it reads */
-        stream_early_free(&rr.v[j]->early);
+    /* Pass 2 collects what pass 1 did not keep (schema 1's long rows keep theirs when the
+     * streaming sweep takes the rank: no durations to feed then). */
+    for (size_t j = 0; j < rr.n; j++) {
+        sc_row *row = rr.v[j];
+        row->pct_early = how == NEST_SWEEP && row->early_on && row->n > 0 && !row->mem &&
+                         stream_early_apply(&row->early, &row->pct);
+        stream_early_free(&row->early);
+    }
     if (!e && rr.n && how == NEST_LANES) {
         int64_t threads[LANE_PASSES_MAX];
         size_t nt = rank_threads(&rr, threads);
