@@ -451,27 +451,41 @@ static void check_chunk(sc_row *row, const sc_reader *rd, size_t len, int64_t *p
 
 /* Pass 1's work on one chunk (rd: the reader as the chunk left it);
  * false when out of memory. */
-bool sc_pass1_chunk(sc_file *sf, sc_row *row, const sc_reader *rd, stream_acc *acc, int64_t *ps,
-                    int64_t *pe)
+bool sc_pass1_check(sc_file *sf, sc_row *row, const sc_reader *rd, int64_t *ps, int64_t *pe)
 {
     if (!rd->ovf)
         check_chunk(row, rd, rd->len, ps, pe);
-    if (!check_lanes(row, rd, rd->len, sf))
+    return check_lanes(row, rd, rd->len, sf);
+}
+
+bool sc_pass1_chunk(sc_file *sf, sc_row *row, const sc_reader *rd, stream_acc *acc, int64_t *ps,
+                    int64_t *pe)
+{
+    if (!sc_pass1_check(sf, row, rd, ps, pe))
         return false;
     if (!rd->ovf && !row->bad_end)
         stream_acc_add(acc, rd->buf[SC_START], rd->buf[SC_END], rd->len);
     return true;
 }
 
-/* Pass 1's chunk and, when the row keeps them, the durations near its percentiles. */
+/* Pass 1's statistics of a chunk the checks kept and, when the row keeps
+ * them, the durations near its percentiles. */
+static void pass1_stats(sc_row *row, const sc_reader *rd, stream_acc *acc)
+{
+    stream_acc_add(acc, rd->buf[SC_START], rd->buf[SC_END], rd->len);
+    if (row->early_on)
+        stream_early_feed(&row->early, rd->buf[SC_START], rd->buf[SC_END], rd->len, acc->hist,
+                          acc->n);
+}
+
+/* The same on this thread, checks first; false when out of memory. */
 static bool pass1_feed(sc_file *sf, sc_row *row, const sc_reader *rd, stream_acc *acc, int64_t *ps,
                        int64_t *pe)
 {
-    if (!sc_pass1_chunk(sf, row, rd, acc, ps, pe))
+    if (!sc_pass1_check(sf, row, rd, ps, pe))
         return false;
-    if (row->early_on && !rd->ovf && !row->bad_end)
-        stream_early_feed(&row->early, rd->buf[SC_START], rd->buf[SC_END], rd->len, acc->hist,
-                          acc->n);
+    if (!rd->ovf && !row->bad_end)
+        pass1_stats(row, rd, acc);
     return true;
 }
 
@@ -482,10 +496,11 @@ static bool pass1_two(const sc_row *row, size_t cap)
     return row->n > 2 * (uint64_t)cap && par_threads() > 1;
 }
 
-/* The row's chunks from the reader thread; rd gets the last one's state. */
-static int pass1_pf(sc_pf *pf, sc_file *sf, sc_row *row, sc_reader *rd, stream_acc *acc)
+/* The row's chunks from the reader thread, which checked them (the row's
+ * faults, threads and order are its to write until it stops); rd gets the
+ * last one's state. */
+static int pass1_pf(sc_pf *pf, sc_row *row, sc_reader *rd, stream_acc *acc)
 {
-    int64_t ps = 0, pe = 0;
     int rc = 1;
     while (rc == 1) {
         const sc_chunk *ch = sc_pf_next(pf, 0);
@@ -495,8 +510,10 @@ static int pass1_pf(sc_pf *pf, sc_file *sf, sc_row *row, sc_reader *rd, stream_a
         rd->ovf = ch->ovf;
         rd->ovf_at = ch->ovf_at;
         rc = ch->rc;
-        if (rc == 1 && !pass1_feed(sf, row, rd, acc, &ps, &pe))
+        if (rc == 1 && ch->nomem)
             rc = -2;
+        else if (rc == 1 && !ch->skip)
+            pass1_stats(row, rd, acc);
     }
     memset(rd->buf, 0, sizeof rd->buf); /* the buffers were the reader thread's */
     return rc;
@@ -525,9 +542,10 @@ sv_err sc_pass1_row(sc_file *sf, sc_row *row)
     size_t cap = stream_chunk_len(sf->budget, 1, SC_NCOL + 1);
     size_t cap2 = sc_pf_chunk_len(stream_chunk_len(sf->budget, 2, SC_NCOL + 1));
     sc_pf *pf = NULL;
+    sc_pass1_begin(row); /* before the reader thread's checks */
     if (pass1_two(row, cap2)) {
         cap = cap2;
-        pf = sc_pf_start(sf, &row, NULL, 1, row->open, cap, false);
+        pf = sc_pf_start(sf, &row, NULL, 1, row->open, cap, SC_PF_CHECK);
     }
     sc_reader rd;
     stream_acc acc;
@@ -535,11 +553,10 @@ sv_err sc_pass1_row(sc_file *sf, sc_row *row)
     if (pf)
         memset(&rd, 0, sizeof rd);
     bool accok = stream_acc_init(&acc);
-    sc_pass1_begin(row);
     int64_t ps = 0, pe = 0;
     int rc = ok && accok ? 1 : -2;
     if (pf && rc == 1)
-        rc = pass1_pf(pf, sf, row, &rd, &acc);
+        rc = pass1_pf(pf, row, &rd, &acc);
     while (!pf && rc == 1 && (rc = sc_reader_next(&rd)) == 1)
         if (!pass1_feed(sf, row, &rd, &acc, &ps, &pe))
             rc = -2;

@@ -96,6 +96,9 @@ sv_err sc_pass1_row(sc_file *sf, sc_row *row);
  * chunk left the reader; false on NOMEM), the results once rc (the
  * reader's last: 0 the end) is known. */
 void sc_pass1_begin(sc_row *row);
+/* Its checks alone (faults, order, threads: the row's fields; ps, pe the
+ * order's last call); false on NOMEM. */
+bool sc_pass1_check(sc_file *sf, sc_row *row, const sc_reader *rd, int64_t *ps, int64_t *pe);
 bool sc_pass1_chunk(sc_file *sf, sc_row *row, const sc_reader *rd, stream_acc *acc, int64_t *ps,
                     int64_t *pe);
 void sc_pass1_end(sc_row *row, const sc_reader *rd, const stream_acc *acc, int rc);

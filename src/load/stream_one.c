@@ -123,7 +123,7 @@ bool sc_one_rank(sc_file *sf, sc_row **v, size_t n)
     stream_src *srcs = calloc(n, sizeof *srcs);
     int64_t *excl = calloc(n, sizeof *excl);
     bool ok = x && srcs && excl;
-    sc_pf *pf = ok && two ? sc_pf_start(sf, v, NULL, n, want, cap, false) : NULL;
+    sc_pf *pf = ok && two ? sc_pf_start(sf, v, NULL, n, want, cap, 0) : NULL;
     for (size_t j = 0; ok && j < n; j++) {
         x[j] = (one_src){.sf = sf, .row = v[j], .pf = pf, .j = j};
         sc_pass1_begin(v[j]);

@@ -20,7 +20,8 @@
 typedef struct pf_row {
     sc_reader rd;
     sc_row *row;
-    sc_row *feed; /* whose percentile buckets get the durations, or NULL */
+    sc_row *feed;   /* whose percentile buckets get the durations, or NULL */
+    int64_t ps, pe; /* SC_PF_CHECK: the order's last call */
     sc_chunk slot[2];
     int fill;  /* the slot the reader fills next */
     int cur;   /* the slot the main thread reads, -1 before the first */
@@ -36,6 +37,7 @@ struct sc_pf {
     pthread_t th;
     bool stop;
     size_t want; /* the row the main thread waits for, or PF_NONE */
+    bool check;  /* SC_PF_CHECK */
     /* The decoding's helpers (h5chunk.h) while the reader runs: one read
      * of a chunk of calls decodes a few hundred microseconds, too short
      * for a thread started per read to take its share. */
@@ -83,7 +85,14 @@ static void *pf_main(void *arg)
         int k = sc_reader_next(&x->rd);
         if (k == 1 && x->feed)
             stream_pct_feed(&x->feed->pct, x->rd.dur, x->rd.len);
+        bool nomem = false, skip = false;
+        if (k == 1 && pf->check) {
+            nomem = !sc_pass1_check(pf->sf, x->row, &x->rd, &x->ps, &x->pe);
+            skip = x->rd.ovf || x->row->bad_end;
+        }
         pthread_mutex_lock(&pf->mu);
+        sl->skip = skip;
+        sl->nomem = nomem;
         sl->len = x->rd.len;
         sl->pos = x->rd.pos;
         sl->ovf = x->rd.ovf;
@@ -135,7 +144,7 @@ static void pf_free_rows(sc_pf *pf)
 }
 
 sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n, unsigned want,
-                   size_t cap, bool pct)
+                   size_t cap, unsigned flags)
 {
     sc_pf *pf = calloc(1, sizeof *pf);
     if (!pf)
@@ -145,7 +154,11 @@ sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n,
     pf->r = calloc(n ? n : 1, sizeof *pf->r);
     bool ok = pf->r != NULL;
     for (size_t j = 0; ok && j < n; j++)
-        ok = pf_row_init(&pf->r[j], sf, v[j], !pct ? NULL : feed ? feed[j] : v[j], want, cap);
+        ok = pf_row_init(&pf->r[j], sf, v[j],
+                         !(flags & SC_PF_PCT) ? NULL
+                         : feed               ? feed[j]
+                                              : v[j],
+                         want, cap);
     if (!ok) {
         if (pf->r)
             pf_free_rows(pf);
@@ -163,6 +176,7 @@ sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n,
         return NULL;
     }
     pf->sf = sf;
+    pf->check = (flags & SC_PF_CHECK) != 0;
     pf->crew = par_crew_start(par_threads());
     pf_crew(pf, pf->crew);
     pthread_attr_t attr;

@@ -21,18 +21,26 @@ typedef struct sc_chunk {
     size_t ovf_at;
     int rc; /* sc_reader_next's: 1 a chunk, 0 the row's end, -1 a read error */
     bool full;
+    bool skip;  /* SC_PF_CHECK: the row is dropped (a fault so far): no statistics */
+    bool nomem; /* SC_PF_CHECK: the checks ran out of memory */
 } sc_chunk;
+
+/* sc_pf_start's flags. */
+#define SC_PF_PCT 1u   /* each chunk's durations go to the row's percentile buckets */
+#define SC_PF_CHECK 2u /* the reader runs pass 1's checks on each chunk (sc_pass1_check) */
 
 /* Starts the reader over rows v[0 .. n) (rows held in memory, row->mem,
  * are left to the caller): columns want (sc_reader_init's), chunks of cap
- * calls; pct: each chunk's durations go to the row's percentile buckets,
- * of the rows feed[j] that are not NULL when feed is given (feed[j] is
- * v[j] or NULL: a row whose percentiles pass 1 kept is read without its
- * durations).
- * NULL when out of memory or no thread could start: the caller reads on
- * its own thread. */
+ * calls.  SC_PF_PCT: each chunk's durations go to the row's percentile
+ * buckets, of the rows feed[j] that are not NULL when feed is given
+ * (feed[j] is v[j] or NULL: a row whose percentiles pass 1 kept is read
+ * without its durations).  SC_PF_CHECK: the reader checks each chunk, in
+ * order, before handing it over; the row's faults, order and threads are
+ * then written by the reader until sc_pf_stop, and sc_pass1_begin must
+ * come first.  NULL when out of memory or no thread could start: the
+ * caller reads on its own thread. */
 sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n, unsigned want,
-                   size_t cap, bool pct);
+                   size_t cap, unsigned flags);
 /* Row j's next chunk (the one before is handed back to the reader). */
 const sc_chunk *sc_pf_next(sc_pf *pf, size_t j);
 /* Stops the reader and frees everything. */

@@ -111,7 +111,7 @@ static sv_err sweep_rank(sc_file *sf, rank_rows *rr, rank_data *rk, int64_t *exc
     sv_err e = srcs && ctx && feed ? alloc_pcts(sf, rr) : SV_ERR_NOMEM;
     for (size_t j = 0; !e && j < rr->n; j++)
         feed[j] = rr->v[j]->pct_early ? NULL : rr->v[j];
-    sc_pf *pf = !e && two ? sc_pf_start(sf, rr->v, feed, rr->n, 3u, cap, true) : NULL;
+    sc_pf *pf = !e && two ? sc_pf_start(sf, rr->v, feed, rr->n, 3u, cap, SC_PF_PCT) : NULL;
     free(feed);
     for (size_t j = 0; !e && j < rr->n; j++) {
         ctx[j].row = rr->v[j];
