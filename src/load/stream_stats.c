@@ -258,9 +258,46 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A bucket this narrow is counted value by value instead of sorted: its
+ * values are its lowest duration plus less than 2^PCT_COUNT_W. */
+#define PCT_COUNT_W 12
+
+/* The ranks wanted in collected bucket s, from a count of each value;
+ * false when the bucket is too wide or holds a value outside it. */
+static bool resolve_counted(stream_pct *pc, size_t s)
+{
+    uint64_t lo;
+    int w;
+    bucket_range(pc->bkt[s], &lo, &w);
+    if (w > PCT_COUNT_W)
+        return false;
+    uint32_t cnt[(size_t)1 << PCT_COUNT_W];
+    size_t m = (size_t)1 << w, n = pc->fill[s];
+    memset(cnt, 0, m * sizeof *cnt);
+    const int64_t *v = pc->v[s];
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = (uint64_t)v[i] - lo;
+        if (k >= m)
+            return false;
+        cnt[k]++;
+    }
+    for (size_t j = 0; j < pc->nr; j++) {
+        if (pc->known[j] || pc->bucket[j] != pc->bkt[s] || pc->within[j] >= n)
+            continue;
+        size_t k = 0, below = cnt[0];
+        while (below <= pc->within[j]) /* the rank's value: the first count passing it */
+            below += cnt[++k];
+        pc->value[j] = (int64_t)(lo + k);
+        pc->known[j] = true;
+    }
+    return true;
+}
+
 void stream_pct_resolve(stream_pct *pc)
 {
     for (size_t s = 0; s < pc->nb; s++) {
+        if (resolve_counted(pc, s))
+            continue;
         qsort(pc->v[s], pc->fill[s], sizeof *pc->v[s], cmp_i64);
         for (size_t j = 0; j < pc->nr; j++)
             if (!pc->known[j] && pc->bucket[j] == pc->bkt[s] && pc->within[j] < pc->fill[s]) {
