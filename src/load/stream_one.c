@@ -8,11 +8,12 @@
  * choose() in stream_rank.c) is read once: the rows are merged as pass 2
  * merges them, each chunk goes through pass 1's checks and statistics and
  * then to the sweep, and the durations near each percentile are kept
- * (stream_early).  Pass 2 takes the totals when the rows committed are
- * these same rows in this order; otherwise, and when the sweep stops (a row
- * out of order, a read error), everything is as if this had not run: the
- * rows are reset and read row by row, so the output and the warnings are
- * the two-pass load's. */
+ * (stream_early).  With a reader thread, pass 1's checks, statistics and
+ * early percentiles run there as each chunk is decoded (sc_pf_start_stats),
+ * beside the sweep on this thread, the longer of the two.  Pass 2 takes the totals when the rows
+ * committed are these same rows in this order; otherwise, and when the sweep stops (a row out of
+ * order, a read error), everything is as if this had not run: the rows are reset and read row by
+ * row, so the output and the warnings are the two-pass load's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,25 @@ typedef struct one_src {
     bool failed; /* a read error or NOMEM */
 } one_src;
 
+/* Pass 1's statistics of a chunk its checks kept: the row's accumulator and
+ * the durations near its percentiles. */
+static void one_stats(one_src *x, const sc_reader *rd)
+{
+    stream_acc_add(&x->acc, rd->buf[SC_START], rd->buf[SC_END], rd->len);
+    if (x->row->early_on)
+        stream_early_feed(&x->row->early, rd->buf[SC_START], rd->buf[SC_END], rd->len, x->acc.hist,
+                          x->acc.n);
+}
+
+/* sc_pf_stats.fn: the same on the reader thread, which checked the chunk. */
+static void one_stats_pf(void *ctx, size_t j, const sc_reader *rd)
+{
+    one_stats(&((one_src *)ctx)[j], rd);
+}
+
+/* The next chunk: from the reader thread, checked and counted there (the
+ * sweep, on this thread, is the longer part: pass 1 goes beside it), or read,
+ * checked and counted here. */
 static int one_refill(void *vctx, stream_src *src)
 {
     one_src *x = vctx;
@@ -42,21 +62,18 @@ static int one_refill(void *vctx, stream_src *src)
         x->rd.pos = ch->pos;
         x->rd.ovf = ch->ovf;
         x->rd.ovf_at = ch->ovf_at;
-        rc = ch->rc;
+        rc = ch->rc == 1 && ch->nomem ? -1 : ch->rc;
     } else {
         rc = sc_reader_next(&x->rd);
+        if (rc == 1 && !sc_pass1_check(x->sf, x->row, &x->rd, &x->ps, &x->pe))
+            rc = -1;
+        else if (rc == 1 && !x->rd.ovf && !x->row->bad_end)
+            one_stats(x, &x->rd);
     }
     if (rc < 0)
         x->failed = true;
     if (rc != 1)
         return rc;
-    if (!sc_pass1_chunk(x->sf, x->row, &x->rd, &x->acc, &x->ps, &x->pe)) {
-        x->failed = true;
-        return -1;
-    }
-    if (!x->rd.ovf && !x->row->bad_end && x->row->early_on)
-        stream_early_feed(&x->row->early, x->rd.buf[SC_START], x->rd.buf[SC_END], x->rd.len,
-                          x->acc.hist, x->acc.n);
     src->s = x->rd.buf[SC_START];
     src->e = x->rd.buf[SC_END];
     src->len = x->rd.len;
@@ -123,16 +140,21 @@ bool sc_one_rank(sc_file *sf, sc_row **v, size_t n)
     stream_src *srcs = calloc(n, sizeof *srcs);
     int64_t *excl = calloc(n, sizeof *excl);
     bool ok = x && srcs && excl;
-    sc_pf *pf = ok && two ? sc_pf_start(sf, v, NULL, n, want, cap, 0) : NULL;
+    /* the rows' pass 1 set up before the reader thread checks and counts */
     for (size_t j = 0; ok && j < n; j++) {
-        x[j] = (one_src){.sf = sf, .row = v[j], .pf = pf, .j = j};
+        x[j] = (one_src){.sf = sf, .row = v[j], .j = j};
         sc_pass1_begin(v[j]);
-        ok = stream_acc_init(&x[j].acc) &&
-             (pf || sc_reader_init(&x[j].rd, sf, v[j], v[j]->open, cap, false));
+        ok = stream_acc_init(&x[j].acc);
         srcs[j] = (stream_src){.reg = (uint32_t)j, .refill = one_refill, .ctx = &x[j]};
     }
     if (ok)
         early_init(sf, v, n);
+    sc_pf *pf =
+        ok && two ? sc_pf_start_stats(sf, v, n, want, cap, (sc_pf_stats){one_stats_pf, x}) : NULL;
+    for (size_t j = 0; ok && j < n; j++) {
+        x[j].pf = pf;
+        ok = pf || sc_reader_init(&x[j].rd, sf, v[j], v[j]->open, cap, false);
+    }
     stream_sweep_out out = {excl, 0, false, false};
     int rc = ok ? stream_sweep(srcs, n, &out) : -1;
     sc_pf_stop(pf);

@@ -36,8 +36,9 @@ struct sc_pf {
     pthread_cond_t cv;
     pthread_t th;
     bool stop;
-    size_t want; /* the row the main thread waits for, or PF_NONE */
-    bool check;  /* SC_PF_CHECK */
+    size_t want;       /* the row the main thread waits for, or PF_NONE */
+    bool check;        /* SC_PF_CHECK */
+    sc_pf_stats stats; /* fn NULL: none on the reader */
     /* The decoding's helpers (h5chunk.h) while the reader runs: one read
      * of a chunk of calls decodes a few hundred microseconds, too short
      * for a thread started per read to take its share. */
@@ -89,6 +90,8 @@ static void *pf_main(void *arg)
         if (k == 1 && pf->check) {
             nomem = !sc_pass1_check(pf->sf, x->row, &x->rd, &x->ps, &x->pe);
             skip = x->rd.ovf || x->row->bad_end;
+            if (!nomem && !skip && pf->stats.fn)
+                pf->stats.fn(pf->stats.ctx, (size_t)(x - pf->r), &x->rd);
         }
         pthread_mutex_lock(&pf->mu);
         sl->skip = skip;
@@ -143,8 +146,8 @@ static void pf_free_rows(sc_pf *pf)
     free(pf);
 }
 
-sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n, unsigned want,
-                   size_t cap, unsigned flags)
+static sc_pf *pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n, unsigned want,
+                       size_t cap, unsigned flags, sc_pf_stats st)
 {
     sc_pf *pf = calloc(1, sizeof *pf);
     if (!pf)
@@ -177,6 +180,7 @@ sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n,
     }
     pf->sf = sf;
     pf->check = (flags & SC_PF_CHECK) != 0;
+    pf->stats = st; /* before the thread: it reads them */
     pf->crew = par_crew_start(par_threads());
     pf_crew(pf, pf->crew);
     pthread_attr_t attr;
@@ -239,4 +243,16 @@ size_t sc_pf_chunk_len(size_t len)
     if (env && *env && strtol(env, NULL, 10) >= 1)
         return len;
     return len < PF_CHUNK_MAX ? len : PF_CHUNK_MAX;
+}
+
+sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n, unsigned want,
+                   size_t cap, unsigned flags)
+{
+    return pf_start(sf, v, feed, n, want, cap, flags, (sc_pf_stats){NULL, NULL});
+}
+
+sc_pf *sc_pf_start_stats(sc_file *sf, sc_row *const *v, size_t n, unsigned want, size_t cap,
+                         sc_pf_stats st)
+{
+    return pf_start(sf, v, NULL, n, want, cap, SC_PF_CHECK, st);
 }

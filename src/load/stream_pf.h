@@ -41,6 +41,17 @@ typedef struct sc_chunk {
  * caller reads on its own thread. */
 sc_pf *sc_pf_start(sc_file *sf, sc_row *const *v, sc_row *const *feed, size_t n, unsigned want,
                    size_t cap, unsigned flags);
+/* The reader's statistics beside its checks: fn(ctx, j, rd) on each chunk of
+ * row j the checks keep (rd: the reader after it), on the reader thread and
+ * in each row's order; what fn writes is the caller's to read once sc_pf_stop
+ * has returned. */
+typedef struct sc_pf_stats {
+    void (*fn)(void *ctx, size_t j, const sc_reader *rd);
+    void *ctx;
+} sc_pf_stats;
+/* sc_pf_start with SC_PF_CHECK and st's statistics on the reader. */
+sc_pf *sc_pf_start_stats(sc_file *sf, sc_row *const *v, size_t n, unsigned want, size_t cap,
+                         sc_pf_stats st);
 /* Row j's next chunk (the one before is handed back to the reader). */
 const sc_chunk *sc_pf_next(sc_pf *pf, size_t j);
 /* Stops the reader and frees everything. */
