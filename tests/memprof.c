@@ -36,3 +36,27 @@ void mp_finish(profile *p)
     if (e)
         fail_msg("profile_finish: %s", err.msg);
 }
+
+profile *mp_ranks_profile(int nranks)
+{
+    profile *p = profile_new("mem");
+    for (int k = 0; k < nranks; k++) {
+        rank_data *rk = profile_add_rank(p, k);
+        int64_t o = (int64_t)k * 10000;
+        int64_t as[] = {o, o + 100}, ae[] = {o + 1000, o + 200};
+        int64_t bs[] = {o + 10, o + 300, o + 300}, be[] = {o + 50, o + 400, o + 400};
+        int64_t cs[] = {o + 40, o + 900}, ce[] = {o + 60, o + 1200};
+        mp_region(rk, "a", 2, as, ae);
+        mp_region(rk, "b", 3, bs, be);
+        mp_region(rk, "c", 2, cs, ce);
+        int64_t ds[64], de[64];
+        for (int i = 0; i < k && i < 64; i++) {
+            ds[i] = o + 2000 + 10 * i;
+            de[i] = ds[i] + 5;
+        }
+        if (k > 0)
+            mp_region(rk, "d", (size_t)(k < 64 ? k : 64), ds, de);
+    }
+    mp_finish(p);
+    return p;
+}

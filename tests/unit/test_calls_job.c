@@ -21,33 +21,6 @@
 #include "memprof.h"
 #include "model/region.h"
 
-/* Rank k holds legacy_small's calls shifted by k * 10 000 ns, plus k extra
- * disjoint calls of region "d" (ranks differ in size, so the threads take
- * uneven work). */
-static profile *ranks_profile(int nranks)
-{
-    profile *p = profile_new("mem");
-    for (int k = 0; k < nranks; k++) {
-        rank_data *rk = profile_add_rank(p, k);
-        int64_t o = (int64_t)k * 10000;
-        int64_t as[] = {o, o + 100}, ae[] = {o + 1000, o + 200};
-        int64_t bs[] = {o + 10, o + 300, o + 300}, be[] = {o + 50, o + 400, o + 400};
-        int64_t cs[] = {o + 40, o + 900}, ce[] = {o + 60, o + 1200};
-        mp_region(rk, "a", 2, as, ae);
-        mp_region(rk, "b", 3, bs, be);
-        mp_region(rk, "c", 2, cs, ce);
-        int64_t ds[64], de[64];
-        for (int i = 0; i < k && i < 64; i++) {
-            ds[i] = o + 2000 + 10 * i;
-            de[i] = ds[i] + 5;
-        }
-        if (k > 0)
-            mp_region(rk, "d", (size_t)(k < 64 ? k : 64), ds, de);
-    }
-    mp_finish(p);
-    return p;
-}
-
 static int64_t gi(const rank_data *rk, const char *name, size_t i)
 {
     return (int64_t)(rank_region(rk, name)->gidx0 + i);
@@ -80,7 +53,7 @@ static void same_calls(const rank_data *rx, const rank_data *ry)
 static void test_by_hand(void **state)
 {
     (void)state;
-    profile *p = ranks_profile(1);
+    profile *p = mp_ranks_profile(1);
     calls_job *j;
     assert_int_equal(calls_job_start(p, false, 0, NULL, &j, NULL), SV_OK);
     calls_job_wait(j);
@@ -112,7 +85,7 @@ static void test_equals_serial(void **state)
 {
     (void)state;
     enum { NR = 9 };
-    profile *p = ranks_profile(NR), *q = ranks_profile(NR);
+    profile *p = mp_ranks_profile(NR), *q = mp_ranks_profile(NR);
     calls_job *j;
     assert_int_equal(calls_job_start(p, false, 0, NULL, &j, NULL), SV_OK);
     assert_int_equal(profile_ensure_calls(q, NULL), SV_OK);
@@ -142,7 +115,7 @@ static void test_equals_serial(void **state)
 static void test_hold_release(void **state)
 {
     (void)state;
-    profile *p = ranks_profile(4);
+    profile *p = mp_ranks_profile(4);
     calls_job *j;
     assert_int_equal(calls_job_start(p, true, 0, NULL, &j, NULL), SV_OK);
     int64_t seen = 0;
@@ -167,7 +140,7 @@ static void test_hold_release(void **state)
 static void test_cancel(void **state)
 {
     (void)state;
-    profile *p = ranks_profile(6);
+    profile *p = mp_ranks_profile(6);
     calls_job *j;
     assert_int_equal(calls_job_start(p, true, 0, NULL, &j, NULL), SV_OK);
     calls_job_cancel(j);
@@ -182,7 +155,7 @@ static void test_cancel(void **state)
 static void test_install_keeps_existing(void **state)
 {
     (void)state;
-    profile *p = ranks_profile(3);
+    profile *p = mp_ranks_profile(3);
     calls_job *j;
     assert_int_equal(calls_job_start(p, true, 0, NULL, &j, NULL), SV_OK);
     assert_int_equal(profile_ensure_calls(p, NULL), SV_OK);

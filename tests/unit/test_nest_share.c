@@ -19,32 +19,6 @@
 #include "model/nest_share.h"
 #include "model/region.h"
 
-/* test_calls_job.c's ranks: legacy_small shifted by k * 10 000 ns, plus k
- * disjoint calls of region "d". */
-static profile *ranks_profile(int nranks)
-{
-    profile *p = profile_new("mem");
-    for (int k = 0; k < nranks; k++) {
-        rank_data *rk = profile_add_rank(p, k);
-        int64_t o = (int64_t)k * 10000;
-        int64_t as[] = {o, o + 100}, ae[] = {o + 1000, o + 200};
-        int64_t bs[] = {o + 10, o + 300, o + 300}, be[] = {o + 50, o + 400, o + 400};
-        int64_t cs[] = {o + 40, o + 900}, ce[] = {o + 60, o + 1200};
-        mp_region(rk, "a", 2, as, ae);
-        mp_region(rk, "b", 3, bs, be);
-        mp_region(rk, "c", 2, cs, ce);
-        int64_t ds[64], de[64];
-        for (int i = 0; i < k && i < 64; i++) {
-            ds[i] = o + 2000 + 10 * i;
-            de[i] = ds[i] + 5;
-        }
-        if (k > 0)
-            mp_region(rk, "d", (size_t)(k < 64 ? k : 64), ds, de);
-    }
-    mp_finish(p);
-    return p;
-}
-
 static void spoil_totals(rank_data *rk)
 {
     for (size_t j = 0; j < rk->nregions; j++)
@@ -65,7 +39,7 @@ static void build_rank(profile *p, size_t k, nest_share *sh)
 static void test_by_hand(void **state)
 {
     (void)state;
-    profile *p = ranks_profile(1), *q = ranks_profile(1);
+    profile *p = mp_ranks_profile(1), *q = mp_ranks_profile(1);
     nest_share *sh = nest_share_new(1);
     assert_non_null(sh);
     build_rank(p, 0, sh);
@@ -98,7 +72,7 @@ static void test_by_hand(void **state)
 static void test_mismatch(void **state)
 {
     (void)state;
-    profile *p = ranks_profile(3), *q = ranks_profile(3);
+    profile *p = mp_ranks_profile(3), *q = mp_ranks_profile(3);
     nest_share *sh = nest_share_new(3);
     for (size_t k = 0; k < 3; k++)
         build_rank(p, k, sh);
@@ -122,7 +96,7 @@ static void test_mismatch(void **state)
 static void test_none_close(void **state)
 {
     (void)state;
-    profile *p = ranks_profile(2);
+    profile *p = mp_ranks_profile(2);
     rank_data *rk = &p->ranks[0];
     for (size_t j = 0; j < rk->nregions; j++) {
         region *r = rk->regions[j];
@@ -167,7 +141,7 @@ static void test_wait(void **state)
 {
     (void)state;
     enum { NR = 9 };
-    profile *p = ranks_profile(NR), *q = ranks_profile(NR);
+    profile *p = mp_ranks_profile(NR), *q = mp_ranks_profile(NR);
     taker t = {nest_share_new(NR), q, {false}};
     for (size_t k = 0; k < NR; k++)
         spoil_totals(&q->ranks[k]);
