@@ -362,11 +362,16 @@ static bool excl_pass(rank_data *rk, const uint32_t *off, uint32_t *child, size_
     return true;
 }
 
-/* The families' offsets into child (n + 1 entries, the caller frees them)
- * and the calls with a parent into child, grouped by parent.  *widest
- * receives the largest family. */
-static uint32_t *family_offsets(const int32_t *parent, size_t n, uint32_t *child, size_t *widest)
+/* The families' offsets (n + 1 entries, the caller frees them) and the
+ * calls with a parent in *child (allocated here, *m of them: the caller
+ * frees it too), grouped by parent, by call index within a family: the
+ * parents are read twice (count, fill).  *widest receives the largest
+ * family.  NULL when out of memory. */
+static uint32_t *family_offsets(const int32_t *parent, size_t n, uint32_t **child, size_t *m,
+                                size_t *widest)
 {
+    *child = NULL;
+    *m = *widest = 0;
     uint32_t *off = alloc_big((n + 1) * sizeof *off);
     if (!off)
         return NULL;
@@ -374,80 +379,38 @@ static uint32_t *family_offsets(const int32_t *parent, size_t n, uint32_t *child
     for (size_t g = 0; g < n; g++)
         if (parent[g] >= 0)
             off[parent[g] + 1]++;
-    *widest = 0;
     for (size_t g = 0; g < n; g++) {
         *widest = off[g + 1] > *widest ? off[g + 1] : *widest;
         off[g + 1] += off[g];
     }
+    *m = off[n];
+    uint32_t *ch = *child = alloc_big((*m ? *m : 1) * sizeof *ch);
+    if (!ch) {
+        free(off);
+        return NULL;
+    }
     /* off[p] serves as p's fill cursor, ending at p + 1's start: shift back. */
     for (size_t g = 0; g < n; g++)
         if (parent[g] >= 0)
-            child[off[parent[g]]++] = (uint32_t)g;
+            ch[off[parent[g]]++] = (uint32_t)g;
     memmove(off + 1, off, n * sizeof *off);
     off[0] = 0;
     return off;
 }
 
-/* The viewer's children (no exclusive times): the families' offsets of
- * every parent at once, so the parents are read twice (count, fill)
- * rather than twice per range of parents plus a count of the children;
- * the offsets (4 bytes a call) live only while the list is built.  Same
- * order as family_offsets: by parent, then by call index, then each family
- * by start.  false when out of memory. */
-static bool fill_families(rank_data *rk, const int32_t *parent, rank_calls *c)
-{
-    size_t n = rk->ncalls;
-    uint32_t *off = alloc_big((n + 1) * sizeof *off);
-    if (!off)
-        return false;
-    memset(off, 0, (n + 1) * sizeof *off);
-    for (size_t g = 0; g < n; g++)
-        if (parent[g] >= 0)
-            off[parent[g] + 1]++;
-    for (size_t g = 0; g < n; g++)
-        off[g + 1] += off[g];
-    size_t m = off[n];
-    uint32_t *child = c->child = alloc_big((m ? m : 1) * sizeof *child);
-    c->nchild = m;
-    bool ok = child != NULL;
-    /* off[p] serves as p's fill cursor, ending at p + 1's start. */
-    for (size_t g = 0; ok && g < n; g++)
-        if (parent[g] >= 0)
-            child[off[parent[g]]++] = (uint32_t)g;
-    if (ok) {
-        memmove(off + 1, off, n * sizeof *off);
-        off[0] = 0;
-        ok = order_only(rk, off, n, child);
-    }
-    free(off);
-    return ok;
-}
-
-static size_t count_children(const int32_t *parent, size_t n)
-{
-    size_t m = 0;
-    for (size_t g = 0; g < n; g++)
-        m += parent[g] >= 0;
-    return m;
-}
-
 /* Children lists of every call (grouped by parent, each ordered by start)
  * from parent links into c->child.  With totals, also the exclusive time of
  * every call: its duration less the union of its children, stored per call
- * when excl is given, else added to its region's total.  The families'
- * offsets are a temporary (the views find a family by binary search). */
+ * when excl is given, else added to its region's total; without, the
+ * viewer's children alone.  The families' offsets (4 bytes a call) are a
+ * temporary (the views find a family by binary search). */
 static bool build_children(rank_data *rk, const int32_t *parent, rank_calls *c, bool totals,
                            int64_t *excl)
 {
-    if (!totals)
-        return fill_families(rk, parent, c);
-    size_t n = rk->ncalls, m = count_children(parent, n), widest = 0;
-    uint32_t *child = c->child = alloc_big((m ? m : 1) * sizeof *child);
-    c->nchild = m;
-    if (!child)
-        return false;
-    uint32_t *off = family_offsets(parent, n, child, &widest);
-    bool ok = off && excl_pass(rk, off, child, widest, excl);
+    size_t n = rk->ncalls, widest = 0;
+    uint32_t *off = family_offsets(parent, n, &c->child, &c->nchild, &widest);
+    bool ok = off && (totals ? excl_pass(rk, off, c->child, widest, excl)
+                             : order_only(rk, off, n, c->child));
     free(off);
     return ok;
 }
