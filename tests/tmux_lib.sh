@@ -28,3 +28,18 @@ wait_for() {
     return 1
 }
 row_has() { sed -n "${1}p" "$tmp/screen" | grep -q -- "$2"; }
+# wait_until SESSION COMMAND...: polls the pane until COMMAND succeeds, as long as wait_for.
+# A check of a part of the screen below the one waited for waits too: the terminal is written
+# top to bottom, and a slow build (ThreadSanitizer on a loaded machine) is captured in between.
+wait_until() {
+    session=$1
+    shift
+    n=0
+    while [ $n -lt "${tmux_wait:-150}" ]; do
+        cap "$session"
+        "$@" && return 0
+        sleep 0.1
+        n=$((n + 1))
+    done
+    return 1
+}

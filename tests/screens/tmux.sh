@@ -16,19 +16,6 @@ if [ ! -x "$sv" ] || [ ! -f "$fx/small.h5" ]; then
 fi
 . "${0%/*}/../tmux_lib.sh"
 start80() { start "$1" 80 24 "$2"; }
-# wait_until SESSION COMMAND...: polls the pane until COMMAND succeeds, as long as wait_for
-wait_until() {
-    session=$1
-    shift
-    n=0
-    while [ $n -lt "${tmux_wait:-150}" ]; do
-        cap "$session"
-        "$@" && return 0
-        sleep 0.1
-        n=$((n + 1))
-    done
-    return 1
-}
 restored() { # the shell after scopeview: canonical input and echo are back on
     wait_for "$1" "^MODES:" && has "^MODES: icanon echo"
 }
@@ -52,7 +39,7 @@ check "at 30x8 the screen says it is too small" wait_for ui "Terminal too small"
 check "at 30x8 the message gives the size" has "(30x8)"
 t resize-window -t ui -x 80 -y 24
 check "back at 80x24 the interface recovers" wait_for ui "^  *\[1 "
-check "back at 80x24 the message is gone" hasnt "too small"
+check "back at 80x24 the message is gone" wait_until ui hasnt "too small"
 check "back at 80x24 the status bar is on row 24" wait_until ui row_has 24 "? help"
 # A storm of resizes, some while keys are being handled, ending at 1x1 then 80x24.
 i=1

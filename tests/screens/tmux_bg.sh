@@ -19,14 +19,14 @@ check "first screen: computing" wait_for bg "computing… (call nesting, in the 
 check "first screen: the timeline's tab" has "\[1 timeline\]"
 t send-keys -t bg 3
 check "3 while computing: the regions at once" wait_for bg "\[3 regions\]" 20
-check "3 while computing: their rows" has "Total"
+check "3 while computing: their rows" wait_for bg "Total" 20
 t send-keys -t bg 1
 check "1: back to the timeline" wait_for bg "\[1 timeline\]" 20
 # No key from here on: the nesting arrives (4 s after it was done) and the screen redraws.
 # (MainThread is on the overview already: the lanes' count and a call bar are not.)
 check "the timeline fills in by itself" wait_for bg "(32 ns/col)  2 lanes" 100
-check "with the calls' bars" has "\[outer"
-check "and says computing no more" hasnt "computing…"
+check "with the calls' bars" wait_for bg "\[outer" 20
+check "and says computing no more" wait_until bg hasnt "computing…"
 t send-keys -t bg q
 
 finish

@@ -27,7 +27,7 @@ how="--memory 64M"
 start ooc 80 24 "env TERM=xterm-256color LANG=C.UTF-8 SCOPEVIEW_TEST_OOC_CAP=2000 '$sv' $how '$mix'"
 check "opens out of core ($how): the overview from the map" wait_for ooc "overview (out of core) *$" 300
 check "not refused" hasnt "memory budget"
-check "the map's legend under the rows" has "^ overview"
+check "the map's legend under the rows" wait_until ooc has "^ overview"
 check "the timeline's tab" has "\[1 timeline\]"
 # Zoom in at the cursor until the view spans at most 2000 calls: then the calls are read (each
 # + waits for a window being read to come in, so a slow machine does not zoom past it).
@@ -45,7 +45,8 @@ while [ $n -lt 40 ]; do
 done
 check "zoomed in: the calls of the view are read (header 'out of core')" \
     wait_for ooc "  out of core$" 100
-check "zoomed in: a call's bar, named (bench.py's main spans the view)" rowhas 4 "│main"
+check "zoomed in: a call's bar, named (bench.py's main spans the view)" \
+    wait_until ooc rowhas 4 "│main"
 check "zoomed in: no longer the overview" hasnt "overview (out of core)"
 # A call of the window selected: under the cursor, else the next or the previous in its row.
 for k in Enter ] [; do
