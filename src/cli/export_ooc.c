@@ -828,6 +828,7 @@ static bool hook_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
     /* The export reads the skeleton and the map only: the overview's aggregates are not
      * made (a third of the sweep's time). */
     ooc_scan_mute_others(sc, k, "an export makes no overview");
+    ooc_scan_sinks_only(sc);
     return true;
 }
 

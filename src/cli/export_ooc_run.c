@@ -332,6 +332,7 @@ static bool folded_attach(void *ctx, ooc_scan *sc, const ooc_sweep_view *v)
             ooc_scan_mute_others(sc, sc->sinks[i].self, "an export makes no overview");
             break;
         }
+    ooc_scan_sinks_only(sc);
     return true;
 }
 

@@ -265,16 +265,23 @@ static bool deep_row(ooc_map *m)
     return true;
 }
 
+void ooc_map_count(ooc_map *m, size_t l, int64_t start, int64_t end)
+{
+    if (l >= m->nlanes)
+        return;
+    int64_t vend = lanes_visible_end(start, end);
+    m->ncalls++;
+    m->lanes[l].ncalls++;
+    m->t_min = start < m->t_min ? start : m->t_min;
+    m->t_max = vend > m->t_max ? vend : m->t_max;
+}
+
 void ooc_map_add(ooc_map *m, size_t l, uint32_t depth, int64_t start, int64_t end, uint32_t reg)
 {
     if (l >= m->nlanes)
         return;
+    ooc_map_count(m, l, start, end);
     ooc_lane *ln = &m->lanes[l];
-    int64_t vend = lanes_visible_end(start, end);
-    m->ncalls++;
-    ln->ncalls++;
-    m->t_min = start < m->t_min ? start : m->t_min;
-    m->t_max = vend > m->t_max ? vend : m->t_max;
     ooc_cell *row = NULL;
     if (lane_deepen(m, ln, depth + 1)) {
         if (depth < OOC_MAP_DEPTHS)

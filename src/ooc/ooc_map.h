@@ -139,6 +139,9 @@ size_t ooc_map_find_lane(const ooc_map *m, size_t rank_index, lane_kind kind, in
  * starts before origin counts in no bucket's starts).  Must come before
  * ooc_map_finish. */
 void ooc_map_add(ooc_map *m, size_t l, uint32_t depth, int64_t start, int64_t end, uint32_t reg);
+/* The call counted only (the map's and the lane's call counts and the time span), for a
+ * caller that reads the lanes but no cell (an export): ooc_map_add without the cells. */
+void ooc_map_count(ooc_map *m, size_t l, int64_t start, int64_t end);
 /* Builds the coarser levels; after it the map is read-only. */
 void ooc_map_finish(ooc_map *m);
 

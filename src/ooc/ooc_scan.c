@@ -98,6 +98,11 @@ bool ooc_scan_add_sink(ooc_scan *sc, const ooc_sink_ops *ops, void *self)
     return true;
 }
 
+void ooc_scan_sinks_only(ooc_scan *sc)
+{
+    sc->sinks_only = true;
+}
+
 void ooc_scan_mute_others(ooc_scan *sc, const void *keep, const char *why)
 {
     for (size_t i = 0; i < sc->nsinks; i++)
@@ -303,7 +308,7 @@ static bool pop_aside(void *ctx, size_t l, void *call, int64_t s)
     (void)l;
     rscan *rs = ctx;
     const ocall *c = call;
-    return c->sp.e < s || push(&rs->aside, c);
+    return c->sp.e < s || rs->sc->sinks_only || push(&rs->aside, c);
 }
 
 /* Before the rank's second inferred lane: its first one, the rank's lane
@@ -451,7 +456,7 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
 {
     size_t i = src->pos;
     uint64_t pos = src->base + i;
-    if ((rs->seq % OOC_SEEK_STRIDE == 0) && !checkpoint(rs, s))
+    if (rs->seq % OOC_SEEK_STRIDE == 0 && !rs->sc->sinks_only && !checkpoint(rs, s))
         return -1;
     if (rs->sc->tick && rs->seq &&
         rs->seq % OOC_SCAN_TICK == 0) /* merge order: starts before s are in */
@@ -488,7 +493,9 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
     const ocall *top = nest_lane_top(sw, &sw->lanes[ln]);
     if (top)
         c.kd = top->kd + top->kept;
-    if (c.kept)
+    if (c.kept && rs->sc->sinks_only)
+        ooc_map_count(&rs->sc->map, l, s, e);
+    else if (c.kept)
         ooc_map_add(&rs->sc->map, l, c.kd, s, e, src->reg);
     /* the depth below the call in its stack: the open calls of its lane */
     ooc_call oc = {rs->ri,
@@ -585,7 +592,7 @@ static int head(rscan *rs, ooc_src *src)
     src->pos = 0;
     src->len = 0;
     int k = src->refill(src->ctx, src);
-    if (k > 0)
+    if (k > 0 && !rs->sc->sinks_only)
         seek_chunk(&rs->sc->seek.rows[src->seek_row], src->base, src->s, src->len);
     return k;
 }

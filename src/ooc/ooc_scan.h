@@ -85,6 +85,9 @@ typedef struct ooc_scan {
     ooc_sink_lanes_fn lanes_fn[OOC_SINKS_MAX];
     void *lanes_self[OOC_SINKS_MAX];
     size_t nlanes_fn;
+    /* ooc_scan_sinks_only: the swept calls go to the sinks and the map's counts, not to the
+     * map's cells, the seek segments or the checkpoints. */
+    bool sinks_only;
 } ooc_scan;
 #define OOC_SCAN_TICK ((uint64_t)OOC_SEEK_STRIDE * 16)
 
@@ -116,6 +119,10 @@ bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget);
  * index after it, so the sweep spends nothing on the overview's aggregates; they stay
  * registered, their products saying why they are empty. */
 void ooc_scan_mute_others(ooc_scan *sc, const void *keep, const char *why);
+/* For a caller that reads the map's lanes and counts and the sinks' products but no cell and
+ * no seek index (an export): from the next rank on, the sweep spends nothing on them (a
+ * quarter of an export's sweep); the map's cells stay empty and no rank is windowable. */
+void ooc_scan_sinks_only(ooc_scan *sc);
 
 /* Sweeps one rank (rank_index: the skeleton's) from its rows' sources.
  * lanes: the rank has thread or task columns (the grid's hint counted
