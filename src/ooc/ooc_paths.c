@@ -20,6 +20,15 @@
 #define PATHS_MAX (1u << 26)
 #define PATH_BYTES 64u
 #define PATH_WORDS 11 /* a path's record on the wire */
+/* Recent paths by (parent, region), in front of the hash table: a sweep meets the same few
+ * paths call after call (a loop's body), and the table's probe and key compare were a
+ * tenth of a folded export's sweep. */
+#define PATH_MEMO_BITS 6
+#define PATH_MEMO (1u << PATH_MEMO_BITS)
+
+typedef struct path_memo {
+    uint32_t parent, region, k1; /* k1: the path + 1, 0 empty */
+} path_memo;
 
 struct ooc_paths {
     call_paths *out;
@@ -30,6 +39,7 @@ struct ooc_paths {
     sv_itab ht;         /* the rank's paths by (parent, region) */
     ooc_excl_stack *st; /* per stack key, each open call tagged with its path */
     size_t nst;
+    path_memo memo[PATH_MEMO]; /* the rank's, emptied with ht */
 };
 
 ooc_paths *ooc_paths_new(uint64_t budget)
@@ -55,6 +65,7 @@ static void drop_rank(ooc_paths *pa)
     for (size_t i = 0; i < pa->nst; i++)
         ooc_excl_clear(&pa->st[i]);
     sv_itab_clear(&pa->ht);
+    memset(pa->memo, 0, sizeof pa->memo);
     pa->in_rank = false;
 }
 
@@ -111,6 +122,7 @@ static bool end_rank(ooc_paths *pa)
     memset(&pa->cur, 0, sizeof pa->cur);
     pa->cur_cap = 0;
     sv_itab_clear(&pa->ht);
+    memset(pa->memo, 0, sizeof pa->memo);
     pa->in_rank = false;
     return true;
 }
@@ -134,7 +146,7 @@ static uint64_t path_hash(const void *ctx, uint32_t i)
 
 /* The path of region reg under parent; UINT32_MAX over the cap (the paths
  * are lost), UINT32_MAX - 1 on NOMEM. */
-static uint32_t intern(ooc_paths *pa, uint32_t parent, uint32_t reg)
+static uint32_t intern_table(ooc_paths *pa, uint32_t parent, uint32_t reg)
 {
     path_key key = {parent, reg};
     uint64_t h = sv_hash_pair(parent, reg);
@@ -151,6 +163,17 @@ static uint32_t intern(ooc_paths *pa, uint32_t parent, uint32_t reg)
         return UINT32_MAX - 1;
     pa->cur.n++;
     pa->total++;
+    return k;
+}
+
+static uint32_t intern(ooc_paths *pa, uint32_t parent, uint32_t reg)
+{
+    path_memo *m = &pa->memo[(parent * 0x9E3779B1u + reg * 0x85EBCA77u) >> (32 - PATH_MEMO_BITS)];
+    if (m->k1 && m->parent == parent && m->region == reg)
+        return m->k1 - 1;
+    uint32_t k = intern_table(pa, parent, reg);
+    if (k < UINT32_MAX - 1)
+        *m = (path_memo){parent, reg, k + 1};
     return k;
 }
 
