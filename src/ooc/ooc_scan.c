@@ -308,7 +308,13 @@ static bool pop_aside(void *ctx, size_t l, void *call, int64_t s)
     (void)l;
     rscan *rs = ctx;
     const ocall *c = call;
-    return c->sp.e < s || rs->sc->sinks_only || push(&rs->aside, c);
+    return c->sp.e < s || push(&rs->aside, c);
+}
+
+/* No checkpoint, nothing kept aside: a sweep for the sinks only pops with no callback. */
+static nest_pop_fn aside_fn(const rscan *rs)
+{
+    return rs->sc->sinks_only ? NULL : pop_aside;
 }
 
 /* Before the rank's second inferred lane: its first one, the rank's lane
@@ -344,7 +350,7 @@ static size_t inferred_map_lane(rscan *rs, size_t k)
 static long infer_lane(rscan *rs, int64_t s, int64_t e)
 {
     size_t before = rs->il.nlanes;
-    size_t l = nest_sweep_first_fit(&rs->il, s, e, pop_aside, rs);
+    size_t l = nest_sweep_first_fit(&rs->il, s, e, aside_fn(rs), rs);
     if (l == SIZE_MAX)
         return -1;
     if (rs->il.nlanes > before) {
@@ -471,7 +477,7 @@ static int sweep_call(rscan *rs, ooc_src *src, int64_t s, int64_t e)
             return -1;
         sw = &rs->gl;
         ln = (size_t)(g - rs->g);
-        if (!nest_lane_pop_to(sw, ln, s, e, pop_aside, rs))
+        if (!nest_lane_pop_to(sw, ln, s, e, aside_fn(rs), rs))
             return -1;
         if (c.kept)
             l = tk >= 0   ? lane_of(rs, &g->lc, LANE_TASK, tk)
