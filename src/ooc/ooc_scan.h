@@ -120,8 +120,9 @@ bool ooc_sinks_attach(ooc_scan *sc, uint64_t budget);
  * registered, their products saying why they are empty. */
 void ooc_scan_mute_others(ooc_scan *sc, const void *keep, const char *why);
 /* For a caller that reads the map's lanes and counts and the sinks' products but no cell and
- * no seek index (an export): from the next rank on, the sweep spends nothing on them (a
- * quarter of an export's sweep); the map's cells stay empty and no rank is windowable. */
+ * no seek index (an export): from the next rank on, the sweep spends nothing on them (the
+ * cells alone were 5% of a folded export's samples); the map's cells stay empty and the seek
+ * index holds no segment. */
 void ooc_scan_sinks_only(ooc_scan *sc);
 
 /* Sweeps one rank (rank_index: the skeleton's) from its rows' sources.
