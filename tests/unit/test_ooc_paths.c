@@ -1,8 +1,9 @@
 /* test_ooc_paths: the call-path totals of the sweep (ooc_paths.h) on
  * calls made here: each path's calls, inclusive, exclusive, longest, first
  * start, await and GPU figures worked out by hand (await over the calls
- * with the column, GPU over the calls with a timing, 0 included); the wire
- * round trip field for field, cut streams and damaged counts refused. */
+ * with the column, GPU over the calls with a timing, 0 included); many paths
+ * met in turn, in two ranks that number them differently; the wire round
+ * trip field for field, cut streams and damaged counts refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -136,6 +137,54 @@ static call_paths *recv_of(const unsigned char *b, size_t len, wire_status *st)
     return got;
 }
 
+/* Rank `rank`: one call of region 0 around two rounds of calls of regions 1 .. n, each
+ * [t, t + 10]; the first round in the order given by up (rank 0 up, rank 1 down, so the two
+ * ranks number the same paths differently), the second in the other. */
+static void feed_many(ooc_paths *pa, size_t rank, bool up, unsigned n)
+{
+    feed(pa, rank, 0, 0, 0, 100000, -1, -1);
+    int64_t t = 1;
+    for (unsigned round = 0; round < 2; round++)
+        for (unsigned i = 0; i < n; i++, t += 20) {
+            bool asc = (round == 0) == up;
+            feed(pa, rank, 1, asc ? 1 + i : n - i, t, t + 10, -1, -1);
+        }
+}
+
+/* n paths under one root in two ranks: few (the second rank's first calls are the pairs the
+ * first rank met last), or more than the recent paths' memo holds. */
+static void check_many(unsigned n)
+{
+    ooc_paths *pa = ooc_paths_new(0);
+    assert_non_null(pa);
+    feed_many(pa, 0, true, n);
+    feed_many(pa, 1, false, n);
+    call_paths *c = ooc_paths_take(pa);
+    assert_non_null(c);
+    assert_int_equal(c->nranks, 2);
+    for (size_t k = 0; k < 2; k++) {
+        const cpath_rank *r = &c->ranks[k];
+        assert_int_equal(r->n, n + 1);
+        check_path(&r->v[0], 1, 100000, 100000 - 2 * (int64_t)n * 10, 100000, 0, 0, 0, 0, 0);
+        for (size_t j = 1; j <= n; j++) {
+            /* path j is the j-th region met: rank 0 met 1 .. n, rank 1 n .. 1 */
+            uint32_t reg = k == 0 ? (uint32_t)j : n + 1 - (uint32_t)j;
+            assert_int_equal(r->v[j].parent, 0);
+            assert_int_equal(r->v[j].region, reg);
+            assert_int_equal(r->v[j].calls, 2);
+            assert_int_equal(r->v[j].incl_ns, 20);
+        }
+    }
+    call_paths_free(c);
+}
+
+static void test_many_paths(void **state)
+{
+    (void)state;
+    check_many(5);
+    check_many(300);
+}
+
 static void test_round_trip(void **state)
 {
     (void)state;
@@ -227,6 +276,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sums),
+        cmocka_unit_test(test_many_paths),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_refused),
     };
