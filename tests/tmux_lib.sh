@@ -14,32 +14,30 @@ start() {
         "cd '$tmp'; $4; echo SV-EXIT=\$?; echo MODES: \$(stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}\(icanon\|echo\)'); sleep 600"
 }
 cap() { t capture-pane -p -t "$1" >"$tmp/screen"; }
-# wait_for SESSION PATTERN [TENTHS]: polls the pane (${tmux_wait:-150} tenths of a second by
-# default).  A pass returns at the first match, so the long default costs time only on a
-# failure, and a sanitizer build on a loaded machine still gets its first frame in time.
-wait_for() {
+# poll TENTHS SESSION COMMAND...: captures the pane every tenth of a second until COMMAND
+# succeeds, at most TENTHS times.  A pass returns at the first match, so a long limit costs
+# time only on a failure, and a sanitizer build on a loaded machine still gets its frame in time.
+poll() {
+    limit=$1 session=$2
+    shift 2
     n=0
-    while [ $n -lt "${3:-${tmux_wait:-150}}" ]; do
-        cap "$1"
-        has "$2" && return 0
-        sleep 0.1
-        n=$((n + 1))
-    done
-    return 1
-}
-row_has() { sed -n "${1}p" "$tmp/screen" | grep -q -- "$2"; }
-# wait_until SESSION COMMAND...: polls the pane until COMMAND succeeds, as long as wait_for.
-# A check of a part of the screen below the one waited for waits too: the terminal is written
-# top to bottom, and a slow build (ThreadSanitizer on a loaded machine) is captured in between.
-wait_until() {
-    session=$1
-    shift
-    n=0
-    while [ $n -lt "${tmux_wait:-150}" ]; do
+    while [ $n -lt "$limit" ]; do
         cap "$session"
         "$@" && return 0
         sleep 0.1
         n=$((n + 1))
     done
     return 1
+}
+# wait_for SESSION PATTERN [TENTHS]: until the pane has PATTERN (${tmux_wait:-150} tenths by
+# default).
+wait_for() { poll "${3:-${tmux_wait:-150}}" "$1" has "$2"; }
+row_has() { sed -n "${1}p" "$tmp/screen" | grep -q -- "$2"; }
+# wait_until SESSION COMMAND...: until COMMAND succeeds on the pane, as long as wait_for.
+# A check of a part of the screen below the one waited for waits too: the terminal is written
+# top to bottom, and a slow build (ThreadSanitizer on a loaded machine) is captured in between.
+wait_until() {
+    session=$1
+    shift
+    poll "${tmux_wait:-150}" "$session" "$@"
 }
